@@ -1,0 +1,1 @@
+// The generated types, client and server for openapi.yaml live in this module.

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Settings that come from the environment: where files live, which keystore to use, timeouts and defaults.
+///
+/// Command-line flags win over the environment, and the environment wins over what was saved at login.
+/// ``Configuration`` holds the environment's part and applies that order in ``server(flag:index:)`` and
+/// ``appID(flag:saved:)``.
+public struct Configuration: Sendable {
+    /// The server used when nothing else names one: the demo server's default address.
+    public static let defaultServer = "http://127.0.0.1:8080/api"
+    /// The app id used when nothing else names one.
+    public static let defaultAppID = "swaggerctl-demo"
+    /// How long a request may take when `SWAGGERCTL_TIMEOUT` does not say.
+    public static let defaultTimeout: Duration = .seconds(10)
+
+    /// The configuration folder.
+    public var directory: URL
+    /// Which keystore to use.
+    public var keystore: KeystoreChoice
+    /// The limit on each HTTP request, from connecting to the last byte.
+    public var timeout: Duration
+    /// `SWAGGERCTL_SERVER`, if set.
+    public var serverFromEnvironment: String?
+    /// `SWAGGERCTL_APP_ID`, if set.
+    public var appIDFromEnvironment: String?
+
+    /// Reads the configuration from environment variables.
+    /// - Parameter environment: The process environment.
+    /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` for a value that makes no sense.
+    public init(environment: [String: String]) throws(SwaggerError) {
+        func value(_ name: String) -> String? {
+            guard let value = environment[name], !value.isEmpty else { return nil }
+            return value
+        }
+        if let explicit = value("SWAGGERCTL_CONFIG_DIR") {
+            directory = URL(filePath: explicit, directoryHint: .isDirectory)
+        } else if let xdg = value("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
+            directory = URL(filePath: xdg, directoryHint: .isDirectory).appending(path: "swaggerctl")
+        } else if let home = value("HOME") {
+            directory = URL(filePath: home, directoryHint: .isDirectory).appending(path: ".config/swaggerctl")
+        } else {
+            throw SwaggerError(.usage, "Neither HOME nor SWAGGERCTL_CONFIG_DIR is set. Set one of them.")
+        }
+        keystore = try KeystoreChoice(parsing: value("SWAGGERCTL_KEYRING") ?? KeystoreChoice.auto.rawValue)
+        if let text = value("SWAGGERCTL_TIMEOUT") {
+            guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+                throw SwaggerError(.usage, "SWAGGERCTL_TIMEOUT must be a number of seconds, such as 10; got \"\(text)\".")
+            }
+            timeout = .milliseconds(Int64(seconds * 1000))
+        } else {
+            timeout = Self.defaultTimeout
+        }
+        serverFromEnvironment = value("SWAGGERCTL_SERVER")
+        appIDFromEnvironment = value("SWAGGERCTL_APP_ID")
+    }
+
+    /// The server to talk to: `--server`, else `SWAGGERCTL_SERVER`, else the server last logged in to, else
+    /// ``defaultServer``.
+    /// - Parameters:
+    ///   - flag: The `--server` value, if given.
+    ///   - index: The stored sessions, for the server last logged in to.
+    /// - Returns: The normalised server URL.
+    /// - Throws: ``SwaggerError`` for a malformed URL or an unreadable session list.
+    public func server(flag: String?, index: SessionIndex) throws(SwaggerError) -> ServerURL {
+        if let flag { return try ServerURL(flag) }
+        if let serverFromEnvironment { return try ServerURL(serverFromEnvironment) }
+        if let last = try index.records().first { return try ServerURL(last.server) }
+        return try ServerURL(Self.defaultServer)
+    }
+
+    /// The app id to log in with: `--app-id`, else `SWAGGERCTL_APP_ID`, else the value saved at the last login
+    /// to this server, else ``defaultAppID``.
+    /// - Parameters:
+    ///   - flag: The `--app-id` value, if given.
+    ///   - saved: The app id saved with an earlier session on this server.
+    /// - Returns: The app id.
+    public func appID(flag: String?, saved: String?) -> String {
+        flag ?? appIDFromEnvironment ?? saved ?? Self.defaultAppID
+    }
+}
+
+/// Which keystore backend to use: `SWAGGERCTL_KEYRING` or `--keyring`.
+public enum KeystoreChoice: String, Sendable, Hashable, CaseIterable {
+    /// The best backend available on this machine.
+    case auto
+    /// The private file, always.
+    case file
+
+    /// Parses a backend name.
+    /// - Parameter text: `auto` or `file`.
+    /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` for any other value.
+    public init(parsing text: String) throws(SwaggerError) {
+        guard let choice = KeystoreChoice(rawValue: text.lowercased()) else {
+            let names = Self.allCases.map(\.rawValue).joined(separator: ", ")
+            throw SwaggerError(.usage, "Unknown keyring \"\(text)\"; use one of: \(names).")
+        }
+        self = choice
+    }
+}

@@ -1,0 +1,54 @@
+/// Turns rows into the text of a two-column key/value table.
+///
+/// Keys are padded to the widest key by display width, so values line up even after wide or combining
+/// characters. Control characters from the server (escape sequences included) are shown as `\u{…}` so that
+/// a profile can never move the cursor or recolour the terminal.
+public struct TableRenderer: Sendable {
+    /// How keys look.
+    public enum Style: Sendable, Hashable {
+        /// Plain text, for pipes and `NO_COLOR`.
+        case plain
+        /// Keys dimmed with ANSI SGR 2, for colour terminals.
+        case dimmedKeys
+    }
+
+    /// How keys look.
+    public var style: Style
+
+    /// Creates a renderer.
+    /// - Parameter style: How keys look.
+    public init(style: Style = .plain) {
+        self.style = style
+    }
+
+    /// The table for `rows`, one line each, every line ending in a newline.
+    /// - Parameter rows: The rows to show.
+    /// - Returns: The table's text; empty for no rows.
+    public func render(_ rows: [DetailsViewModel]) -> String {
+        let keys = rows.map { Self.sanitized($0.key) }
+        let width = keys.map(DisplayWidth.of).max() ?? 0
+        var output = ""
+        for (key, row) in zip(keys, rows) {
+            let padding = String(repeating: " ", count: width - DisplayWidth.of(key) + 2)
+            switch style {
+            case .plain: output += key
+            case .dimmedKeys: output += "\u{1B}[2m\(key)\u{1B}[22m"
+            }
+            output += padding + Self.sanitized(row.value) + "\n"
+        }
+        return output
+    }
+
+    /// `text` with every control character replaced by a visible `\u{…}` escape.
+    static func sanitized(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control {
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

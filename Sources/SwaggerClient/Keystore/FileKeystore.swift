@@ -1,0 +1,61 @@
+import Foundation
+
+/// Keeps tokens in `credentials.json`, a 0600 file in the 0700 configuration folder.
+///
+/// This is the backend for machines without a desktop keyring, and the one `SWAGGERCTL_KEYRING=file`
+/// selects. Every change is a locked read-modify-write with an atomic replace, so concurrent logins from
+/// separate processes keep each other's sessions.
+public struct FileKeystore: Keystore {
+    /// The file's name inside the configuration folder.
+    public static let fileName = "credentials.json"
+
+    private let file: PrivateJSONFile<[Entry]>
+
+    /// Creates a keystore in `directory`.
+    /// - Parameter directory: The configuration folder.
+    public init(directory: URL) {
+        file = PrivateJSONFile(
+            directory: PrivateDirectory(directory), name: Self.fileName, kind: "token store", empty: { [] })
+    }
+
+    public var kind: KeystoreKind { .file }
+
+    public var location: String { file.path }
+
+    public func store(_ credentials: Credentials, for account: Account) async throws(SwaggerError) {
+        try file.update { (entries) throws(SwaggerError) in
+            entries.removeAll { $0.account == account }
+            entries.append(Entry(account: account, credentials: credentials))
+        }
+    }
+
+    public func credentials(for account: Account) async throws(SwaggerError) -> Credentials? {
+        try file.read().first { $0.account == account }?.credentials
+    }
+
+    public func removeCredentials(for account: Account) async throws(SwaggerError) -> Bool {
+        guard try file.read().contains(where: { $0.account == account }) else { return false }
+        return try file.update { (entries) throws(SwaggerError) in
+            let before = entries.count
+            entries.removeAll { $0.account == account }
+            return entries.count != before
+        }
+    }
+
+    struct Entry: Codable, Sendable {
+        var server: String
+        var email: String
+        var accessToken: String
+        var refreshToken: String?
+
+        init(account: Account, credentials: Credentials) {
+            server = account.server
+            email = account.email
+            accessToken = credentials.accessToken
+            refreshToken = credentials.refreshToken
+        }
+
+        var account: Account { Account(server: server, email: email) }
+        var credentials: Credentials { Credentials(accessToken: accessToken, refreshToken: refreshToken) }
+    }
+}

@@ -1,0 +1,77 @@
+/// Where a session's tokens are kept.
+///
+/// A keystore holds only secrets, keyed by ``Account``. What swaggerctl knows about a session besides its
+/// secrets (when it was saved, which app id it used, which keystore holds it) lives in the
+/// ``SessionIndex``, so that listing sessions never has to unlock anything.
+public protocol Keystore: Sendable {
+    /// Which backend this is, as recorded in the session index and shown by `swaggerctl status`.
+    var kind: KeystoreKind { get }
+
+    /// A short, human description of where the secrets are, such as a file path.
+    var location: String { get }
+
+    /// Stores `credentials` for `account`, replacing any stored before.
+    /// - Parameters:
+    ///   - credentials: The tokens to keep.
+    ///   - account: The server and e-mail they belong to.
+    /// - Throws: ``SwaggerError`` when the store cannot be written.
+    func store(_ credentials: Credentials, for account: Account) async throws(SwaggerError)
+
+    /// The credentials stored for `account`.
+    /// - Parameter account: The server and e-mail to look up.
+    /// - Returns: The credentials, or `nil` when none are stored.
+    /// - Throws: ``SwaggerError`` when the store cannot be read.
+    func credentials(for account: Account) async throws(SwaggerError) -> Credentials?
+
+    /// Removes the credentials stored for `account`.
+    /// - Parameter account: The server and e-mail whose credentials to remove.
+    /// - Returns: `true` when something was removed, `false` when nothing was stored.
+    /// - Throws: ``SwaggerError`` when credentials exist but could not be removed.
+    func removeCredentials(for account: Account) async throws(SwaggerError) -> Bool
+}
+
+/// The backends that can hold a session's tokens.
+public enum KeystoreKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A private file in the configuration folder: ``FileKeystore``.
+    case file
+}
+
+/// One person's login on one server: the key under which a session is stored.
+public struct Account: Sendable, Hashable, Codable {
+    /// The API's base URL, as normalised by ``ServerURL``.
+    public var server: String
+    /// The e-mail the person logged in with.
+    public var email: String
+
+    /// Creates an account key.
+    /// - Parameters:
+    ///   - server: The API's base URL.
+    ///   - email: The e-mail used to log in.
+    public init(server: String, email: String) {
+        self.server = server
+        self.email = email
+    }
+}
+
+/// The secrets of a session. Its descriptions never show the tokens.
+public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    /// The bearer token for API calls.
+    public var accessToken: String
+    /// The refresh token, when the server sent one.
+    public var refreshToken: String?
+
+    /// Creates credentials.
+    /// - Parameters:
+    ///   - accessToken: The bearer token for API calls.
+    ///   - refreshToken: The refresh token, when the server sent one.
+    public init(accessToken: String, refreshToken: String? = nil) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+    }
+
+    public var description: String { "Credentials(redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// A versioned JSON document in a ``PrivateDirectory``, read under a shared lock and changed under an
+/// exclusive one.
+///
+/// A file that cannot be decoded is never discarded or overwritten: both reading and updating stop with an
+/// error that names the file, so a person can inspect it.
+struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
+    let directory: PrivateDirectory
+    let name: String
+    /// What the file holds, for messages: "session list", "token store".
+    let kind: String
+    let empty: @Sendable () -> Document
+
+    var path: String { directory.fileURL(name).path }
+    private var lockName: String { ".\(name).lock" }
+
+    /// The current document, or an empty one when the file does not exist yet.
+    func read() throws(SwaggerError) -> Document {
+        guard FileManager.default.fileExists(atPath: directory.path) else { return empty() }
+        return try directory.withLock(lockName, exclusive: false) { () throws(SwaggerError) in try load() }
+    }
+
+    /// Reads the document, lets `change` modify it, and writes it back atomically, all under one exclusive
+    /// lock so that concurrent processes never lose each other's changes.
+    func update<Result>(_ change: (inout Document) throws(SwaggerError) -> Result) throws(SwaggerError) -> Result {
+        try directory.create()
+        return try directory.withLock(lockName, exclusive: true) { () throws(SwaggerError) in
+            var document = try load()
+            let result = try change(&document)
+            try directory.write(try encode(document), to: name)
+            return result
+        }
+    }
+
+    private func load() throws(SwaggerError) -> Document {
+        guard let data = try directory.read(name) else { return empty() }
+        let envelope: Envelope
+        do {
+            envelope = try JSONDecoder.swaggerctl.decode(Envelope.self, from: data)
+        } catch {
+            throw corrupt("it is not a swaggerctl \(kind)")
+        }
+        guard envelope.version == Envelope.currentVersion else {
+            throw corrupt("it has format version \(envelope.version), and this swaggerctl reads version "
+                + "\(Envelope.currentVersion)")
+        }
+        do {
+            return try JSONDecoder.swaggerctl.decode(Versioned.self, from: data).content
+        } catch {
+            throw corrupt("its content is damaged")
+        }
+    }
+
+    private func encode(_ document: Document) throws(SwaggerError) -> Data {
+        do {
+            var data = try JSONEncoder.swaggerctl.encode(Versioned(content: document))
+            data.append(0x0A)
+            return data
+        } catch {
+            throw SwaggerError(.failure, "Could not encode the \(kind) for \(path).")
+        }
+    }
+
+    private func corrupt(_ reason: String) -> SwaggerError {
+        SwaggerError(
+            .failure,
+            "Cannot use \(path): \(reason). It was left untouched; move it aside (you will need to log in again) "
+                + "or restore it.")
+    }
+
+    private struct Envelope: Decodable {
+        static var currentVersion: Int { 1 }
+        var version: Int
+    }
+
+    private struct Versioned: Codable {
+        var version = Envelope.currentVersion
+        var content: Document
+
+        init(content: Document) {
+            self.content = content
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case version
+            case content
+        }
+    }
+}
+
+extension JSONEncoder {
+    /// Pretty, key-sorted JSON with ISO 8601 dates: stable, diffable files.
+    static var swaggerctl: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    /// The decoder that matches ``Foundation/JSONEncoder/swaggerctl``.
+    static var swaggerctl: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// What swaggerctl knows about a stored session, apart from its secrets.
+public struct SessionRecord: Sendable, Hashable, Codable {
+    /// The API's base URL.
+    public var server: String
+    /// The e-mail the person logged in with.
+    public var email: String
+    /// The app id sent at login; later commands reuse it.
+    public var appId: String
+    /// The user name the server returned at login, if any.
+    public var username: String?
+    /// Which backend holds the tokens.
+    public var keystore: KeystoreKind
+    /// When the session was saved.
+    public var savedAt: Date
+    /// When the access token expires, when it is a JWT with an `exp` claim.
+    public var expiresAt: Date?
+
+    /// The key of this session.
+    public var account: Account { Account(server: server, email: email) }
+
+    /// Creates a record.
+    /// - Parameters:
+    ///   - account: The server and e-mail.
+    ///   - appId: The app id sent at login.
+    ///   - username: The user name the server returned.
+    ///   - keystore: Which backend holds the tokens.
+    ///   - savedAt: When the session was saved.
+    ///   - expiresAt: When the access token expires.
+    public init(
+        account: Account, appId: String, username: String? = nil, keystore: KeystoreKind, savedAt: Date,
+        expiresAt: Date? = nil
+    ) {
+        server = account.server
+        email = account.email
+        self.appId = appId
+        self.username = username
+        self.keystore = keystore
+        self.savedAt = savedAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// The list of stored sessions, `sessions.json` in the configuration folder.
+///
+/// The newest session for a server is that server's active one, and the newest session overall names the
+/// server that later commands use by default.
+public struct SessionIndex: Sendable {
+    /// The file's name inside the configuration folder.
+    public static let fileName = "sessions.json"
+
+    private let file: PrivateJSONFile<[SessionRecord]>
+
+    /// Creates an index in `directory`.
+    /// - Parameter directory: The configuration folder.
+    public init(directory: URL) {
+        file = PrivateJSONFile(
+            directory: PrivateDirectory(directory), name: Self.fileName, kind: "session list", empty: { [] })
+    }
+
+    /// The index file's path.
+    public var path: String { file.path }
+
+    /// Every stored session, newest first.
+    /// - Throws: ``SwaggerError`` when the file cannot be read or is corrupt.
+    public func records() throws(SwaggerError) -> [SessionRecord] {
+        try file.read().sorted { $0.savedAt > $1.savedAt }
+    }
+
+    /// The session to use on `server`: the one for `email` when given, else the newest on that server.
+    /// - Parameters:
+    ///   - server: The API's base URL.
+    ///   - email: The account to pick, or `nil` for the newest.
+    /// - Returns: The record, or `nil` when there is none.
+    /// - Throws: ``SwaggerError`` when the file cannot be read or is corrupt.
+    public func record(server: String, email: String? = nil) throws(SwaggerError) -> SessionRecord? {
+        try records().first { $0.server == server && (email == nil || $0.email == email) }
+    }
+
+    /// Adds `record`, replacing any record for the same account.
+    /// - Parameter record: The session to save.
+    /// - Throws: ``SwaggerError`` when the file cannot be written or is corrupt.
+    public func save(_ record: SessionRecord) throws(SwaggerError) {
+        try file.update { (records) throws(SwaggerError) in
+            records.removeAll { $0.account == record.account }
+            records.append(record)
+        }
+    }
+
+    /// Removes the record for `account`.
+    /// - Parameter account: The session to forget.
+    /// - Returns: `true` when a record was removed.
+    /// - Throws: ``SwaggerError`` when the file cannot be written or is corrupt.
+    @discardableResult
+    public func remove(_ account: Account) throws(SwaggerError) -> Bool {
+        guard try file.read().contains(where: { $0.account == account }) else { return false }
+        return try file.update { (records) throws(SwaggerError) in
+            let before = records.count
+            records.removeAll { $0.account == account }
+            return records.count != before
+        }
+    }
+}

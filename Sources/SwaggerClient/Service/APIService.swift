@@ -1,0 +1,144 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import NIOCore
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+import SwaggerAPI
+
+/// Talks to the account API: posts credentials and fetches the profile, reporting to its delegate.
+///
+/// Each call runs on a shared AsyncHTTPClient with a per-request deadline, adds the `User-Agent` (and the
+/// bearer token where needed) through middlewares, and turns every failure into an ``APIServiceError``.
+/// Redirects are not followed, so a token is never sent to a host it was not issued for.
+///
+/// Call ``shutdown()`` when done; ``SessionController/withController(configuration:delegate:_:)`` does it.
+public actor APIService {
+    /// The result of a successful login.
+    public struct Login: Sendable, Hashable {
+        /// The tokens.
+        public var credentials: Credentials
+        /// The user name the server returned, if any.
+        public var username: String?
+    }
+
+    private weak var delegate: (any APIServiceDelegate)?
+    private let timeout: Duration
+    private var httpClient: HTTPClient?
+
+    /// Creates a service. No connection is made until the first request.
+    /// - Parameters:
+    ///   - timeout: The limit on each request, from connecting to the last byte.
+    ///   - delegate: Receives progress reports; held weakly.
+    public init(timeout: Duration, delegate: (any APIServiceDelegate)? = nil) {
+        self.timeout = timeout
+        self.delegate = delegate
+    }
+
+    /// Posts the credentials to `POST /User/AdminLogin`.
+    /// - Parameters:
+    ///   - server: The API's base URL.
+    ///   - email: The account's e-mail.
+    ///   - password: The account's password.
+    ///   - appID: The calling application's id.
+    /// - Returns: The tokens and user name.
+    /// - Throws: ``APIServiceError``; 401 and 403 are ``APIServiceError/badCredentials``.
+    public func login(server: ServerURL, email: String, password: String, appID: String)
+        async throws(APIServiceError) -> Login
+    {
+        let recorder = ResponseRecorder()
+        let output = try await perform(server: server, middlewares: [recorder]) { client in
+            try await client.adminLogin(body: .json(.init(email: email, password: password, appId: appID)))
+        }
+        switch output {
+        case .ok(let ok):
+            guard case .json(let body) = ok.body, !body.accessToken.isEmpty else {
+                throw report(.contractViolation("the login response has no access token"))
+            }
+            let refresh = body.refreshToken.flatMap { $0.isEmpty ? nil : $0 }
+            return Login(
+                credentials: Credentials(accessToken: body.accessToken, refreshToken: refresh),
+                username: body.username)
+        case .badRequest(let response):
+            throw report(.requestRejected(status: 400, message: Self.message(response.body)))
+        case .unauthorized, .forbidden:
+            throw report(.badCredentials)
+        case .undocumented(let status, let payload):
+            throw report(Self.failure(status: status, headers: payload.headerFields, body: await recorder.body))
+        }
+    }
+
+    /// Fetches the profile from `GET /User/User` with a bearer token.
+    /// - Parameters:
+    ///   - server: The API's base URL.
+    ///   - accessToken: The bearer token.
+    /// - Returns: The profile exactly as received.
+    /// - Throws: ``APIServiceError``; 401 is ``APIServiceError/tokenRejected``.
+    public func fetchProfile(server: ServerURL, accessToken: String) async throws(APIServiceError) -> Profile {
+        let recorder = ResponseRecorder()
+        let output = try await perform(server: server, middlewares: [HeaderMiddleware.bearer(accessToken), recorder]) { client in
+            try await client.getUser()
+        }
+        switch output {
+        case .ok:
+            // The generated client has already checked the body against the User schema.
+            guard let data = await recorder.body, let profile = try? Profile(json: data) else {
+                throw report(.contractViolation("the profile is not a JSON object"))
+            }
+            delegate?.apiService(self, didReceive: profile)
+            return profile
+        case .unauthorized:
+            throw report(.tokenRejected)
+        case .undocumented(let status, let payload):
+            throw report(Self.failure(status: status, headers: payload.headerFields, body: await recorder.body))
+        }
+    }
+
+    /// Closes the connection pool. Call once, after the last request.
+    public func shutdown() async {
+        guard let httpClient else { return }
+        self.httpClient = nil
+        try? await httpClient.shutdown()
+    }
+
+    private func perform<Output: Sendable>(
+        server: ServerURL, middlewares: [any ClientMiddleware],
+        _ call: @Sendable (SwaggerAPI.Client) async throws -> Output
+    ) async throws(APIServiceError) -> Output {
+        let client = SwaggerAPI.Client(
+            serverURL: server.url,
+            transport: AsyncHTTPClientTransport(
+                configuration: .init(client: sharedHTTPClient(), timeout: TimeAmount(timeout))),
+            middlewares: [HeaderMiddleware.userAgent] + middlewares)
+        delegate?.apiService(self, isWaiting: true)
+        defer { delegate?.apiService(self, isWaiting: false) }
+        do {
+            return try await call(client)
+        } catch {
+            throw report(Self.classify(error))
+        }
+    }
+
+    private func sharedHTTPClient() -> HTTPClient {
+        if let httpClient { return httpClient }
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.decompression = .disabled
+        configuration.timeout = .init(connect: TimeAmount(min(timeout, .seconds(5))), read: TimeAmount(timeout))
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        httpClient = client
+        return client
+    }
+
+    private func report(_ error: APIServiceError) -> APIServiceError {
+        delegate?.apiService(self, didFailWith: error)
+        return error
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
