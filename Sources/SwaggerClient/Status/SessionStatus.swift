@@ -1,0 +1,90 @@
+import Foundation
+
+/// A stored session as `swaggerctl status` shows it. It never holds a token.
+public struct SessionStatus: Sendable, Hashable, Codable {
+    /// The API's base URL.
+    public var server: String
+    /// The e-mail logged in with.
+    public var email: String
+    /// The user name the server returned at login.
+    public var username: String?
+    /// The app id sent at login.
+    public var appId: String
+    /// The backend holding the token.
+    public var keystore: KeystoreKind
+    /// When the session was saved.
+    public var savedAt: Date
+    /// When the token expires, if it is a JWT with `exp`.
+    public var expiresAt: Date?
+    /// Whether commands use this session by default on its server.
+    public var active: Bool
+
+    /// The status of every stored session, newest first; the newest on each server is its active one.
+    /// - Parameter records: The stored sessions, newest first.
+    /// - Returns: One status each.
+    public static func list(_ records: [SessionRecord]) -> [SessionStatus] {
+        var seen: Set<String> = []
+        return records.map { record in
+            SessionStatus(
+                server: record.server, email: record.email, username: record.username, appId: record.appId,
+                keystore: record.keystore, savedAt: record.savedAt, expiresAt: record.expiresAt,
+                active: seen.insert(record.server).inserted)
+        }
+    }
+
+    /// The rows that describe this session in a table.
+    /// - Parameters:
+    ///   - location: Where the keystore keeps tokens, such as a file path.
+    ///   - now: The current time, for "expired" and "in 3 h".
+    /// - Returns: Rows for ``TableRenderer``.
+    public func rows(location: String, now: Date) -> [DetailsViewModel] {
+        var rows = [
+            DetailsViewModel(key: "Server", value: server + (active ? " (active)" : "")),
+            DetailsViewModel(key: "E-mail", value: email),
+        ]
+        if let username { rows.append(DetailsViewModel(key: "User name", value: username)) }
+        rows += [
+            DetailsViewModel(key: "App ID", value: appId),
+            DetailsViewModel(key: "Token in", value: "\(keystore.rawValue) (\(location))"),
+            DetailsViewModel(key: "Saved", value: Self.format(savedAt, now: now)),
+            DetailsViewModel(key: "Expires", value: expiresAt.map { Self.format($0, now: now) } ?? "unknown"),
+        ]
+        return rows
+    }
+
+    /// The text of `status`: one table per session, separated by blank lines.
+    /// - Parameters:
+    ///   - statuses: The sessions.
+    ///   - location: Where a keystore keeps tokens.
+    ///   - renderer: The table renderer.
+    ///   - now: The current time.
+    /// - Returns: The text to print.
+    public static func render(
+        _ statuses: [SessionStatus], location: (KeystoreKind) -> String, renderer: TableRenderer, now: Date
+    ) -> String {
+        statuses.map { renderer.render($0.rows(location: location($0.keystore), now: now)) }
+            .joined(separator: "\n")
+    }
+
+    /// The sessions as a pretty JSON array, ending in a newline.
+    /// - Parameter statuses: The sessions.
+    /// - Returns: The JSON text.
+    public static func json(_ statuses: [SessionStatus]) -> String {
+        guard let data = try? JSONEncoder.swaggerctl.encode(statuses) else { return "[]\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    static func format(_ date: Date, now: Date) -> String {
+        let stamp = date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
+        let seconds = Int(date.timeIntervalSince(now).rounded())
+        let span = abs(seconds)
+        let amount =
+            switch span {
+            case ..<60: "\(span) s"
+            case ..<3600: "\(span / 60) min"
+            case ..<86_400: "\(span / 3600) h \(span % 3600 / 60) min"
+            default: "\(span / 86_400) d"
+            }
+        return seconds >= 0 ? "\(stamp) UTC (in \(amount))" : "\(stamp) UTC (\(amount) ago)"
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import SwaggerClient
+
+extension SwaggerCtl {
+    struct Details: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show your profile, using the stored session.",
+            discussion: "If the server rejects the stored token, the token is removed and you are asked to log in.")
+
+        @OptionGroup var session: SessionOptions
+        @OptionGroup var output: FormatOptions
+
+        func run() async throws {
+            let configuration = try Configuration.fromEnvironment()
+            let spinner = Spinner.forStandardError(label: "Fetching your profile")
+            let profile = try await SessionController.withController(configuration: configuration, delegate: spinner) {
+                (controller) throws(SwaggerError) in
+                try await controller.details(server: controller.server(flag: session.server), email: session.email)
+            }
+            Terminal.print(output.render(profile))
+        }
+    }
+}
+
+extension FormatOptions {
+    /// The profile as a table of rows, or as JSON with every field as received.
+    func render(_ profile: Profile) -> String {
+        switch format {
+        case .table: Terminal.tableRenderer.render(DetailsViewModel.rows(for: profile))
+        case .json: profile.prettyJSON
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import SwaggerClient
+
+extension SwaggerCtl {
+    struct Login: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Log in, store the token, and show your profile.",
+            discussion: """
+                On a terminal, a missing e-mail and the password are asked for; the password is not echoed. \
+                In scripts, pipe the password in with --password-stdin. No option takes the password as \
+                its value.
+                """)
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("The account's e-mail.", valueName: "email"))
+        var email: String?
+
+        @Flag(help: "Read the password from standard input.")
+        var passwordStdin = false
+
+        @Option(
+            name: .shortAndLong,
+            help: ArgumentHelp(
+                "The API's base URL. Default: SWAGGERCTL_SERVER, else the server last logged in to, else \(Configuration.defaultServer).",
+                valueName: "url"))
+        var server: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "The app id to send. Default: SWAGGERCTL_APP_ID, else the one saved for the server, else \(Configuration.defaultAppID).",
+                valueName: "id"))
+        var appId: String?
+
+        @OptionGroup var output: FormatOptions
+
+        func validate() throws {
+            let onTerminal = Terminal.isTerminal(STDIN_FILENO)
+            if !passwordStdin, !onTerminal {
+                throw ValidationError("Standard input is not a terminal; pipe the password in with --password-stdin.")
+            }
+            if email == nil, !onTerminal || passwordStdin {
+                throw ValidationError("Give the e-mail with --email when the password comes from standard input.")
+            }
+        }
+
+        func run() async throws {
+            let configuration = try Configuration.fromEnvironment()
+            let server = try configuration.server(flag: server, index: SessionIndex(directory: configuration.directory))
+            let email = try email ?? Prompt.line("E-mail: ")
+            let password = try passwordStdin ? Prompt.standardInput() : Prompt.secret("Password for \(email): ")
+            let spinner = Spinner.forStandardError(label: "Logging in to \(server)")
+            let profile = try await SessionController.withController(configuration: configuration, delegate: spinner) {
+                (controller) throws(SwaggerError) in
+                try await controller.login(email: email, password: password, server: server, appIDFlag: appId)
+            }
+            Terminal.notice("Logged in to \(server) as \(email).")
+            Terminal.print(output.render(profile))
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import SwaggerClient
+
+extension SwaggerCtl {
+    struct Logout: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove the stored session for a server.",
+            discussion: "Exits 0 when you were not logged in, after saying so.")
+
+        @OptionGroup var session: SessionOptions
+
+        func run() async throws {
+            let configuration = try Configuration.fromEnvironment()
+            let notice = try await SessionController.withController(configuration: configuration) {
+                (controller) throws(SwaggerError) in
+                let server = try controller.server(flag: session.server)
+                return switch try await controller.logout(server: server, email: session.email) {
+                case .loggedOut(let account): "Logged out \(account.email) from \(server)."
+                case .notLoggedIn: "Not logged in to \(server); nothing to remove."
+                }
+            }
+            Terminal.notice(notice)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import ArgumentParser
+import SwaggerClient
+
+/// `--server` and `--email`: which session a command uses.
+struct SessionOptions: ParsableArguments {
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "The API's base URL. Default: SWAGGERCTL_SERVER, else the server last logged in to, else \(Configuration.defaultServer).",
+            valueName: "url"))
+    var server: String?
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The account to use when several are logged in to the server. Default: the newest.", valueName: "email"))
+    var email: String?
+}
+
+/// `--format`: how data is printed.
+struct FormatOptions: ParsableArguments {
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table
+        case json
+    }
+
+    @Option(help: "Output format: table or json.")
+    var format: Format = .table
+}
+
+extension Configuration {
+    /// The configuration from this process's environment.
+    static func fromEnvironment() throws(SwaggerError) -> Configuration {
+        try Configuration(environment: ProcessInfo.processInfo.environment)
+    }
+}
+

@@ -1,0 +1,44 @@
+import Foundation
+import SwaggerClient
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The process's standard streams and what kind of terminal, if any, sits behind them.
+enum Terminal {
+    static let standardError = FileHandle.standardError
+    static let standardOutput = FileHandle.standardOutput
+
+    static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
+    /// Colour on standard output: a terminal, `NO_COLOR` unset, and not `TERM=dumb`.
+    static var stdoutSupportsColor: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        guard isTerminal(STDOUT_FILENO), environment["NO_COLOR"].map(\.isEmpty) ?? true else { return false }
+        return environment["TERM"] != "dumb"
+    }
+
+    /// The renderer for tables on standard output.
+    static var tableRenderer: TableRenderer {
+        TableRenderer(style: stdoutSupportsColor ? .dimmedKeys : .plain)
+    }
+
+    /// Writes `text` to standard output.
+    static func print(_ text: String) {
+        standardOutput.write(text)
+    }
+
+    /// Writes one notice line to standard error.
+    static func notice(_ text: String) {
+        standardError.write(text + "\n")
+    }
+}
+
+extension FileHandle {
+    func write(_ text: String) {
+        write(Data(text.utf8))
+    }
+}
