@@ -99,5 +99,14 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
+        // Runs the built swaggerctl and swagger-demo-server binaries as a person would.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "SwaggerClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
     ]
 )

@@ -12,7 +12,7 @@ extension APIService {
     ///
     /// The rule: if a response arrived, its status decides (a 2xx that failed to decode breaks the contract);
     /// if none arrived, the transport failed, and the kind of transport error decides.
-    static func classify(_ error: any Error) -> APIServiceError {
+    static func classify(_ error: any Error, operation: Operation) -> APIServiceError {
         if let error = error as? APIServiceError { return error }
         guard let clientError = error as? ClientError else { return transportFailure(error) }
         if let known = clientError.underlyingError as? APIServiceError { return known }
@@ -20,15 +20,30 @@ extension APIService {
             if (200..<300).contains(response.status.code) {
                 return .contractViolation(contractDetail(clientError))
             }
-            return failure(status: response.status.code, headers: response.headerFields, body: nil)
+            return failure(status: response.status.code, operation: operation, headers: response.headerFields, body: nil)
         }
         return transportFailure(clientError.underlyingError)
     }
 
-    /// The error for a status code that the operation does not document.
-    static func failure(status: Int, headers: HTTPFields, body: Data?) -> APIServiceError {
+    /// The two operations, which read 401 and 403 differently.
+    enum Operation {
+        /// `POST /User/AdminLogin`: 401 and 403 mean bad credentials.
+        case login
+        /// `GET /User/User`: 401 means the bearer token was rejected.
+        case profile
+    }
+
+    /// The error for a status code that the operation does not document, or whose body did not decode.
+    static func failure(status: Int, operation: Operation, headers: HTTPFields, body: Data?) -> APIServiceError {
+        switch (status, operation) {
+        case (401, .login), (403, .login): .badCredentials
+        case (401, .profile): .tokenRejected
+        default: failure(status: status, headers: headers, body: body)
+        }
+    }
+
+    private static func failure(status: Int, headers: HTTPFields, body: Data?) -> APIServiceError {
         switch status {
-        case 401: .tokenRejected
         case 300..<400: .redirected(status: status, location: headers[.location])
         case 400..<500: .requestRejected(status: status, message: message(json: body))
         case 500..<600: .serverFailed(status: status)

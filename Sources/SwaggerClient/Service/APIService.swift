@@ -47,7 +47,7 @@ public actor APIService {
         async throws(APIServiceError) -> Login
     {
         let recorder = ResponseRecorder()
-        let output = try await perform(server: server, middlewares: [recorder]) { client in
+        let output = try await perform(server: server, operation: .login, middlewares: [recorder]) { client in
             try await client.adminLogin(body: .json(.init(email: email, password: password, appId: appID)))
         }
         switch output {
@@ -64,7 +64,9 @@ public actor APIService {
         case .unauthorized, .forbidden:
             throw report(.badCredentials)
         case .undocumented(let status, let payload):
-            throw report(Self.failure(status: status, headers: payload.headerFields, body: await recorder.body))
+            throw report(
+                Self.failure(
+                    status: status, operation: .login, headers: payload.headerFields, body: await recorder.body))
         }
     }
 
@@ -76,7 +78,8 @@ public actor APIService {
     /// - Throws: ``APIServiceError``; 401 is ``APIServiceError/tokenRejected``.
     public func fetchProfile(server: ServerURL, accessToken: String) async throws(APIServiceError) -> Profile {
         let recorder = ResponseRecorder()
-        let output = try await perform(server: server, middlewares: [HeaderMiddleware.bearer(accessToken), recorder]) { client in
+        let middlewares: [any ClientMiddleware] = [HeaderMiddleware.bearer(accessToken), recorder]
+        let output = try await perform(server: server, operation: .profile, middlewares: middlewares) { client in
             try await client.getUser()
         }
         switch output {
@@ -90,7 +93,9 @@ public actor APIService {
         case .unauthorized:
             throw report(.tokenRejected)
         case .undocumented(let status, let payload):
-            throw report(Self.failure(status: status, headers: payload.headerFields, body: await recorder.body))
+            throw report(
+                Self.failure(
+                    status: status, operation: .profile, headers: payload.headerFields, body: await recorder.body))
         }
     }
 
@@ -102,7 +107,7 @@ public actor APIService {
     }
 
     private func perform<Output: Sendable>(
-        server: ServerURL, middlewares: [any ClientMiddleware],
+        server: ServerURL, operation: Operation, middlewares: [any ClientMiddleware],
         _ call: @Sendable (SwaggerAPI.Client) async throws -> Output
     ) async throws(APIServiceError) -> Output {
         let client = SwaggerAPI.Client(
@@ -115,7 +120,7 @@ public actor APIService {
         do {
             return try await call(client)
         } catch {
-            throw report(Self.classify(error))
+            throw report(Self.classify(error, operation: operation))
         }
     }
 

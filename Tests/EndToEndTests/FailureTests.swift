@@ -1,0 +1,157 @@
+import Foundation
+import SwaggerClient
+import Testing
+
+@Suite("Failures: one line on stderr, a documented exit code, nothing lost")
+struct FailureTests {
+    /// Each failure's stderr is exactly one line starting with "swaggerctl: ".
+    private func expectOneLine(_ result: CommandResult, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.stderr.hasPrefix("swaggerctl: "), "\(result)", sourceLocation: sourceLocation)
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result)", sourceLocation: sourceLocation)
+        #expect(result.stdout.isEmpty, "\(result)", sourceLocation: sourceLocation)
+    }
+
+    @Test("a wrong password exits 4 and stores nothing")
+    func wrongPassword() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let result = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "nope")
+            #expect(result.status == 4)
+            expectOneLine(result)
+            #expect(result.stderr.contains("Wrong e-mail or password"))
+            #expect(try sandbox.index.records().isEmpty)
+        }
+    }
+
+    @Test("a wrong app id is refused like bad credentials (403) and exits 4")
+    func wrongAppID() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let result = try await sandbox.login(
+                server.apiURL, email: "demo@example.com", password: "demo-password", extra: ["--app-id", "other"])
+            #expect(result.status == 4)
+            expectOneLine(result)
+        }
+    }
+
+    @Test("a server that is down exits 3")
+    func serverDown() async throws {
+        let sandbox = try Sandbox()
+        // Nothing listens on the discard port on loopback.
+        let result = try await sandbox.login("http://127.0.0.1:9/api", email: "a@example.com", password: "pw")
+        #expect(result.status == 3)
+        expectOneLine(result)
+        #expect(result.stderr.contains("Could not connect to http://127.0.0.1:9/api: connection refused"))
+    }
+
+    @Test("a server that was up at login and is down later exits 3 and keeps the session")
+    func serverGoesDown() async throws {
+        let sandbox = try Sandbox()
+        let server = try await DemoServerProcess.start()
+        let login = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "demo-password")
+        try #require(login.status == 0, "\(login)")
+        await server.stop()
+        let result = try await sandbox.swaggerctl("details")
+        #expect(result.status == 3)
+        expectOneLine(result)
+        #expect(try sandbox.index.records().count == 1)
+    }
+
+    @Test("a server slower than SWAGGERCTL_TIMEOUT exits 3")
+    func slowServer() async throws {
+        let sandbox = try Sandbox(environment: ["SWAGGERCTL_TIMEOUT": "1"])
+        try await FaultServer.run(login: .init(body: "{}", delay: .seconds(4))) { url in
+            let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
+            #expect(result.status == 3)
+            expectOneLine(result)
+            #expect(result.stderr.contains("did not answer within 1 sec"))
+        }
+    }
+
+    @Test(
+        "a login answer that breaks the contract exits 5",
+        arguments: [
+            FaultServer.Reply(body: #"{"username":"u"}"#),
+            FaultServer.Reply(body: "{oops"),
+            FaultServer.Reply(contentType: "text/html", body: "<html>hello</html>"),
+            FaultServer.Reply(body: #"{"accessToken":42}"#),
+            FaultServer.Reply(body: String(repeating: "x", count: 2 << 20)),
+        ])
+    func malformedLogin(reply: FaultServer.Reply) async throws {
+        let sandbox = try Sandbox()
+        try await FaultServer.run(login: reply) { url in
+            let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
+            #expect(result.status == 5)
+            expectOneLine(result)
+            #expect(try sandbox.index.records().isEmpty)
+        }
+    }
+
+    @Test(
+        "a profile answer that breaks the contract exits 5 and keeps the session",
+        arguments: [
+            FaultServer.Reply(body: "[1, 2, 3]"),
+            FaultServer.Reply(body: #"{"id": "not a number"}"#),
+            FaultServer.Reply(contentType: "text/plain", body: "hello"),
+        ])
+    func malformedProfile(reply: FaultServer.Reply) async throws {
+        let sandbox = try Sandbox()
+        try await FaultServer.run(profile: reply) { url in
+            let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
+            #expect(result.status == 5)
+            expectOneLine(result)
+            #expect(try sandbox.index.records().count == 1)
+        }
+    }
+
+    @Test(
+        "HTTP statuses map to documented exit codes",
+        arguments: [(500, 5), (503, 5), (400, 1), (404, 1), (401, 4), (403, 4), (302, 1)] as [(Int, Int32)])
+    func statusCodes(status: Int, exit: Int32) async throws {
+        let sandbox = try Sandbox()
+        let reply = FaultServer.Reply(status: .init(code: status), contentType: "text/html", body: "<h1>no</h1>")
+        try await FaultServer.run(login: reply) { url in
+            let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
+            #expect(result.status == exit, "\(result)")
+            expectOneLine(result)
+        }
+    }
+
+    @Test("a rejected token exits 4, and the dead token is removed")
+    func rejectedToken() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let login = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "demo-password")
+            try #require(login.status == 0, "\(login)")
+            let account = Account(server: server.apiURL, email: "demo@example.com")
+            try await sandbox.keystore.store(Credentials(accessToken: "forged.token.value"), for: account)
+
+            let result = try await sandbox.swaggerctl("details")
+            #expect(result.status == 4)
+            expectOneLine(result)
+            #expect(result.stderr.contains("rejected the stored token"))
+            #expect(try await sandbox.keystore.credentials(for: account) == nil)
+            #expect(try sandbox.index.records().isEmpty)
+        }
+    }
+
+    @Test("a corrupt session file is reported with its path and left untouched")
+    func corruptFile() async throws {
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(at: sandbox.configDirectory, withIntermediateDirectories: true)
+        let garbage = Data("{ this is not what swaggerctl wrote".utf8)
+        try garbage.write(to: sandbox.sessionsFile)
+        try await withDemoServer { server in
+            for arguments in [["details", "-s", server.apiURL], ["status"]] {
+                let result = try await sandbox.swaggerctl(arguments)
+                #expect(result.status == 1, "\(result)")
+                expectOneLine(result)
+                #expect(result.stderr.contains(sandbox.sessionsFile.path))
+            }
+            let login = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "demo-password")
+            #expect(login.status == 1, "\(login)")
+            #expect(login.stderr.contains(sandbox.sessionsFile.path))
+        }
+        #expect(try Data(contentsOf: sandbox.sessionsFile) == garbage)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import SwaggerClient
+import Testing
+
+@Suite("A session, from login to logout, across processes")
+struct SessionLifecycleTests {
+    @Test("login stores the token and prints the profile; details in a new process reuses it; logout removes it")
+    func loginDetailsLogout() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let login = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "demo-password")
+            #expect(login.status == 0, "\(login)")
+            #expect(login.stdout.contains("First name         Ana\n"))
+            #expect(login.stderr == "Logged in to \(server.apiURL) as demo@example.com.\n")
+
+            // A new process with no flags finds the server last logged in to and its session.
+            let details = try await sandbox.swaggerctl("details")
+            #expect(details.status == 0, "\(details)")
+            #expect(details.stdout == login.stdout)
+            #expect(details.stdout.hasPrefix("ID                 1024\nFirst name         Ana\nLast name          Horvat\n"))
+
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 0, "\(logout)")
+            #expect(logout.stderr == "Logged out demo@example.com from \(server.apiURL).\n")
+            #expect(try await sandbox.keystore.credentials(for: Account(server: server.apiURL, email: "demo@example.com")) == nil)
+            #expect(try sandbox.index.records().isEmpty)
+
+            let after = try await sandbox.swaggerctl("details", "-s", server.apiURL)
+            #expect(after.status == 4)
+            #expect(after.stderr.contains("not logged in to \(server.apiURL)"))
+        }
+    }
+
+    @Test("logout when not logged in says so and exits 0")
+    func logoutWhenLoggedOut() async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.swaggerctl("logout", "-s", "http://127.0.0.1:9/api")
+        #expect(result.status == 0)
+        #expect(result.stderr == "Not logged in to http://127.0.0.1:9/api; nothing to remove.\n")
+    }
+
+    @Test("the configuration folder is 0700 and every file in it 0600")
+    func filePermissions() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let login = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "demo-password")
+            try #require(login.status == 0, "\(login)")
+        }
+        let manager = FileManager.default
+        let folderMode = try manager.attributesOfItem(atPath: sandbox.configDirectory.path)[.posixPermissions] as? Int
+        #expect(folderMode == 0o700)
+        let names = try manager.contentsOfDirectory(atPath: sandbox.configDirectory.path).sorted()
+        #expect(names == [".credentials.json.lock", ".sessions.json.lock", "credentials.json", "sessions.json"])
+        for name in names {
+            let mode = try manager.attributesOfItem(atPath: sandbox.configDirectory.appending(path: name).path)[
+                .posixPermissions] as? Int
+            #expect(mode == 0o600, "\(name)")
+        }
+    }
+
+    @Test("token prints the access token alone; status lists the session and never the token")
+    func tokenAndStatus() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let login = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "demo-password")
+            try #require(login.status == 0, "\(login)")
+            let stored = try #require(
+                try await sandbox.keystore.credentials(for: Account(server: server.apiURL, email: "demo@example.com")))
+
+            let token = try await sandbox.swaggerctl("token")
+            #expect(token.status == 0)
+            #expect(token.stdout == stored.accessToken + "\n")
+            #expect(token.stderr.isEmpty)
+
+            for format in ["table", "json"] {
+                let status = try await sandbox.swaggerctl("status", "--format", format)
+                #expect(status.status == 0)
+                #expect(status.stdout.contains(server.apiURL))
+                #expect(status.stdout.contains("demo@example.com"))
+                #expect(!status.stdout.contains(stored.accessToken))
+                #expect(!status.stdout.contains(try #require(stored.refreshToken)))
+            }
+            let json = try await sandbox.swaggerctl("status", "--format", "json")
+            let sessions = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+            #expect(sessions?.count == 1)
+            #expect(sessions?.first?["keystore"] as? String == "file")
+            #expect(sessions?.first?["expiresAt"] is String)
+            #expect(sessions?.first?["active"] as? Bool == true)
+        }
+    }
+
+    @Test("no output, file or error ever contains the password")
+    func passwordNeverLeaks() async throws {
+        let sandbox = try Sandbox()
+        let password = "demo-password"
+        try await withDemoServer { server in
+            var outputs = [try await sandbox.login(server.apiURL, email: "demo@example.com", password: password)]
+            outputs.append(try await sandbox.login(server.apiURL, email: "demo@example.com", password: password + "x"))
+            outputs.append(try await sandbox.swaggerctl("details"))
+            outputs.append(try await sandbox.swaggerctl("status"))
+            for output in outputs {
+                #expect(!output.stdout.contains(password) && !output.stderr.contains(password))
+            }
+            #expect(!(try sandbox.allFileContents()).contains(password))
+        }
+    }
+
+    @Test("--format json prints the profile with every field")
+    func jsonDetails() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let login = try await sandbox.login(
+                server.apiURL, email: "demo@example.com", password: "demo-password", extra: ["--format", "json"])
+            #expect(login.status == 0, "\(login)")
+            let object = try JSONSerialization.jsonObject(with: Data(login.stdout.utf8)) as? [String: Any]
+            #expect(object?["id"] as? Int == 1024)
+            #expect(object?["adress"] as? String == "Ulica kralja Zvonimira 12, 40000 Čakovec")
+            #expect((object?["organisation"] as? [String: Any])?["city"] as? String == "Zagreb")
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// A real HTTP server on a loopback port that answers the account API's paths with whatever a test scripts:
+/// garbage, the wrong shape, nulls, or nothing for a long time. It is for faults that the demo server,
+/// which keeps to the contract, never shows.
+enum FaultServer {
+    struct Reply: Sendable {
+        var status: HTTPResponse.Status = .ok
+        var contentType = "application/json"
+        var body: String
+        var delay: Duration = .zero
+    }
+
+    /// Runs `body` with the base URL of a server that gives `login` for `POST /api/User/AdminLogin` and
+    /// `profile` for `GET /api/User/User`.
+    static func run(
+        login: Reply = Reply(body: #"{"username":"u","accessToken":"fault-token","refreshToken":null}"#),
+        profile: Reply = Reply(body: "{}"),
+        _ body: @Sendable (String) async throws -> Void
+    ) async throws {
+        let router = Router()
+        router.post("/api/User/AdminLogin") { _, _ in try await respond(login) }
+        router.get("/api/User/User") { _, _ in try await respond(profile) }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            try await body("http://127.0.0.1:\(port)/api")
+        }
+    }
+
+    private static func respond(_ reply: Reply) async throws -> Response {
+        if reply.delay > .zero { try await Task.sleep(for: reply.delay) }
+        return Response(
+            status: reply.status, headers: [.contentType: reply.contentType],
+            body: .init(byteBuffer: ByteBuffer(string: reply.body)))
+    }
+}

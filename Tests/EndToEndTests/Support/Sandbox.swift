@@ -1,0 +1,58 @@
+import Foundation
+import SwaggerClient
+
+/// A private configuration folder and a clean environment for running `swaggerctl`, so tests never see the
+/// developer's own sessions or settings.
+final class Sandbox: Sendable {
+    let root: URL
+    var configDirectory: URL { root.appending(path: "config") }
+    let extraEnvironment: [String: String]
+
+    init(environment: [String: String] = [:]) throws {
+        extraEnvironment = environment
+        root = FileManager.default.temporaryDirectory.appending(path: "swaggerctl-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    var environment: [String: String] {
+        var environment = [
+            "HOME": root.path,
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "SWAGGERCTL_CONFIG_DIR": configDirectory.path,
+            "SWAGGERCTL_KEYRING": "file",
+        ]
+        environment.merge(extraEnvironment) { $1 }
+        return environment
+    }
+
+    /// Runs `swaggerctl` with `arguments`.
+    func swaggerctl(_ arguments: String..., stdin: String? = nil) async throws -> CommandResult {
+        try await swaggerctl(arguments, stdin: stdin)
+    }
+
+    func swaggerctl(_ arguments: [String], stdin: String? = nil) async throws -> CommandResult {
+        try await runProgram(Binaries.swaggerctl, arguments, environment: environment, stdin: stdin)
+    }
+
+    /// Logs in with the password on standard input.
+    func login(_ server: String, email: String, password: String, extra: [String] = []) async throws -> CommandResult {
+        try await swaggerctl(
+            ["login", "-s", server, "-e", email, "--password-stdin"] + extra, stdin: password + "\n")
+    }
+
+    var keystore: FileKeystore { FileKeystore(directory: configDirectory) }
+    var index: SessionIndex { SessionIndex(directory: configDirectory) }
+    var credentialsFile: URL { configDirectory.appending(path: FileKeystore.fileName) }
+    var sessionsFile: URL { configDirectory.appending(path: SessionIndex.fileName) }
+
+    /// Every file in the configuration folder, read as text, joined: for checking what was written.
+    func allFileContents() throws -> String {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: configDirectory.path)) ?? []
+        return try names.map { try String(contentsOf: configDirectory.appending(path: $0), encoding: .utf8) }
+            .joined(separator: "\n")
+    }
+}
