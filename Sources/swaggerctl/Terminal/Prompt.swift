@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import SwaggerClient
 
@@ -23,35 +22,19 @@ enum Prompt {
     }
 
     /// Reads one line with echo off. The terminal's settings are restored afterwards, and also when the
-    /// process is interrupted (Ctrl-C), terminated or hung up while waiting: the handler puts the settings
-    /// back and then lets the signal take its default course.
+    /// process is interrupted (Ctrl-C), terminated, hung up or quit while waiting: a signal handler puts the
+    /// settings back and then re-raises the signal with its default action, as `readpassphrase(3)` does.
     static func secret(_ prompt: String) throws(SwaggerError) -> String {
         var original = termios()
         guard tcgetattr(STDIN_FILENO, &original) == 0 else {
             throw SwaggerError(.usage, "Standard input is not a terminal. Pipe the password in with --password-stdin.")
         }
-        let saved = original
-        let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-        let sources = signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                var restore = saved
-                tcsetattr(STDIN_FILENO, TCSANOW, &restore)
-                FileHandle.standardError.write(Data("\n".utf8))
-                signal(number, SIG_DFL)
-                raise(number)
-            }
-            source.resume()
-            return source
-        }
+        savedTerminal = original
+        let previous = interruptingSignals.map { signal($0, restoreTerminalAndReraise) }
         defer {
-            var restore = saved
-            tcsetattr(STDIN_FILENO, TCSANOW, &restore)
-            for (number, source) in zip(signals, sources) {
-                source.cancel()
-                signal(number, SIG_DFL)
-            }
+            var restore = original
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &restore)
+            for (number, handler) in zip(interruptingSignals, previous) { signal(number, handler) }
         }
         var silent = original
         silent.c_lflag &= ~tcflag_t(ECHO)
@@ -93,4 +76,20 @@ enum Prompt {
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
         return String(decoding: bytes, as: UTF8.self)
     }
+}
+
+/// The signals that end a process waiting at the password prompt.
+private let interruptingSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+/// The settings to put back if a signal arrives while echo is off. Written only before the handlers are
+/// installed, and read only by them.
+nonisolated(unsafe) private var savedTerminal = termios()
+
+/// Restores the terminal and re-raises the signal with its default action. Calls only async-signal-safe
+/// functions.
+private func restoreTerminalAndReraise(_ number: Int32) {
+    tcsetattr(STDIN_FILENO, TCSANOW, &savedTerminal)
+    _ = withUnsafePointer(to: UInt8(ascii: "\n")) { write(STDERR_FILENO, $0, 1) }
+    signal(number, SIG_DFL)
+    raise(number)
 }

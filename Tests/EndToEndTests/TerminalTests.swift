@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// The terminal interactions, on a real pseudo-terminal. Reads block, so each runs on its own thread.
+@Suite("At a terminal")
+struct TerminalTests {
+    @Test("the password is read without echo, and the terminal echoes again afterwards")
+    func passwordWithoutEcho() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let terminal = try await sandbox.onTerminal("login", "-s", server.apiURL, "-e", "demo@example.com")
+            let status = try await onDedicatedThread {
+                try terminal.read(until: "Password for demo@example.com: ")
+                let echoedWhileTyping = terminal.echoes
+                terminal.type("demo-password\n")
+                return (echoedWhileTyping, try terminal.finish())
+            }
+            #expect(status.0 == false)
+            #expect(status.1 == 0, "\(terminal.transcript)")
+            #expect(terminal.transcript.contains("First name"))
+            #expect(!terminal.transcript.contains("demo-password"))
+            #expect(terminal.echoes)
+        }
+    }
+
+    @Test("Ctrl-C at the password prompt restores the terminal and stores nothing")
+    func interruptRestoresTerminal() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let terminal = try await sandbox.onTerminal("login", "-s", server.apiURL, "-e", "demo@example.com")
+            let result = try await onDedicatedThread {
+                try terminal.read(until: "Password for demo@example.com: ")
+                let echoedAtPrompt = terminal.echoes
+                terminal.type("\u{03}")
+                return (echoedAtPrompt, try terminal.finish())
+            }
+            #expect(result.0 == false)
+            #expect(result.1 != 0)
+            #expect(terminal.echoes, "echo must be back on after Ctrl-C")
+            #expect(try sandbox.index.records().isEmpty)
+        }
+    }
+
+    @Test("a missing e-mail is asked for on a terminal")
+    func emailPrompt() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let terminal = try await sandbox.onTerminal("login", "-s", server.apiURL)
+            let status = try await onDedicatedThread {
+                try terminal.read(until: "E-mail: ")
+                terminal.type("demo@example.com\n")
+                try terminal.read(until: "Password for demo@example.com: ")
+                terminal.type("demo-password\n")
+                return try terminal.finish()
+            }
+            #expect(status == 0, "\(terminal.transcript)")
+            #expect(try sandbox.index.records().map(\.email) == ["demo@example.com"])
+        }
+    }
+
+    @Test("keys are dimmed on a colour terminal, and plain with NO_COLOR")
+    func colour() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let login = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "demo-password")
+            try #require(login.status == 0, "\(login)")
+            let coloured = try await sandbox.onTerminal("details")
+            #expect(try await onDedicatedThread { try coloured.finish() } == 0)
+            #expect(coloured.transcript.contains("\u{1B}[2mFirst name\u{1B}[22m"))
+
+            let plain = try await sandbox.onTerminal("details", environment: ["NO_COLOR": "1"])
+            #expect(try await onDedicatedThread { try plain.finish() } == 0)
+            #expect(plain.transcript.contains("First name"))
+            #expect(!plain.transcript.contains("\u{1B}["))
+        }
+    }
+
+    @Test("a spinner shows on a terminal while a slow request is in flight, then erases itself")
+    func spinner() async throws {
+        let sandbox = try Sandbox()
+        let slowProfile = FaultServer.Reply(body: #"{"id": 1}"#, delay: .seconds(1))
+        try await FaultServer.run(profile: slowProfile) { url in
+            let terminal = try await sandbox.onTerminal("login", "-s", url, "-e", "a@example.com", "--password-stdin")
+            let status = try await onDedicatedThread {
+                // --password-stdin on a terminal reads to end of input: type the password, then Ctrl-D.
+                terminal.type("pw\n\u{04}")
+                return try terminal.finish()
+            }
+            #expect(status == 0, "\(terminal.transcript)")
+            #expect(terminal.transcript.contains("⠋ Logging in to \(url)"))
+            #expect(terminal.transcript.contains("\r\u{1B}[K"))
+        }
+    }
+}
