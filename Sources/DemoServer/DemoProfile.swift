@@ -17,10 +17,11 @@ enum DemoProfile {
             email: AccountDirectory.demoEmail,
             statusId: 1
         )
-        profile.additionalProperties = (try? OpenAPIObjectContainer(unvalidatedValue: [
-            "role": "administrator",
-            "organisation": ["name": "Primjer d.o.o.", "city": "Zagreb"],
-        ])) ?? OpenAPIObjectContainer()
+        profile.additionalProperties =
+            (try? OpenAPIObjectContainer(unvalidatedValue: [
+                "role": "administrator",
+                "organisation": ["name": "Primjer d.o.o.", "city": "Zagreb"],
+            ])) ?? OpenAPIObjectContainer()
         return profile
     }
 }

@@ -30,7 +30,8 @@ public enum DemoServer {
     ///   - directory: The accounts.
     ///   - options: The settings.
     /// - Returns: A router for an `Application` or for tests.
-    public static func router(directory: AccountDirectory, options: Options) async throws -> Router<BasicRequestContext> {
+    public static func router(directory: AccountDirectory, options: Options) async throws -> Router<BasicRequestContext>
+    {
         let issuer = await TokenIssuer(lifetime: options.tokenLifetime)
         let router = Router()
         let api = DemoAPI(directory: directory, issuer: issuer, appID: options.appID)
@@ -52,7 +53,8 @@ public enum DemoServer {
         let host = options.host
         return Application(
             router: try await router(directory: directory, options: options),
-            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "swagger-demo-server"),
+            configuration: .init(
+                address: .hostname(options.host, port: options.port), serverName: "swagger-demo-server"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.port
                 let shownHost = host.contains(":") ? "[\(host)]" : host

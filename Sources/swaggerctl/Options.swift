@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import SwaggerClient
 
 /// `--server` and `--email`: which session a command uses.
@@ -13,7 +13,8 @@ struct SessionOptions: ParsableArguments {
 
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("The account to use when several are logged in to the server. Default: the newest.", valueName: "email"))
+        help: ArgumentHelp(
+            "The account to use when several are logged in to the server. Default: the newest.", valueName: "email"))
     var email: String?
 }
 
@@ -34,4 +35,3 @@ extension Configuration {
         try Configuration(environment: ProcessInfo.processInfo.environment)
     }
 }
-

@@ -17,12 +17,16 @@ struct SessionLifecycleTests {
             let details = try await sandbox.swaggerctl("details")
             #expect(details.status == 0, "\(details)")
             #expect(details.stdout == login.stdout)
-            #expect(details.stdout.hasPrefix("ID                 1024\nFirst name         Ana\nLast name          Horvat\n"))
+            #expect(
+                details.stdout.hasPrefix("ID                 1024\nFirst name         Ana\nLast name          Horvat\n")
+            )
 
             let logout = try await sandbox.swaggerctl("logout")
             #expect(logout.status == 0, "\(logout)")
             #expect(logout.stderr == "Logged out demo@example.com from \(server.apiURL).\n")
-            #expect(try await sandbox.keystore.credentials(for: Account(server: server.apiURL, email: "demo@example.com")) == nil)
+            #expect(
+                try await sandbox.keystore.credentials(for: Account(server: server.apiURL, email: "demo@example.com"))
+                    == nil)
             #expect(try sandbox.index.records().isEmpty)
 
             let after = try await sandbox.swaggerctl("details", "-s", server.apiURL)
@@ -52,8 +56,9 @@ struct SessionLifecycleTests {
         let names = try manager.contentsOfDirectory(atPath: sandbox.configDirectory.path).sorted()
         #expect(names == [".credentials.json.lock", ".sessions.json.lock", "credentials.json", "sessions.json"])
         for name in names {
-            let mode = try manager.attributesOfItem(atPath: sandbox.configDirectory.appending(path: name).path)[
-                .posixPermissions] as? Int
+            let mode =
+                try manager.attributesOfItem(atPath: sandbox.configDirectory.appending(path: name).path)[
+                    .posixPermissions] as? Int
             #expect(mode == 0o600, "\(name)")
         }
     }

@@ -44,7 +44,8 @@ public struct Configuration: Sendable {
         keystore = try KeystoreChoice(parsing: value("SWAGGERCTL_KEYRING") ?? KeystoreChoice.auto.rawValue)
         if let text = value("SWAGGERCTL_TIMEOUT") {
             guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
-                throw SwaggerError(.usage, "SWAGGERCTL_TIMEOUT must be a number of seconds, such as 10; got \"\(text)\".")
+                throw SwaggerError(
+                    .usage, "SWAGGERCTL_TIMEOUT must be a number of seconds, such as 10; got \"\(text)\".")
             }
             timeout = .milliseconds(Int64(seconds * 1000))
         } else {

@@ -41,5 +41,6 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
         self.string = url.absoluteString
     }
 
+    /// The canonical text.
     public var description: String { string }
 }

@@ -33,5 +33,6 @@ public struct SwaggerError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The ``message``.
     public var description: String { message }
 }

@@ -18,10 +18,17 @@ public struct FileKeystore: Keystore {
             directory: PrivateDirectory(directory), name: Self.fileName, kind: "token store", empty: { [] })
     }
 
+    /// ``KeystoreKind/file``.
     public var kind: KeystoreKind { .file }
 
+    /// The path of `credentials.json`.
     public var location: String { file.path }
 
+    /// Stores `credentials` for `account`, replacing any stored before, in one locked atomic update.
+    /// - Parameters:
+    ///   - credentials: The tokens to keep.
+    ///   - account: The server and e-mail they belong to.
+    /// - Throws: ``SwaggerError`` when the file cannot be written or is corrupt.
     public func store(_ credentials: Credentials, for account: Account) async throws(SwaggerError) {
         try file.update { (entries) throws(SwaggerError) in
             entries.removeAll { $0.account == account }
@@ -29,10 +36,18 @@ public struct FileKeystore: Keystore {
         }
     }
 
+    /// The credentials stored for `account`.
+    /// - Parameter account: The server and e-mail to look up.
+    /// - Returns: The credentials, or `nil` when none are stored.
+    /// - Throws: ``SwaggerError`` when the file cannot be read or is corrupt.
     public func credentials(for account: Account) async throws(SwaggerError) -> Credentials? {
         try file.read().first { $0.account == account }?.credentials
     }
 
+    /// Removes the credentials stored for `account`.
+    /// - Parameter account: The server and e-mail whose credentials to remove.
+    /// - Returns: `true` when something was removed.
+    /// - Throws: ``SwaggerError`` when the file cannot be written or is corrupt.
     public func removeCredentials(for account: Account) async throws(SwaggerError) -> Bool {
         guard try file.read().contains(where: { $0.account == account }) else { return false }
         return try file.update { (entries) throws(SwaggerError) in

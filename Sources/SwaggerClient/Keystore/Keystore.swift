@@ -71,7 +71,10 @@ public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible,
         self.refreshToken = refreshToken
     }
 
+    /// `Credentials(redacted)`: never the tokens.
     public var description: String { "Credentials(redacted)" }
+    /// The same as ``description``.
     public var debugDescription: String { description }
+    /// A mirror with no children, so `dump` cannot show the tokens.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A folder that only its owner can read: 0700, holding files that are 0600.
 ///
@@ -37,7 +38,8 @@ struct PrivateDirectory: Sendable {
                     at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
                 throw SwaggerError(
-                    .failure, "Could not create the folder \(path): \(Self.reason(error)). Set SWAGGERCTL_CONFIG_DIR "
+                    .failure,
+                    "Could not create the folder \(path): \(Self.reason(error)). Set SWAGGERCTL_CONFIG_DIR "
                         + "to a folder you can write.")
             }
         }

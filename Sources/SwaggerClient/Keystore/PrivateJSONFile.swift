@@ -42,8 +42,9 @@ struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
             throw corrupt("it is not a swaggerctl \(kind)")
         }
         guard envelope.version == Envelope.currentVersion else {
-            throw corrupt("it has format version \(envelope.version), and this swaggerctl reads version "
-                + "\(Envelope.currentVersion)")
+            throw corrupt(
+                "it has format version \(envelope.version), and this swaggerctl reads version "
+                    + "\(Envelope.currentVersion)")
         }
         do {
             return try JSONDecoder.swaggerctl.decode(Versioned.self, from: data).content

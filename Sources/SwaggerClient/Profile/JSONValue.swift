@@ -10,6 +10,9 @@ public enum JSONValue: Sendable, Hashable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// Decodes any JSON value.
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -29,6 +32,9 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the value as it was received.
+    /// - Parameter encoder: The encoder.
+    /// - Throws: `EncodingError` for a number JSON cannot hold.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -20,7 +20,8 @@ extension APIService {
             if (200..<300).contains(response.status.code) {
                 return .contractViolation(contractDetail(clientError))
             }
-            return failure(status: response.status.code, operation: operation, headers: response.headerFields, body: nil)
+            return failure(
+                status: response.status.code, operation: operation, headers: response.headerFields, body: nil)
         }
         return transportFailure(clientError.underlyingError)
     }

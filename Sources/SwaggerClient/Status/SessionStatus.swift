@@ -75,7 +75,9 @@ public struct SessionStatus: Sendable, Hashable, Codable {
     }
 
     static func format(_ date: Date, now: Date) -> String {
-        let stamp = date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
+        let stamp = date.formatted(
+            .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(
+                .colon))
         let seconds = Int(date.timeIntervalSince(now).rounded())
         let span = abs(seconds)
         let amount =

@@ -14,10 +14,12 @@ extension SwaggerCtl {
             let configuration = try Configuration.fromEnvironment()
             let stored = try await SessionController.withController(configuration: configuration) {
                 (controller) throws(SwaggerError) in
-                try await controller.storedSession(server: controller.server(flag: session.server), email: session.email)
+                try await controller.storedSession(
+                    server: controller.server(flag: session.server), email: session.email)
             }
             if let expiry = stored.record.expiresAt, expiry < Date() {
-                Terminal.notice("swaggerctl: warning: this token expired at \(expiry); run `swaggerctl login` to renew it.")
+                Terminal.notice(
+                    "swaggerctl: warning: this token expired at \(expiry); run `swaggerctl login` to renew it.")
             }
             Terminal.print(stored.credentials.accessToken + "\n")
         }

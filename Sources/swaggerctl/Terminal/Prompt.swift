@@ -2,9 +2,9 @@ import Foundation
 import SwaggerClient
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Asks the person at the terminal for input on standard input.

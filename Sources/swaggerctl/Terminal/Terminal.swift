@@ -2,9 +2,9 @@ import Foundation
 import SwaggerClient
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The process's standard streams and what kind of terminal, if any, sits behind them.

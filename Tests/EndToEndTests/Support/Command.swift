@@ -14,30 +14,30 @@ func runProgram(
     _ executable: URL, _ arguments: [String], environment: [String: String], stdin: String? = nil
 ) async throws -> CommandResult {
     try await onDedicatedThread {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            process.environment = environment
-            let output = Pipe()
-            let errors = Pipe()
-            let input = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            process.standardInput = stdin == nil ? FileHandle.nullDevice : input
-            try process.run()
-            if let stdin {
-                input.fileHandleForWriting.write(Data(stdin.utf8))
-                try? input.fileHandleForWriting.close()
-            }
-            // Both pipes are drained at once, so a child that fills one cannot block on it.
-            let errorReader = ErrorReader(errors.fileHandleForReading)
-            let outputData = output.fileHandleForReading.readDataToEndOfFile()
-            let errorData = errorReader.wait()
-            process.waitUntilExit()
-            return CommandResult(
-                status: process.terminationStatus,
-                stdout: String(decoding: outputData, as: UTF8.self),
-                stderr: String(decoding: errorData, as: UTF8.self))
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        let errors = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        // Both pipes are drained at once, so a child that fills one cannot block on it.
+        let errorReader = ErrorReader(errors.fileHandleForReading)
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errorReader.wait()
+        process.waitUntilExit()
+        return CommandResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: outputData, as: UTF8.self),
+            stderr: String(decoding: errorData, as: UTF8.self))
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `swaggerctl` running on a pseudo-terminal that is its controlling terminal (through `setsid --ctty`), so
