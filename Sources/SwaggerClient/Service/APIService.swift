@@ -12,6 +12,8 @@ import SwaggerAPI
 /// bearer token where needed) through middlewares, and turns every failure into an ``APIServiceError``.
 /// Redirects are not followed, so a token is never sent to a host it was not issued for.
 ///
+/// The delegate hears `isWaiting` on and off around each request, then the outcome: a profile or an error.
+///
 /// Call ``shutdown()`` when done; ``SessionController/withController(configuration:delegate:_:)`` does it.
 public actor APIService {
     /// The result of a successful login.
@@ -116,11 +118,17 @@ public actor APIService {
                 configuration: .init(client: sharedHTTPClient(), timeout: TimeAmount(timeout))),
             middlewares: [HeaderMiddleware.userAgent] + middlewares)
         delegate?.apiService(self, isWaiting: true)
-        defer { delegate?.apiService(self, isWaiting: false) }
+        let outcome: Result<Output, APIServiceError>
         do {
-            return try await call(client)
+            outcome = .success(try await call(client))
         } catch {
-            throw report(Self.classify(error, operation: operation))
+            outcome = .failure(Self.classify(error, operation: operation))
+        }
+        // Waiting ends before the outcome is reported, so a spinner is gone before anything is shown.
+        delegate?.apiService(self, isWaiting: false)
+        switch outcome {
+        case .success(let output): return output
+        case .failure(let error): throw report(error)
         }
     }
 

@@ -13,6 +13,7 @@ enum FaultServer {
         var contentType = "application/json"
         var body: String
         var delay: Duration = .zero
+        var location: String?
     }
 
     /// Runs `body` with the base URL of a server that gives `login` for `POST /api/User/AdminLogin` and
@@ -34,8 +35,8 @@ enum FaultServer {
 
     private static func respond(_ reply: Reply) async throws -> Response {
         if reply.delay > .zero { try await Task.sleep(for: reply.delay) }
-        return Response(
-            status: reply.status, headers: [.contentType: reply.contentType],
-            body: .init(byteBuffer: ByteBuffer(string: reply.body)))
+        var headers: HTTPFields = [.contentType: reply.contentType]
+        if let location = reply.location { headers[.location] = location }
+        return Response(status: reply.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: reply.body)))
     }
 }

@@ -1,0 +1,121 @@
+import Foundation
+import SwaggerClient
+import Testing
+
+@Suite("APIService against a live loopback server")
+struct APIServiceTests {
+    @Test("the delegate hears waiting on, waiting off, then the profile exactly as received")
+    func reportsProfile() async throws {
+        try await FaultServer.run(profile: .init(body: #"{"id": 3, "name": null, "extra": {"a": 1}}"#)) { url in
+            let delegate = RecordingDelegate()
+            let service = APIService(timeout: .seconds(5), delegate: delegate)
+            let profile = try await service.fetchProfile(server: ServerURL(url), accessToken: "t")
+            await service.shutdown()
+            let expected = Profile(fields: ["id": .integer(3), "name": .null, "extra": .object(["a": .integer(1)])])
+            #expect(profile == expected)
+            #expect(delegate.reports == [.waiting(true), .waiting(false), .received(expected)])
+        }
+    }
+
+    @Test("a login returns both tokens and the user name")
+    func login() async throws {
+        let reply = FaultServer.Reply(body: #"{"username": "ana", "accessToken": "a.b.c", "refreshToken": "r"}"#)
+        try await FaultServer.run(login: reply) { url in
+            let service = APIService(timeout: .seconds(5))
+            let login = try await service.login(server: ServerURL(url), email: "e", password: "p", appID: "x")
+            await service.shutdown()
+            #expect(login.credentials == Credentials(accessToken: "a.b.c", refreshToken: "r"))
+            #expect(login.username == "ana")
+        }
+    }
+
+    @Test(
+        "login failures are classified by status and body",
+        arguments: [
+            (FaultServer.Reply(status: .unauthorized, body: #"{"error":"x"}"#), APIServiceError.badCredentials),
+            (FaultServer.Reply(status: .forbidden, contentType: "text/html", body: "<p>no</p>"), .badCredentials),
+            (
+                FaultServer.Reply(status: .badRequest, body: #"{"error":"bad_request","message":"Send JSON."}"#),
+                .requestRejected(status: 400, message: "Send JSON.")
+            ),
+            (
+                FaultServer.Reply(status: .notFound, contentType: "text/html", body: "<p>?</p>"),
+                .requestRejected(status: 404, message: nil)
+            ),
+            (FaultServer.Reply(status: .badGateway, body: ""), .serverFailed(status: 502)),
+            (FaultServer.Reply(body: #"{"username":"u"}"#), .contractViolation(#"the field "accessToken" is missing"#)),
+            (
+                FaultServer.Reply(body: #"{"accessToken":""}"#),
+                .contractViolation("the login response has no access token")
+            ),
+            (FaultServer.Reply(body: "{nope"), .contractViolation("the body is not valid JSON")),
+            (
+                FaultServer.Reply(contentType: "text/html", body: "<html/>"),
+                .contractViolation("it sent text/html instead of JSON")
+            ),
+            (
+                FaultServer.Reply(body: String(repeating: " ", count: 1 << 21)),
+                .contractViolation("the response is larger than 1024 KiB")
+            ),
+        ] as [(FaultServer.Reply, APIServiceError)])
+    func loginFailures(reply: FaultServer.Reply, expected: APIServiceError) async throws {
+        try await FaultServer.run(login: reply) { url in
+            let delegate = RecordingDelegate()
+            let service = APIService(timeout: .seconds(5), delegate: delegate)
+            let error = await #expect(throws: APIServiceError.self) {
+                try await service.login(server: ServerURL(url), email: "e", password: "p", appID: "x")
+            }
+            await service.shutdown()
+            #expect(error == expected)
+            #expect(delegate.reports == [.waiting(true), .waiting(false), .failed(expected)])
+        }
+    }
+
+    @Test("a 401 on the profile is a rejected token; a 403 is a refused request")
+    func profileStatuses() async throws {
+        for (status, expected) in [
+            (401, APIServiceError.tokenRejected), (403, .requestRejected(status: 403, message: nil)),
+        ] {
+            try await FaultServer.run(profile: .init(status: .init(code: status), contentType: "text/plain", body: ""))
+            {
+                url in
+                let service = APIService(timeout: .seconds(5))
+                let error = await #expect(throws: APIServiceError.self) {
+                    try await service.fetchProfile(server: ServerURL(url), accessToken: "t")
+                }
+                await service.shutdown()
+                #expect(error == expected)
+            }
+        }
+    }
+
+    @Test("a redirect is not followed, so the token never goes to another host")
+    func redirect() async throws {
+        let reply = FaultServer.Reply(
+            status: .found, contentType: "text/html", body: "", location: "http://elsewhere.invalid/api")
+        try await FaultServer.run(profile: reply) { url in
+            let service = APIService(timeout: .seconds(5))
+            let error = await #expect(throws: APIServiceError.self) {
+                try await service.fetchProfile(server: ServerURL(url), accessToken: "secret")
+            }
+            await service.shutdown()
+            #expect(error == .redirected(status: 302, location: "http://elsewhere.invalid/api"))
+        }
+    }
+
+    @Test("no server listening is unreachable, and a slow one times out")
+    func transport() async throws {
+        let service = APIService(timeout: .seconds(1))
+        let refused = await #expect(throws: APIServiceError.self) {
+            try await service.fetchProfile(server: ServerURL("http://127.0.0.1:9/api"), accessToken: "t")
+        }
+        #expect(refused == .unreachable("connection refused"))
+        try await FaultServer.run(profile: .init(body: "{}", delay: .seconds(3))) { url in
+            let slow = await #expect(throws: APIServiceError.self) {
+                try await service.fetchProfile(server: ServerURL(url), accessToken: "t")
+            }
+            #expect(slow == .timedOut)
+        }
+        await service.shutdown()
+    }
+}
