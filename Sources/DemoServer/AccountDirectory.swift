@@ -101,6 +101,7 @@ public struct AccountDirectory: Sendable {
 
 /// A start-up failure with a plain message.
 public struct DemoServerError: Error, CustomStringConvertible {
+    /// What went wrong, naming the file or option.
     public var description: String
 
     init(_ description: String) {

@@ -30,6 +30,7 @@ public enum DemoServer {
     ///   - directory: The accounts.
     ///   - options: The settings.
     /// - Returns: A router for an `Application` or for tests.
+    /// - Throws: When the handlers cannot be registered.
     public static func router(directory: AccountDirectory, options: Options) async throws -> Router<BasicRequestContext>
     {
         let issuer = await TokenIssuer(lifetime: options.tokenLifetime)
@@ -47,6 +48,7 @@ public enum DemoServer {
     ///   - options: The settings.
     ///   - onListening: Called with `http://HOST:PORT` when the server is ready.
     /// - Returns: The application; run it with `runService()`.
+    /// - Throws: When the router cannot be built.
     public static func application(
         directory: AccountDirectory, options: Options, onListening: @escaping @Sendable (String) -> Void
     ) async throws -> some ApplicationProtocol {
