@@ -26,6 +26,8 @@ struct TokenIssuer: Sendable {
     }
 
     func accessToken(for email: String, now: Date = Date()) async throws -> String {
+        // NumericDate claims in whole seconds, which is what most JWT readers expect.
+        let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let claims = Claims(
             sub: SubjectClaim(value: email), iat: IssuedAtClaim(value: now),
             exp: ExpirationClaim(value: now.addingTimeInterval(TimeInterval(lifetime.components.seconds))))
