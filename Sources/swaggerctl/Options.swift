@@ -2,20 +2,28 @@ import ArgumentParser
 import Foundation
 import SwaggerClient
 
-/// `--server` and `--email`: which session a command uses.
-struct SessionOptions: ParsableArguments {
+/// `-s/--server`: which API a command talks to.
+struct ServerOption: ParsableArguments {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "The API's base URL. Default: SWAGGERCTL_SERVER, else the server last logged in to, else \(Configuration.defaultServer).",
+            "The API's base URL. Default: SWAGGERCTL_SERVER, else the server last logged in to, else "
+                + "\(Configuration.defaultServer).",
             valueName: "url"))
     var server: String?
+}
+
+/// `-s/--server` and `-e/--email`: which stored session a command uses.
+struct SessionOptions: ParsableArguments {
+    @OptionGroup var serverOption: ServerOption
 
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
             "The account to use when several are logged in to the server. Default: the newest.", valueName: "email"))
     var email: String?
+
+    var server: String? { serverOption.server }
 }
 
 /// `--format`: how data is printed.

@@ -18,12 +18,7 @@ extension SwaggerCtl {
         @Flag(help: "Read the password from standard input.")
         var passwordStdin = false
 
-        @Option(
-            name: .shortAndLong,
-            help: ArgumentHelp(
-                "The API's base URL. Default: SWAGGERCTL_SERVER, else the server last logged in to, else \(Configuration.defaultServer).",
-                valueName: "url"))
-        var server: String?
+        @OptionGroup var serverOption: ServerOption
 
         @Option(
             help: ArgumentHelp(
@@ -45,7 +40,8 @@ extension SwaggerCtl {
 
         func run() async throws {
             let configuration = try Configuration.fromEnvironment()
-            let server = try configuration.server(flag: server, index: SessionIndex(directory: configuration.directory))
+            let server = try configuration.server(
+                flag: serverOption.server, index: SessionIndex(directory: configuration.directory))
             let email = try email ?? Prompt.line("E-mail: ")
             let password = try passwordStdin ? Prompt.standardInput() : Prompt.secret("Password for \(email): ")
             let spinner = Spinner.forStandardError(label: "Logging in to \(server)")
