@@ -47,7 +47,7 @@ public struct Configuration: Sendable {
                 throw SwaggerError(
                     .usage, "SWAGGERCTL_TIMEOUT must be a number of seconds, such as 10; got \"\(text)\".")
             }
-            timeout = .milliseconds(Int64(seconds * 1000))
+            timeout = .seconds(seconds)
         } else {
             timeout = Self.defaultTimeout
         }

@@ -13,20 +13,22 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` when it is not an HTTP(S) URL.
     public init(_ text: String) throws(SwaggerError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        // Messages quote what was typed only when it cannot hold a secret: no user info, query or fragment.
+        let shown = trimmed.contains(where: { "@?#".contains($0) }) ? "The server URL" : "\"\(trimmed)\""
         let hint = "Give a base URL such as https://host/api."
         guard var components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https"
         else {
-            throw SwaggerError(.usage, "\"\(trimmed)\" is not an http or https URL. \(hint)")
-        }
-        guard let host = components.host, !host.isEmpty else {
-            throw SwaggerError(.usage, "\"\(trimmed)\" has no host. \(hint)")
-        }
-        guard components.query == nil, components.fragment == nil else {
-            throw SwaggerError(.usage, "\"\(trimmed)\" has a query or fragment. \(hint)")
+            throw SwaggerError(.usage, "\(shown) is not an http or https URL. \(hint)")
         }
         guard components.user == nil, components.password == nil else {
-            throw SwaggerError(.usage, "\"\(trimmed)\" carries credentials. \(hint)")
+            throw SwaggerError(.usage, "The server URL carries credentials; swaggerctl asks for them instead. \(hint)")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw SwaggerError(.usage, "\(shown) has no host. \(hint)")
+        }
+        guard components.query == nil, components.fragment == nil else {
+            throw SwaggerError(.usage, "The server URL has a query or fragment. \(hint)")
         }
         components.scheme = scheme
         components.host = host.lowercased()
@@ -35,7 +37,7 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
         }
         while components.path.hasSuffix("/") { components.path.removeLast() }
         guard let url = components.url else {
-            throw SwaggerError(.usage, "\"\(trimmed)\" is not a valid URL. \(hint)")
+            throw SwaggerError(.usage, "\(shown) is not a valid URL. \(hint)")
         }
         self.url = url
         self.string = url.absoluteString

@@ -62,10 +62,14 @@ public struct SessionIndex: Sendable {
     /// The index file's path.
     public var path: String { file.path }
 
-    /// Every stored session, newest first.
+    /// Every stored session, newest first. Of two saved at the same instant, the one saved last comes
+    /// first: ``save(_:)`` appends.
+    /// - Returns: The records.
     /// - Throws: ``SwaggerError`` when the file cannot be read or is corrupt.
     public func records() throws(SwaggerError) -> [SessionRecord] {
-        try file.read().sorted { $0.savedAt > $1.savedAt }
+        try file.read().enumerated()
+            .sorted { ($0.element.savedAt, $0.offset) > ($1.element.savedAt, $1.offset) }
+            .map(\.element)
     }
 
     /// The session to use on `server`: the one for `email` when given, else the newest on that server.

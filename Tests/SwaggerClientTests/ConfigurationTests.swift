@@ -1,0 +1,198 @@
+import Foundation
+import SwaggerClient
+import Testing
+
+@Suite("Configuration: settings from the environment, and flag > environment > saved > default")
+struct ConfigurationTests {
+    let temporary: TemporaryDirectory
+
+    init() throws {
+        temporary = try TemporaryDirectory()
+    }
+
+    static let home = ["HOME": "/home/ana"]
+
+    @Test(
+        "the configuration folder: SWAGGERCTL_CONFIG_DIR, else XDG_CONFIG_HOME/swaggerctl, else HOME/.config/swaggerctl",
+        arguments: [
+            (["SWAGGERCTL_CONFIG_DIR": "/etc/sc", "XDG_CONFIG_HOME": "/xdg", "HOME": "/home/ana"], "/etc/sc"),
+            (["SWAGGERCTL_CONFIG_DIR": "/etc/sc"], "/etc/sc"),
+            (["XDG_CONFIG_HOME": "/xdg", "HOME": "/home/ana"], "/xdg/swaggerctl"),
+            (["XDG_CONFIG_HOME": "/xdg"], "/xdg/swaggerctl"),
+            (["HOME": "/home/ana"], "/home/ana/.config/swaggerctl"),
+            // A relative XDG_CONFIG_HOME is invalid by the XDG spec and is ignored.
+            (["XDG_CONFIG_HOME": "relative/config", "HOME": "/home/ana"], "/home/ana/.config/swaggerctl"),
+            // Empty values count as unset.
+            (
+                ["SWAGGERCTL_CONFIG_DIR": "", "XDG_CONFIG_HOME": "", "HOME": "/home/ana"],
+                "/home/ana/.config/swaggerctl"
+            ),
+        ])
+    func directory(environment: [String: String], path: String) throws {
+        #expect(try Configuration(environment: environment).directory.path == path)
+    }
+
+    @Test(
+        "no HOME and no SWAGGERCTL_CONFIG_DIR is a usage error",
+        arguments: [
+            [:], ["XDG_CONFIG_HOME": "relative"], ["HOME": ""], ["SWAGGERCTL_CONFIG_DIR": "", "HOME": ""],
+            ["SWAGGERCTL_SERVER": "http://h/api"],
+        ])
+    func noDirectory(environment: [String: String]) {
+        #expect(throws: SwaggerError.self) { try Configuration(environment: environment) }
+        #expect(Self.code { try Configuration(environment: environment) } == .usage)
+    }
+
+    @Test(
+        "SWAGGERCTL_KEYRING names the keystore, in any case; unset is auto",
+        arguments: [
+            ("file", KeystoreChoice.file), ("auto", .auto), ("FILE", .file), ("Auto", .auto), ("", .auto),
+        ])
+    func keyring(value: String, choice: KeystoreChoice) throws {
+        let environment = Self.home.merging(["SWAGGERCTL_KEYRING": value]) { $1 }
+        #expect(try Configuration(environment: environment).keystore == choice)
+        #expect(try Configuration(environment: Self.home).keystore == .auto)
+    }
+
+    @Test(
+        "an unknown SWAGGERCTL_KEYRING is a usage error that lists the choices",
+        arguments: ["nonsense", "secret-service", " file"])
+    func unknownKeyring(value: String) {
+        let environment = Self.home.merging(["SWAGGERCTL_KEYRING": value]) { $1 }
+        let error = #expect(throws: SwaggerError.self) { try Configuration(environment: environment) }
+        #expect(error?.code == .usage)
+        #expect(error?.message.contains("auto, file") == true)
+    }
+
+    @Test(
+        "SWAGGERCTL_TIMEOUT is seconds, fractions allowed; unset is 10 s",
+        arguments: [
+            ("2.5", Duration.milliseconds(2500)), ("10", .seconds(10)), ("0.25", .milliseconds(250)),
+            ("3600", .seconds(3600)), ("", .seconds(10)),
+        ])
+    func timeout(value: String, duration: Duration) throws {
+        let environment = Self.home.merging(["SWAGGERCTL_TIMEOUT": value]) { $1 }
+        #expect(try Configuration(environment: environment).timeout == duration)
+        #expect(try Configuration(environment: Self.home).timeout == .seconds(10))
+    }
+
+    @Test(
+        "a SWAGGERCTL_TIMEOUT that is not a positive number of seconds is a usage error",
+        arguments: [
+            "0", "abc", "-1", "3601", "nan", "inf", "10s", " 5",
+        ])
+    func badTimeout(value: String) {
+        let environment = Self.home.merging(["SWAGGERCTL_TIMEOUT": value]) { $1 }
+        #expect(Self.code { try Configuration(environment: environment) } == .usage)
+    }
+
+    @Test("a tiny positive SWAGGERCTL_TIMEOUT is rejected or kept, never truncated to a zero timeout")
+    func tinyTimeout() throws {
+        let environment = Self.home.merging(["SWAGGERCTL_TIMEOUT": "0.0001"]) { $1 }
+        do {
+            #expect(try Configuration(environment: environment).timeout > .zero)
+        } catch {
+            #expect(error.code == .usage)
+        }
+    }
+
+    @Test("SWAGGERCTL_SERVER and SWAGGERCTL_APP_ID are read as given; empty counts as unset")
+    func serverAndAppIDFromEnvironment() throws {
+        let set = try Configuration(
+            environment: Self.home.merging([
+                "SWAGGERCTL_SERVER": "https://env.example/api", "SWAGGERCTL_APP_ID": "env-app",
+            ]) { $1 })
+        #expect(set.serverFromEnvironment == "https://env.example/api")
+        #expect(set.appIDFromEnvironment == "env-app")
+
+        let empty = try Configuration(
+            environment: Self.home.merging(["SWAGGERCTL_SERVER": "", "SWAGGERCTL_APP_ID": ""]) { $1 })
+        #expect(empty.serverFromEnvironment == nil)
+        #expect(empty.appIDFromEnvironment == nil)
+    }
+
+    // MARK: - Server precedence
+
+    /// An index holding sessions on two servers; the newest is on `https://newest.example/api`.
+    func index() throws -> SessionIndex {
+        let index = SessionIndex(directory: temporary.url)
+        let older = Account(server: "https://older.example/api", email: "ana@example.com")
+        let newest = Account(server: "https://newest.example/api", email: "ana@example.com")
+        let oldest = Account(server: "https://oldest.example/api", email: "ivo@example.com")
+        try index.save(Fixtures.record(older, savedAt: Fixtures.savedAt.addingTimeInterval(-60)))
+        try index.save(Fixtures.record(newest, savedAt: Fixtures.savedAt))
+        try index.save(Fixtures.record(oldest, savedAt: Fixtures.savedAt.addingTimeInterval(-3600)))
+        return index
+    }
+
+    @Test("--server wins over the environment and the saved sessions, and is normalised")
+    func serverFlag() throws {
+        let configuration = try Configuration(environment: [
+            "HOME": "/h", "SWAGGERCTL_SERVER": "https://env.example/api",
+        ])
+        #expect(
+            try configuration.server(flag: "HTTPS://Flag.Example:443/api/", index: index()).string
+                == "https://flag.example/api")
+    }
+
+    @Test("SWAGGERCTL_SERVER wins over the saved sessions, and is normalised")
+    func serverEnvironment() throws {
+        let configuration = try Configuration(environment: [
+            "HOME": "/h", "SWAGGERCTL_SERVER": "https://Env.example/api/",
+        ])
+        #expect(try configuration.server(flag: nil, index: index()).string == "https://env.example/api")
+    }
+
+    @Test("with no flag and no environment, the server of the newest saved session is used")
+    func serverSaved() throws {
+        let configuration = try Configuration(environment: ["HOME": "/h"])
+        #expect(try configuration.server(flag: nil, index: index()).string == "https://newest.example/api")
+    }
+
+    @Test("with nothing saved, the default server is used")
+    func serverDefault() throws {
+        let configuration = try Configuration(environment: ["HOME": "/h"])
+        let empty = SessionIndex(directory: temporary.appending("never-created"))
+        #expect(try configuration.server(flag: nil, index: empty).string == "http://127.0.0.1:8080/api")
+        #expect(Configuration.defaultServer == "http://127.0.0.1:8080/api")
+    }
+
+    @Test("a malformed server from the flag or the environment is a usage error")
+    func serverMalformed() throws {
+        let configuration = try Configuration(environment: ["HOME": "/h", "SWAGGERCTL_SERVER": "ftp://env"])
+        let empty = SessionIndex(directory: temporary.appending("never-created"))
+        #expect(Self.code { try configuration.server(flag: "not a url", index: empty) } == .usage)
+        #expect(Self.code { try configuration.server(flag: nil, index: empty) } == .usage)
+    }
+
+    // MARK: - App id precedence
+
+    @Test(
+        "the app id: --app-id, else SWAGGERCTL_APP_ID, else the saved one, else swaggerctl-demo",
+        arguments: [
+            ("flag-app", "env-app", "saved-app", "flag-app"),
+            ("flag-app", nil, nil, "flag-app"),
+            (nil, "env-app", "saved-app", "env-app"),
+            (nil, "env-app", nil, "env-app"),
+            (nil, nil, "saved-app", "saved-app"),
+            (nil, nil, nil, "swaggerctl-demo"),
+        ] as [(String?, String?, String?, String)])
+    func appID(flag: String?, environment: String?, saved: String?, expected: String) throws {
+        var variables = ["HOME": "/h"]
+        variables["SWAGGERCTL_APP_ID"] = environment
+        let configuration = try Configuration(environment: variables)
+        #expect(configuration.appID(flag: flag, saved: saved) == expected)
+    }
+
+    /// The code of the `SwaggerError` that `body` throws, or `nil` when it throws nothing or something else.
+    static func code<R>(_ body: () throws -> R) -> SwaggerError.Code? {
+        do {
+            _ = try body()
+            return nil
+        } catch let error as SwaggerError {
+            return error.code
+        } catch {
+            return nil
+        }
+    }
+}

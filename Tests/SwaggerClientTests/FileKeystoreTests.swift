@@ -1,0 +1,217 @@
+import Foundation
+import SwaggerClient
+import Testing
+
+@Suite("FileKeystore: tokens in a private, locked, atomically replaced file")
+struct FileKeystoreTests {
+    let temporary: TemporaryDirectory
+    /// The configuration folder, not created until the first write.
+    let folder: URL
+    let keystore: FileKeystore
+    var credentialsFile: URL { folder.appending(path: "credentials.json") }
+
+    init() throws {
+        temporary = try TemporaryDirectory()
+        folder = temporary.appending("config/swaggerctl")
+        keystore = FileKeystore(directory: folder)
+    }
+
+    @Test("store, read and remove round-trip, per account")
+    func roundTrip() async throws {
+        let ana = Credentials(accessToken: "ana-access", refreshToken: "ana-refresh")
+        let ivo = Credentials(accessToken: "ivo-access")
+        let anaElsewhere = Account(server: Fixtures.otherServer, email: Fixtures.ana.email)
+
+        #expect(try await keystore.credentials(for: Fixtures.ana) == nil)
+        try await keystore.store(ana, for: Fixtures.ana)
+        try await keystore.store(ivo, for: Fixtures.ivo)
+
+        #expect(try await keystore.credentials(for: Fixtures.ana) == ana)
+        #expect(try await keystore.credentials(for: Fixtures.ivo) == ivo)
+        #expect(try await keystore.credentials(for: anaElsewhere) == nil)
+
+        #expect(try await keystore.removeCredentials(for: Fixtures.ana) == true)
+        #expect(try await keystore.credentials(for: Fixtures.ana) == nil)
+        #expect(try await keystore.credentials(for: Fixtures.ivo) == ivo)
+    }
+
+    @Test("a second store for the same account replaces the first")
+    func replace() async throws {
+        try await keystore.store(Credentials(accessToken: "old", refreshToken: "old-refresh"), for: Fixtures.ana)
+        try await keystore.store(Credentials(accessToken: "new"), for: Fixtures.ana)
+
+        #expect(try await keystore.credentials(for: Fixtures.ana) == Credentials(accessToken: "new"))
+        let text = try String(contentsOf: credentialsFile, encoding: .utf8)
+        #expect(!text.contains("old"))
+    }
+
+    @Test("a new keystore on the same folder reads what another one stored")
+    func persistence() async throws {
+        try await keystore.store(Credentials(accessToken: "kept"), for: Fixtures.ana)
+
+        let reopened = FileKeystore(directory: folder)
+        #expect(try await reopened.credentials(for: Fixtures.ana) == Credentials(accessToken: "kept"))
+    }
+
+    @Test("remove returns false when nothing is stored, with or without a file")
+    func removeAbsent() async throws {
+        #expect(try await keystore.removeCredentials(for: Fixtures.ana) == false)
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+
+        try await keystore.store(Credentials(accessToken: "ivo"), for: Fixtures.ivo)
+        #expect(try await keystore.removeCredentials(for: Fixtures.ana) == false)
+        #expect(try await keystore.removeCredentials(for: Fixtures.ivo) == true)
+        #expect(try await keystore.removeCredentials(for: Fixtures.ivo) == false)
+    }
+
+    @Test("kind and location name the file backend and the file's path")
+    func kindAndLocation() {
+        #expect(keystore.kind == .file)
+        #expect(keystore.location == credentialsFile.path)
+        #expect(FileKeystore.fileName == "credentials.json")
+    }
+
+    @Test("the folder is created 0700, with its missing parents, and credentials.json is 0600")
+    func permissions() async throws {
+        try await keystore.store(Credentials(accessToken: "t"), for: Fixtures.ana)
+
+        let manager = FileManager.default
+        #expect(try manager.posixPermissions(folder) == 0o700)
+        #expect(try manager.posixPermissions(credentialsFile) == 0o600)
+        #expect(try manager.posixPermissions(folder.appending(path: ".credentials.json.lock")) == 0o600)
+    }
+
+    @Test("a missing parent of the folder is created 0700 too, as PrivateDirectory.create() promises")
+    func parentPermissions() async throws {
+        try await keystore.store(Credentials(accessToken: "t"), for: Fixtures.ana)
+
+        #expect(try FileManager.default.posixPermissions(temporary.appending("config")) == 0o700)
+    }
+
+    @Test("a pre-existing 0755 folder is tightened to 0700, and a 0644 file is replaced by a 0600 one")
+    func tightens() async throws {
+        let manager = FileManager.default
+        try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+        try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        #expect(try manager.posixPermissions(folder) == 0o755)
+
+        try await keystore.store(Credentials(accessToken: "t"), for: Fixtures.ana)
+        #expect(try manager.posixPermissions(folder) == 0o700)
+
+        try manager.setAttributes([.posixPermissions: 0o644], ofItemAtPath: credentialsFile.path)
+        try await keystore.store(Credentials(accessToken: "u"), for: Fixtures.ivo)
+        #expect(try manager.posixPermissions(credentialsFile) == 0o600)
+    }
+
+    @Test("writes leave no temporary files: only credentials.json and its lock file")
+    func noTemporaryFiles() async throws {
+        for index in 0..<5 {
+            try await keystore.store(Credentials(accessToken: "t\(index)"), for: Fixtures.ana)
+            try await keystore.store(Credentials(accessToken: "u\(index)"), for: Fixtures.ivo)
+        }
+        _ = try await keystore.removeCredentials(for: Fixtures.ivo)
+
+        #expect(try FileManager.default.names(in: folder) == ["credentials.json", ".credentials.json.lock"])
+    }
+
+    @Test("the file is versioned JSON holding server, email and tokens")
+    func fileFormat() async throws {
+        try await keystore.store(Credentials(accessToken: "acc", refreshToken: "ref"), for: Fixtures.ana)
+
+        let data = try Data(contentsOf: credentialsFile)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["version"] as? Int == 1)
+        let entries = try #require(object["content"] as? [[String: String]])
+        #expect(
+            entries == [
+                ["server": Fixtures.server, "email": "ana@example.com", "accessToken": "acc", "refreshToken": "ref"]
+            ])
+    }
+
+    @Test(
+        "an unreadable credentials.json stops reads and writes with a message naming it, and is left untouched",
+        arguments: [
+            "not json", #"{"version": 99, "content": []}"#, #"{"version": 1, "content": {"not": "a list"}}"#,
+            #"[{"server": "s", "email": "e", "accessToken": "t"}]"#, "",
+        ])
+    func corrupt(contents: String) async throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(contents.utf8).write(to: credentialsFile)
+        let path = credentialsFile.path
+
+        let readError = await #expect(throws: SwaggerError.self) {
+            try await keystore.credentials(for: Fixtures.ana)
+        }
+        #expect(readError?.code == .failure)
+        #expect(readError?.message.contains(path) == true)
+
+        let storeError = await #expect(throws: SwaggerError.self) {
+            try await keystore.store(Credentials(accessToken: "new"), for: Fixtures.ana)
+        }
+        #expect(storeError?.code == .failure)
+        #expect(storeError?.message.contains(path) == true)
+
+        let removeError = await #expect(throws: SwaggerError.self) {
+            try await keystore.removeCredentials(for: Fixtures.ana)
+        }
+        #expect(removeError?.message.contains(path) == true)
+
+        #expect(try Data(contentsOf: credentialsFile) == Data(contents.utf8))
+    }
+
+    @Test("a newer format version is named in the message")
+    func newerVersion() async throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(#"{"version": 99, "content": []}"#.utf8).write(to: credentialsFile)
+
+        let error = await #expect(throws: SwaggerError.self) { try await keystore.credentials(for: Fixtures.ana) }
+        #expect(error?.message.contains("version 99") == true)
+    }
+
+    @Test("50 concurrent stores into one keystore keep every account")
+    func concurrentStores() async throws {
+        let keystore = self.keystore
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    try await keystore.store(
+                        Credentials(accessToken: "token-\(index)"),
+                        for: Account(server: Fixtures.server, email: "user\(index)@example.com"))
+                }
+            }
+            try await group.waitForAll()
+        }
+
+        #expect(try await Self.lost(in: keystore, count: 50) == [])
+        #expect(try FileManager.default.names(in: folder) == ["credentials.json", ".credentials.json.lock"])
+    }
+
+    @Test("50 concurrent stores through 50 separate keystores on one folder keep every account")
+    func concurrentKeystores() async throws {
+        let folder = self.folder
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    try await FileKeystore(directory: folder).store(
+                        Credentials(accessToken: "token-\(index)"),
+                        for: Account(server: Fixtures.server, email: "user\(index)@example.com"))
+                }
+            }
+            try await group.waitForAll()
+        }
+
+        #expect(try await Self.lost(in: keystore, count: 50) == [])
+    }
+
+    /// The indexes of the accounts `user<i>@example.com` whose token is not `token-<i>`.
+    static func lost(in keystore: FileKeystore, count: Int) async throws -> [Int] {
+        var lost: [Int] = []
+        for index in 0..<count {
+            let account = Account(server: Fixtures.server, email: "user\(index)@example.com")
+            if try await keystore.credentials(for: account) != Credentials(accessToken: "token-\(index)") {
+                lost.append(index)
+            }
+        }
+        return lost
+    }
+}

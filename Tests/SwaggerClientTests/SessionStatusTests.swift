@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+
+@testable import SwaggerClient
+
+@Suite("SessionStatus: what `swaggerctl status` shows")
+struct SessionStatusTests {
+    /// 2033-05-18T03:33:20Z.
+    static let now = Date(timeIntervalSince1970: 2_000_000_000)
+    static let other = Account(server: Fixtures.otherServer, email: "ana@example.com")
+
+    /// Newest first, as `SessionIndex.records()` returns them.
+    static let records = [
+        Fixtures.record(Fixtures.ivo, savedAt: now.addingTimeInterval(-10)),
+        Fixtures.record(other, appId: "other-app", username: "ana.h", savedAt: now.addingTimeInterval(-20)),
+        Fixtures.record(Fixtures.ana, savedAt: now.addingTimeInterval(-30)),
+        Fixtures.record(
+            Account(server: Fixtures.otherServer, email: "old@example.com"), savedAt: now.addingTimeInterval(-40)),
+    ]
+
+    @Test("list marks only the newest session on each server active, and copies every field")
+    func list() {
+        let statuses = SessionStatus.list(Self.records)
+
+        #expect(statuses.map(\.active) == [true, true, false, false])
+        #expect(statuses.map(\.email) == ["ivo@example.com", "ana@example.com", "ana@example.com", "old@example.com"])
+        #expect(
+            statuses[1]
+                == SessionStatus(
+                    server: Fixtures.otherServer, email: "ana@example.com", username: "ana.h", appId: "other-app",
+                    keystore: .file, savedAt: Self.now.addingTimeInterval(-20), expiresAt: nil, active: true))
+        #expect(SessionStatus.list([]) == [])
+    }
+
+    @Test("rows for an active session with a user name and an expiry")
+    func rowsFull() {
+        let status = SessionStatus(
+            server: Fixtures.server, email: "ana@example.com", username: "ana.h", appId: "swaggerctl-demo",
+            keystore: .file, savedAt: Self.now.addingTimeInterval(-30), expiresAt: Self.now.addingTimeInterval(3700),
+            active: true)
+
+        #expect(
+            status.rows(location: "/home/ana/.config/swaggerctl/credentials.json", now: Self.now) == [
+                DetailsViewModel(key: "Server", value: "http://127.0.0.1:8080/api (active)"),
+                DetailsViewModel(key: "E-mail", value: "ana@example.com"),
+                DetailsViewModel(key: "User name", value: "ana.h"),
+                DetailsViewModel(key: "App ID", value: "swaggerctl-demo"),
+                DetailsViewModel(key: "Token in", value: "file (/home/ana/.config/swaggerctl/credentials.json)"),
+                DetailsViewModel(key: "Saved", value: "2033-05-18T03:32:50 UTC (30 s ago)"),
+                DetailsViewModel(key: "Expires", value: "2033-05-18T04:35:00 UTC (in 1 h 1 min)"),
+            ])
+    }
+
+    @Test("rows for an inactive session without a user name or expiry")
+    func rowsMinimal() {
+        let status = SessionStatus(
+            server: Fixtures.otherServer, email: "ivo@example.com", username: nil, appId: "app",
+            keystore: .file, savedAt: Self.now.addingTimeInterval(-2 * 86_400), expiresAt: nil, active: false)
+
+        #expect(
+            status.rows(location: "/cfg/credentials.json", now: Self.now) == [
+                DetailsViewModel(key: "Server", value: "https://api.example.com/v2"),
+                DetailsViewModel(key: "E-mail", value: "ivo@example.com"),
+                DetailsViewModel(key: "App ID", value: "app"),
+                DetailsViewModel(key: "Token in", value: "file (/cfg/credentials.json)"),
+                DetailsViewModel(key: "Saved", value: "2033-05-16T03:33:20 UTC (2 d ago)"),
+                DetailsViewModel(key: "Expires", value: "unknown"),
+            ])
+    }
+
+    @Test(
+        "format gives the UTC time and how far it is from now",
+        arguments: [
+            (0.0, "2033-05-18T03:33:20 UTC (in 0 s)"),
+            (3700, "2033-05-18T04:35:00 UTC (in 1 h 1 min)"),
+            (-30, "2033-05-18T03:32:50 UTC (30 s ago)"),
+            (59, "2033-05-18T03:34:19 UTC (in 59 s)"),
+            (60, "2033-05-18T03:34:20 UTC (in 1 min)"),
+            (-3599, "2033-05-18T02:33:21 UTC (59 min ago)"),
+            (3600, "2033-05-18T04:33:20 UTC (in 1 h 0 min)"),
+            (86_399, "2033-05-19T03:33:19 UTC (in 23 h 59 min)"),
+            (86_400, "2033-05-19T03:33:20 UTC (in 1 d)"),
+            (-864_005, "2033-05-08T03:33:15 UTC (10 d ago)"),
+        ] as [(TimeInterval, String)])
+    func format(offset: TimeInterval, expected: String) {
+        #expect(SessionStatus.format(Self.now.addingTimeInterval(offset), now: Self.now) == expected)
+    }
+
+    @Test("format contains the relative part for a future and a past date")
+    func formatRelative() {
+        #expect(SessionStatus.format(Self.now.addingTimeInterval(3700), now: Self.now).contains("(in 1 h 1 min)"))
+        #expect(SessionStatus.format(Self.now.addingTimeInterval(-30), now: Self.now).hasSuffix("(30 s ago)"))
+    }
+
+    @Test("render gives one table per session, separated by a blank line")
+    func render() {
+        let statuses = SessionStatus.list([
+            Fixtures.record(Fixtures.ana, savedAt: Self.now.addingTimeInterval(-30)),
+            Fixtures.record(Fixtures.ivo, username: "ivo", savedAt: Self.now.addingTimeInterval(-90)),
+        ])
+
+        let text = SessionStatus.render(
+            statuses, location: { "/cfg/\($0.rawValue).json" }, renderer: TableRenderer(), now: Self.now)
+
+        #expect(
+            text == """
+                Server    http://127.0.0.1:8080/api (active)
+                E-mail    ana@example.com
+                App ID    swaggerctl-demo
+                Token in  file (/cfg/file.json)
+                Saved     2033-05-18T03:32:50 UTC (30 s ago)
+                Expires   unknown
+
+                Server     http://127.0.0.1:8080/api
+                E-mail     ivo@example.com
+                User name  ivo
+                App ID     swaggerctl-demo
+                Token in   file (/cfg/file.json)
+                Saved      2033-05-18T03:31:50 UTC (1 min ago)
+                Expires    unknown
+
+                """)
+    }
+
+    @Test("json round-trips, ends in a newline, and holds no token")
+    func json() async throws {
+        // Store a session the way login does: the token in the keystore, the record in the index.
+        let folder = try TemporaryDirectory()
+        let token = Self.jwt(exp: 2_000_003_600)
+        try await FileKeystore(directory: folder.url).store(
+            Credentials(accessToken: token, refreshToken: "REFRESH-TOKEN-TEXT"), for: Fixtures.ana)
+        let index = SessionIndex(directory: folder.url)
+        try index.save(Fixtures.record(Fixtures.ana, savedAt: Self.now, expiresAt: JWTClaims.expiry(of: token)))
+        for record in Self.records where record.account != Fixtures.ana { try index.save(record) }
+        let statuses = SessionStatus.list(try index.records())
+        try #require(statuses.count == 4)
+
+        let text = SessionStatus.json(statuses)
+
+        #expect(text.hasPrefix("["))
+        #expect(text.hasSuffix("]\n"))
+        #expect(!text.contains(token))
+        #expect(!text.contains("REFRESH-TOKEN-TEXT"))
+        #expect(!text.contains("Token"))
+        #expect(try JSONDecoder.swaggerctl.decode([SessionStatus].self, from: Data(text.utf8)) == statuses)
+        #expect(statuses.first?.expiresAt == Date(timeIntervalSince1970: 2_000_003_600))
+        #expect(try JSONDecoder.swaggerctl.decode([SessionStatus].self, from: Data(SessionStatus.json([]).utf8)) == [])
+    }
+
+    /// An unsigned JWT whose only claim is `exp`.
+    static func jwt(exp: Int) -> String {
+        func base64url(_ text: String) -> String {
+            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+        return base64url(#"{"alg":"none"}"#) + "." + base64url(#"{"exp":\#(exp)}"#) + ".sig"
+    }
+
+    @Test("json writes dates as ISO 8601 and the active flag")
+    func jsonFields() throws {
+        let text = SessionStatus.json(SessionStatus.list([Fixtures.record(Fixtures.ana, savedAt: Self.now)]))
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        let object = try #require(array.first)
+
+        #expect(object["savedAt"] as? String == "2033-05-18T03:33:20.000Z")
+        #expect(object["active"] as? Bool == true)
+        #expect(object["server"] as? String == Fixtures.server)
+        #expect(object["email"] as? String == "ana@example.com")
+        #expect(object["appId"] as? String == "swaggerctl-demo")
+        #expect(object["keystore"] as? String == "file")
+    }
+}
