@@ -59,14 +59,24 @@ public struct Configuration: Sendable {
     /// ``defaultServer``.
     /// - Parameters:
     ///   - flag: The `--server` value, if given.
-    ///   - index: The stored sessions, for the server last logged in to.
+    ///   - records: The stored sessions, newest first; the first names the server last logged in to.
+    /// - Returns: The normalised server URL.
+    /// - Throws: ``SwaggerError`` for a malformed URL.
+    public func server(flag: String?, records: [SessionRecord]) throws(SwaggerError) -> ServerURL {
+        if let flag { return try ServerURL(flag) }
+        if let serverFromEnvironment { return try ServerURL(serverFromEnvironment) }
+        if let last = records.first { return try ServerURL(last.server) }
+        return try ServerURL(Self.defaultServer)
+    }
+
+    /// The server to talk to, reading the stored sessions from `index`; see ``server(flag:records:)``.
+    /// - Parameters:
+    ///   - flag: The `--server` value, if given.
+    ///   - index: The stored sessions.
     /// - Returns: The normalised server URL.
     /// - Throws: ``SwaggerError`` for a malformed URL or an unreadable session list.
     public func server(flag: String?, index: SessionIndex) throws(SwaggerError) -> ServerURL {
-        if let flag { return try ServerURL(flag) }
-        if let serverFromEnvironment { return try ServerURL(serverFromEnvironment) }
-        if let last = try index.records().first { return try ServerURL(last.server) }
-        return try ServerURL(Self.defaultServer)
+        try server(flag: flag, records: index.records())
     }
 
     /// The app id to log in with: `--app-id`, else `SWAGGERCTL_APP_ID`, else the value saved at the last login

@@ -50,47 +50,50 @@ public struct SessionController: Sendable {
         }
     }
 
-    /// The server to use, from `--server`, the environment, the last login, or the default.
-    /// - Parameter flag: The `--server` value, if given.
-    /// - Returns: The normalised server URL.
+    /// Resolves the server and the stored session to use on it, from one read of the session list.
+    /// - Parameters:
+    ///   - serverFlag: The `--server` value, if given.
+    ///   - email: The `--email` value, if given.
+    /// - Returns: The server, and its newest session (or the one for `email`) if there is one.
     /// - Throws: ``SwaggerError`` for a malformed URL or an unreadable session list.
-    public func server(flag: String?) throws(SwaggerError) -> ServerURL {
-        try configuration.server(flag: flag, index: index)
+    public func select(serverFlag: String?, email: String?) throws(SwaggerError) -> SessionSelection {
+        let records = try index.records()
+        let server = try configuration.server(flag: serverFlag, records: records)
+        let record = records.first { $0.server == server.string && (email == nil || $0.email == email) }
+        return SessionSelection(server: server, email: email, record: record)
     }
 
     /// Logs in, stores the session, and fetches the profile straight away, as the original app did.
     /// - Parameters:
     ///   - email: The account's e-mail.
     ///   - password: The account's password. It is sent to the server and never stored.
-    ///   - server: The API's base URL.
+    ///   - selection: The server, and its newest session, whose app id is reused.
     ///   - appIDFlag: The `--app-id` value, if given.
     /// - Returns: The new session's profile.
     /// - Throws: ``SwaggerError``.
-    public func login(email: String, password: String, server: ServerURL, appIDFlag: String?)
+    public func login(email: String, password: String, on selection: SessionSelection, appIDFlag: String?)
         async throws(SwaggerError) -> Profile
     {
-        let account = Account(server: server.string, email: email)
-        let appID = configuration.appID(flag: appIDFlag, saved: try index.record(server: server.string)?.appId)
+        let account = Account(server: selection.server.string, email: email)
+        let appID = configuration.appID(flag: appIDFlag, saved: selection.record?.appId)
         var coordinator = MainCoordinator()
         let action = coordinator.loginRequested(account)
         return try await drive(&coordinator, from: action, for: account, password: password, appID: appID)
     }
 
     /// Fetches the profile with the stored session. A token the server rejects is removed.
-    /// - Parameters:
-    ///   - server: The API's base URL.
-    ///   - email: The account to use, or `nil` for the server's newest session.
+    /// - Parameter selection: The server and session to use.
     /// - Returns: The profile.
     /// - Throws: ``SwaggerError``; ``SwaggerError/Code/authentication`` when not logged in.
-    public func details(server: ServerURL, email: String?) async throws(SwaggerError) -> Profile {
-        let session = try await storedSession(server: server, email: email)
+    public func details(_ selection: SessionSelection) async throws(SwaggerError) -> Profile {
+        let session = try await storedSession(selection)
         var coordinator = MainCoordinator()
         _ = coordinator.restored(session)
         let action = coordinator.detailsRequested()
         return try await drive(&coordinator, from: action, for: session.account, password: nil, appID: nil)
     }
 
-    /// The outcome of ``logout(server:email:)``.
+    /// The outcome of ``logout(_:)``.
     public enum LogoutOutcome: Sendable, Hashable {
         /// The session for this account was removed.
         case loggedOut(Account)
@@ -98,19 +101,16 @@ public struct SessionController: Sendable {
         case notLoggedIn
     }
 
-    /// Removes the stored session for `server`: its tokens from the keystore, then its record.
-    /// - Parameters:
-    ///   - server: The API's base URL.
-    ///   - email: The account to log out, or `nil` for the server's newest session.
+    /// Removes the stored session: its tokens from the keystore, then its record.
+    /// - Parameter selection: The server and session to remove.
     /// - Returns: What was removed.
     /// - Throws: ``SwaggerError`` when the stores cannot be changed.
-    public func logout(server: ServerURL, email: String?) async throws(SwaggerError) -> LogoutOutcome {
-        guard let record = try index.record(server: server.string, email: email) else {
+    public func logout(_ selection: SessionSelection) async throws(SwaggerError) -> LogoutOutcome {
+        guard let record = selection.record else {
             // Tokens without a record (from an interrupted login) are removed too.
-            if let email, try await keystore.removeCredentials(for: Account(server: server.string, email: email)) {
-                return .loggedOut(Account(server: server.string, email: email))
-            }
-            return .notLoggedIn
+            guard let email = selection.email else { return .notLoggedIn }
+            let account = Account(server: selection.server.string, email: email)
+            return try await keystore.removeCredentials(for: account) ? .loggedOut(account) : .notLoggedIn
         }
         var coordinator = MainCoordinator()
         let credentials = try await keystore.credentials(for: record.account) ?? Credentials(accessToken: "")
@@ -127,16 +127,15 @@ public struct SessionController: Sendable {
         try index.records()
     }
 
-    /// The stored session for `server`.
-    /// - Parameters:
-    ///   - server: The API's base URL.
-    ///   - email: The account to use, or `nil` for the server's newest session.
+    /// The stored session that `selection` names, with its tokens.
+    /// - Parameter selection: The server and session to use.
     /// - Returns: The session with its tokens.
     /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/authentication`` when there is none.
-    public func storedSession(server: ServerURL, email: String?) async throws(SwaggerError) -> Session {
-        let login = "swaggerctl login -s \(server) -e \(email ?? "you@example.com")"
-        guard let record = try index.record(server: server.string, email: email) else {
-            let who = email.map { "\($0) is not" } ?? "You are not"
+    public func storedSession(_ selection: SessionSelection) async throws(SwaggerError) -> Session {
+        let server = selection.server
+        let login = "swaggerctl login -s \(server) -e \(selection.email ?? "you@example.com")"
+        guard let record = selection.record else {
+            let who = selection.email.map { "\($0) is not" } ?? "You are not"
             throw SwaggerError(.authentication, "\(who) logged in to \(server). Run `\(login)`.")
         }
         guard let credentials = try await keystore.credentials(for: record.account) else {

@@ -15,7 +15,7 @@ extension SwaggerCtl {
             let spinner = Spinner.forStandardError(label: "Fetching your profile")
             let profile = try await SessionController.withController(configuration: configuration, delegate: spinner) {
                 (controller) throws(SwaggerError) in
-                try await controller.details(server: controller.server(flag: session.server), email: session.email)
+                try await controller.details(controller.select(serverFlag: session.server, email: session.email))
             }
             Terminal.print(output.render(profile))
         }

@@ -40,17 +40,19 @@ extension SwaggerCtl {
 
         func run() async throws {
             let configuration = try Configuration.fromEnvironment()
-            let server = try configuration.server(
-                flag: serverOption.server, index: SessionIndex(directory: configuration.directory))
-            let email = try email ?? Prompt.line("E-mail: ")
-            let password = try passwordStdin ? Prompt.standardInput() : Prompt.secret("Password for \(email): ")
-            let spinner = Spinner.forStandardError(label: "Logging in to \(server)")
-            let profile = try await SessionController.withController(configuration: configuration, delegate: spinner) {
+            let spinner = Spinner.forStandardError()
+            let login = try await SessionController.withController(configuration: configuration, delegate: spinner) {
                 (controller) throws(SwaggerError) in
-                try await controller.login(email: email, password: password, server: server, appIDFlag: appId)
+                let selection = try controller.select(serverFlag: serverOption.server, email: nil)
+                let email = if let email { email } else { try Prompt.line("E-mail: ") }
+                let password = try passwordStdin ? Prompt.standardInput() : Prompt.secret("Password for \(email): ")
+                spinner?.label = "Logging in to \(selection.server)"
+                let profile = try await controller.login(
+                    email: email, password: password, on: selection, appIDFlag: appId)
+                return (email: email, server: selection.server, profile: profile)
             }
-            Terminal.notice("Logged in to \(server) as \(email).")
-            Terminal.print(output.render(profile))
+            Terminal.notice("Logged in to \(login.server) as \(login.email).")
+            Terminal.print(output.render(login.profile))
         }
     }
 }

@@ -13,8 +13,9 @@ extension SwaggerCtl {
             let configuration = try Configuration.fromEnvironment()
             let notice = try await SessionController.withController(configuration: configuration) {
                 (controller) throws(SwaggerError) in
-                let server = try controller.server(flag: session.server)
-                return switch try await controller.logout(server: server, email: session.email) {
+                let selection = try controller.select(serverFlag: session.server, email: session.email)
+                let server = selection.server
+                return switch try await controller.logout(selection) {
                 case .loggedOut(let account): "Logged out \(account.email) from \(server)."
                 case .notLoggedIn: "Not logged in to \(server); nothing to remove."
                 }

@@ -14,8 +14,7 @@ extension SwaggerCtl {
             let configuration = try Configuration.fromEnvironment()
             let stored = try await SessionController.withController(configuration: configuration) {
                 (controller) throws(SwaggerError) in
-                try await controller.storedSession(
-                    server: controller.server(flag: session.server), email: session.email)
+                try await controller.storedSession(controller.select(serverFlag: session.server, email: session.email))
             }
             if let expiry = stored.record.expiresAt, expiry < Date() {
                 Terminal.notice(

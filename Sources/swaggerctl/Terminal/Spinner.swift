@@ -6,21 +6,27 @@ import Synchronization
 /// terminal. It appears after a short delay, so quick answers do not flicker, and erases itself.
 final class Spinner: APIServiceDelegate {
     private struct State {
+        var label = ""
         var generation = 0
         var waiting = false
         var drawn = false
     }
 
     private static let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
-    private let label: String
     private let state = Mutex(State())
 
     private init(label: String) {
-        self.label = label
+        state.withLock { $0.label = label }
+    }
+
+    /// What the spinner says it is doing.
+    var label: String {
+        get { state.withLock { $0.label } }
+        set { state.withLock { $0.label = newValue } }
     }
 
     /// A spinner for standard error, or `nil` when standard error is not a terminal.
-    static func forStandardError(label: String) -> Spinner? {
+    static func forStandardError(label: String = "Working") -> Spinner? {
         Terminal.isTerminal(STDERR_FILENO) ? Spinner(label: label) : nil
     }
 
@@ -51,7 +57,7 @@ final class Spinner: APIServiceDelegate {
     private func draw(frame: Int, generation: Int) -> Bool {
         state.withLock { state in
             guard state.waiting, state.generation == generation else { return false }
-            Terminal.standardError.write("\r\(Self.frames[frame % Self.frames.count]) \(label)")
+            Terminal.standardError.write("\r\(Self.frames[frame % Self.frames.count]) \(state.label)")
             state.drawn = true
             return true
         }
