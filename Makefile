@@ -1,7 +1,10 @@
 # swaggerctl: `make demo` runs the main job against the bundled demo server; `make test` runs the tests.
 SWIFT ?= swift
+PREFIX ?= /usr/local
+# Release builds link the Swift runtime statically: about 4 ms less start-up per command (see scripts/bench).
+RELEASE := -c release --static-swift-stdlib --scratch-path .build-release
 
-.PHONY: all deps build demo test format lint bench clean
+.PHONY: all deps build demo test install format lint bench clean
 
 all: build
 
@@ -18,6 +21,10 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+install: deps
+	$(SWIFT) build $(RELEASE) --product swaggerctl
+	install -D -m 0755 "$$($(SWIFT) build $(RELEASE) --show-bin-path)/swaggerctl" "$(DESTDIR)$(PREFIX)/bin/swaggerctl"
+
 format:
 	swift format --in-place --recursive --parallel Package.swift Sources Tests
 
@@ -28,4 +35,4 @@ bench:
 	@scripts/bench
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-release

@@ -11,17 +11,19 @@ extension SwaggerCtl {
 
         func run() async throws {
             let configuration = try Configuration.fromEnvironment()
-            let keystore = FileKeystore(directory: configuration.directory)
-            let statuses = SessionStatus.list(try SessionIndex(directory: configuration.directory).records())
+            let (statuses, location) = try await SessionController.withController(configuration: configuration) {
+                (controller) throws(SwaggerError) in
+                (SessionStatus.list(try controller.sessions()), controller.keystore.location)
+            }
             switch output.format {
             case .json:
                 Terminal.print(SessionStatus.json(statuses))
             case .table where statuses.isEmpty:
                 Terminal.notice("Not logged in to any server. Run `swaggerctl login -e you@example.com`.")
             case .table:
+                let renderer = Terminal.tableRenderer
                 Terminal.print(
-                    SessionStatus.render(
-                        statuses, location: { _ in keystore.location }, renderer: Terminal.tableRenderer, now: Date()))
+                    SessionStatus.render(statuses, location: { _ in location }, renderer: renderer, now: Date()))
             }
         }
     }
