@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 # Release builds link the Swift runtime statically: about 4 ms less start-up per command (see scripts/bench).
 RELEASE := -c release --static-swift-stdlib --scratch-path .build-release
 
-.PHONY: all deps build demo test install format lint bench clean
+.PHONY: all deps build demo test install docs format lint bench clean
 
 all: build
 
@@ -24,6 +24,9 @@ test: deps
 install: deps
 	$(SWIFT) build $(RELEASE) --product swaggerctl
 	install -D -m 0755 "$$($(SWIFT) build $(RELEASE) --show-bin-path)/swaggerctl" "$(DESTDIR)$(PREFIX)/bin/swaggerctl"
+
+docs:
+	@scripts/docs
 
 format:
 	swift format --in-place --recursive --parallel Package.swift Sources Tests
