@@ -26,11 +26,14 @@ struct TokenIssuer: Sendable {
     }
 
     func accessToken(for email: String, now: Date = Date()) async throws -> String {
-        // NumericDate claims in whole seconds, which is what most JWT readers expect.
-        let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        // NumericDate claims in whole seconds, which is what most JWT readers expect: `iat` rounded down and
+        // `exp` rounded up, so that a token always lives at least its full lifetime.
+        let issued = now.timeIntervalSince1970
+        let expires = issued + TimeInterval(lifetime.components.seconds)
         let claims = Claims(
-            sub: SubjectClaim(value: email), iat: IssuedAtClaim(value: now),
-            exp: ExpirationClaim(value: now.addingTimeInterval(TimeInterval(lifetime.components.seconds))))
+            sub: SubjectClaim(value: email),
+            iat: IssuedAtClaim(value: Date(timeIntervalSince1970: issued.rounded(.down))),
+            exp: ExpirationClaim(value: Date(timeIntervalSince1970: expires.rounded(.up))))
         return try await keys.sign(claims)
     }
 

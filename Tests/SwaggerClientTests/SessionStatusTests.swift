@@ -46,8 +46,8 @@ struct SessionStatusTests {
                 DetailsViewModel(key: "User name", value: "ana.h"),
                 DetailsViewModel(key: "App ID", value: "swaggerctl-demo"),
                 DetailsViewModel(key: "Token in", value: "file (/home/ana/.config/swaggerctl/credentials.json)"),
-                DetailsViewModel(key: "Saved", value: "2033-05-18T03:32:50 UTC (30 s ago)"),
-                DetailsViewModel(key: "Expires", value: "2033-05-18T04:35:00 UTC (in 1 h 1 min)"),
+                DetailsViewModel(key: "Saved", value: "2033-05-18 03:32:50 UTC (30 s ago)"),
+                DetailsViewModel(key: "Expires", value: "2033-05-18 04:35:00 UTC (in 1 h 1 min)"),
             ])
     }
 
@@ -63,7 +63,7 @@ struct SessionStatusTests {
                 DetailsViewModel(key: "E-mail", value: "ivo@example.com"),
                 DetailsViewModel(key: "App ID", value: "app"),
                 DetailsViewModel(key: "Token in", value: "file (/cfg/credentials.json)"),
-                DetailsViewModel(key: "Saved", value: "2033-05-16T03:33:20 UTC (2 d ago)"),
+                DetailsViewModel(key: "Saved", value: "2033-05-16 03:33:20 UTC (2 d ago)"),
                 DetailsViewModel(key: "Expires", value: "unknown"),
             ])
     }
@@ -71,16 +71,16 @@ struct SessionStatusTests {
     @Test(
         "format gives the UTC time and how far it is from now",
         arguments: [
-            (0.0, "2033-05-18T03:33:20 UTC (in 0 s)"),
-            (3700, "2033-05-18T04:35:00 UTC (in 1 h 1 min)"),
-            (-30, "2033-05-18T03:32:50 UTC (30 s ago)"),
-            (59, "2033-05-18T03:34:19 UTC (in 59 s)"),
-            (60, "2033-05-18T03:34:20 UTC (in 1 min)"),
-            (-3599, "2033-05-18T02:33:21 UTC (59 min ago)"),
-            (3600, "2033-05-18T04:33:20 UTC (in 1 h 0 min)"),
-            (86_399, "2033-05-19T03:33:19 UTC (in 23 h 59 min)"),
-            (86_400, "2033-05-19T03:33:20 UTC (in 1 d)"),
-            (-864_005, "2033-05-08T03:33:15 UTC (10 d ago)"),
+            (0.0, "2033-05-18 03:33:20 UTC (now)"),
+            (3700, "2033-05-18 04:35:00 UTC (in 1 h 1 min)"),
+            (-30, "2033-05-18 03:32:50 UTC (30 s ago)"),
+            (59, "2033-05-18 03:34:19 UTC (in 59 s)"),
+            (60, "2033-05-18 03:34:20 UTC (in 1 min)"),
+            (-3599, "2033-05-18 02:33:21 UTC (59 min ago)"),
+            (3600, "2033-05-18 04:33:20 UTC (in 1 h 0 min)"),
+            (86_399, "2033-05-19 03:33:19 UTC (in 23 h 59 min)"),
+            (86_400, "2033-05-19 03:33:20 UTC (in 1 d)"),
+            (-864_005, "2033-05-08 03:33:15 UTC (10 d ago)"),
         ] as [(TimeInterval, String)])
     func format(offset: TimeInterval, expected: String) {
         #expect(SessionStatus.format(Self.now.addingTimeInterval(offset), now: Self.now) == expected)
@@ -108,7 +108,7 @@ struct SessionStatusTests {
                 E-mail    ana@example.com
                 App ID    swaggerctl-demo
                 Token in  file (/cfg/file.json)
-                Saved     2033-05-18T03:32:50 UTC (30 s ago)
+                Saved     2033-05-18 03:32:50 UTC (30 s ago)
                 Expires   unknown
 
                 Server     http://127.0.0.1:8080/api
@@ -116,7 +116,7 @@ struct SessionStatusTests {
                 User name  ivo
                 App ID     swaggerctl-demo
                 Token in   file (/cfg/file.json)
-                Saved      2033-05-18T03:31:50 UTC (1 min ago)
+                Saved      2033-05-18 03:31:50 UTC (1 min ago)
                 Expires    unknown
 
                 """)

@@ -74,10 +74,10 @@ public struct SessionStatus: Sendable, Hashable, Codable {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
+    /// `2026-11-22 03:24:19 UTC (in 59 min)`: a UTC time stamp for people, and how far it is from `now`.
     static func format(_ date: Date, now: Date) -> String {
-        let stamp = date.formatted(
-            .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(
-                .colon))
+        let day = date.formatted(.iso8601.year().month().day().dateSeparator(.dash))
+        let time = date.formatted(.iso8601.time(includingFractionalSeconds: false).timeSeparator(.colon))
         let seconds = Int(date.timeIntervalSince(now).rounded())
         let span = abs(seconds)
         let amount =
@@ -87,6 +87,7 @@ public struct SessionStatus: Sendable, Hashable, Codable {
             case ..<86_400: "\(span / 3600) h \(span % 3600 / 60) min"
             default: "\(span / 86_400) d"
             }
-        return seconds >= 0 ? "\(stamp) UTC (in \(amount))" : "\(stamp) UTC (\(amount) ago)"
+        let relative = span == 0 ? "now" : seconds > 0 ? "in \(amount)" : "\(amount) ago"
+        return "\(day) \(time) UTC (\(relative))"
     }
 }

@@ -1,0 +1,19 @@
+import Foundation
+import Testing
+
+@testable import DemoServer
+
+@Suite("TokenIssuer")
+struct TokenIssuerTests {
+    @Test(
+        "iat is rounded down and exp up to whole seconds, so a token lives at least its lifetime",
+        arguments: [1_800_000_000.0, 1_800_000_000.1, 1_800_000_000.9])
+    func wholeSeconds(issuedAt: TimeInterval) async throws {
+        let issuer = await TokenIssuer(lifetime: .seconds(1))
+        let token = try await issuer.accessToken(for: "a@example.com", now: Date(timeIntervalSince1970: issuedAt))
+        let payload = try JWTPayload(token: token)
+        #expect(payload.numberLiteral("iat") == String(Int(issuedAt.rounded(.down))))
+        #expect(payload.numberLiteral("exp") == String(Int((issuedAt + 1).rounded(.up))))
+        #expect(try #require(payload.number("exp")) >= issuedAt + 1)
+    }
+}
