@@ -88,6 +88,8 @@ let package = Package(
             dependencies: [
                 "SwaggerClient",
                 "SwaggerAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .testTarget(

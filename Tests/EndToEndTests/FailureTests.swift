@@ -117,6 +117,30 @@ struct FailureTests {
         }
     }
 
+    @Test("a profile request answered 503 is retried, and succeeds when the server recovers")
+    func retriesTransientFailure() async throws {
+        let sandbox = try Sandbox()
+        let profiles = FaultServer.Replies([.init(status: .serviceUnavailable, body: ""), .init(body: #"{"id": 5}"#)])
+        try await FaultServer.run(profiles: profiles) { url in
+            let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.hasPrefix("ID            5\n"))
+        }
+        #expect(profiles.count == 2)
+    }
+
+    @Test("a server that stays unavailable exits 5 after three attempts")
+    func retriesGiveUp() async throws {
+        let sandbox = try Sandbox()
+        let profiles = FaultServer.Replies([.init(status: .serviceUnavailable, body: "")])
+        try await FaultServer.run(profiles: profiles) { url in
+            let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
+            #expect(result.status == 5, "\(result)")
+            expectOneLine(result)
+        }
+        #expect(profiles.count == 3)
+    }
+
     @Test("a rejected token exits 4, and the dead token is removed")
     func rejectedToken() async throws {
         let sandbox = try Sandbox()

@@ -10,7 +10,8 @@ import SwaggerAPI
 ///
 /// Each call runs on a shared AsyncHTTPClient with a per-request deadline, adds the `User-Agent` (and the
 /// bearer token where needed) through middlewares, and turns every failure into an ``APIServiceError``.
-/// Redirects are not followed, so a token is never sent to a host it was not issued for.
+/// The profile request is retried on 429, 502, 503 and 504 with exponential backoff; the login is never
+/// repeated. Redirects are not followed, so a token is never sent to a host it was not issued for.
 ///
 /// The delegate hears `isWaiting` on and off around each request, then the outcome: a profile or an error.
 ///
@@ -80,7 +81,10 @@ public actor APIService {
     /// - Throws: ``APIServiceError``; 401 is ``APIServiceError/tokenRejected``.
     public func fetchProfile(server: ServerURL, accessToken: String) async throws(APIServiceError) -> Profile {
         let recorder = ResponseRecorder()
-        let middlewares: [any ClientMiddleware] = [HeaderMiddleware.bearer(accessToken), recorder]
+        // The recorder sits inside the retries, so it keeps the body of the attempt that counts: the last.
+        let middlewares: [any ClientMiddleware] = [
+            HeaderMiddleware.bearer(accessToken), RetryingMiddleware(), recorder,
+        ]
         let output = try await perform(server: server, operation: .profile, middlewares: middlewares) { client in
             try await client.getUser()
         }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Synchronization
 import Testing
 
 /// A real HTTP server on a loopback port that answers the account API's paths with whatever a test scripts:
@@ -23,13 +24,40 @@ enum FaultServer {
         profile: Reply = Reply(body: "{}"),
         _ body: @Sendable (String) async throws -> Void
     ) async throws {
+        try await run(login: login, profiles: Replies([profile])) { url in try await body(url) }
+    }
+
+    /// The same, with `GET /api/User/User` answered by `profiles` in turn.
+    static func run(
+        login: Reply = Reply(body: #"{"username":"u","accessToken":"fault-token","refreshToken":null}"#),
+        profiles: Replies,
+        _ body: @Sendable (String) async throws -> Void
+    ) async throws {
         let router = Router()
         router.post("/api/User/AdminLogin") { _, _ in try await respond(login) }
-        router.get("/api/User/User") { _, _ in try await respond(profile) }
+        router.get("/api/User/User") { _, _ in try await respond(profiles.next()) }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             let port = try #require(client.port)
             try await body("http://127.0.0.1:\(port)/api")
+        }
+    }
+
+    /// Replies given in order, the last one repeating, and a count of the requests that were answered.
+    final class Replies: Sendable {
+        private let replies: [Reply]
+        private let served = Mutex(0)
+
+        init(_ replies: [Reply]) { self.replies = replies }
+
+        var count: Int { served.withLock { $0 } }
+
+        func next() -> Reply {
+            let index = served.withLock { served in
+                served += 1
+                return served - 1
+            }
+            return replies[min(index, replies.count - 1)]
         }
     }
 
