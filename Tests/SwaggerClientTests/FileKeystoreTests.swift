@@ -203,6 +203,40 @@ struct FileKeystoreTests {
         #expect(try await Self.lost(in: keystore, count: 50) == [])
     }
 
+    @Test("a reader that takes no lock never sees a half-written file")
+    func atomicReplace() async throws {
+        let folder = self.folder
+        let file = credentialsFile
+        // A large document, so that writing it in place would take long enough to be seen half done.
+        let token = String(repeating: "t", count: 4096)
+        for index in 0..<100 {
+            try await keystore.store(
+                Credentials(accessToken: token), for: Account(server: Fixtures.server, email: "seed\(index)@x"))
+        }
+        let torn = try await withThrowingTaskGroup(of: Int.self) { group in
+            group.addTask {
+                for round in 0..<60 {
+                    try await FileKeystore(directory: folder).store(
+                        Credentials(accessToken: token + "\(round)"),
+                        for: Account(server: Fixtures.server, email: "seed\(round % 100)@x"))
+                }
+                return 0
+            }
+            group.addTask {
+                var torn = 0
+                for _ in 0..<600 {
+                    // Read the bytes directly, as `cat` or another program would, without the lock.
+                    let data = try Data(contentsOf: file)
+                    if (try? JSONSerialization.jsonObject(with: data)) == nil { torn += 1 }
+                    await Task.yield()
+                }
+                return torn
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(torn == 0)
+    }
+
     /// The indexes of the accounts `user<i>@example.com` whose token is not `token-<i>`.
     static func lost(in keystore: FileKeystore, count: Int) async throws -> [Int] {
         var lost: [Int] = []
