@@ -35,6 +35,22 @@ struct SessionLifecycleTests {
         }
     }
 
+    @Test("every request says User-Agent: swaggerctl/<version>; only the profile request carries the token")
+    func requestHeaders() async throws {
+        let sandbox = try Sandbox()
+        let logins = FaultServer.Replies([.init(body: #"{"accessToken": "header-test-token"}"#)])
+        let profiles = FaultServer.Replies([.init(body: "{}")])
+        try await FaultServer.run(logins: logins, profiles: profiles) { url in
+            let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
+            #expect(result.status == 0, "\(result)")
+        }
+        let userAgent = "swaggerctl/\(SwaggerClientVersion.current)"
+        #expect(logins.headers.map { $0[.userAgent] } == [userAgent])
+        #expect(logins.headers.map { $0[.authorization] } == [nil])
+        #expect(profiles.headers.map { $0[.userAgent] } == [userAgent])
+        #expect(profiles.headers.map { $0[.authorization] } == ["Bearer header-test-token"])
+    }
+
     @Test("logout when not logged in says so and exits 0")
     func logoutWhenLoggedOut() async throws {
         let sandbox = try Sandbox()

@@ -24,18 +24,18 @@ enum FaultServer {
         profile: Reply = Reply(body: "{}"),
         _ body: @Sendable (String) async throws -> Void
     ) async throws {
-        try await run(login: login, profiles: Replies([profile])) { url in try await body(url) }
+        try await run(logins: Replies([login]), profiles: Replies([profile])) { url in try await body(url) }
     }
 
-    /// The same, with `GET /api/User/User` answered by `profiles` in turn.
+    /// The same, with each path answered by its `Replies` in turn.
     static func run(
-        login: Reply = Reply(body: #"{"username":"u","accessToken":"fault-token","refreshToken":null}"#),
+        logins: Replies = Replies([Reply(body: #"{"username":"u","accessToken":"fault-token","refreshToken":null}"#)]),
         profiles: Replies,
         _ body: @Sendable (String) async throws -> Void
     ) async throws {
         let router = Router()
-        router.post("/api/User/AdminLogin") { _, _ in try await respond(login) }
-        router.get("/api/User/User") { _, _ in try await respond(profiles.next()) }
+        router.post("/api/User/AdminLogin") { request, _ in try await respond(logins.next(request)) }
+        router.get("/api/User/User") { request, _ in try await respond(profiles.next(request)) }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             let port = try #require(client.port)
@@ -43,19 +43,22 @@ enum FaultServer {
         }
     }
 
-    /// Replies given in order, the last one repeating, and a count of the requests that were answered.
+    /// Replies given in order, the last one repeating, and the headers of each request that was answered.
     final class Replies: Sendable {
         private let replies: [Reply]
-        private let served = Mutex(0)
+        private let requests = Mutex<[HTTPFields]>([])
 
         init(_ replies: [Reply]) { self.replies = replies }
 
-        var count: Int { served.withLock { $0 } }
+        /// How many requests were answered.
+        var count: Int { requests.withLock { $0.count } }
+        /// The header fields of each request, in order.
+        var headers: [HTTPFields] { requests.withLock { $0 } }
 
-        func next() -> Reply {
-            let index = served.withLock { served in
-                served += 1
-                return served - 1
+        func next(_ request: Request) -> Reply {
+            let index = requests.withLock { requests in
+                requests.append(request.headers)
+                return requests.count - 1
             }
             return replies[min(index, replies.count - 1)]
         }
