@@ -25,14 +25,20 @@ struct PrivateDirectory: Sendable {
         url.appending(path: name, directoryHint: .notDirectory)
     }
 
+    /// Whether the folder exists.
+    /// - Throws: ``SwaggerError`` when something other than a folder is in its place.
+    func exists() throws(SwaggerError) -> Bool {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
+        guard isDirectory.boolValue else {
+            throw SwaggerError(.failure, "\(path) is not a folder. Move it aside or set SWAGGERCTL_CONFIG_DIR.")
+        }
+        return true
+    }
+
     /// Creates the folder and any missing parents with mode 0700, and tightens the folder itself to 0700.
     func create() throws(SwaggerError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw SwaggerError(.failure, "\(path) is not a folder. Move it aside or set SWAGGERCTL_CONFIG_DIR.")
-            }
-        } else {
+        if try !exists() {
             do {
                 try FileManager.default.createDirectory(
                     at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

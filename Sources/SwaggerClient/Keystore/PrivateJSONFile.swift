@@ -17,7 +17,7 @@ struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
 
     /// The current document, or an empty one when the file does not exist yet.
     func read() throws(SwaggerError) -> Document {
-        guard FileManager.default.fileExists(atPath: directory.path) else { return empty() }
+        guard try directory.exists() else { return empty() }
         return try directory.withLock(lockName, exclusive: false) { () throws(SwaggerError) in try load() }
     }
 
