@@ -44,6 +44,23 @@ struct FailureTests {
         #expect(result.stderr.contains("Could not connect to http://127.0.0.1:9/api: connection refused"))
     }
 
+    @Test(
+        "a server that hangs up or cuts a response short exits 3; one that does not speak HTTP exits 5",
+        arguments: [
+            (RudeServer.Behaviour.hangUp, Int32(3), "the server closed the connection"),
+            (.truncatedResponse, 3, "the connection closed before the whole response came"),
+            (.notHTTP, 5, "it did not answer in HTTP; check the URL's scheme and port"),
+        ])
+    func rudeServer(behaviour: RudeServer.Behaviour, exit: Int32, message: String) async throws {
+        let sandbox = try Sandbox()
+        try await RudeServer.run(behaviour) { url in
+            let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
+            #expect(result.status == exit, "\(result)")
+            expectOneLine(result)
+            #expect(result.stderr.contains(message), "\(result)")
+        }
+    }
+
     @Test("a server that was up at login and is down later exits 3 and keeps the session")
     func serverGoesDown() async throws {
         let sandbox = try Sandbox()

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import OpenAPIRuntime
@@ -103,6 +104,11 @@ extension APIService {
             default:
                 return .unreachable(String(describing: error))
             }
+        case let error as HTTPParserError:
+            // The connection dropped part-way through the response, or what came back was not HTTP at all,
+            // which is what an https, SSH or other non-HTTP port sends to a plain http request.
+            if error == .invalidEOFState { return .unreachable("the connection closed before the whole response came") }
+            return .contractViolation("it did not answer in HTTP; check the URL's scheme and port")
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
             return .tls(String(describing: error))
         case let error as IOError:

@@ -1,0 +1,53 @@
+import NIOCore
+import NIOPosix
+
+/// A TCP server on a loopback port that reads a request and then misbehaves below HTTP: it hangs up, answers
+/// with bytes that are not HTTP, or stops part-way through a response. It is a real socket peer, for
+/// faults that no HTTP server library will produce.
+enum RudeServer {
+    enum Behaviour: Sendable, CaseIterable {
+        case hangUp
+        case notHTTP
+        case truncatedResponse
+
+        var bytes: String {
+            switch self {
+            case .hangUp: ""
+            case .notHTTP: "SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n"
+            case .truncatedResponse:
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"accessToken\": "
+            }
+        }
+    }
+
+    private final class Handler: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        let behaviour: Behaviour
+
+        init(_ behaviour: Behaviour) { self.behaviour = behaviour }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let reply = context.channel.allocator.buffer(string: behaviour.bytes)
+            let channel = context.channel
+            context.writeAndFlush(NIOAny(reply)).whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+
+    /// Runs `body` with the API URL of a server that behaves as `behaviour` says.
+    static func run(_ behaviour: Behaviour, _ body: (String) async throws -> Void) async throws {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(Handler(behaviour))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        do {
+            try await body("http://127.0.0.1:\(channel.localAddress?.port ?? 0)/api")
+            try await channel.close()
+        } catch {
+            try? await channel.close()
+            throw error
+        }
+    }
+}
