@@ -41,7 +41,7 @@ struct FailureTests {
         let result = try await sandbox.login("http://127.0.0.1:9/api", email: "a@example.com", password: "pw")
         #expect(result.status == 3)
         expectOneLine(result)
-        #expect(result.stderr.contains("Could not connect to http://127.0.0.1:9/api: connection refused"))
+        #expect(result.stderr.contains("Could not reach http://127.0.0.1:9/api: connection refused"))
     }
 
     @Test(

@@ -39,7 +39,7 @@ extension SessionController {
                     + "server URL is the API's base URL, such as https://host/api.")
         case .unreachable(let detail):
             return SwaggerError(
-                .network, "Could not connect to \(server): \(detail). Check the URL and that the server is up.")
+                .network, "Could not reach \(server): \(detail). Check the URL and that the server is up.")
         case .timedOut:
             return SwaggerError(
                 .network,

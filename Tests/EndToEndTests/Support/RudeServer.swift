@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOPosix
 
@@ -20,16 +21,37 @@ enum RudeServer {
         }
     }
 
-    private final class Handler: ChannelInboundHandler, Sendable {
+    /// Reads one whole request (headers and `Content-Length` bytes of body) before misbehaving, so that the
+    /// close is a clean FIN: closing with unread input would make the kernel send a reset instead.
+    private final class Handler: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
         let behaviour: Behaviour
+        private var request: [UInt8] = []
+        private var answered = false
 
         init(_ behaviour: Behaviour) { self.behaviour = behaviour }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            var chunk = unwrapInboundIn(data)
+            request += chunk.readBytes(length: chunk.readableBytes) ?? []
+            guard !answered, isComplete else { return }
+            answered = true
             let reply = context.channel.allocator.buffer(string: behaviour.bytes)
             let channel = context.channel
             context.writeAndFlush(NIOAny(reply)).whenComplete { _ in channel.close(promise: nil) }
+        }
+
+        private var isComplete: Bool {
+            let separator: [UInt8] = Array("\r\n\r\n".utf8)
+            guard let end = request.indices.first(where: { request[$0...].starts(with: separator) }) else {
+                return false
+            }
+            let head = String(decoding: request[..<end], as: UTF8.self).lowercased()
+            let length =
+                head.split(separator: "\r\n")
+                .first { $0.hasPrefix("content-length:") }
+                .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+            return request.count >= end + separator.count + length
         }
     }
 
