@@ -38,8 +38,7 @@ public struct SessionController: Sendable {
     ) async throws(SwaggerError) -> Result {
         let service = APIService(timeout: configuration.timeout, delegate: delegate)
         let controller = SessionController(
-            configuration: configuration, keystore: FileKeystore(directory: configuration.directory),
-            service: service)
+            configuration: configuration, keystore: keystore(for: configuration), service: service)
         do {
             let result = try await body(controller)
             await service.shutdown()
@@ -47,6 +46,16 @@ public struct SessionController: Sendable {
         } catch {
             await service.shutdown()
             throw error
+        }
+    }
+
+    /// The keystore that `configuration` asks for. Both choices mean the private file until a keyring
+    /// backend exists.
+    /// - Parameter configuration: The settings in force.
+    /// - Returns: The keystore.
+    public static func keystore(for configuration: Configuration) -> any Keystore {
+        switch configuration.keystore {
+        case .auto, .file: FileKeystore(directory: configuration.directory)
         }
     }
 
