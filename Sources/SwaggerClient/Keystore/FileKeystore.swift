@@ -30,10 +30,7 @@ public struct FileKeystore: Keystore {
     ///   - account: The server and e-mail they belong to.
     /// - Throws: ``SwaggerError`` when the file cannot be written or is corrupt.
     public func store(_ credentials: Credentials, for account: Account) async throws(SwaggerError) {
-        try file.update { (entries) throws(SwaggerError) in
-            entries.removeAll { $0.account == account }
-            entries.append(Entry(account: account, credentials: credentials))
-        }
+        try file.replace(Entry(account: account, credentials: credentials))
     }
 
     /// The credentials stored for `account`.
@@ -49,15 +46,10 @@ public struct FileKeystore: Keystore {
     /// - Returns: `true` when something was removed.
     /// - Throws: ``SwaggerError`` when the file cannot be written or is corrupt.
     public func removeCredentials(for account: Account) async throws(SwaggerError) -> Bool {
-        guard try file.read().contains(where: { $0.account == account }) else { return false }
-        return try file.update { (entries) throws(SwaggerError) in
-            let before = entries.count
-            entries.removeAll { $0.account == account }
-            return entries.count != before
-        }
+        try file.remove(account)
     }
 
-    struct Entry: Codable, Sendable {
+    struct Entry: AccountKeyed {
         var server: String
         var email: String
         var accessToken: String

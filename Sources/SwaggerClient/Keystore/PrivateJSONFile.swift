@@ -90,6 +90,31 @@ struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
     }
 }
 
+/// An element stored under the account it belongs to.
+protocol AccountKeyed: Codable, Sendable {
+    var account: Account { get }
+}
+
+extension PrivateJSONFile {
+    /// Replaces the element for `element`'s account, or adds it, in one locked update.
+    func replace<Element: AccountKeyed>(_ element: Element) throws(SwaggerError) where Document == [Element] {
+        try update { (elements) throws(SwaggerError) in
+            elements.removeAll { $0.account == element.account }
+            elements.append(element)
+        }
+    }
+
+    /// Removes the element for `account`; returns whether there was one. An absent one costs a read, no write.
+    func remove<Element: AccountKeyed>(_ account: Account) throws(SwaggerError) -> Bool where Document == [Element] {
+        guard try read().contains(where: { $0.account == account }) else { return false }
+        return try update { (elements) throws(SwaggerError) in
+            let before = elements.count
+            elements.removeAll { $0.account == account }
+            return elements.count != before
+        }
+    }
+}
+
 extension JSONEncoder {
     /// Pretty, key-sorted JSON with ISO 8601 dates to the millisecond: stable, diffable files in which
     /// two sessions saved within one second still sort in the order they were saved.

@@ -79,17 +79,14 @@ public struct SessionIndex: Sendable {
     /// - Returns: The record, or `nil` when there is none.
     /// - Throws: ``SwaggerError`` when the file cannot be read or is corrupt.
     public func record(server: String, email: String? = nil) throws(SwaggerError) -> SessionRecord? {
-        try records().first { $0.server == server && (email == nil || $0.email == email) }
+        try records().session(on: server, email: email)
     }
 
     /// Adds `record`, replacing any record for the same account.
     /// - Parameter record: The session to save.
     /// - Throws: ``SwaggerError`` when the file cannot be written or is corrupt.
     public func save(_ record: SessionRecord) throws(SwaggerError) {
-        try file.update { (records) throws(SwaggerError) in
-            records.removeAll { $0.account == record.account }
-            records.append(record)
-        }
+        try file.replace(record)
     }
 
     /// Removes the record for `account`.
@@ -98,11 +95,15 @@ public struct SessionIndex: Sendable {
     /// - Throws: ``SwaggerError`` when the file cannot be written or is corrupt.
     @discardableResult
     public func remove(_ account: Account) throws(SwaggerError) -> Bool {
-        guard try file.read().contains(where: { $0.account == account }) else { return false }
-        return try file.update { (records) throws(SwaggerError) in
-            let before = records.count
-            records.removeAll { $0.account == account }
-            return records.count != before
-        }
+        try file.remove(account)
+    }
+}
+
+extension SessionRecord: AccountKeyed {}
+
+extension [SessionRecord] {
+    /// Of records sorted newest first: the one for `email` on `server` when given, else the newest there.
+    func session(on server: String, email: String?) -> SessionRecord? {
+        first { $0.server == server && (email == nil || $0.email == email) }
     }
 }

@@ -68,8 +68,7 @@ public struct SessionController: Sendable {
     public func select(serverFlag: String?, email: String?) throws(SwaggerError) -> SessionSelection {
         let records = try index.records()
         let server = try configuration.server(flag: serverFlag, records: records)
-        let record = records.first { $0.server == server.string && (email == nil || $0.email == email) }
-        return SessionSelection(server: server, email: email, record: record)
+        return SessionSelection(server: server, email: email, record: records.session(on: server.string, email: email))
     }
 
     /// Logs in, stores the session, and fetches the profile straight away, as the original app did.
