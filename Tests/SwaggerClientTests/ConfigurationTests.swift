@@ -131,7 +131,7 @@ struct ConfigurationTests {
             "HOME": "/h", "SWAGGERCTL_SERVER": "https://env.example/api",
         ])
         #expect(
-            try configuration.server(flag: "HTTPS://Flag.Example:443/api/", index: index()).string
+            try configuration.server(flag: "HTTPS://Flag.Example:443/api/", records: index().records()).string
                 == "https://flag.example/api")
     }
 
@@ -140,20 +140,20 @@ struct ConfigurationTests {
         let configuration = try Configuration(environment: [
             "HOME": "/h", "SWAGGERCTL_SERVER": "https://Env.example/api/",
         ])
-        #expect(try configuration.server(flag: nil, index: index()).string == "https://env.example/api")
+        #expect(try configuration.server(flag: nil, records: index().records()).string == "https://env.example/api")
     }
 
     @Test("with no flag and no environment, the server of the newest saved session is used")
     func serverSaved() throws {
         let configuration = try Configuration(environment: ["HOME": "/h"])
-        #expect(try configuration.server(flag: nil, index: index()).string == "https://newest.example/api")
+        #expect(try configuration.server(flag: nil, records: index().records()).string == "https://newest.example/api")
     }
 
     @Test("with nothing saved, the default server is used")
     func serverDefault() throws {
         let configuration = try Configuration(environment: ["HOME": "/h"])
         let empty = SessionIndex(directory: temporary.appending("never-created"))
-        #expect(try configuration.server(flag: nil, index: empty).string == "http://127.0.0.1:8080/api")
+        #expect(try configuration.server(flag: nil, records: empty.records()).string == "http://127.0.0.1:8080/api")
         #expect(Configuration.defaultServer == "http://127.0.0.1:8080/api")
     }
 
@@ -161,8 +161,8 @@ struct ConfigurationTests {
     func serverMalformed() throws {
         let configuration = try Configuration(environment: ["HOME": "/h", "SWAGGERCTL_SERVER": "ftp://env"])
         let empty = SessionIndex(directory: temporary.appending("never-created"))
-        #expect(Self.code { try configuration.server(flag: "not a url", index: empty) } == .usage)
-        #expect(Self.code { try configuration.server(flag: nil, index: empty) } == .usage)
+        #expect(Self.code { try configuration.server(flag: "not a url", records: empty.records()) } == .usage)
+        #expect(Self.code { try configuration.server(flag: nil, records: empty.records()) } == .usage)
     }
 
     // MARK: - App id precedence

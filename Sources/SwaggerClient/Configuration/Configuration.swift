@@ -3,7 +3,7 @@ import Foundation
 /// Settings that come from the environment: where files live, which keystore to use, timeouts and defaults.
 ///
 /// Command-line flags win over the environment, and the environment wins over what was saved at login.
-/// ``Configuration`` holds the environment's part and applies that order in ``server(flag:index:)`` and
+/// ``Configuration`` holds the environment's part and applies that order in ``server(flag:records:)`` and
 /// ``appID(flag:saved:)``.
 public struct Configuration: Sendable {
     /// The server used when nothing else names one: the demo server's default address.
@@ -67,16 +67,6 @@ public struct Configuration: Sendable {
         if let serverFromEnvironment { return try ServerURL(serverFromEnvironment) }
         if let last = records.first { return try ServerURL(last.server) }
         return try ServerURL(Self.defaultServer)
-    }
-
-    /// The server to talk to, reading the stored sessions from `index`; see ``server(flag:records:)``.
-    /// - Parameters:
-    ///   - flag: The `--server` value, if given.
-    ///   - index: The stored sessions.
-    /// - Returns: The normalised server URL.
-    /// - Throws: ``SwaggerError`` for a malformed URL or an unreadable session list.
-    public func server(flag: String?, index: SessionIndex) throws(SwaggerError) -> ServerURL {
-        try server(flag: flag, records: index.records())
     }
 
     /// The app id to log in with: `--app-id`, else `SWAGGERCTL_APP_ID`, else the value saved at the last login

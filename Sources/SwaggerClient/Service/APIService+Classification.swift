@@ -53,12 +53,7 @@ extension APIService {
         }
     }
 
-    /// The `message` (or `error`) of an error body, when it has one.
-    static func message(_ body: Components.Responses.BadRequest.Body) -> String? {
-        guard case .json(let error) = body else { return nil }
-        return error.message ?? error.error
-    }
-
+    /// The `message` (else `error`, else `title`) of a JSON error body, when it has one.
     private static func message(json body: Data?) -> String? {
         guard let body, let object = try? JSONDecoder().decode([String: JSONValue].self, from: body) else {
             return nil

@@ -62,8 +62,8 @@ public actor APIService {
             return Login(
                 credentials: Credentials(accessToken: body.accessToken, refreshToken: refresh),
                 username: body.username)
-        case .badRequest(let response):
-            throw report(.requestRejected(status: 400, message: Self.message(response.body)))
+        case .badRequest:
+            throw report(Self.failure(status: 400, operation: .login, headers: [:], body: await recorder.body))
         case .unauthorized, .forbidden:
             throw report(.badCredentials)
         case .undocumented(let status, let payload):
