@@ -44,6 +44,7 @@ let package = Package(
             name: "SwaggerClient",
             dependencies: [
                 "SwaggerAPI",
+                "CSecret",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -101,6 +102,12 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
+        ),
+        // A Secret Service that owns its bus name and never answers, for the end-to-end tests' timeouts.
+        .executableTarget(
+            name: "StalledSecretService",
+            dependencies: ["CSecret"],
+            path: "Tests/StalledSecretService"
         ),
         // Runs the built swaggerctl and swagger-demo-server binaries as a person would.
         .testTarget(

@@ -26,6 +26,24 @@ struct SessionOptions: ParsableArguments {
     var server: String? { serverOption.server }
 }
 
+/// `--keyring`: where tokens are kept.
+struct KeyringOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Where tokens are kept: auto (the keyring, else a private file, with a warning), secret-service "
+                + "(the keyring only) or file (never D-Bus). Default: SWAGGERCTL_KEYRING, else auto.",
+            valueName: "backend"))
+    var keyring: KeystoreChoice?
+}
+
+extension KeystoreChoice: ExpressibleByArgument {
+    /// Parses `--keyring`'s value as ``KeystoreChoice/init(parsing:)`` does.
+    public init?(argument: String) {
+        guard let choice = try? KeystoreChoice(parsing: argument) else { return nil }
+        self = choice
+    }
+}
+
 /// `--format`: how data is printed.
 struct FormatOptions: ParsableArguments {
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -38,8 +56,8 @@ struct FormatOptions: ParsableArguments {
 }
 
 extension Configuration {
-    /// The configuration from this process's environment.
-    static func fromEnvironment() throws(SwaggerError) -> Configuration {
-        try Configuration(environment: ProcessInfo.processInfo.environment)
+    /// The configuration from this process's environment and the `--keyring` value, if any.
+    static func fromEnvironment(keyring: KeyringOption? = nil) throws(SwaggerError) -> Configuration {
+        try Configuration(environment: ProcessInfo.processInfo.environment, keyring: keyring?.keyring)
     }
 }

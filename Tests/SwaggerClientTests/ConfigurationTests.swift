@@ -47,6 +47,7 @@ struct ConfigurationTests {
         "SWAGGERCTL_KEYRING names the keystore, in any case; unset is auto",
         arguments: [
             ("file", KeystoreChoice.file), ("auto", .auto), ("FILE", .file), ("Auto", .auto), ("", .auto),
+            ("secret-service", .secretService), ("Secret-Service", .secretService),
         ])
     func keyring(value: String, choice: KeystoreChoice) throws {
         let environment = Self.home.merging(["SWAGGERCTL_KEYRING": value]) { $1 }
@@ -56,12 +57,59 @@ struct ConfigurationTests {
 
     @Test(
         "an unknown SWAGGERCTL_KEYRING is a usage error that lists the choices",
-        arguments: ["nonsense", "secret-service", " file"])
+        arguments: ["nonsense", "secretservice", "keyring", " file"])
     func unknownKeyring(value: String) {
         let environment = Self.home.merging(["SWAGGERCTL_KEYRING": value]) { $1 }
         let error = #expect(throws: SwaggerError.self) { try Configuration(environment: environment) }
         #expect(error?.code == .usage)
-        #expect(error?.message.contains("auto, file") == true)
+        #expect(error?.message.contains("auto, secret-service, file") == true)
+    }
+
+    @Test("--keyring wins over SWAGGERCTL_KEYRING, even over a value that would not parse")
+    func keyringFlag() throws {
+        let environment = Self.home.merging(["SWAGGERCTL_KEYRING": "file"]) { $1 }
+        #expect(try Configuration(environment: environment, keyring: .secretService).keystore == .secretService)
+        let broken = Self.home.merging(["SWAGGERCTL_KEYRING": "nonsense"]) { $1 }
+        #expect(try Configuration(environment: broken, keyring: .file).keystore == .file)
+    }
+
+    @Test(
+        "SWAGGERCTL_KEYRING_TIMEOUT is seconds, fractions allowed; unset is 3 s; nonsense is a usage error",
+        arguments: [
+            ("0.5", Duration?.some(.milliseconds(500))), ("10", .seconds(10)), ("", .seconds(3)), ("0", nil),
+            ("-2", nil), ("3s", nil), ("nan", nil),
+        ])
+    func keyringTimeout(value: String, expected: Duration?) throws {
+        let environment = Self.home.merging(["SWAGGERCTL_KEYRING_TIMEOUT": value]) { $1 }
+        if let expected {
+            #expect(try Configuration(environment: environment).keyringTimeout == expected)
+        } else {
+            #expect(Self.code { try Configuration(environment: environment) } == .usage)
+        }
+    }
+
+    @Test("the session bus: DBUS_SESSION_BUS_ADDRESS, else a socket at $XDG_RUNTIME_DIR/bus, else none")
+    func sessionBus() throws {
+        let runtime = temporary.url.appending(path: "runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        let environment = Self.home.merging(["XDG_RUNTIME_DIR": runtime.path]) { $1 }
+        #expect(SessionBus.address(in: environment) == nil)
+        #expect(SessionBus.address(in: Self.home) == nil)
+
+        // A plain file named bus is not a bus.
+        try Data().write(to: runtime.appending(path: "bus"))
+        #expect(SessionBus.address(in: environment) == nil)
+        try FileManager.default.removeItem(at: runtime.appending(path: "bus"))
+
+        let socket = try UnixListeningSocket(path: runtime.appending(path: "bus").path)
+        defer { socket.close() }
+        #expect(SessionBus.address(in: environment) == "unix:path=\(runtime.path)/bus")
+        #expect(try Configuration(environment: environment).sessionBusAddress == "unix:path=\(runtime.path)/bus")
+
+        let explicit = environment.merging(["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/elsewhere"]) { $1 }
+        #expect(SessionBus.address(in: explicit) == "unix:path=/run/elsewhere")
+        let empty = Self.home.merging(["DBUS_SESSION_BUS_ADDRESS": ""]) { $1 }
+        #expect(SessionBus.address(in: empty) == nil)
     }
 
     @Test(

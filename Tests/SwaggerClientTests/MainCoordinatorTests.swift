@@ -25,7 +25,7 @@ struct MainCoordinatorTests {
 
         func coordinator() -> MainCoordinator {
             var coordinator = MainCoordinator()
-            _ = coordinator.restored(MainCoordinatorTests.ana)
+            _ = coordinator.restored(MainCoordinatorTests.ana.record)
             if self == .showingDetails { _ = coordinator.profileReceived(MainCoordinatorTests.profile) }
             return coordinator
         }
@@ -42,7 +42,7 @@ struct MainCoordinatorTests {
         #expect(coordinator.authenticated(Self.ana) == .store(Self.ana))
         #expect(coordinator.phase == .loggedIn)
 
-        #expect(coordinator.stored() == .fetchProfile(Self.ana))
+        #expect(coordinator.stored() == .fetchProfile(Self.ana.record))
         #expect(coordinator.phase == .loggedIn)
 
         #expect(coordinator.profileReceived(Self.profile) == .show(Self.profile))
@@ -78,7 +78,7 @@ struct MainCoordinatorTests {
 
         #expect(coordinator.failed(error) == .report(error))
         #expect(coordinator.phase == start.phase)
-        #expect(coordinator.detailsRequested() == .fetchProfile(Self.ana))
+        #expect(coordinator.detailsRequested() == .fetchProfile(Self.ana.record))
     }
 
     @Test("a failure while logged out is reported and changes nothing", arguments: everyError)
@@ -93,9 +93,9 @@ struct MainCoordinatorTests {
     func restoredThenDetails() {
         var coordinator = MainCoordinator()
 
-        #expect(coordinator.restored(Self.ana) == .none)
+        #expect(coordinator.restored(Self.ana.record) == .none)
         #expect(coordinator.phase == .loggedIn)
-        #expect(coordinator.detailsRequested() == .fetchProfile(Self.ana))
+        #expect(coordinator.detailsRequested() == .fetchProfile(Self.ana.record))
         #expect(coordinator.phase == .loggedIn)
         #expect(coordinator.profileReceived(Self.profile) == .show(Self.profile))
         #expect(coordinator.phase == .showingDetails)
@@ -105,7 +105,7 @@ struct MainCoordinatorTests {
     func refreshDetails() {
         var coordinator = SignedIn.showingDetails.coordinator()
 
-        #expect(coordinator.detailsRequested() == .fetchProfile(Self.ana))
+        #expect(coordinator.detailsRequested() == .fetchProfile(Self.ana.record))
         #expect(coordinator.phase == .showingDetails)
         #expect(coordinator.profileReceived(Self.otherProfile) == .show(Self.otherProfile))
         #expect(coordinator.phase == .showingDetails)
@@ -127,7 +127,7 @@ struct MainCoordinatorTests {
         #expect(coordinator.loginRequested(Fixtures.ivo) == .authenticate(Fixtures.ivo))
         #expect(coordinator.phase == .authenticating)
         #expect(coordinator.authenticated(Self.ivo) == .store(Self.ivo))
-        #expect(coordinator.stored() == .fetchProfile(Self.ivo))
+        #expect(coordinator.stored() == .fetchProfile(Self.ivo.record))
     }
 
     @Test("a second login while authenticating is ignored, and the first one can still complete")
@@ -189,7 +189,7 @@ struct MainCoordinatorTests {
             case .authenticated: coordinator.authenticated(MainCoordinatorTests.ana)
             case .authenticatedOther: coordinator.authenticated(MainCoordinatorTests.ivo)
             case .stored: coordinator.stored()
-            case .restored: coordinator.restored(MainCoordinatorTests.ivo)
+            case .restored: coordinator.restored(MainCoordinatorTests.ivo.record)
             case .detailsRequested: coordinator.detailsRequested()
             case .profileReceived: coordinator.profileReceived(MainCoordinatorTests.otherProfile)
             case .logoutRequested: coordinator.logoutRequested()
@@ -220,7 +220,7 @@ struct MainCoordinatorTests {
         case .authenticating:
             #expect(coordinator.authenticated(Self.ana) == .store(Self.ana))
         case .loggedIn, .showingDetails:
-            #expect(coordinator.detailsRequested() == .fetchProfile(Self.ana))
+            #expect(coordinator.detailsRequested() == .fetchProfile(Self.ana.record))
         }
     }
 }

@@ -100,7 +100,7 @@ struct SessionStatusTests {
         ])
 
         let text = SessionStatus.render(
-            statuses, location: { "/cfg/\($0.rawValue).json" }, renderer: TableRenderer(), now: Self.now)
+            statuses, location: { "/cfg/\($0.keystore.rawValue).json" }, renderer: TableRenderer(), now: Self.now)
 
         #expect(
             text == """

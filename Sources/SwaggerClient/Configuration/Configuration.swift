@@ -15,8 +15,13 @@ public struct Configuration: Sendable {
 
     /// The configuration folder.
     public var directory: URL
-    /// Which keystore to use.
+    /// Which keystore to use: `--keyring`, else `SWAGGERCTL_KEYRING`, else ``KeystoreChoice/auto``.
     public var keystore: KeystoreChoice
+    /// The limit on each keyring operation: `SWAGGERCTL_KEYRING_TIMEOUT`, else
+    /// ``SecretServiceKeystore/defaultTimeout``.
+    public var keyringTimeout: Duration
+    /// The D-Bus session bus, from ``SessionBus/address(in:)``; `nil` when there is none.
+    public var sessionBusAddress: String?
     /// The limit on each HTTP request, from connecting to the last byte.
     public var timeout: Duration
     /// `SWAGGERCTL_SERVER`, if set.
@@ -25,9 +30,11 @@ public struct Configuration: Sendable {
     public var appIDFromEnvironment: String?
 
     /// Reads the configuration from environment variables.
-    /// - Parameter environment: The process environment.
+    /// - Parameters:
+    ///   - environment: The process environment.
+    ///   - keyring: The `--keyring` value, if given; it wins over `SWAGGERCTL_KEYRING`.
     /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` for a value that makes no sense.
-    public init(environment: [String: String]) throws(SwaggerError) {
+    public init(environment: [String: String], keyring: KeystoreChoice? = nil) throws(SwaggerError) {
         func value(_ name: String) -> String? {
             guard let value = environment[name], !value.isEmpty else { return nil }
             return value
@@ -41,18 +48,29 @@ public struct Configuration: Sendable {
         } else {
             throw SwaggerError(.usage, "Neither HOME nor SWAGGERCTL_CONFIG_DIR is set. Set one of them.")
         }
-        keystore = try KeystoreChoice(parsing: value("SWAGGERCTL_KEYRING") ?? KeystoreChoice.auto.rawValue)
-        if let text = value("SWAGGERCTL_TIMEOUT") {
-            guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
-                throw SwaggerError(
-                    .usage, "SWAGGERCTL_TIMEOUT must be a number of seconds, such as 10; got \"\(text)\".")
-            }
-            timeout = .seconds(seconds)
+        if let keyring {
+            keystore = keyring
         } else {
-            timeout = Self.defaultTimeout
+            keystore = try KeystoreChoice(parsing: value("SWAGGERCTL_KEYRING") ?? KeystoreChoice.auto.rawValue)
         }
+        timeout =
+            try Self.seconds(value("SWAGGERCTL_TIMEOUT"), name: "SWAGGERCTL_TIMEOUT", example: "10")
+            ?? Self.defaultTimeout
+        keyringTimeout =
+            try Self.seconds(value("SWAGGERCTL_KEYRING_TIMEOUT"), name: "SWAGGERCTL_KEYRING_TIMEOUT", example: "3")
+            ?? SecretServiceKeystore.defaultTimeout
+        sessionBusAddress = SessionBus.address(in: environment)
         serverFromEnvironment = value("SWAGGERCTL_SERVER")
         appIDFromEnvironment = value("SWAGGERCTL_APP_ID")
+    }
+
+    /// A duration given in seconds by an environment variable, or `nil` when the variable is unset.
+    private static func seconds(_ text: String?, name: String, example: String) throws(SwaggerError) -> Duration? {
+        guard let text else { return nil }
+        guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+            throw SwaggerError(.usage, "\(name) must be a number of seconds, such as \(example); got \"\(text)\".")
+        }
+        return .seconds(seconds)
     }
 
     /// The server to talk to: `--server`, else `SWAGGERCTL_SERVER`, else the server last logged in to, else
@@ -82,13 +100,15 @@ public struct Configuration: Sendable {
 
 /// Which keystore backend to use: `SWAGGERCTL_KEYRING` or `--keyring`.
 public enum KeystoreChoice: String, Sendable, Hashable, CaseIterable {
-    /// The best backend available on this machine.
+    /// The Secret Service when it answers in time, else the private file, with a warning that says why.
     case auto
-    /// The private file, always.
+    /// The Secret Service, never the file: when the keyring cannot be used, the command fails.
+    case secretService = "secret-service"
+    /// The private file, always; D-Bus is never touched.
     case file
 
     /// Parses a backend name.
-    /// - Parameter text: `auto` or `file`.
+    /// - Parameter text: `auto`, `secret-service` or `file`.
     /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` for any other value.
     public init(parsing text: String) throws(SwaggerError) {
         guard let choice = KeystoreChoice(rawValue: text.lowercased()) else {

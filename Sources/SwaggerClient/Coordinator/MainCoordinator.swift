@@ -24,8 +24,8 @@ public struct MainCoordinator: Sendable {
         case authenticate(Account)
         /// Keep the new session in the keystore, then send ``MainCoordinator/stored()``.
         case store(Session)
-        /// Fetch the profile with this session's token.
-        case fetchProfile(Session)
+        /// Fetch the profile for this session, with its token: the one just stored, or the one in the keystore.
+        case fetchProfile(SessionRecord)
         /// Show the profile: the flow is complete.
         case show(Profile)
         /// Remove this account's stored session, then report the error.
@@ -41,8 +41,8 @@ public struct MainCoordinator: Sendable {
     private enum State: Sendable {
         case loggedOut
         case authenticating(Account)
-        case loggedIn(Session)
-        case showingDetails(Session, Profile)
+        case loggedIn(SessionRecord)
+        case showingDetails(SessionRecord, Profile)
     }
 
     private var state: State = .loggedOut
@@ -74,23 +74,24 @@ public struct MainCoordinator: Sendable {
     /// - Returns: ``Action/store(_:)`` when authenticating, else ``Action/none``.
     public mutating func authenticated(_ session: Session) -> Action {
         guard case .authenticating(let account) = state, account == session.account else { return .none }
-        state = .loggedIn(session)
+        state = .loggedIn(session.record)
         return .store(session)
     }
 
     /// The new session was stored.
     /// - Returns: ``Action/fetchProfile(_:)`` when logged in, else ``Action/none``.
     public mutating func stored() -> Action {
-        guard case .loggedIn(let session) = state else { return .none }
-        return .fetchProfile(session)
+        guard case .loggedIn(let record) = state else { return .none }
+        return .fetchProfile(record)
     }
 
-    /// A session saved by an earlier process was found.
-    /// - Parameter session: The stored session.
+    /// A session saved by an earlier process was found. Only its record is needed: its token is read when
+    /// ``Action/fetchProfile(_:)`` asks for it, so logging out never reads a secret.
+    /// - Parameter record: The stored session's record.
     /// - Returns: ``Action/none``; the coordinator is now logged in.
-    public mutating func restored(_ session: Session) -> Action {
+    public mutating func restored(_ record: SessionRecord) -> Action {
         guard case .loggedOut = state else { return .none }
-        state = .loggedIn(session)
+        state = .loggedIn(record)
         return .none
     }
 
@@ -98,7 +99,7 @@ public struct MainCoordinator: Sendable {
     /// - Returns: ``Action/fetchProfile(_:)`` when logged in, else ``Action/none``.
     public mutating func detailsRequested() -> Action {
         switch state {
-        case .loggedIn(let session), .showingDetails(let session, _): .fetchProfile(session)
+        case .loggedIn(let record), .showingDetails(let record, _): .fetchProfile(record)
         case .loggedOut, .authenticating: .none
         }
     }
@@ -108,8 +109,8 @@ public struct MainCoordinator: Sendable {
     /// - Returns: ``Action/show(_:)`` when a profile was expected, else ``Action/none``.
     public mutating func profileReceived(_ profile: Profile) -> Action {
         switch state {
-        case .loggedIn(let session), .showingDetails(let session, _):
-            state = .showingDetails(session, profile)
+        case .loggedIn(let record), .showingDetails(let record, _):
+            state = .showingDetails(record, profile)
             return .show(profile)
         case .loggedOut, .authenticating:
             return .none
@@ -127,10 +128,10 @@ public struct MainCoordinator: Sendable {
         case .authenticating:
             state = .loggedOut
             return .report(error)
-        case .loggedIn(let session), .showingDetails(let session, _):
+        case .loggedIn(let record), .showingDetails(let record, _):
             guard error == .tokenRejected else { return .report(error) }
             state = .loggedOut
-            return .discard(session.account, because: error)
+            return .discard(record.account, because: error)
         case .loggedOut:
             return .report(error)
         }
@@ -140,9 +141,9 @@ public struct MainCoordinator: Sendable {
     /// - Returns: ``Action/remove(_:)`` when logged in, else ``Action/none``.
     public mutating func logoutRequested() -> Action {
         switch state {
-        case .loggedIn(let session), .showingDetails(let session, _):
+        case .loggedIn(let record), .showingDetails(let record, _):
             state = .loggedOut
-            return .remove(session.account)
+            return .remove(record.account)
         case .loggedOut, .authenticating:
             return .none
         }

@@ -3,7 +3,13 @@
 /// A keystore holds only secrets, keyed by ``Account``. What swaggerctl knows about a session besides its
 /// secrets (when it was saved, which app id it used, which keystore holds it) lives in the
 /// ``SessionIndex``, so that listing sessions never has to unlock anything.
+///
+/// Each backend throws its own error type: ``SwaggerError`` for ``FileKeystore``, ``SecretServiceError`` for
+/// ``SecretServiceKeystore``, so that ``TokenStore`` can tell why a keyring failed and fall back.
 public protocol Keystore: Sendable {
+    /// What the backend's operations throw.
+    associatedtype Failure: Error
+
     /// Which backend this is, as recorded in the session index and shown by `swaggerctl status`.
     var kind: KeystoreKind { get }
 
@@ -14,26 +20,28 @@ public protocol Keystore: Sendable {
     /// - Parameters:
     ///   - credentials: The tokens to keep.
     ///   - account: The server and e-mail they belong to.
-    /// - Throws: ``SwaggerError`` when the store cannot be written.
-    func store(_ credentials: Credentials, for account: Account) async throws(SwaggerError)
+    /// - Throws: ``Failure`` when the store cannot be written.
+    func store(_ credentials: Credentials, for account: Account) async throws(Failure)
 
     /// The credentials stored for `account`.
     /// - Parameter account: The server and e-mail to look up.
     /// - Returns: The credentials, or `nil` when none are stored.
-    /// - Throws: ``SwaggerError`` when the store cannot be read.
-    func credentials(for account: Account) async throws(SwaggerError) -> Credentials?
+    /// - Throws: ``Failure`` when the store cannot be read.
+    func credentials(for account: Account) async throws(Failure) -> Credentials?
 
     /// Removes the credentials stored for `account`.
     /// - Parameter account: The server and e-mail whose credentials to remove.
     /// - Returns: `true` when something was removed, `false` when nothing was stored.
-    /// - Throws: ``SwaggerError`` when credentials exist but could not be removed.
-    func removeCredentials(for account: Account) async throws(SwaggerError) -> Bool
+    /// - Throws: ``Failure`` when credentials exist but could not be removed.
+    func removeCredentials(for account: Account) async throws(Failure) -> Bool
 }
 
 /// The backends that can hold a session's tokens.
 public enum KeystoreKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// A private file in the configuration folder: ``FileKeystore``.
     case file
+    /// The desktop keyring, through the Secret Service: ``SecretServiceKeystore``.
+    case secretService = "secret-service"
 }
 
 /// One person's login on one server: the key under which a session is stored.

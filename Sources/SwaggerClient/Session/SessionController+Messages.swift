@@ -43,7 +43,7 @@ extension SessionController {
         case .timedOut:
             return SwaggerError(
                 .network,
-                "\(server) did not answer within \(configuration.timeout.formatted(.units(allowed: [.seconds]))). "
+                "\(server) did not answer within \(configuration.timeout.secondsText). "
                     + "Try again, or allow longer with SWAGGERCTL_TIMEOUT.")
         case .tls(let detail):
             return SwaggerError(

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Carries out what the person asked for: owns a ``MainCoordinator``, performs the I/O that its actions name
-/// (the ``APIService``, the ``Keystore`` and the ``SessionIndex``), and feeds the outcomes back in.
+/// (the ``APIService``, the ``TokenStore`` and the ``SessionIndex``), and feeds the outcomes back in.
 ///
 /// Every method throws only ``SwaggerError``, whose message is ready to show.
 public struct SessionController: Sendable {
@@ -10,18 +10,18 @@ public struct SessionController: Sendable {
     /// The stored sessions.
     public let index: SessionIndex
     /// Where tokens are kept.
-    public let keystore: any Keystore
+    public let tokens: TokenStore
     private let service: APIService
 
     /// Creates a controller.
     /// - Parameters:
     ///   - configuration: The settings in force.
-    ///   - keystore: Where tokens are kept.
+    ///   - tokens: Where tokens are kept.
     ///   - service: The API client.
-    public init(configuration: Configuration, keystore: any Keystore, service: APIService) {
+    public init(configuration: Configuration, tokens: TokenStore, service: APIService) {
         self.configuration = configuration
         self.index = SessionIndex(directory: configuration.directory)
-        self.keystore = keystore
+        self.tokens = tokens
         self.service = service
     }
 
@@ -29,16 +29,19 @@ public struct SessionController: Sendable {
     /// - Parameters:
     ///   - configuration: The settings in force.
     ///   - delegate: Receives the API service's reports, such as waiting on and off.
+    ///   - warn: Receives one line for each keyring fallback, without the "warning:" prefix.
     ///   - body: The work to do.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     public static func withController<Result: Sendable>(
         configuration: Configuration, delegate: (any APIServiceDelegate)? = nil,
+        warn: @escaping @Sendable (String) -> Void = { _ in },
         _ body: (SessionController) async throws(SwaggerError) -> Result
     ) async throws(SwaggerError) -> Result {
         let service = APIService(timeout: configuration.timeout, delegate: delegate)
         let controller = SessionController(
-            configuration: configuration, keystore: keystore(for: configuration), service: service)
+            configuration: configuration, tokens: TokenStore(configuration: configuration, warn: warn),
+            service: service)
         do {
             let result = try await body(controller)
             await service.shutdown()
@@ -46,16 +49,6 @@ public struct SessionController: Sendable {
         } catch {
             await service.shutdown()
             throw error
-        }
-    }
-
-    /// The keystore that `configuration` asks for. Both choices mean the private file until a keyring
-    /// backend exists.
-    /// - Parameter configuration: The settings in force.
-    /// - Returns: The keystore.
-    public static func keystore(for configuration: Configuration) -> any Keystore {
-        switch configuration.keystore {
-        case .auto, .file: FileKeystore(directory: configuration.directory)
         }
     }
 
@@ -86,7 +79,8 @@ public struct SessionController: Sendable {
         let appID = configuration.appID(flag: appIDFlag, saved: selection.record?.appId)
         var coordinator = MainCoordinator()
         let action = coordinator.loginRequested(account)
-        return try await drive(&coordinator, from: action, for: account, password: password, appID: appID)
+        return try await drive(
+            &coordinator, from: action, for: account, password: password, appID: appID, recorded: nil)
     }
 
     /// Fetches the profile with the stored session. A token the server rejects is removed.
@@ -94,11 +88,12 @@ public struct SessionController: Sendable {
     /// - Returns: The profile.
     /// - Throws: ``SwaggerError``; ``SwaggerError/Code/authentication`` when not logged in.
     public func details(_ selection: SessionSelection) async throws(SwaggerError) -> Profile {
-        let session = try await storedSession(selection)
+        let record = try recordedSession(selection)
         var coordinator = MainCoordinator()
-        _ = coordinator.restored(session)
+        _ = coordinator.restored(record)
         let action = coordinator.detailsRequested()
-        return try await drive(&coordinator, from: action, for: session.account, password: nil, appID: nil)
+        return try await drive(
+            &coordinator, from: action, for: record.account, password: nil, appID: nil, recorded: record.keystore)
     }
 
     /// The outcome of ``logout(_:)``.
@@ -109,22 +104,22 @@ public struct SessionController: Sendable {
         case notLoggedIn
     }
 
-    /// Removes the stored session: its tokens from the keystore, then its record.
+    /// Removes the stored session: its tokens from every store that holds them, then its record. No token is
+    /// read.
     /// - Parameter selection: The server and session to remove.
     /// - Returns: What was removed.
-    /// - Throws: ``SwaggerError`` when the stores cannot be changed.
+    /// - Throws: ``SwaggerError`` when a store cannot be changed; the session is then left as it was.
     public func logout(_ selection: SessionSelection) async throws(SwaggerError) -> LogoutOutcome {
         guard let record = selection.record else {
             // Tokens without a record (from an interrupted login) are removed too.
             guard let email = selection.email else { return .notLoggedIn }
             let account = Account(server: selection.server.string, email: email)
-            return try await keystore.removeCredentials(for: account) ? .loggedOut(account) : .notLoggedIn
+            return try await tokens.remove(account, recordedIn: nil) ? .loggedOut(account) : .notLoggedIn
         }
         var coordinator = MainCoordinator()
-        let credentials = try await keystore.credentials(for: record.account) ?? Credentials(accessToken: "")
-        _ = coordinator.restored(Session(record: record, credentials: credentials))
+        _ = coordinator.restored(record)
         guard case .remove(let account) = coordinator.logoutRequested() else { return .notLoggedIn }
-        try await remove(account)
+        try await remove(account, recordedIn: record.keystore)
         return .loggedOut(account)
     }
 
@@ -140,25 +135,40 @@ public struct SessionController: Sendable {
     /// - Returns: The session with its tokens.
     /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/authentication`` when there is none.
     public func storedSession(_ selection: SessionSelection) async throws(SwaggerError) -> Session {
-        let server = selection.server
-        let login = "swaggerctl login -s \(server) -e \(selection.email ?? "you@example.com")"
-        guard let record = selection.record else {
-            let who = selection.email.map { "\($0) is not" } ?? "You are not"
-            throw SwaggerError(.authentication, "\(who) logged in to \(server). Run `\(login)`.")
-        }
-        guard let credentials = try await keystore.credentials(for: record.account) else {
-            throw SwaggerError(
-                .authentication,
-                "The session for \(record.email) on \(server) has no stored token. Run `\(login)` to log in again.")
-        }
-        return Session(record: record, credentials: credentials)
+        let record = try recordedSession(selection)
+        return Session(record: record, credentials: try await credentials(for: record))
     }
 
+    /// The record of the session that `selection` names.
+    private func recordedSession(_ selection: SessionSelection) throws(SwaggerError) -> SessionRecord {
+        guard let record = selection.record else {
+            let who = selection.email.map { "\($0) is not" } ?? "You are not"
+            let login = "swaggerctl login -s \(selection.server) -e \(selection.email ?? "you@example.com")"
+            throw SwaggerError(.authentication, "\(who) logged in to \(selection.server). Run `\(login)`.")
+        }
+        return record
+    }
+
+    /// The tokens of `record`'s session, from whichever store holds them.
+    private func credentials(for record: SessionRecord) async throws(SwaggerError) -> Credentials {
+        guard let credentials = try await tokens.credentials(for: record) else {
+            throw SwaggerError(
+                .authentication,
+                "The session for \(record.email) on \(record.server) has no stored token. "
+                    + "Run `swaggerctl login -s \(record.server) -e \(record.email)` to log in again.")
+        }
+        return credentials
+    }
+
+    /// Carries out `coordinator`'s actions until it shows a profile or reports an error. `recorded` is the
+    /// backend that a restored session's record names, and `nil` for a login.
     private func drive(
         _ coordinator: inout MainCoordinator, from first: MainCoordinator.Action, for account: Account,
-        password: String?, appID: String?
+        password: String?, appID: String?, recorded: KeystoreKind?
     ) async throws(SwaggerError) -> Profile {
         var action = first
+        // The session this process stored: its token need not be read back from the keystore.
+        var stored: Session?
         while true {
             switch action {
             case .authenticate:
@@ -168,21 +178,25 @@ public struct SessionController: Sendable {
                         server: server, email: account.email, password: password ?? "", appID: appID ?? "")
                     let record = SessionRecord(
                         account: account, appId: appID ?? Configuration.defaultAppID, username: result.username,
-                        keystore: keystore.kind, savedAt: Date(),
+                        keystore: tokens.choice == .file ? .file : .secretService, savedAt: Date(),
                         expiresAt: JWTClaims.expiry(of: result.credentials.accessToken))
                     action = coordinator.authenticated(Session(record: record, credentials: result.credentials))
                 } catch {
                     action = coordinator.failed(error)
                 }
-            case .store(let session):
-                try await keystore.store(session.credentials, for: session.account)
+            case .store(var session):
+                session.record.keystore = try await tokens.store(session.credentials, for: session.account)
                 try index.save(session.record)
+                stored = session
                 action = coordinator.stored()
-            case .fetchProfile(let session):
-                let server = try ServerURL(session.record.server)
+            case .fetchProfile(let record):
+                let server = try ServerURL(record.server)
+                let credentials =
+                    if let stored, stored.account == record.account { stored.credentials } else {
+                        try await credentials(for: record)
+                    }
                 do throws(APIServiceError) {
-                    let profile = try await service.fetchProfile(
-                        server: server, accessToken: session.credentials.accessToken)
+                    let profile = try await service.fetchProfile(server: server, accessToken: credentials.accessToken)
                     action = coordinator.profileReceived(profile)
                 } catch {
                     action = coordinator.failed(error)
@@ -190,7 +204,7 @@ public struct SessionController: Sendable {
             case .show(let profile):
                 return profile
             case .discard(let dead, let error):
-                try await remove(dead)
+                try await remove(dead, recordedIn: stored?.record.keystore ?? recorded)
                 throw message(for: error, on: account.server, email: account.email, removed: true)
             case .report(let error):
                 throw message(for: error, on: account.server, email: account.email)
@@ -201,8 +215,8 @@ public struct SessionController: Sendable {
     }
 
     /// Removes tokens first and the record last, so a failure never leaves tokens that nothing lists.
-    private func remove(_ account: Account) async throws(SwaggerError) {
-        _ = try await keystore.removeCredentials(for: account)
+    private func remove(_ account: Account, recordedIn recorded: KeystoreKind?) async throws(SwaggerError) {
+        _ = try await tokens.remove(account, recordedIn: recorded)
         try index.remove(account)
     }
 }

@@ -19,6 +19,9 @@ public struct SessionStatus: Sendable, Hashable, Codable {
     /// Whether commands use this session by default on its server.
     public var active: Bool
 
+    /// The session's key.
+    public var account: Account { Account(server: server, email: email) }
+
     /// The status of every stored session, newest first; the newest on each server is its active one.
     /// - Parameter records: The stored sessions, newest first.
     /// - Returns: One status each.
@@ -55,14 +58,14 @@ public struct SessionStatus: Sendable, Hashable, Codable {
     /// The text of `status`: one table per session, separated by blank lines.
     /// - Parameters:
     ///   - statuses: The sessions.
-    ///   - location: Where a keystore keeps tokens.
+    ///   - location: Where a session's token is kept, such as a file path.
     ///   - renderer: The table renderer.
     ///   - now: The current time.
     /// - Returns: The text to print.
     public static func render(
-        _ statuses: [SessionStatus], location: (KeystoreKind) -> String, renderer: TableRenderer, now: Date
+        _ statuses: [SessionStatus], location: (SessionStatus) -> String, renderer: TableRenderer, now: Date
     ) -> String {
-        statuses.map { renderer.render($0.rows(location: location($0.keystore), now: now)) }
+        statuses.map { renderer.render($0.rows(location: location($0), now: now)) }
             .joined(separator: "\n")
     }
 

@@ -8,12 +8,15 @@ extension SwaggerCtl {
             discussion: "If the server rejects the stored token, the token is removed and you are asked to log in.")
 
         @OptionGroup var session: SessionOptions
+        @OptionGroup var keyring: KeyringOption
         @OptionGroup var output: FormatOptions
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment()
+            let configuration = try Configuration.fromEnvironment(keyring: keyring)
             let spinner = Spinner.forStandardError(label: "Fetching your profile")
-            let profile = try await SessionController.withController(configuration: configuration, delegate: spinner) {
+            let profile = try await SessionController.withController(
+                configuration: configuration, delegate: spinner, warn: Terminal.warning
+            ) {
                 (controller) throws(SwaggerError) in
                 try await controller.details(controller.select(serverFlag: session.server, email: session.email))
             }

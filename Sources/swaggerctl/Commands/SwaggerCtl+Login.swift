@@ -19,6 +19,7 @@ extension SwaggerCtl {
         var passwordStdin = false
 
         @OptionGroup var serverOption: ServerOption
+        @OptionGroup var keyring: KeyringOption
 
         @Option(
             help: ArgumentHelp(
@@ -39,9 +40,11 @@ extension SwaggerCtl {
         }
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment()
+            let configuration = try Configuration.fromEnvironment(keyring: keyring)
             let spinner = Spinner.forStandardError()
-            let login = try await SessionController.withController(configuration: configuration, delegate: spinner) {
+            let login = try await SessionController.withController(
+                configuration: configuration, delegate: spinner, warn: Terminal.warning
+            ) {
                 (controller) throws(SwaggerError) in
                 let selection = try controller.select(serverFlag: serverOption.server, email: nil)
                 let email = if let email { email } else { try Prompt.line("E-mail: ") }

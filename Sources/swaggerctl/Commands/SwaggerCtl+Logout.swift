@@ -8,10 +8,13 @@ extension SwaggerCtl {
             discussion: "Exits 0 when you were not logged in, after saying so.")
 
         @OptionGroup var session: SessionOptions
+        @OptionGroup var keyring: KeyringOption
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment()
-            let notice = try await SessionController.withController(configuration: configuration) {
+            let configuration = try Configuration.fromEnvironment(keyring: keyring)
+            let notice = try await SessionController.withController(
+                configuration: configuration, warn: Terminal.warning
+            ) {
                 (controller) throws(SwaggerError) in
                 let selection = try controller.select(serverFlag: session.server, email: session.email)
                 let server = selection.server

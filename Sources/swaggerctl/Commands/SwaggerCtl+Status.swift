@@ -11,9 +11,9 @@ extension SwaggerCtl {
 
         func run() async throws {
             let configuration = try Configuration.fromEnvironment()
-            let (statuses, location) = try await SessionController.withController(configuration: configuration) {
+            let (statuses, tokens) = try await SessionController.withController(configuration: configuration) {
                 (controller) throws(SwaggerError) in
-                (SessionStatus.list(try controller.sessions()), controller.keystore.location)
+                (SessionStatus.list(try controller.sessions()), controller.tokens)
             }
             switch output.format {
             case .json:
@@ -23,7 +23,9 @@ extension SwaggerCtl {
             case .table:
                 let renderer = Terminal.tableRenderer
                 Terminal.print(
-                    SessionStatus.render(statuses, location: { _ in location }, renderer: renderer, now: Date()))
+                    SessionStatus.render(
+                        statuses, location: { tokens.location(of: $0.keystore, for: $0.account) }, renderer: renderer,
+                        now: Date()))
             }
         }
     }

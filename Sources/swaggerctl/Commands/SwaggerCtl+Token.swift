@@ -9,10 +9,13 @@ extension SwaggerCtl {
             discussion: #"For scripts: curl -H "Authorization: Bearer $(swaggerctl token)" …"#)
 
         @OptionGroup var session: SessionOptions
+        @OptionGroup var keyring: KeyringOption
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment()
-            let stored = try await SessionController.withController(configuration: configuration) {
+            let configuration = try Configuration.fromEnvironment(keyring: keyring)
+            let stored = try await SessionController.withController(
+                configuration: configuration, warn: Terminal.warning
+            ) {
                 (controller) throws(SwaggerError) in
                 try await controller.storedSession(controller.select(serverFlag: session.server, email: session.email))
             }

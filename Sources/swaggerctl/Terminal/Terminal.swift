@@ -35,6 +35,11 @@ enum Terminal {
     static func notice(_ text: String) {
         standardError.write(text + "\n")
     }
+
+    /// Writes one warning line to standard error: `swaggerctl: warning: <text>`.
+    @Sendable static func warning(_ text: String) {
+        standardError.write("swaggerctl: warning: \(text)\n")
+    }
 }
 
 extension FileHandle {

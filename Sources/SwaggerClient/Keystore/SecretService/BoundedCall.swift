@@ -1,0 +1,122 @@
+internal import CSecret
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Runs one blocking libsecret call so that it can never hold the process up.
+///
+/// libsecret's `_sync` functions block their thread while they iterate a private GLib main context, and a
+/// Secret Service that never answers (or a prompt that nobody sees) blocks them for as long as D-Bus lets it:
+/// 25 seconds per method call, and forever for a prompt. So each call:
+/// - runs on a thread of its own, never on a thread of Swift's cooperative pool;
+/// - gets a fresh `GCancellable`, which a timer cancels at the deadline. libsecret honours it: the pending
+///   D-Bus call fails with `G_IO_ERROR_CANCELLED`, and an open prompt is dismissed;
+/// - returns to its caller at the deadline even if the thread has not come back yet. The thread is detached,
+///   so nothing waits for it, and a process that is done exits at once.
+enum BoundedCall {
+    /// Runs `call` with a cancellable that is cancelled at `deadline` or when the current task is cancelled.
+    /// - Parameters:
+    ///   - deadline: When to give up.
+    ///   - timeout: The whole allowance, for the error.
+    ///   - call: The blocking libsecret call. It receives the cancellable to pass on.
+    /// - Returns: What `call` returned.
+    /// - Throws: ``SecretServiceError/timedOut(_:)`` at the deadline, ``SecretServiceError/cancelled`` when the
+    ///   task was cancelled, or what `call` threw.
+    static func run<Value: Sendable>(
+        until deadline: ContinuousClock.Instant, timeout: Duration,
+        _ call: @escaping @Sendable (Cancellable) throws(SecretServiceError) -> Value
+    ) async throws(SecretServiceError) -> Value {
+        let now = ContinuousClock.now
+        guard now < deadline else { throw .timedOut(timeout) }
+        let cancellable = Cancellable()
+        let outcome = Outcome<Value>()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<Value, SecretServiceError>, Never>) in
+                guard outcome.install(continuation) else { return }
+                let thread = Thread {
+                    let result = Result { () throws(SecretServiceError) in try call(cancellable) }
+                    outcome.finish(result)
+                }
+                thread.name = "swaggerctl keyring call"
+                thread.start()
+                let delay = deadline - now
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(delay.nanoseconds))) {
+                    // The deadline is the outcome before the cancellation can make the call return one of its own.
+                    outcome.finish(.failure(.timedOut(timeout)))
+                    cancellable.cancel()
+                }
+            }
+        } onCancel: {
+            outcome.finish(.failure(.cancelled))
+            cancellable.cancel()
+        }
+        return try result.get()
+    }
+
+    /// A `GCancellable` that Swift can pass between threads. GLib's cancellables are thread-safe; this holds
+    /// one reference and drops it when the last of the call's thread, its timer and its caller lets go.
+    final class Cancellable: @unchecked Sendable {
+        let pointer: UnsafeMutablePointer<GCancellable>
+
+        init() {
+            pointer = g_cancellable_new()
+        }
+
+        deinit {
+            g_object_unref(pointer)
+        }
+
+        func cancel() {
+            g_cancellable_cancel(pointer)
+        }
+    }
+
+    /// The first of the call's result, its deadline and its task's cancellation; later ones are ignored.
+    private final class Outcome<Value: Sendable>: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<Result<Value, SecretServiceError>, Never>?
+            var early: Result<Value, SecretServiceError>?
+            var finished = false
+        }
+
+        private let state = Mutex(State())
+
+        /// Hands over the continuation; `false` when the call was cancelled before it started, in which case
+        /// the continuation has been resumed already.
+        func install(_ continuation: CheckedContinuation<Result<Value, SecretServiceError>, Never>) -> Bool {
+            let early = state.withLock { state -> Result<Value, SecretServiceError>? in
+                guard let early = state.early else {
+                    state.continuation = continuation
+                    return nil
+                }
+                return early
+            }
+            guard let early else { return true }
+            continuation.resume(returning: early)
+            return false
+        }
+
+        func finish(_ result: Result<Value, SecretServiceError>) {
+            let continuation = state.withLock {
+                state -> CheckedContinuation<Result<Value, SecretServiceError>, Never>? in
+                guard !state.finished else { return nil }
+                state.finished = true
+                guard let continuation = state.continuation else {
+                    state.early = result
+                    return nil
+                }
+                state.continuation = nil
+                return continuation
+            }
+            continuation?.resume(returning: result)
+        }
+    }
+}
+
+extension Duration {
+    fileprivate var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

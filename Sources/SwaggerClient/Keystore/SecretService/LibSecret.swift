@@ -1,0 +1,123 @@
+internal import CSecret
+
+/// The libsecret calls swaggerctl makes, as blocking functions that take Swift values.
+///
+/// Each returns or throws a Swift value only: GErrors become ``SecretServiceError`` and are freed with
+/// `g_error_free`, secrets are copied into Swift strings and freed with `secret_password_free`, and every
+/// GLib object is unreferenced before returning. Call them through ``BoundedCall``, never directly from
+/// async code: they block.
+enum LibSecret {
+    /// Stores `secret` in the default collection under `attributes`, replacing an item with the same ones.
+    static func store(
+        _ secret: String, label: String, attributes: [String: String], cancellable: BoundedCall.Cancellable
+    ) throws(SecretServiceError) {
+        var error: UnsafeMutablePointer<GError>?
+        let stored = withAttributes(attributes) { table in
+            secret_password_storev_sync(
+                swaggerctl_token_schema(), table, nil, label, secret, cancellable.pointer, &error)
+        }
+        try check(error)
+        guard stored != 0 else { throw .failed("libsecret refused to store the item") }
+    }
+
+    /// The secret of the first unlocked item matching `attributes`, or `nil` when none is readable.
+    /// libsecret asks the Secret Service to unlock a locked match first; if that fails, this returns `nil`.
+    static func lookup(
+        attributes: [String: String], cancellable: BoundedCall.Cancellable
+    ) throws(SecretServiceError) -> String? {
+        var error: UnsafeMutablePointer<GError>?
+        let secret = withAttributes(attributes) { table in
+            secret_password_lookupv_sync(swaggerctl_token_schema(), table, cancellable.pointer, &error)
+        }
+        try check(error)
+        guard let secret else { return nil }
+        defer { secret_password_free(secret) }
+        return String(cString: secret)
+    }
+
+    /// Deletes every unlocked item matching `attributes`. Locked items are left alone.
+    /// - Returns: Whether anything was deleted.
+    static func clear(
+        attributes: [String: String], cancellable: BoundedCall.Cancellable
+    ) throws(SecretServiceError) -> Bool {
+        var error: UnsafeMutablePointer<GError>?
+        let cleared = withAttributes(attributes) { table in
+            secret_password_clearv_sync(swaggerctl_token_schema(), table, cancellable.pointer, &error)
+        }
+        try check(error)
+        return cleared != 0
+    }
+
+    /// Counts the items matching `attributes`, locked ones included.
+    /// - Parameters:
+    ///   - attributes: The attributes to match.
+    ///   - unlock: Ask the Secret Service to unlock locked matches first (which may show a prompt).
+    ///   - cancellable: Cancels the call.
+    /// - Returns: How many matches there are, and how many of them are still locked.
+    /// - Throws: ``SecretServiceError`` when the search fails.
+    static func count(
+        attributes: [String: String], unlock: Bool, cancellable: BoundedCall.Cancellable
+    ) throws(SecretServiceError) -> (all: Int, locked: Int) {
+        var error: UnsafeMutablePointer<GError>?
+        let flags =
+            unlock ? SecretSearchFlags(SECRET_SEARCH_ALL.rawValue | SECRET_SEARCH_UNLOCK.rawValue) : SECRET_SEARCH_ALL
+        let items = withAttributes(attributes) { table in
+            secret_service_search_sync(nil, swaggerctl_token_schema(), table, flags, cancellable.pointer, &error)
+        }
+        try check(error)
+        defer { g_list_free_full(items, g_object_unref) }
+        var all = 0
+        var locked = 0
+        var node = items
+        while let current = node {
+            all += 1
+            if let item = current.pointee.data,
+                secret_item_get_locked(item.assumingMemoryBound(to: SecretItem.self)) != 0
+            {
+                locked += 1
+            }
+            node = current.pointee.next
+        }
+        return (all, locked)
+    }
+
+    /// Builds the GHashTable of attributes that the `v` functions take, and frees it afterwards.
+    private static func withAttributes<Result>(_ attributes: [String: String], _ body: (OpaquePointer) -> Result)
+        -> Result
+    {
+        let table: OpaquePointer = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)
+        defer { g_hash_table_unref(table) }
+        for (name, value) in attributes {
+            g_hash_table_insert(table, g_strdup(name), g_strdup(value))
+        }
+        return body(table)
+    }
+
+    /// Turns a GError into a ``SecretServiceError`` and frees it.
+    private static func check(_ error: UnsafeMutablePointer<GError>?) throws(SecretServiceError) {
+        guard let error else { return }
+        defer { g_error_free(error) }
+        let domain = error.pointee.domain
+        let code = error.pointee.code
+        if domain == g_io_error_quark(), code == Int32(G_IO_ERROR_CANCELLED.rawValue) {
+            throw .cancelled
+        }
+        if domain == secret_error_get_quark(), code == Int32(SECRET_ERROR_IS_LOCKED.rawValue) {
+            throw .locked
+        }
+        g_dbus_error_strip_remote_error(error)
+        let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        if domain == g_dbus_error_quark() {
+            switch GDBusError(UInt32(code)) {
+            case G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND,
+                G_DBUS_ERROR_SPAWN_EXEC_FAILED, G_DBUS_ERROR_SPAWN_CHILD_EXITED, G_DBUS_ERROR_SPAWN_FAILED:
+                throw .noService
+            case G_DBUS_ERROR_NO_REPLY, G_DBUS_ERROR_TIMEOUT, G_DBUS_ERROR_TIMED_OUT:
+                throw .failed("no reply: \(message)")
+            default:
+                break
+            }
+        }
+        throw .failed(message)
+    }
+}

@@ -1,0 +1,38 @@
+/// Why the Secret Service could not be used. It never carries a secret.
+public enum SecretServiceError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// There is no D-Bus session bus: `DBUS_SESSION_BUS_ADDRESS` is unset and `$XDG_RUNTIME_DIR/bus` does not
+    /// exist. libsecret was not called.
+    case noSessionBus
+    /// The session bus is there, but nothing on it provides `org.freedesktop.secrets`.
+    case noService
+    /// The keyring holding the item is locked, and it could not be unlocked: no prompt could be shown, or it
+    /// was dismissed.
+    case locked
+    /// The Secret Service did not answer within the timeout.
+    case timedOut(Duration)
+    /// The call was cancelled before it finished.
+    case cancelled
+    /// Anything else, with libsecret's message.
+    case failed(String)
+
+    /// The reason in a few words, to follow "because" or a colon: "the keyring is locked".
+    public var reason: String {
+        switch self {
+        case .noSessionBus:
+            "there is no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset and $XDG_RUNTIME_DIR/bus does not exist)"
+        case .noService:
+            "nothing on the D-Bus session bus provides the Secret Service (org.freedesktop.secrets)"
+        case .locked:
+            "the keyring is locked and could not be unlocked"
+        case .timedOut(let timeout):
+            "the Secret Service did not answer within \(timeout.secondsText)"
+        case .cancelled:
+            "the keyring call was cancelled"
+        case .failed(let detail):
+            "the Secret Service failed: \(detail)"
+        }
+    }
+
+    /// The ``reason``.
+    public var description: String { reason }
+}

@@ -1,0 +1,185 @@
+import Synchronization
+
+/// Keeps tokens in the desktop keyring through the Secret Service (GNOME Keyring, KeePassXC), with libsecret.
+///
+/// The access token is one item, with the attributes that python keyring, go-keyring and `gh` use, so that
+/// other Secret Service clients find it:
+///
+/// | attribute | value |
+/// | --- | --- |
+/// | `service` | `swaggerctl:<server URL>` |
+/// | `username` | the account's e-mail |
+///
+/// and the label `swaggerctl token for <email> on <server>`. Its secret is the access token alone, so
+/// `secret-tool lookup service swaggerctl:<url> username <email>` prints a usable bearer token.
+///
+/// A refresh token is a second item, with `refresh-token-for` in place of `service`. It is kept apart so
+/// that a lookup by `service` and `username` can only ever find the access token.
+///
+/// Every operation is bounded: its libsecret calls share one deadline, ``timeout`` from the start, and each
+/// runs on a thread of its own that is never waited for past it (see ``BoundedCall``). After one failure,
+/// the keystore fails at once for the rest of the process instead of waiting again.
+public final class SecretServiceKeystore: Keystore {
+    /// How long an operation may take when `SWAGGERCTL_KEYRING_TIMEOUT` does not say.
+    public static let defaultTimeout: Duration = .seconds(3)
+
+    /// The limit on each operation: store, read or remove.
+    public let timeout: Duration
+    private let busAddress: String?
+    private let failure = Mutex<SecretServiceError?>(nil)
+
+    /// Creates a keystore.
+    /// - Parameters:
+    ///   - timeout: The limit on each operation.
+    ///   - busAddress: The session bus, from ``SessionBus/address(in:)``; `nil` when there is none, and then
+    ///     libsecret is never called.
+    public init(timeout: Duration = defaultTimeout, busAddress: String?) {
+        self.timeout = timeout
+        self.busAddress = busAddress
+    }
+
+    /// ``KeystoreKind/secretService``.
+    public var kind: KeystoreKind { .secretService }
+
+    /// "the Secret Service".
+    public var location: String { "the Secret Service" }
+
+    /// The attributes of `account`'s access-token item.
+    /// - Parameter account: The server and e-mail.
+    /// - Returns: `service` and `username`.
+    public static func attributes(for account: Account) -> [String: String] {
+        ["service": service(for: account), "username": account.email]
+    }
+
+    /// The attributes of `account`'s refresh-token item.
+    /// - Parameter account: The server and e-mail.
+    /// - Returns: `refresh-token-for` and `username`.
+    public static func refreshAttributes(for account: Account) -> [String: String] {
+        ["refresh-token-for": service(for: account), "username": account.email]
+    }
+
+    /// The label of `account`'s access-token item, as keyring managers show it.
+    /// - Parameter account: The server and e-mail.
+    /// - Returns: `swaggerctl token for <email> on <server>`.
+    public static func label(for account: Account) -> String {
+        "swaggerctl token for \(account.email) on \(account.server)"
+    }
+
+    /// The `service` attribute's value: `swaggerctl:<server URL>`.
+    static func service(for account: Account) -> String {
+        "swaggerctl:\(account.server)"
+    }
+
+    /// Stores the access token, and the refresh token when there is one, replacing what was stored before.
+    /// - Parameters:
+    ///   - credentials: The tokens to keep.
+    ///   - account: The server and e-mail they belong to.
+    /// - Throws: ``SecretServiceError`` when the Secret Service cannot be used.
+    public func store(_ credentials: Credentials, for account: Account) async throws(SecretServiceError) {
+        try await operation { (deadline) throws(SecretServiceError) in
+            let label = Self.label(for: account)
+            try await call(until: deadline) { (cancellable) throws(SecretServiceError) in
+                try LibSecret.store(
+                    credentials.accessToken, label: label, attributes: Self.attributes(for: account),
+                    cancellable: cancellable)
+            }
+            let refreshAttributes = Self.refreshAttributes(for: account)
+            if let refreshToken = credentials.refreshToken {
+                try await call(until: deadline) { (cancellable) throws(SecretServiceError) in
+                    try LibSecret.store(
+                        refreshToken, label: "swaggerctl refresh token for \(account.email) on \(account.server)",
+                        attributes: refreshAttributes, cancellable: cancellable)
+                }
+            } else {
+                _ = try await remove(refreshAttributes, until: deadline)
+            }
+        }
+    }
+
+    /// The tokens stored for `account`.
+    /// - Parameter account: The server and e-mail to look up.
+    /// - Returns: The credentials, or `nil` when no item exists.
+    /// - Throws: ``SecretServiceError/locked`` when an item exists but its keyring stays locked, or another
+    ///   ``SecretServiceError`` when the Secret Service cannot be used.
+    public func credentials(for account: Account) async throws(SecretServiceError) -> Credentials? {
+        try await operation { (deadline) throws(SecretServiceError) in
+            guard let accessToken = try await lookup(Self.attributes(for: account), until: deadline) else {
+                return nil
+            }
+            let refreshToken = try await lookup(Self.refreshAttributes(for: account), until: deadline)
+            return Credentials(accessToken: accessToken, refreshToken: refreshToken)
+        }
+    }
+
+    /// Deletes both items of `account`.
+    /// - Parameter account: The server and e-mail whose tokens to delete.
+    /// - Returns: `true` when something was deleted, `false` when nothing was stored.
+    /// - Throws: ``SecretServiceError/locked`` when an item exists but its keyring stays locked, so it could
+    ///   not be deleted; another ``SecretServiceError`` when the Secret Service cannot be used.
+    public func removeCredentials(for account: Account) async throws(SecretServiceError) -> Bool {
+        try await operation { (deadline) throws(SecretServiceError) in
+            let access = try await remove(Self.attributes(for: account), until: deadline)
+            let refresh = try await remove(Self.refreshAttributes(for: account), until: deadline)
+            return access || refresh
+        }
+    }
+
+    /// Reads one secret. libsecret returns nothing both when there is no item and when the only item stays
+    /// locked, so an empty answer is followed by a search that tells the two apart.
+    private func lookup(_ attributes: [String: String], until deadline: ContinuousClock.Instant)
+        async throws(SecretServiceError) -> String?
+    {
+        let secret = try await call(until: deadline) { (cancellable) throws(SecretServiceError) in
+            try LibSecret.lookup(attributes: attributes, cancellable: cancellable)
+        }
+        if let secret { return secret }
+        let matches = try await call(until: deadline) { (cancellable) throws(SecretServiceError) in
+            try LibSecret.count(attributes: attributes, unlock: false, cancellable: cancellable)
+        }
+        guard matches.all == 0 else { throw .locked }
+        return nil
+    }
+
+    /// Deletes the items matching `attributes`. libsecret's clear skips locked items, so the matches are
+    /// unlocked first (libsecret may prompt), and a match that stays locked is an error, never a success.
+    private func remove(_ attributes: [String: String], until deadline: ContinuousClock.Instant)
+        async throws(SecretServiceError) -> Bool
+    {
+        let matches = try await call(until: deadline) { (cancellable) throws(SecretServiceError) in
+            try LibSecret.count(attributes: attributes, unlock: true, cancellable: cancellable)
+        }
+        guard matches.all > 0 else { return false }
+        guard matches.locked == 0 else { throw .locked }
+        return try await call(until: deadline) { (cancellable) throws(SecretServiceError) in
+            try LibSecret.clear(attributes: attributes, cancellable: cancellable)
+        }
+    }
+
+    /// Runs one operation against one deadline. Fails at once after an earlier failure, and without a
+    /// session bus, so that libsecret never starts `dbus-launch`.
+    private func operation<Value: Sendable>(
+        _ body: (ContinuousClock.Instant) async throws(SecretServiceError) -> Value
+    ) async throws(SecretServiceError) -> Value {
+        if let earlier = failure.withLock({ $0 }) { throw earlier }
+        guard busAddress != nil else { throw remember(.noSessionBus) }
+        do {
+            return try await body(ContinuousClock.now + timeout)
+        } catch .cancelled {
+            throw .cancelled
+        } catch {
+            throw remember(error)
+        }
+    }
+
+    private func remember(_ error: SecretServiceError) -> SecretServiceError {
+        failure.withLock { $0 = error }
+        return error
+    }
+
+    private func call<Value: Sendable>(
+        until deadline: ContinuousClock.Instant,
+        _ body: @escaping @Sendable (BoundedCall.Cancellable) throws(SecretServiceError) -> Value
+    ) async throws(SecretServiceError) -> Value {
+        try await BoundedCall.run(until: deadline, timeout: timeout, body)
+    }
+}
