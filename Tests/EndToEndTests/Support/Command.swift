@@ -24,7 +24,7 @@ func runProgram(
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = stdin == nil ? FileHandle.nullDevice : input
-        try process.run()
+        try process.runWithDefaultSignalMask()
         if let stdin {
             input.fileHandleForWriting.write(Data(stdin.utf8))
             try? input.fileHandleForWriting.close()

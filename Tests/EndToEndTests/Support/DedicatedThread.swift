@@ -12,3 +12,19 @@ func onDedicatedThread<Value: Sendable>(_ work: @escaping @Sendable () throws ->
         }
     }
 }
+
+extension Process {
+    /// Starts the process with no signal blocked, as a shell would start it.
+    ///
+    /// A child inherits the signal mask of the thread that starts it, and the test runner's threads block
+    /// nearly every signal. A child started from one of them could not be stopped with SIGTERM: a
+    /// `dbus-daemon` would outlive its `dbus-run-session`, and a `gnome-keyring-daemon` its session.
+    func runWithDefaultSignalMask() throws {
+        var empty = sigset_t()
+        var saved = sigset_t()
+        sigemptyset(&empty)
+        pthread_sigmask(SIG_SETMASK, &empty, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+        try run()
+    }
+}

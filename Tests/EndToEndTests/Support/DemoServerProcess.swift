@@ -18,7 +18,7 @@ final class DemoServerProcess: Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runWithDefaultSignalMask()
         var buffer = Data()
         let reader = output.fileHandleForReading
         while !buffer.contains(UInt8(ascii: "\n")) {

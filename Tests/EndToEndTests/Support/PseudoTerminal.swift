@@ -24,7 +24,7 @@ final class PseudoTerminalProcess: @unchecked Sendable {
         process.standardInput = terminal
         process.standardOutput = terminal
         process.standardError = terminal
-        try process.run()
+        try process.runWithDefaultSignalMask()
         close(slave)
     }
 

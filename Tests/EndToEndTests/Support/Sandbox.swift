@@ -34,14 +34,21 @@ final class Sandbox: Sendable {
         try await swaggerctl(arguments, stdin: stdin)
     }
 
-    func swaggerctl(_ arguments: [String], stdin: String? = nil) async throws -> CommandResult {
-        try await runProgram(Binaries.swaggerctl, arguments, environment: environment, stdin: stdin)
+    /// Runs `swaggerctl` with `arguments`, with `environment` overriding the sandbox's own for this run.
+    func swaggerctl(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:])
+        async throws -> CommandResult
+    {
+        try await runProgram(
+            Binaries.swaggerctl, arguments, environment: self.environment.merging(environment) { $1 }, stdin: stdin)
     }
 
     /// Logs in with the password on standard input.
-    func login(_ server: String, email: String, password: String, extra: [String] = []) async throws -> CommandResult {
+    func login(
+        _ server: String, email: String, password: String, extra: [String] = [], environment: [String: String] = [:]
+    ) async throws -> CommandResult {
         try await swaggerctl(
-            ["login", "-s", server, "-e", email, "--password-stdin"] + extra, stdin: password + "\n")
+            ["login", "-s", server, "-e", email, "--password-stdin"] + extra, stdin: password + "\n",
+            environment: environment)
     }
 
     var keystore: FileKeystore { FileKeystore(directory: configDirectory) }

@@ -70,6 +70,10 @@ enum BoundedCall {
         func cancel() {
             g_cancellable_cancel(pointer)
         }
+
+        var isCancelled: Bool {
+            g_cancellable_is_cancelled(pointer) != 0
+        }
     }
 
     /// The first of the call's result, its deadline and its task's cancellation; later ones are ignored.

@@ -1,0 +1,327 @@
+import Foundation
+import SwaggerClient
+import Testing
+
+/// The Secret Service backend against the real gnome-keyring-daemon of `scripts/keyring-session`, and the
+/// faults it must survive on private buses of its own.
+@Suite("Secret Service: the token in the desktop keyring, bounded, with an honest fallback")
+struct SecretServiceTests {
+    /// A sandbox whose swaggerctl talks to the bus at `bus`, with `--keyring` left at auto.
+    static func sandbox(bus: String?, keyringTimeout: String? = nil) throws -> Sandbox {
+        var environment = ["SWAGGERCTL_KEYRING": "auto"]
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus
+        environment["SWAGGERCTL_KEYRING_TIMEOUT"] = keyringTimeout
+        return try Sandbox(environment: environment)
+    }
+
+    static let demo = (email: "demo@example.com", password: "demo-password")
+
+    @Test("store, lookup and delete go through the real daemon, access and refresh token alike")
+    func storeLookupDelete() async throws {
+        let keystore = SecretServiceKeystore(busAddress: try TestKeyring.busAddress())
+        let account = Account(server: "http://127.0.0.1:1/api/\(UUID())", email: "ana@example.com")
+        let credentials = Credentials(accessToken: "access-\(UUID())", refreshToken: "refresh-\(UUID())")
+
+        #expect(try await keystore.credentials(for: account) == nil)
+        try await keystore.store(credentials, for: account)
+        #expect(try await keystore.credentials(for: account) == credentials)
+
+        // A second store replaces the first, and one without a refresh token drops the old refresh item.
+        let replacement = Credentials(accessToken: "access-2-\(UUID())")
+        try await keystore.store(replacement, for: account)
+        #expect(try await keystore.credentials(for: account) == replacement)
+
+        #expect(try await keystore.removeCredentials(for: account))
+        #expect(try await keystore.credentials(for: account) == nil)
+        #expect(try await keystore.removeCredentials(for: account) == false)
+    }
+
+    @Test(
+        "attribute values keep Unicode e-mails and server URLs with ports and paths exactly",
+        arguments: [
+            Account(server: "https://accounts.example.com:8443/tenant/ä/api", email: "zoë.ñandú@exämple.com"),
+            Account(server: "http://[::1]:9000/v1/api", email: "用户@例子.广告"),
+            Account(server: "http://127.0.0.1:8080/api", email: "o'brien+tag@example.com"),
+        ])
+    func unicodeAttributes(account: Account) async throws {
+        let bus = try TestKeyring.busAddress()
+        let keystore = SecretServiceKeystore(busAddress: bus)
+        let token = "token-\(UUID())"
+        try await keystore.store(Credentials(accessToken: token), for: account)
+        defer { Task { _ = try? await keystore.removeCredentials(for: account) } }
+
+        let lookup = try await secretTool(
+            "lookup", "service", "swaggerctl:\(account.server)", "username", account.email, bus: bus)
+        #expect(lookup.status == 0, "\(lookup)")
+        #expect(lookup.stdout == token)
+
+        // Attributes match exactly: another port, another path or another e-mail finds nothing.
+        let otherPort = account.server.replacingOccurrences(of: ":8", with: ":7")
+        for (service, email) in [
+            ("swaggerctl:\(otherPort)", account.email), ("swaggerctl:\(account.server)/", account.email),
+            ("swaggerctl:\(account.server)", account.email.uppercased()),
+        ] where service != "swaggerctl:\(account.server)" || email != account.email {
+            let miss = try await secretTool("lookup", "service", service, "username", email, bus: bus)
+            #expect(miss.stdout.isEmpty, "\(service) \(email)")
+        }
+        let label = try await secretTool("search", "--all", "service", "swaggerctl:\(account.server)", bus: bus)
+        #expect(label.stdout.contains("label = swaggerctl token for \(account.email) on \(account.server)\n"))
+    }
+
+    @Test("after login, secret-tool finds the item by the documented attributes, and no token is on disk")
+    func secretToolReadsTheItem() async throws {
+        let bus = try TestKeyring.busAddress()
+        let sandbox = try Self.sandbox(bus: bus)
+        try await withDemoServer { server in
+            let login = try await sandbox.login(server.apiURL, email: Self.demo.email, password: Self.demo.password)
+            #expect(login.status == 0, "\(login)")
+            #expect(!login.stderr.contains("warning"), "\(login)")
+            let token = try await sandbox.swaggerctl("token").stdout
+
+            let service = "swaggerctl:\(server.apiURL)"
+            let lookup = try await secretTool("lookup", "service", service, "username", Self.demo.email, bus: bus)
+            #expect(lookup.status == 0, "\(lookup)")
+            #expect(lookup.stdout + "\n" == token)
+
+            let search = try await secretTool("search", "--all", "service", service, bus: bus)
+            #expect(search.stdout.contains("label = swaggerctl token for \(Self.demo.email) on \(server.apiURL)\n"))
+            // secret-tool prints an item's attributes on standard error.
+            #expect(search.stderr.contains("attribute.username = \(Self.demo.email)\n"), "\(search)")
+            #expect(search.stderr.contains("attribute.service = \(service)\n"), "\(search)")
+
+            // The refresh token is a second item that a lookup by service and username can never return.
+            let refresh = try await secretTool(
+                "lookup", "refresh-token-for", service, "username", Self.demo.email, bus: bus)
+            #expect(refresh.status == 0, "\(refresh)")
+            #expect(!refresh.stdout.isEmpty && refresh.stdout + "\n" != token)
+
+            #expect(!(try sandbox.allFileContents()).contains(lookup.stdout))
+            #expect(!FileManager.default.fileExists(atPath: sandbox.credentialsFile.path))
+
+            let status = try await sandbox.swaggerctl("status")
+            #expect(
+                status.stdout.contains("Token in   secret-service (service=\(service) username=\(Self.demo.email))"))
+            let json = try await sandbox.swaggerctl("status", "--format", "json")
+            #expect(json.stdout.contains(#""keystore" : "secret-service""#))
+            _ = try await sandbox.swaggerctl("logout")
+        }
+    }
+
+    @Test("a second process reuses the token from the keyring, and logout removes both items")
+    func secondProcessAndLogout() async throws {
+        let bus = try TestKeyring.busAddress()
+        let sandbox = try Self.sandbox(bus: bus)
+        try await withDemoServer { server in
+            let login = try await sandbox.login(server.apiURL, email: Self.demo.email, password: Self.demo.password)
+            #expect(login.status == 0, "\(login)")
+
+            let details = try await sandbox.swaggerctl("details")
+            #expect(details.status == 0, "\(details)")
+            #expect(details.stdout == login.stdout)
+
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 0, "\(logout)")
+            #expect(logout.stderr == "Logged out \(Self.demo.email) from \(server.apiURL).\n")
+
+            let service = "swaggerctl:\(server.apiURL)"
+            for attribute in ["service", "refresh-token-for"] {
+                let left = try await secretTool("search", "--all", attribute, service, bus: bus)
+                #expect(left.stdout.isEmpty && left.stderr.isEmpty, "\(attribute): \(left)")
+            }
+            let after = try await sandbox.swaggerctl("details")
+            #expect(after.status == 4, "\(after)")
+        }
+    }
+
+    @Test("with no session bus, auto keeps the token in the file with a warning, and never starts dbus-launch")
+    func noBus() async throws {
+        // If libsecret were called without a bus, GLib would run `dbus-launch --autolaunch` from PATH (given a
+        // DISPLAY, which it requires first).
+        let sandbox = try Sandbox(environment: ["SWAGGERCTL_KEYRING": "auto", "DISPLAY": ":97"])
+        let tools = sandbox.root.appending(path: "bin")
+        let marker = sandbox.root.appending(path: "dbus-launch-ran")
+        try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+        let fake = tools.appending(path: "dbus-launch")
+        try "#!/bin/sh\ntouch '\(marker.path)'\nexit 1\n".write(to: fake, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        let path = "\(tools.path):/usr/bin:/bin"
+
+        try await withDemoServer { server in
+            let login = try await sandbox.login(
+                server.apiURL, email: Self.demo.email, password: Self.demo.password, environment: ["PATH": path])
+            #expect(login.status == 0, "\(login)")
+            #expect(
+                login.stderr.hasPrefix(
+                    "swaggerctl: warning: there is no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset and "
+                        + "$XDG_RUNTIME_DIR/bus does not exist); the token is stored in \(sandbox.credentialsFile.path) "
+                        + "instead.\n"), "\(login)")
+            #expect(
+                try await sandbox.keystore.credentials(for: Account(server: server.apiURL, email: Self.demo.email))
+                    != nil)
+            let status = try await sandbox.swaggerctl("status")
+            #expect(status.stdout.contains("Token in   file (\(sandbox.credentialsFile.path))"))
+
+            let strict = try await sandbox.swaggerctl(
+                [
+                    "login", "--keyring", "secret-service", "-s", server.apiURL, "-e", Self.demo.email,
+                    "--password-stdin",
+                ],
+                stdin: Self.demo.password + "\n", environment: ["PATH": path])
+            #expect(strict.status == 1, "\(strict)")
+            #expect(
+                strict.stderr.hasPrefix(
+                    "swaggerctl: Could not store the token for demo@example.com in the Secret Service: there is no D-Bus session bus"
+                ))
+            #expect(strict.stderr.split(separator: "\n").count == 1)
+
+            let logout = try await sandbox.swaggerctl(["logout"], environment: ["PATH": path])
+            #expect(logout.status == 0, "\(logout)")
+            #expect(logout.stderr == "Logged out \(Self.demo.email) from \(server.apiURL).\n")
+        }
+        #expect(!FileManager.default.fileExists(atPath: marker.path), "dbus-launch was started")
+    }
+
+    @Test("with nothing on the bus providing the Secret Service, auto falls back and secret-service fails")
+    func noService() async throws {
+        try await withPrivateBus(.nothing) { bus in
+            let sandbox = try Self.sandbox(bus: bus.address)
+            try await withDemoServer { server in
+                let login = try await sandbox.login(server.apiURL, email: Self.demo.email, password: Self.demo.password)
+                #expect(login.status == 0, "\(login)")
+                #expect(
+                    login.stderr.hasPrefix(
+                        "swaggerctl: warning: nothing on the D-Bus session bus provides the Secret Service "
+                            + "(org.freedesktop.secrets); the token is stored in \(sandbox.credentialsFile.path) instead.\n"
+                    ))
+
+                let strict = try await sandbox.login(
+                    server.apiURL, email: Self.demo.email, password: Self.demo.password,
+                    extra: ["--keyring", "secret-service"])
+                #expect(strict.status == 1, "\(strict)")
+                #expect(strict.stderr.contains("nothing on the D-Bus session bus provides the Secret Service"))
+            }
+        }
+    }
+
+    @Test(
+        "with a Secret Service that never answers, auto falls back within the timeout and secret-service fails within it"
+    )
+    func stalledService() async throws {
+        try await withPrivateBus(.stalledSecretService) { bus in
+            let sandbox = try Self.sandbox(bus: bus.address, keyringTimeout: "1")
+            try await withDemoServer { server in
+                let clock = ContinuousClock()
+                var login = CommandResult(status: -1, stdout: "", stderr: "")
+                let fallback = try await clock.measure {
+                    login = try await sandbox.login(server.apiURL, email: Self.demo.email, password: Self.demo.password)
+                }
+                #expect(login.status == 0, "\(login)")
+                #expect(
+                    login.stderr.hasPrefix(
+                        "swaggerctl: warning: the Secret Service did not answer within 1 sec; the token is stored in "
+                            + "\(sandbox.credentialsFile.path) instead.\n"), "\(login)")
+
+                var strict = CommandResult(status: -1, stdout: "", stderr: "")
+                let failure = try await clock.measure {
+                    strict = try await sandbox.login(
+                        server.apiURL, email: Self.demo.email, password: Self.demo.password,
+                        extra: ["--keyring", "secret-service"])
+                }
+                #expect(strict.status == 1, "\(strict)")
+                #expect(
+                    strict.stderr
+                        == "swaggerctl: Could not store the token for demo@example.com in the Secret Service: the Secret "
+                        + "Service did not answer within 1 sec. Check the keyring, or allow longer with "
+                        + "SWAGGERCTL_KEYRING_TIMEOUT.\n")
+
+                // Unbounded, each would wait for D-Bus's own 25-second reply timeout, or forever on a prompt.
+                #expect(fallback < .seconds(15) && failure < .seconds(15), "\(fallback), \(failure)")
+
+                // The session in the file needs no keyring to be used or removed.
+                let details = try await sandbox.swaggerctl("details")
+                #expect(details.status == 0, "\(details)")
+                let logout = try await sandbox.swaggerctl("logout")
+                #expect(logout.status == 0, "\(logout)")
+                #expect(
+                    logout.stderr.contains("an older copy of the token for demo@example.com may remain in the keyring"))
+                #expect(try sandbox.index.records().isEmpty)
+            }
+        }
+    }
+
+    @Test("with a locked collection, reads and logout give the reason and remove nothing; auto login falls back")
+    func lockedCollection() async throws {
+        try await withPrivateBus(.keyring) { bus in
+            let sandbox = try Self.sandbox(bus: bus.address)
+            try await withDemoServer { server in
+                let login = try await sandbox.login(server.apiURL, email: Self.demo.email, password: Self.demo.password)
+                #expect(login.status == 0, "\(login)")
+                try await lockKeyring(bus: bus.address)
+
+                let details = try await sandbox.swaggerctl("details")
+                #expect(details.status == 1, "\(details)")
+                #expect(
+                    details.stderr
+                        == "swaggerctl: Could not read the token for demo@example.com on \(server.apiURL) from the Secret "
+                        + "Service: the keyring is locked and could not be unlocked. Unlock the keyring (for example in "
+                        + "Seahorse), then try again.\n")
+
+                let logout = try await sandbox.swaggerctl("logout")
+                #expect(logout.status == 1, "\(logout)")
+                #expect(logout.stderr.contains("so nothing was logged out: the keyring is locked"))
+                #expect(try sandbox.index.records().map(\.email) == [Self.demo.email])
+                let items = try await secretTool(
+                    "search", "--all", "service", "swaggerctl:\(server.apiURL)", bus: bus.address)
+                #expect(items.stderr.contains("attribute.username = \(Self.demo.email)"), "\(items)")
+
+                let fallback = try await sandbox.login(
+                    server.apiURL, email: Self.demo.email, password: Self.demo.password)
+                #expect(fallback.status == 0, "\(fallback)")
+                #expect(
+                    fallback.stderr.hasPrefix(
+                        "swaggerctl: warning: the keyring is locked and could not be unlocked; the token is stored in "
+                            + "\(sandbox.credentialsFile.path) instead.\n"))
+
+                let strict = try await sandbox.login(
+                    server.apiURL, email: Self.demo.email, password: Self.demo.password,
+                    extra: ["--keyring", "secret-service"])
+                #expect(strict.status == 1, "\(strict)")
+                #expect(strict.stderr.contains("the keyring is locked and could not be unlocked"))
+            }
+        }
+    }
+
+    @Test("a session saved to the file while the keyring was down is found, and removed, once it is back")
+    func fileSessionFoundWithKeyring() async throws {
+        let bus = try TestKeyring.busAddress()
+        let sandbox = try Self.sandbox(bus: bus)
+        try await withDemoServer { server in
+            let offline = try await sandbox.login(
+                server.apiURL, email: Self.demo.email, password: Self.demo.password,
+                environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
+            #expect(offline.status == 0, "\(offline)")
+            #expect(offline.stderr.contains("warning: there is no D-Bus session bus"))
+
+            let details = try await sandbox.swaggerctl("details")
+            #expect(details.status == 0, "\(details)")
+            #expect(details.stderr.isEmpty, "\(details)")
+
+            // Logging in again with the keyring moves the token there and out of the file.
+            let online = try await sandbox.login(server.apiURL, email: Self.demo.email, password: Self.demo.password)
+            #expect(online.status == 0, "\(online)")
+            let account = Account(server: server.apiURL, email: Self.demo.email)
+            #expect(try await sandbox.keystore.credentials(for: account) == nil)
+            #expect(try sandbox.index.records().map(\.keystore) == [.secretService])
+
+            // --keyring file never touches D-Bus, so it cannot read a token that is in the keyring.
+            let fileOnly = try await sandbox.swaggerctl("details", "--keyring", "file")
+            #expect(fileOnly.status == 1, "\(fileOnly)")
+            #expect(fileOnly.stderr.contains("is in the Secret Service, which --keyring file does not use"))
+
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 0, "\(logout)")
+            let left = try await secretTool("search", "--all", "service", "swaggerctl:\(server.apiURL)", bus: bus)
+            #expect(left.stdout.isEmpty, "\(left)")
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// The session bus that `make test` runs the suite on (`scripts/keyring-session`), with its own unlocked
+/// gnome-keyring. The Secret Service tests use it freely, so they refuse any other bus: they fail, never
+/// skip, when it is missing.
+enum TestKeyring {
+    struct Missing: Error, CustomStringConvertible {
+        var description: String {
+            "The Secret Service tests need the private keyring that `make test` starts: run them with "
+                + "`scripts/keyring-session swift test --skip-build`. They never use your own keyring."
+        }
+    }
+
+    /// The private bus's address.
+    static func busAddress() throws -> String {
+        let environment = ProcessInfo.processInfo.environment
+        guard let address = environment["SWAGGERCTL_TEST_KEYRING"], !address.isEmpty,
+            environment["DBUS_SESSION_BUS_ADDRESS"] == address
+        else { throw Missing() }
+        return address
+    }
+}
+
+/// The project's root folder, for its scripts.
+enum Project {
+    static let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let keyringSession = root.appending(path: "scripts/keyring-session")
+    static let busConfiguration = root.appending(path: "scripts/keyring-session.conf")
+}
+
+/// A D-Bus session bus of one test's own, from `dbus-run-session` with the project's bus configuration,
+/// which activates no services. What else is on it is up to the test: nothing, a Secret Service that never
+/// answers, or a gnome-keyring that the test may lock. It lives until ``stop()``: closing its standard
+/// input ends the command inside the session, and with it the session.
+final class PrivateBus: Sendable {
+    enum Occupant {
+        /// Only the bus: nothing provides org.freedesktop.secrets.
+        case nothing
+        /// `StalledSecretService`, which owns org.freedesktop.secrets and never answers.
+        case stalledSecretService
+        /// A gnome-keyring-daemon with an unlocked login keyring, from `scripts/keyring-session`.
+        case keyring
+    }
+
+    let address: String
+    private let process: Process
+    private let input: FileHandle
+
+    static func start(_ occupant: Occupant) async throws -> PrivateBus {
+        try await onDedicatedThread { try PrivateBus(occupant) }
+    }
+
+    private init(_ occupant: Occupant) throws {
+        let process = Process()
+        let printAddress = #"printf '%s\n' "$DBUS_SESSION_BUS_ADDRESS"; "#
+        let session = ["--config-file=\(Project.busConfiguration.path)", "--", "sh", "-c"]
+        var lines = 1
+        switch occupant {
+        case .nothing:
+            process.executableURL = URL(filePath: "/usr/bin/dbus-run-session")
+            process.arguments = session + [printAddress + "exec cat >/dev/null"]
+        case .stalledSecretService:
+            process.executableURL = URL(filePath: "/usr/bin/dbus-run-session")
+            process.arguments =
+                session + [
+                    printAddress + #"exec "$0""#, Binaries.directory.appending(path: "StalledSecretService").path,
+                ]
+            lines = 2
+        case .keyring:
+            process.executableURL = Project.keyringSession
+            process.arguments = ["sh", "-c", printAddress + "exec cat >/dev/null"]
+        }
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.runWithDefaultSignalMask()
+
+        var buffer = Data()
+        let reader = output.fileHandleForReading
+        while buffer.count(where: { $0 == UInt8(ascii: "\n") }) < lines {
+            let chunk = reader.availableData
+            if chunk.isEmpty {
+                process.waitUntilExit()
+                throw StartFailure(
+                    description: "the private bus (\(occupant)) exited with \(process.terminationStatus)")
+            }
+            buffer.append(chunk)
+        }
+        let printed = String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
+        guard let address = printed.first, address.hasPrefix("unix:") else {
+            process.terminate()
+            throw StartFailure(description: "the private bus printed \(printed)")
+        }
+        self.address = address
+        self.process = process
+        self.input = input.fileHandleForWriting
+    }
+
+    /// Ends the session and waits for it, on a thread of its own.
+    func stop() async {
+        let (process, input) = (process, input)
+        _ = try? await onDedicatedThread {
+            try? input.close()
+            process.waitUntilExit()
+        }
+    }
+
+    deinit {
+        try? input.close()
+    }
+
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+}
+
+/// Runs `body` with a private bus, and ends the bus afterwards.
+func withPrivateBus<Result>(
+    _ occupant: PrivateBus.Occupant, _ body: (PrivateBus) async throws -> Result
+) async throws -> Result {
+    let bus = try await PrivateBus.start(occupant)
+    do {
+        let result = try await body(bus)
+        await bus.stop()
+        return result
+    } catch {
+        await bus.stop()
+        throw error
+    }
+}
+
+/// Runs `secret-tool` against the bus at `address`, in a UTF-8 locale so that it takes non-ASCII arguments.
+func secretTool(_ arguments: String..., bus address: String) async throws -> CommandResult {
+    try await runProgram(
+        URL(filePath: "/usr/bin/secret-tool"), arguments,
+        environment: ["DBUS_SESSION_BUS_ADDRESS": address, "LC_ALL": "C.UTF-8"])
+}
+
+/// Locks every collection of the Secret Service on the bus at `address`, as a screen lock would. This is
+/// the Secret Service's own Lock method, sent with `dbus-send`: it needs no prompt.
+func lockKeyring(bus address: String) async throws {
+    let result = try await runProgram(
+        URL(filePath: "/usr/bin/dbus-send"),
+        [
+            "--session", "--print-reply", "--dest=org.freedesktop.secrets", "/org/freedesktop/secrets",
+            "org.freedesktop.Secret.Service.Lock", "array:objpath:/org/freedesktop/secrets/collection/login",
+        ],
+        environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+    guard result.status == 0 else { throw PrivateBus.StartFailure(description: "Lock failed: \(result)") }
+}
