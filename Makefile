@@ -17,7 +17,7 @@ build: deps
 demo: build
 	@scripts/keyring-session scripts/demo
 
-# The tests run inside a private D-Bus session with its own unlocked gnome-keyring (scripts/keyring-session);
+# The tests and the demo run inside a private D-Bus session with its own unlocked gnome-keyring (scripts/keyring-session);
 # the Secret Service tests fail, rather than skip, anywhere else.
 test: deps
 	$(SWIFT) build --build-tests

@@ -8,9 +8,10 @@ struct SwaggerCtl: AsyncParsableCommand {
         commandName: "swaggerctl",
         abstract: "Sign in to a Swagger/OpenAPI account API and show your profile.",
         discussion: """
-            A session made in one shell is reused by every later shell. Tokens are kept in a private file \
-            (0600 in a 0700 folder) under SWAGGERCTL_CONFIG_DIR, $XDG_CONFIG_HOME/swaggerctl or \
-            ~/.config/swaggerctl.
+            A session made in one shell is reused by every later shell. Tokens are kept in the desktop \
+            keyring (the Secret Service), or where there is none, in a private file (0600 in a 0700 folder) \
+            under SWAGGERCTL_CONFIG_DIR, $XDG_CONFIG_HOME/swaggerctl or ~/.config/swaggerctl, with a warning. \
+            Choose with --keyring or SWAGGERCTL_KEYRING: auto, secret-service or file.
 
             Exit codes: 0 success, 1 other failure, 3 network, 4 authentication, 5 server or contract, \
             64 usage.

@@ -181,6 +181,25 @@ struct SecretServiceTests {
         #expect(!FileManager.default.fileExists(atPath: marker.path), "dbus-launch was started")
     }
 
+    @Test("with a stale bus address, auto falls back and says the bus cannot be reached")
+    func staleBus() async throws {
+        let sandbox = try Sandbox(environment: ["SWAGGERCTL_KEYRING": "auto"])
+        let stale = "unix:path=\(sandbox.root.path)/no-such-bus"
+        try await withDemoServer { server in
+            let login = try await sandbox.login(
+                server.apiURL, email: Self.demo.email, password: Self.demo.password,
+                environment: ["DBUS_SESSION_BUS_ADDRESS": stale])
+            #expect(login.status == 0, "\(login)")
+            #expect(
+                login.stderr.hasPrefix("swaggerctl: warning: the D-Bus session bus cannot be reached ("), "\(login)")
+            #expect(login.stderr.contains("the token is stored in \(sandbox.credentialsFile.path) instead.\n"))
+
+            let logout = try await sandbox.swaggerctl(["logout"], environment: ["DBUS_SESSION_BUS_ADDRESS": stale])
+            #expect(logout.status == 0, "\(logout)")
+            #expect(logout.stderr == "Logged out \(Self.demo.email) from \(server.apiURL).\n")
+        }
+    }
+
     @Test("with nothing on the bus providing the Secret Service, auto falls back and secret-service fails")
     func noService() async throws {
         try await withPrivateBus(.nothing) { bus in

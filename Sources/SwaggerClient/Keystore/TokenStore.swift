@@ -118,7 +118,9 @@ public struct TokenStore: Sendable {
                         then: "then run `swaggerctl logout` again")
                 }
                 // With no bus or no service there is no keyring to ask; one that did not cooperate is worth a word.
-                if error != .noSessionBus, error != .noService {
+                switch error {
+                case .noSessionBus, .busUnreachable, .noService: break
+                default:
                     warn("\(error.reason); an older copy of the token for \(account.email) may remain in the keyring.")
                 }
             }
@@ -146,7 +148,7 @@ public struct TokenStore: Sendable {
     {
         let advice =
             switch error {
-            case .noSessionBus: "Run it in a desktop session, or use --keyring file"
+            case .noSessionBus, .busUnreachable: "Run it in a desktop session, or use --keyring file"
             case .noService: "Start a Secret Service such as gnome-keyring-daemon, or use --keyring file"
             case .locked: "Unlock the keyring (for example in Seahorse), \(then)"
             case .timedOut: "Check the keyring, or allow longer with SWAGGERCTL_KEYRING_TIMEOUT"

@@ -15,7 +15,7 @@ import SwaggerAPI
 ///
 /// The delegate hears `isWaiting` on and off around each request, then the outcome: a profile or an error.
 ///
-/// Call ``shutdown()`` when done; ``SessionController/withController(configuration:delegate:_:)`` does it.
+/// Call ``shutdown()`` when done; ``SessionController/withController(configuration:delegate:warn:_:)`` does it.
 public actor APIService {
     /// The result of a successful login.
     public struct Login: Sendable, Hashable {

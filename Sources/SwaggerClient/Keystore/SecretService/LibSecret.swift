@@ -107,6 +107,12 @@ enum LibSecret {
         }
         g_dbus_error_strip_remote_error(error)
         let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        if domain == g_io_error_quark(),
+            [G_IO_ERROR_NOT_FOUND, G_IO_ERROR_CONNECTION_REFUSED, G_IO_ERROR_CLOSED, G_IO_ERROR_BROKEN_PIPE]
+                .map({ Int32($0.rawValue) }).contains(code)
+        {
+            throw .busUnreachable(message)
+        }
         if domain == g_dbus_error_quark() {
             switch GDBusError(UInt32(code)) {
             case G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND,

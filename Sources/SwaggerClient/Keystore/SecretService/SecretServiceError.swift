@@ -3,6 +3,9 @@ public enum SecretServiceError: Error, Sendable, Hashable, CustomStringConvertib
     /// There is no D-Bus session bus: `DBUS_SESSION_BUS_ADDRESS` is unset and `$XDG_RUNTIME_DIR/bus` does not
     /// exist. libsecret was not called.
     case noSessionBus
+    /// The session bus's address is known, but nothing answers there, as with a stale
+    /// `DBUS_SESSION_BUS_ADDRESS` carried into an SSH session or a container.
+    case busUnreachable(String)
     /// The session bus is there, but nothing on it provides `org.freedesktop.secrets`.
     case noService
     /// The keyring holding the item is locked, and it could not be unlocked: no prompt could be shown, or it
@@ -20,6 +23,8 @@ public enum SecretServiceError: Error, Sendable, Hashable, CustomStringConvertib
         switch self {
         case .noSessionBus:
             "there is no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset and $XDG_RUNTIME_DIR/bus does not exist)"
+        case .busUnreachable(let detail):
+            "the D-Bus session bus cannot be reached (\(detail))"
         case .noService:
             "nothing on the D-Bus session bus provides the Secret Service (org.freedesktop.secrets)"
         case .locked:
