@@ -336,6 +336,10 @@ struct SecretServiceTests {
             let fileOnly = try await sandbox.swaggerctl("details", "--keyring", "file")
             #expect(fileOnly.status == 1, "\(fileOnly)")
             #expect(fileOnly.stderr.contains("is in the Secret Service, which --keyring file does not use"))
+            let fileLogout = try await sandbox.swaggerctl("logout", "--keyring", "file")
+            #expect(fileLogout.status == 1, "\(fileLogout)")
+            #expect(fileLogout.stderr.contains("which --keyring file does not use, so nothing was logged out"))
+            #expect(try sandbox.index.records().map(\.email) == [Self.demo.email])
 
             let logout = try await sandbox.swaggerctl("logout")
             #expect(logout.status == 0, "\(logout)")

@@ -86,7 +86,8 @@ public struct TokenStore: Sendable {
         if let keyringFailure {
             throw unusable(
                 keyringFailure,
-                "Could not read the token for \(account.email) on \(account.server) from the Secret Service")
+                "Could not read the token for \(account.email) on \(account.server) from the Secret Service",
+                retry: "try again")
         }
         guard secretService != nil else {
             throw SwaggerError(
@@ -106,23 +107,31 @@ public struct TokenStore: Sendable {
     ///   has been removed from the file then, so the session is still whole and the person can try again.
     public func remove(_ account: Account, recordedIn recorded: KeystoreKind?) async throws(SwaggerError) -> Bool {
         var removed = false
-        if let secretService {
-            do {
-                removed = try await secretService.removeCredentials(for: account)
-            } catch {
-                if choice == .secretService || recorded == .secretService {
-                    throw unusable(
-                        error,
-                        "Could not remove the token for \(account.email) on \(account.server) from the Secret Service, "
-                            + "so nothing was logged out",
-                        then: "then run `swaggerctl logout` again")
-                }
-                // With no bus or no service there is no keyring to ask; one that did not cooperate is worth a word.
-                switch error {
-                case .noSessionBus, .busUnreachable, .noService: break
-                default:
-                    warn("\(error.reason); an older copy of the token for \(account.email) may remain in the keyring.")
-                }
+        guard let secretService else {
+            // Forgetting the session would leave its token in the keyring with nothing to show it is there.
+            if recorded == .secretService {
+                throw SwaggerError(
+                    .failure,
+                    "The token for \(account.email) on \(account.server) is in the Secret Service, which --keyring file "
+                        + "does not use, so nothing was logged out. Use --keyring auto or secret-service.")
+            }
+            return try await file.removeCredentials(for: account)
+        }
+        do {
+            removed = try await secretService.removeCredentials(for: account)
+        } catch {
+            if choice == .secretService || recorded == .secretService {
+                throw unusable(
+                    error,
+                    "Could not remove the token for \(account.email) on \(account.server) from the Secret Service, "
+                        + "so nothing was logged out",
+                    retry: "run `swaggerctl logout` again")
+            }
+            // With no bus or no service there is no keyring to ask; one that did not cooperate is worth a word.
+            switch error {
+            case .noSessionBus, .busUnreachable, .noService: break
+            default:
+                warn("\(error.reason); an older copy of the token for \(account.email) may remain in the keyring.")
             }
         }
         return try await file.removeCredentials(for: account) || removed
@@ -142,17 +151,19 @@ public struct TokenStore: Sendable {
         }
     }
 
-    /// The error for a keyring that cannot be used: what failed, why, and what to do.
-    private func unusable(_ error: SecretServiceError, _ what: String, then: String = "then try again")
-        -> SwaggerError
-    {
+    /// The error for a keyring that cannot be used: what failed, why, and what to do. `retry` is what to run
+    /// again once the keyring works; when it is given, the token is already in the keyring, so switching to
+    /// the file is no advice.
+    private func unusable(_ error: SecretServiceError, _ what: String, retry: String? = nil) -> SwaggerError {
+        let again = retry ?? "try again"
+        let orFile = retry == nil ? ", or use --keyring file" : ", then \(again)"
         let advice =
             switch error {
-            case .noSessionBus, .busUnreachable: "Run it in a desktop session, or use --keyring file"
-            case .noService: "Start a Secret Service such as gnome-keyring-daemon, or use --keyring file"
-            case .locked: "Unlock the keyring (for example in Seahorse), \(then)"
+            case .noSessionBus, .busUnreachable: "Run it in the desktop session that holds the keyring\(orFile)"
+            case .noService: "Start a Secret Service such as gnome-keyring-daemon\(orFile)"
+            case .locked: "Unlock the keyring (for example in Seahorse), then \(again)"
             case .timedOut: "Check the keyring, or allow longer with SWAGGERCTL_KEYRING_TIMEOUT"
-            case .cancelled, .failed: "Check the keyring, or use --keyring file"
+            case .cancelled, .failed: "Check the keyring\(orFile)"
             }
         return SwaggerError(.failure, "\(what): \(error.reason). \(advice).")
     }

@@ -17,7 +17,7 @@ import Synchronization
 /// that a lookup by `service` and `username` can only ever find the access token.
 ///
 /// Every operation is bounded: its libsecret calls share one deadline, ``timeout`` from the start, and each
-/// runs on a thread of its own that is never waited for past it (see ``BoundedCall``). After one failure,
+/// runs on a thread of its own that is never waited for past the deadline. After one failure,
 /// the keystore fails at once for the rest of the process instead of waiting again.
 public final class SecretServiceKeystore: Keystore {
     /// How long an operation may take when `SWAGGERCTL_KEYRING_TIMEOUT` does not say.
