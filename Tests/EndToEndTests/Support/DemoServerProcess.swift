@@ -19,17 +19,10 @@ final class DemoServerProcess: Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.runWithDefaultSignalMask()
-        var buffer = Data()
-        let reader = output.fileHandleForReading
-        while !buffer.contains(UInt8(ascii: "\n")) {
-            let chunk = reader.availableData
-            if chunk.isEmpty {
-                process.waitUntilExit()
-                throw StartFailure(message: "swagger-demo-server exited with \(process.terminationStatus)")
-            }
-            buffer.append(chunk)
+        guard let line = readLines(1, from: output.fileHandleForReading)?.first else {
+            process.waitUntilExit()
+            throw StartFailure(message: "swagger-demo-server exited with \(process.terminationStatus)")
         }
-        let line = String(decoding: buffer, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
         guard line.hasPrefix("listening on http://") else {
             process.terminate()
             throw StartFailure(message: "unexpected first line: \(line)")
@@ -64,13 +57,37 @@ final class DemoServerProcess: Sendable {
 func withDemoServer<Result>(
     _ arguments: [String] = [], _ body: (DemoServerProcess) async throws -> Result
 ) async throws -> Result {
-    let server = try await DemoServerProcess.start(arguments)
+    try await using(try await DemoServerProcess.start(arguments), body)
+}
+
+/// A helper process that a test starts and must stop, whatever happens.
+protocol StoppableProcess: Sendable {
+    func stop() async
+}
+
+extension DemoServerProcess: StoppableProcess {}
+
+/// Runs `body` with `process`, and stops the process afterwards, also when `body` throws.
+func using<Process: StoppableProcess, Result>(
+    _ process: Process, _ body: (Process) async throws -> Result
+) async throws -> Result {
     do {
-        let result = try await body(server)
-        await server.stop()
+        let result = try await body(process)
+        await process.stop()
         return result
     } catch {
-        await server.stop()
+        await process.stop()
         throw error
     }
+}
+
+/// Reads `reader` until it has given `count` whole lines, and returns them; `nil` when it ends first.
+func readLines(_ count: Int, from reader: FileHandle) -> [String]? {
+    var buffer = Data()
+    while buffer.count(where: { $0 == UInt8(ascii: "\n") }) < count {
+        let chunk = reader.availableData
+        if chunk.isEmpty { return nil }
+        buffer.append(chunk)
+    }
+    return String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
 }

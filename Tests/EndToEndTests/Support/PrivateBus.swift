@@ -33,7 +33,7 @@ enum Project {
 /// which activates no services. What else is on it is up to the test: nothing, a Secret Service that never
 /// answers, or a gnome-keyring that the test may lock. It lives until ``stop()``: closing its standard
 /// input ends the command inside the session, and with it the session.
-final class PrivateBus: Sendable {
+final class PrivateBus: StoppableProcess {
     enum Occupant {
         /// Only the bus: nothing provides org.freedesktop.secrets.
         case nothing
@@ -78,18 +78,10 @@ final class PrivateBus: Sendable {
         process.standardError = FileHandle.nullDevice
         try process.runWithDefaultSignalMask()
 
-        var buffer = Data()
-        let reader = output.fileHandleForReading
-        while buffer.count(where: { $0 == UInt8(ascii: "\n") }) < lines {
-            let chunk = reader.availableData
-            if chunk.isEmpty {
-                process.waitUntilExit()
-                throw StartFailure(
-                    description: "the private bus (\(occupant)) exited with \(process.terminationStatus)")
-            }
-            buffer.append(chunk)
+        guard let printed = readLines(lines, from: output.fileHandleForReading) else {
+            process.waitUntilExit()
+            throw StartFailure(description: "the private bus (\(occupant)) exited with \(process.terminationStatus)")
         }
-        let printed = String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
         guard let address = printed.first, address.hasPrefix("unix:") else {
             process.terminate()
             throw StartFailure(description: "the private bus printed \(printed)")
@@ -121,15 +113,7 @@ final class PrivateBus: Sendable {
 func withPrivateBus<Result>(
     _ occupant: PrivateBus.Occupant, _ body: (PrivateBus) async throws -> Result
 ) async throws -> Result {
-    let bus = try await PrivateBus.start(occupant)
-    do {
-        let result = try await body(bus)
-        await bus.stop()
-        return result
-    } catch {
-        await bus.stop()
-        throw error
-    }
+    try await using(try await PrivateBus.start(occupant), body)
 }
 
 /// Runs `secret-tool` against the bus at `address`, in a UTF-8 locale so that it takes non-ASCII arguments.

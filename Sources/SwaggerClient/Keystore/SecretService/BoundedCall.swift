@@ -41,7 +41,7 @@ enum BoundedCall {
                 thread.name = "swaggerctl keyring call"
                 thread.start()
                 let delay = deadline - now
-                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(delay.nanoseconds))) {
+                DispatchQueue.global().asyncAfter(deadline: .now() + delay.timeInterval) {
                     // The deadline is the outcome before the cancellation can make the call return one of its own.
                     outcome.finish(.failure(.timedOut(timeout)))
                     cancellable.cancel()
@@ -115,12 +115,5 @@ enum BoundedCall {
             }
             continuation?.resume(returning: result)
         }
-    }
-}
-
-extension Duration {
-    fileprivate var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
