@@ -14,7 +14,7 @@ struct SecretServiceTests {
         return try Sandbox(environment: environment)
     }
 
-    static let demo = (email: "demo@example.com", password: "demo-password")
+    static let demo = Sandbox.demo
 
     @Test("store, lookup and delete go through the real daemon, access and refresh token alike")
     func storeLookupDelete() async throws {
@@ -73,7 +73,7 @@ struct SecretServiceTests {
         let bus = try TestKeyring.busAddress()
         let sandbox = try Self.sandbox(bus: bus)
         try await withDemoServer { server in
-            let login = try await sandbox.login(server.apiURL, email: Self.demo.email, password: Self.demo.password)
+            let login = try await sandbox.loginAsDemo(server.apiURL)
             #expect(login.status == 0, "\(login)")
             #expect(!login.stderr.contains("warning"), "\(login)")
             let token = try await sandbox.swaggerctl("token").stdout
@@ -112,7 +112,7 @@ struct SecretServiceTests {
         let bus = try TestKeyring.busAddress()
         let sandbox = try Self.sandbox(bus: bus)
         try await withDemoServer { server in
-            let login = try await sandbox.login(server.apiURL, email: Self.demo.email, password: Self.demo.password)
+            let login = try await sandbox.loginAsDemo(server.apiURL)
             #expect(login.status == 0, "\(login)")
 
             let details = try await sandbox.swaggerctl("details")
@@ -147,8 +147,7 @@ struct SecretServiceTests {
         let path = "\(tools.path):/usr/bin:/bin"
 
         try await withDemoServer { server in
-            let login = try await sandbox.login(
-                server.apiURL, email: Self.demo.email, password: Self.demo.password, environment: ["PATH": path])
+            let login = try await sandbox.loginAsDemo(server.apiURL, environment: ["PATH": path])
             #expect(login.status == 0, "\(login)")
             #expect(
                 login.stderr.hasPrefix(
@@ -186,8 +185,8 @@ struct SecretServiceTests {
         let sandbox = try Sandbox(environment: ["SWAGGERCTL_KEYRING": "auto"])
         let stale = "unix:path=\(sandbox.root.path)/no-such-bus"
         try await withDemoServer { server in
-            let login = try await sandbox.login(
-                server.apiURL, email: Self.demo.email, password: Self.demo.password,
+            let login = try await sandbox.loginAsDemo(
+                server.apiURL,
                 environment: ["DBUS_SESSION_BUS_ADDRESS": stale])
             #expect(login.status == 0, "\(login)")
             #expect(
@@ -205,7 +204,7 @@ struct SecretServiceTests {
         try await withPrivateBus(.nothing) { bus in
             let sandbox = try Self.sandbox(bus: bus.address)
             try await withDemoServer { server in
-                let login = try await sandbox.login(server.apiURL, email: Self.demo.email, password: Self.demo.password)
+                let login = try await sandbox.loginAsDemo(server.apiURL)
                 #expect(login.status == 0, "\(login)")
                 #expect(
                     login.stderr.hasPrefix(
@@ -213,8 +212,8 @@ struct SecretServiceTests {
                             + "(org.freedesktop.secrets); the token is stored in \(sandbox.credentialsFile.path) instead.\n"
                     ))
 
-                let strict = try await sandbox.login(
-                    server.apiURL, email: Self.demo.email, password: Self.demo.password,
+                let strict = try await sandbox.loginAsDemo(
+                    server.apiURL,
                     extra: ["--keyring", "secret-service"])
                 #expect(strict.status == 1, "\(strict)")
                 #expect(strict.stderr.contains("nothing on the D-Bus session bus provides the Secret Service"))
@@ -232,7 +231,7 @@ struct SecretServiceTests {
                 let clock = ContinuousClock()
                 var login = CommandResult(status: -1, stdout: "", stderr: "")
                 let fallback = try await clock.measure {
-                    login = try await sandbox.login(server.apiURL, email: Self.demo.email, password: Self.demo.password)
+                    login = try await sandbox.loginAsDemo(server.apiURL)
                 }
                 #expect(login.status == 0, "\(login)")
                 #expect(
@@ -242,8 +241,8 @@ struct SecretServiceTests {
 
                 var strict = CommandResult(status: -1, stdout: "", stderr: "")
                 let failure = try await clock.measure {
-                    strict = try await sandbox.login(
-                        server.apiURL, email: Self.demo.email, password: Self.demo.password,
+                    strict = try await sandbox.loginAsDemo(
+                        server.apiURL,
                         extra: ["--keyring", "secret-service"])
                 }
                 #expect(strict.status == 1, "\(strict)")
@@ -273,7 +272,7 @@ struct SecretServiceTests {
         try await withPrivateBus(.keyring) { bus in
             let sandbox = try Self.sandbox(bus: bus.address)
             try await withDemoServer { server in
-                let login = try await sandbox.login(server.apiURL, email: Self.demo.email, password: Self.demo.password)
+                let login = try await sandbox.loginAsDemo(server.apiURL)
                 #expect(login.status == 0, "\(login)")
                 try await lockKeyring(bus: bus.address)
 
@@ -293,16 +292,15 @@ struct SecretServiceTests {
                     "search", "--all", "service", "swaggerctl:\(server.apiURL)", bus: bus.address)
                 #expect(items.stderr.contains("attribute.username = \(Self.demo.email)"), "\(items)")
 
-                let fallback = try await sandbox.login(
-                    server.apiURL, email: Self.demo.email, password: Self.demo.password)
+                let fallback = try await sandbox.loginAsDemo(server.apiURL)
                 #expect(fallback.status == 0, "\(fallback)")
                 #expect(
                     fallback.stderr.hasPrefix(
                         "swaggerctl: warning: the keyring is locked and could not be unlocked; the token is stored in "
                             + "\(sandbox.credentialsFile.path) instead.\n"))
 
-                let strict = try await sandbox.login(
-                    server.apiURL, email: Self.demo.email, password: Self.demo.password,
+                let strict = try await sandbox.loginAsDemo(
+                    server.apiURL,
                     extra: ["--keyring", "secret-service"])
                 #expect(strict.status == 1, "\(strict)")
                 #expect(strict.stderr.contains("the keyring is locked and could not be unlocked"))
@@ -315,8 +313,8 @@ struct SecretServiceTests {
         let bus = try TestKeyring.busAddress()
         let sandbox = try Self.sandbox(bus: bus)
         try await withDemoServer { server in
-            let offline = try await sandbox.login(
-                server.apiURL, email: Self.demo.email, password: Self.demo.password,
+            let offline = try await sandbox.loginAsDemo(
+                server.apiURL,
                 environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
             #expect(offline.status == 0, "\(offline)")
             #expect(offline.stderr.contains("warning: there is no D-Bus session bus"))
@@ -326,7 +324,7 @@ struct SecretServiceTests {
             #expect(details.stderr.isEmpty, "\(details)")
 
             // Logging in again with the keyring moves the token there and out of the file.
-            let online = try await sandbox.login(server.apiURL, email: Self.demo.email, password: Self.demo.password)
+            let online = try await sandbox.loginAsDemo(server.apiURL)
             #expect(online.status == 0, "\(online)")
             let account = Account(server: server.apiURL, email: Self.demo.email)
             #expect(try await sandbox.keystore.credentials(for: account) == nil)

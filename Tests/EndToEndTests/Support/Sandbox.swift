@@ -42,6 +42,17 @@ final class Sandbox: Sendable {
             Binaries.swaggerctl, arguments, environment: self.environment.merging(environment) { $1 }, stdin: stdin)
     }
 
+    /// The demo server's built-in account.
+    static let demo = (email: "demo@example.com", password: "demo-password")
+
+    /// Logs in to `server` as the demo server's built-in account.
+    func loginAsDemo(_ server: String, extra: [String] = [], environment: [String: String] = [:])
+        async throws -> CommandResult
+    {
+        try await login(
+            server, email: Self.demo.email, password: Self.demo.password, extra: extra, environment: environment)
+    }
+
     /// Logs in with the password on standard input.
     func login(
         _ server: String, email: String, password: String, extra: [String] = [], environment: [String: String] = [:]
