@@ -1,34 +1,54 @@
+import Crypto
 import Foundation
+import GRDB
 import HummingbirdBcrypt
 import NIOPosix
+import OpenAPIRuntime
 import SwaggerAPI
 
-/// The demo server's accounts: e-mail, bcrypt password hash and profile.
+/// The demo server's accounts: e-mail, password hash and profile, kept in the ``DemoDatabase``.
 public struct AccountDirectory: Sendable {
     struct Account: Sendable {
         var email: String
         var passwordHash: String
-        var profile: Components.Schemas.User
+        /// The profile object as seeded, `null`s included.
+        var profile: Data
     }
 
     /// One entry of a `--users` file.
     public struct Seed: Sendable, Decodable {
         /// The login e-mail.
         public var email: String
-        /// The password in clear; it is hashed with bcrypt when the server starts.
+        /// The password in clear; it is hashed when the server starts.
         public var password: String
-        /// The profile that `GET /User/User` returns. Any fields, including ones the API does not name.
-        public var profile: Components.Schemas.User?
+        /// The profile object as JSON, exactly as given, so that explicit `null`s are sent as `null`.
+        public var profile: Data?
 
         /// Creates a seed.
         /// - Parameters:
         ///   - email: The login e-mail.
         ///   - password: The password in clear.
-        ///   - profile: The profile to return.
+        ///   - profile: The profile to return; `nil` for one with only the e-mail.
         public init(email: String, password: String, profile: Components.Schemas.User? = nil) {
             self.email = email
             self.password = password
-            self.profile = profile
+            self.profile = profile.flatMap { try? JSONEncoder().encode($0) }
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case email, password, profile
+        }
+
+        /// Decodes a seed, keeping the profile's JSON as it was written.
+        /// - Parameter decoder: The decoder.
+        /// - Throws: `DecodingError` for a malformed entry.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            email = try container.decode(String.self, forKey: .email)
+            password = try container.decode(String.self, forKey: .password)
+            // OpenAPIObjectContainer keeps a `null` member as a member, where the generated User drops it.
+            profile = try container.decodeIfPresent(OpenAPIObjectContainer.self, forKey: .profile)
+                .map { try JSONEncoder().encode($0) }
         }
     }
 
@@ -37,37 +57,46 @@ public struct AccountDirectory: Sendable {
     /// The built-in account's password.
     public static let demoPassword = "demo-password"
 
-    private let accounts: [String: Account]
+    private let database: DemoDatabase
     /// A hash to verify against when the e-mail is unknown, so that a miss takes as long as a hit.
     private let decoyHash: String
 
-    /// Hashes the seeds' passwords (in parallel, on NIO's thread pool) and builds the directory.
+    /// Hashes the seeds' passwords (in parallel, on NIO's thread pool) and stores the accounts, replacing
+    /// any stored before under the same e-mail. Accounts already in a database file and not seeded again
+    /// are kept.
     /// - Parameters:
     ///   - seeds: The accounts; the built-in demo account is added unless a seed uses its e-mail.
     ///   - cost: The bcrypt cost factor, 4 to 31.
+    ///   - database: Where accounts are kept.
     /// - Returns: The directory.
-    /// - Throws: When the thread pool is not running.
-    public static func make(seeds: [Seed], cost: UInt8) async throws -> AccountDirectory {
+    /// - Throws: ``DemoServerError`` for a seed whose profile does not match the API, or a database failure.
+    public static func make(seeds: [Seed], cost: UInt8, database: DemoDatabase) async throws -> AccountDirectory {
         var all = seeds
         if !all.contains(where: { $0.email.lowercased() == demoEmail }) {
             all.append(Seed(email: demoEmail, password: demoPassword, profile: DemoProfile.profile))
         }
+        for seed in all {
+            if let profile = seed.profile, (try? DemoProfile.wire(profile)) == nil {
+                throw DemoServerError("The profile of \(seed.email) does not match the API's User schema.")
+            }
+        }
+        let passwords = all.map(\.password)
         let hashes = try await withThrowingTaskGroup(of: (Int, String).self) { group in
-            for (offset, seed) in all.enumerated() {
-                group.addTask {
-                    (offset, try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(seed.password, cost: cost) })
-                }
+            for (offset, password) in passwords.enumerated() {
+                group.addTask { (offset, try await hash(password, cost: cost)) }
             }
             return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
         }
-        var accounts: [String: Account] = [:]
-        for (offset, seed) in all.enumerated() {
-            let profile = seed.profile ?? Components.Schemas.User(email: seed.email)
-            accounts[seed.email.lowercased()] = Account(
-                email: seed.email, passwordHash: hashes[offset] ?? "", profile: profile)
+        let seeded = all
+        try await database.writer.write { db in
+            for (offset, seed) in seeded.enumerated() {
+                let profile = try seed.profile ?? JSONEncoder().encode(Components.Schemas.User(email: seed.email))
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO account (key, email, passwordHash, profile) VALUES (?, ?, ?, ?)",
+                    arguments: [seed.email.lowercased(), seed.email, hashes[offset] ?? "", profile])
+            }
         }
-        let decoy = try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash("decoy", cost: cost) }
-        return AccountDirectory(accounts: accounts, decoyHash: decoy)
+        return AccountDirectory(database: database, decoyHash: try await hash("decoy", cost: cost))
     }
 
     /// Reads a `--users` file: a JSON array of ``Seed``.
@@ -84,19 +113,39 @@ public struct AccountDirectory: Sendable {
 
     /// The account with `email` if `password` matches its hash. Takes bcrypt's time either way.
     func authenticate(email: String, password: String) async throws -> Account? {
-        let account = accounts[email.lowercased()]
+        let account = try await self.account(email: email)
         let hash = account?.passwordHash ?? decoyHash
-        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+        let digest = Self.prehash(password)
+        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(digest, hash: hash) }
         return matches ? account : nil
     }
 
     /// The account for `email`.
-    func account(email: String) -> Account? {
-        accounts[email.lowercased()]
+    func account(email: String) async throws -> Account? {
+        try await database.writer.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT email, passwordHash, profile FROM account WHERE key = ?",
+                arguments: [email.lowercased()]
+            ).map { Account(email: $0["email"], passwordHash: $0["passwordHash"], profile: $0["profile"]) }
+        }
     }
 
     /// How many accounts there are.
-    public var count: Int { accounts.count }
+    public func count() async throws -> Int {
+        try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account") ?? 0 }
+    }
+
+    private static func hash(_ password: String, cost: UInt8) async throws -> String {
+        let digest = prehash(password)
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(digest, cost: cost) }
+    }
+
+    /// bcrypt reads at most 72 bytes and stops at a NUL, so two different passwords could share a hash.
+    /// Hashing first with SHA-256 and encoding in base64 gives bcrypt 44 printable bytes that stand for
+    /// the whole password.
+    static func prehash(_ password: String) -> String {
+        Data(SHA256.hash(data: Data(password.utf8))).base64EncodedString()
+    }
 }
 
 /// A start-up failure with a plain message.

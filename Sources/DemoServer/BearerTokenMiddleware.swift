@@ -2,25 +2,27 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// Verifies the `Authorization: Bearer` token and makes its subject available to the handler through a
-/// task-local value. A request without a valid token runs with no subject, and the handler answers 401.
+/// Hands the `Authorization: Bearer` token to the handler through a task-local value, and marks a 401 from a
+/// bearer-protected operation with `WWW-Authenticate` (RFC 6750 §3). Each handler verifies the token in the
+/// way its operation needs: the profile wants a live token, logout only a signature.
 struct BearerTokenMiddleware: ServerMiddleware {
-    @TaskLocal static var subject: String?
+    @TaskLocal static var token: String?
 
-    let issuer: TokenIssuer
+    /// The operations whose credentials are in the body, not a bearer token.
+    private static let unprotected: Set<String> = ["adminLogin", "refreshToken"]
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        var subject: String?
+        var token: String?
         if let header = request.headerFields[.authorization], header.lowercased().hasPrefix("bearer ") {
-            subject = await issuer.subject(of: String(header.dropFirst("bearer ".count)))
+            token = String(header.dropFirst("bearer ".count))
         }
-        var (response, responseBody) = try await Self.$subject.withValue(subject) {
+        var (response, responseBody) = try await Self.$token.withValue(token) {
             try await next(request, body, metadata)
         }
-        if response.status == .unauthorized, operationID != "adminLogin" {
+        if response.status == .unauthorized, !Self.unprotected.contains(operationID) {
             response.headerFields[.wwwAuthenticate] = #"Bearer error="invalid_token""#
         }
         return (response, responseBody)
@@ -44,5 +46,18 @@ struct MalformedRequestMiddleware: ServerMiddleware {
             headers[.contentType] = "application/json; charset=utf-8"
             return (HTTPResponse(status: .badRequest, headerFields: headers), HTTPBody(message))
         }
+    }
+}
+
+/// Disregards the `Accept` header, as RFC 9110 §12.5.1 allows: every answer of this API is JSON, and a
+/// client that asks for something else gets JSON rather than the runtime's bare 500.
+struct AcceptIgnoringMiddleware: ServerMiddleware {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        request.headerFields[.accept] = nil
+        return try await next(request, body, metadata)
     }
 }

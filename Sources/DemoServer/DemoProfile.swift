@@ -1,3 +1,4 @@
+import Foundation
 import OpenAPIRuntime
 import SwaggerAPI
 
@@ -22,6 +23,28 @@ enum DemoProfile {
                 "role": "administrator",
                 "organisation": ["name": "Primjer d.o.o.", "city": "Zagreb"],
             ])) ?? OpenAPIObjectContainer()
+        return profile
+    }
+}
+
+extension DemoProfile {
+    /// The profile to send for a stored profile object: the generated `User`, checked against the schema, with
+    /// every member that was explicitly `null` sent as `null`.
+    ///
+    /// The generated type leaves out a known property that is `nil`, so an explicit `null` for one of them is
+    /// carried as an additional property instead, which encodes as `null` under the same name.
+    /// - Parameter json: The profile object as stored.
+    /// - Returns: The profile to encode.
+    /// - Throws: `DecodingError` when the object does not match the User schema.
+    static func wire(_ json: Data) throws -> Components.Schemas.User {
+        var profile = try JSONDecoder().decode(Components.Schemas.User.self, from: json)
+        let members = try JSONDecoder().decode(OpenAPIObjectContainer.self, from: json).value
+        let explicitNulls = members.filter { $0.value == nil }.map(\.key)
+        if !explicitNulls.isEmpty {
+            var additional = profile.additionalProperties.value
+            for name in explicitNulls { additional[name] = .some(nil) }
+            profile.additionalProperties = try OpenAPIObjectContainer(unvalidatedValue: additional)
+        }
         return profile
     }
 }

@@ -1,14 +1,17 @@
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
 import SwaggerAPI
 
-/// Builds the demo server: the account API under `/api`, backed by an ``AccountDirectory``.
+/// Builds the demo server: the account API under `/api`, backed by a ``DemoDatabase``.
 public enum DemoServer {
     /// The path the API is served under.
     public static let basePath = "/api"
+    /// The largest request body accepted; a larger one is answered 413.
+    public static let bodyLimit = 64 * 1024
 
     /// Settings for the demo server.
     public struct Options: Sendable {
@@ -19,7 +22,9 @@ public enum DemoServer {
         /// The app id that logins must send.
         public var appID = "swaggerctl-demo"
         /// How long access tokens last.
-        public var tokenLifetime: Duration = .seconds(3600)
+        public var accessTokenLifetime: Duration = .seconds(900)
+        /// How long each refresh token lasts from when it is issued.
+        public var refreshTokenLifetime: Duration = .seconds(30 * 86_400)
 
         /// Creates the default options.
         public init() {}
@@ -28,33 +33,47 @@ public enum DemoServer {
     /// The router with the API's handlers and middlewares.
     /// - Parameters:
     ///   - directory: The accounts.
+    ///   - database: Where the signing key and refresh-token families are kept.
     ///   - options: The settings.
+    ///   - logger: Receives one line per login, refresh, revocation and detected reuse.
     /// - Returns: A router for an `Application` or for tests.
-    /// - Throws: When the handlers cannot be registered.
-    public static func router(directory: AccountDirectory, options: Options) async throws -> Router<BasicRequestContext>
-    {
-        let issuer = await TokenIssuer(lifetime: options.tokenLifetime)
+    /// - Throws: When the handlers cannot be registered or the database cannot be read.
+    public static func router(
+        directory: AccountDirectory, database: DemoDatabase, options: Options,
+        logger: Logger = Logger(label: "swagger-demo-server")
+    ) async throws -> Router<BasicRequestContext> {
+        let families = SessionFamilies(database: database, lifetime: options.refreshTokenLifetime)
+        let issuer = try await TokenIssuer(
+            database: database, families: families, lifetime: options.accessTokenLifetime)
+        let api = DemoAPI(
+            directory: directory, issuer: issuer, families: families, appID: options.appID, logger: logger)
+        let serverURL = URL(string: basePath) ?? URL(filePath: "/")
         let router = Router()
-        let api = DemoAPI(directory: directory, issuer: issuer, appID: options.appID)
+        // Added before the routes, so that it also sees requests the router would answer 404.
+        router.add(
+            middleware: RouteRulesMiddleware(routes: try RouteTable.of(api, serverURL: serverURL), bodyLimit: bodyLimit)
+        )
         try api.registerHandlers(
-            on: router, serverURL: URL(string: basePath) ?? URL(filePath: "/"),
-            middlewares: [MalformedRequestMiddleware(), BearerTokenMiddleware(issuer: issuer)])
+            on: router, serverURL: serverURL,
+            middlewares: [AcceptIgnoringMiddleware(), MalformedRequestMiddleware(), BearerTokenMiddleware()])
         return router
     }
 
     /// The application. `onListening` receives the base URL once the socket is bound.
     /// - Parameters:
     ///   - directory: The accounts.
+    ///   - database: Where the signing key and refresh-token families are kept.
     ///   - options: The settings.
     ///   - onListening: Called with `http://HOST:PORT` when the server is ready.
     /// - Returns: The application; run it with `runService()`.
     /// - Throws: When the router cannot be built.
     public static func application(
-        directory: AccountDirectory, options: Options, onListening: @escaping @Sendable (String) -> Void
+        directory: AccountDirectory, database: DemoDatabase, options: Options,
+        onListening: @escaping @Sendable (String) -> Void
     ) async throws -> some ApplicationProtocol {
         let host = options.host
         return Application(
-            router: try await router(directory: directory, options: options),
+            router: try await router(directory: directory, database: database, options: options),
             configuration: .init(
                 address: .hostname(options.host, port: options.port), serverName: "swagger-demo-server"),
             onServerRunning: { channel in

@@ -1,50 +1,71 @@
 import Foundation
+import GRDB
 import JWTKit
 
-/// Issues and checks the demo server's access tokens: HS256 JWTs with `sub`, `iat` and `exp`, signed with a
-/// key made fresh at every start. Refresh tokens are 32 random bytes.
+/// Issues and checks the demo server's access tokens: HS256 JWTs with `sub`, `iat`, `exp` and `fam`, the
+/// session family they belong to. The signing key is made once and kept in the ``DemoDatabase``, so a server
+/// restarted on the same database file still accepts the tokens it issued.
 struct TokenIssuer: Sendable {
     struct Claims: JWTPayload {
         var sub: SubjectClaim
         var iat: IssuedAtClaim
         var exp: ExpirationClaim
+        var fam: String
 
         func verify(using algorithm: some JWTAlgorithm) async throws {
             try exp.verifyNotExpired()
         }
     }
 
+    /// The same claims with only the signature checked, for logout: an expired token may still end its session.
+    struct SignedClaims: JWTPayload {
+        var sub: SubjectClaim
+        var fam: String
+
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+
     private let keys: JWTKeyCollection
+    private let families: SessionFamilies
     let lifetime: Duration
 
-    init(lifetime: Duration) async {
-        var secret = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &secret) }
+    init(database: DemoDatabase, families: SessionFamilies, lifetime: Duration) async throws {
+        let secret = try await database.writer.write { db in
+            if let secret = try Data.fetchOne(db, sql: "SELECT secret FROM signingKey WHERE id = 1") { return secret }
+            var generator = SystemRandomNumberGenerator()
+            let secret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+            try db.execute(sql: "INSERT INTO signingKey (id, secret) VALUES (1, ?)", arguments: [secret])
+            return secret
+        }
         keys = JWTKeyCollection()
-        await keys.add(hmac: HMACKey(from: bytes), digestAlgorithm: .sha256)
+        await keys.add(hmac: HMACKey(from: [UInt8](secret)), digestAlgorithm: .sha256)
+        self.families = families
         self.lifetime = lifetime
     }
 
-    func accessToken(for email: String, now: Date = Date()) async throws -> String {
+    func accessToken(for member: SessionFamilies.Member, now: Date = Date()) async throws -> String {
         // NumericDate claims in whole seconds, which is what most JWT readers expect: `iat` rounded down and
         // `exp` rounded up, so that a token always lives at least its full lifetime.
         let issued = now.timeIntervalSince1970
-        let expires = issued + TimeInterval(lifetime.components.seconds)
+        let expires = issued + lifetime.timeInterval
         let claims = Claims(
-            sub: SubjectClaim(value: email),
+            sub: SubjectClaim(value: member.email),
             iat: IssuedAtClaim(value: Date(timeIntervalSince1970: issued.rounded(.down))),
-            exp: ExpirationClaim(value: Date(timeIntervalSince1970: expires.rounded(.up))))
+            exp: ExpirationClaim(value: Date(timeIntervalSince1970: expires.rounded(.up))),
+            fam: member.familyID)
         return try await keys.sign(claims)
     }
 
-    /// The e-mail a valid, unexpired token was issued to, or `nil`.
-    func subject(of token: String) async -> String? {
-        try? await keys.verify(token, as: Claims.self).sub.value
+    /// The session member of a valid, unexpired token whose family has not been revoked, or `nil`.
+    func member(of token: String) async -> SessionFamilies.Member? {
+        guard let claims = try? await keys.verify(token, as: Claims.self),
+            (try? await families.isLive(claims.fam)) == true
+        else { return nil }
+        return SessionFamilies.Member(email: claims.sub.value, familyID: claims.fam)
     }
 
-    static func refreshToken() -> String {
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    /// The family of a token signed by this server, expired or not, or `nil`.
+    func signedFamily(of token: String) async -> String? {
+        try? await keys.verify(token, as: SignedClaims.self).fam
     }
 }

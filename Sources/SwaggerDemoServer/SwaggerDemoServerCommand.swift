@@ -10,7 +10,8 @@ struct SwaggerDemoServerCommand: AsyncParsableCommand {
         abstract: "A demo of the account API that swaggerctl talks to, served under /api.",
         discussion: """
             Built-in account: \(AccountDirectory.demoEmail) / \(AccountDirectory.demoPassword). Prints \
-            "listening on http://HOST:PORT" on standard output once ready. Stop it with Ctrl-C or SIGTERM.
+            "listening on http://HOST:PORT" on standard output once ready, and logs each login, refresh and \
+            revocation on standard error. Stop it with Ctrl-C or SIGTERM.
             """)
 
     @Option(help: "The address to listen on.")
@@ -27,8 +28,20 @@ struct SwaggerDemoServerCommand: AsyncParsableCommand {
     @Option(help: "The app id that logins must send.")
     var appId = "swaggerctl-demo"
 
-    @Option(help: "How long access tokens last, in seconds.")
-    var tokenLifetime = 3600
+    @Option(
+        name: [.customLong("access-token-lifetime"), .customLong("token-lifetime")],
+        help: ArgumentHelp("How long access tokens last, in seconds.", valueName: "seconds"))
+    var accessTokenLifetime = 900
+
+    @Option(help: ArgumentHelp("How long each refresh token lasts, in seconds.", valueName: "seconds"))
+    var refreshTokenLifetime = 30 * 86_400
+
+    @Option(
+        help: ArgumentHelp(
+            "A SQLite file for accounts, the signing key and sessions, so that a restarted server still accepts "
+                + "the sessions it issued. Default: everything in memory.",
+            valueName: "path"))
+    var database: String?
 
     @Option(help: "The bcrypt cost factor for password hashes (4 to 31).")
     var bcryptCost = 10
@@ -36,18 +49,21 @@ struct SwaggerDemoServerCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be from 4 to 31.") }
-        guard tokenLifetime > 0 else { throw ValidationError("--token-lifetime must be positive.") }
+        guard accessTokenLifetime > 0 else { throw ValidationError("--access-token-lifetime must be positive.") }
+        guard refreshTokenLifetime > 0 else { throw ValidationError("--refresh-token-lifetime must be positive.") }
     }
 
     func run() async throws {
         let seeds = try users.map { try AccountDirectory.seeds(from: URL(filePath: $0)) } ?? []
-        let directory = try await AccountDirectory.make(seeds: seeds, cost: UInt8(bcryptCost))
+        let store = try DemoDatabase.open(path: database)
+        let directory = try await AccountDirectory.make(seeds: seeds, cost: UInt8(bcryptCost), database: store)
         var options = DemoServer.Options()
         options.host = host
         options.port = port
         options.appID = appId
-        options.tokenLifetime = .seconds(tokenLifetime)
-        let app = try await DemoServer.application(directory: directory, options: options) { url in
+        options.accessTokenLifetime = .seconds(accessTokenLifetime)
+        options.refreshTokenLifetime = .seconds(refreshTokenLifetime)
+        let app = try await DemoServer.application(directory: directory, database: store, options: options) { url in
             // Unbuffered, so that a parent process reading a pipe sees the line at once.
             FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))
         }

@@ -17,7 +17,7 @@ struct SwaggerCtl: AsyncParsableCommand {
             64 usage.
             """,
         version: SwaggerClientVersion.current,
-        subcommands: [Login.self, Details.self, Logout.self, Status.self, Token.self]
+        subcommands: [Login.self, Details.self, Logout.self, Status.self, Token.self, Refresh.self]
     )
 
     /// Parses the command line, runs the command, and turns a ``SwaggerError`` into one line on stderr and

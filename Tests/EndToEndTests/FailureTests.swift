@@ -61,16 +61,19 @@ struct FailureTests {
         }
     }
 
-    @Test("a server that was up at login and is down later exits 3 and keeps the session")
+    @Test("a server that was up at login and is down later: --no-cache and token exit 3 and keep the session")
     func serverGoesDown() async throws {
         let sandbox = try Sandbox()
         let server = try await DemoServerProcess.start()
         let login = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "demo-password")
         try #require(login.status == 0, "\(login)")
         await server.stop()
-        let result = try await sandbox.swaggerctl("details")
-        #expect(result.status == 3)
-        expectOneLine(result)
+        for arguments in [["details", "--no-cache"], ["status", "--check"]] {
+            let result = try await sandbox.swaggerctl(arguments)
+            #expect(result.status == 3, "\(arguments): \(result)")
+            expectOneLine(result)
+            #expect(result.stderr.contains("Could not reach \(server.apiURL): connection refused"))
+        }
         #expect(try sandbox.index.records().count == 1)
     }
 
@@ -170,7 +173,10 @@ struct FailureTests {
             let result = try await sandbox.swaggerctl("details")
             #expect(result.status == 4)
             expectOneLine(result)
-            #expect(result.stderr.contains("rejected the stored token"))
+            #expect(
+                result.stderr
+                    == "swaggerctl: Your session for demo@example.com on \(server.apiURL) has ended: the server no "
+                    + "longer accepts it. Run `swaggerctl login -s \(server.apiURL) -e demo@example.com`.\n")
             #expect(try await sandbox.keystore.credentials(for: account) == nil)
             #expect(try sandbox.index.records().isEmpty)
         }

@@ -68,6 +68,34 @@ struct SecretServiceTests {
         #expect(label.stdout.contains("label = swaggerctl token for \(account.email) on \(account.server)\n"))
     }
 
+    @Test("a refresh replaces both keyring items in place: one access item and one refresh item, never more")
+    func rotationReplacesItems() async throws {
+        let bus = try TestKeyring.busAddress()
+        let sandbox = try Self.sandbox(bus: bus)
+        try await withDemoServer { server in
+            let login = try await sandbox.loginAsDemo(server.apiURL)
+            try #require(login.status == 0, "\(login)")
+            let service = "swaggerctl:\(server.apiURL)"
+            let before = try await secretTool("lookup", "service", service, "username", Self.demo.email, bus: bus)
+
+            for _ in 0..<2 {
+                let refresh = try await sandbox.swaggerctl("refresh")
+                #expect(refresh.status == 0, "\(refresh)")
+            }
+
+            let access = try await secretTool("search", "--all", "service", service, bus: bus)
+            let refresh = try await secretTool("search", "--all", "refresh-token-for", service, bus: bus)
+            #expect(access.stdout.count(of: "label = ") == 1, "\(access)")
+            #expect(refresh.stdout.count(of: "label = ") == 1, "\(refresh)")
+            let after = try await secretTool("lookup", "service", service, "username", Self.demo.email, bus: bus)
+            #expect(after.stdout != before.stdout)
+            let token = try await sandbox.swaggerctl("token")
+            #expect(token.stdout == after.stdout + "\n")
+            #expect(try sandbox.index.records().map(\.keystore) == [.secretService])
+            #expect(!FileManager.default.fileExists(atPath: sandbox.credentialsFile.path))
+        }
+    }
+
     @Test("after login, secret-tool finds the item by the documented attributes, and no token is on disk")
     func secretToolReadsTheItem() async throws {
         let bus = try TestKeyring.busAddress()
@@ -344,5 +372,12 @@ struct SecretServiceTests {
             let left = try await secretTool("search", "--all", "service", "swaggerctl:\(server.apiURL)", bus: bus)
             #expect(left.stdout.isEmpty, "\(left)")
         }
+    }
+}
+
+extension String {
+    /// How many times `part` occurs, without overlaps.
+    func count(of part: String) -> Int {
+        components(separatedBy: part).count - 1
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import SwaggerClient
 import Testing
+
+@testable import SwaggerClient
 
 @Suite("Credentials: descriptions never show a token")
 struct CredentialsTests {
@@ -28,14 +29,21 @@ struct CredentialsTests {
         #expect(Mirror(reflecting: credentials).children.isEmpty)
     }
 
-    @Test("values that hold credentials do not show the tokens either")
-    func containers() {
+    @Test("values that hold credentials or tokens, actions included, do not show the tokens either")
+    func containers() throws {
         let session = Session(record: Fixtures.record(Fixtures.ana), credentials: Self.credentials)
-        let action = MainCoordinator.Action.store(session)
-        let texts = [
+        let use = MainCoordinator.StartAction.use(.fetchProfile(server: Fixtures.server, accessToken: "SECRET"))
+        let refresh = MainCoordinator.LockedAction.refresh(
+            .init(server: Fixtures.server, refreshToken: "SECRET", appID: "app"))
+        let source = MainCoordinator.Source.environment(token: "SECRET", server: Fixtures.server)
+        let failure = MainCoordinator.Failure.request(.timedOut, source)
+        let selection = SessionSelection(server: try ServerURL(Fixtures.server), environmentToken: "SECRET")
+        var texts = [
             String(describing: session), String(reflecting: session), Self.dumped(session),
-            String(describing: action), Self.dumped(action),
         ]
+        for value in [use, refresh, source, failure, selection] as [Any] {
+            texts += [String(describing: value), String(reflecting: value), Self.dumped(value)]
+        }
         for text in texts {
             #expect(!text.contains("SECRET"), "\(text)")
         }

@@ -1,226 +1,416 @@
 import Foundation
-import SwaggerClient
 import Testing
 
-@Suite("MainCoordinator: every transition, with no I/O")
+@testable import SwaggerClient
+
+@Suite("MainCoordinator: every decision, with no I/O")
 struct MainCoordinatorTests {
-    static let ana = Fixtures.session(Fixtures.ana, token: "ana-token")
-    static let ivo = Fixtures.session(Fixtures.ivo, token: "ivo-token")
+    typealias Coordinator = MainCoordinator
+
+    /// 2033-05-18T03:33:20Z.
+    static let now = Date(timeIntervalSince1970: 2_000_000_000)
     static let profile = Profile(fields: ["id": .integer(1024), "name": .string("Ana")])
-    static let otherProfile = Profile(fields: ["id": .integer(2048), "name": .string("Ivo")])
+
+    /// A record whose access token expires `offset` seconds from ``now``, or whose expiry is unknown.
+    static func record(expiresIn offset: TimeInterval?, refreshable: Bool? = true) -> SessionRecord {
+        var record = Fixtures.record(Fixtures.ana, expiresAt: offset.map { now.addingTimeInterval($0) })
+        record.refreshable = refreshable
+        return record
+    }
+
+    static let fresh = record(expiresIn: 600)
+    static let expired = record(expiresIn: -5)
+    static let stored = Credentials(accessToken: "old-access", refreshToken: "old-refresh")
 
     static let everyError: [APIServiceError] = [
-        .badCredentials, .tokenRejected, .requestRejected(status: 400, message: "appId is required"),
+        .badCredentials, .tokenRejected, .refreshRejected, .requestRejected(status: 400, message: "appId is required"),
         .redirected(status: 302, location: "https://elsewhere.example/api"), .serverFailed(status: 503),
         .contractViolation("the profile is not a JSON object"), .unreachable("connection refused"), .timedOut,
         .tls("certificate not trusted"),
     ]
-    static let errorsThatKeepTheSession = everyError.filter { $0 != .tokenRejected }
+    static let unreachable: [APIServiceError] = [.unreachable("connection refused"), .timedOut]
 
-    /// The phases reachable with a session, and how to reach them.
-    enum SignedIn: String, Sendable, CaseIterable {
-        case loggedIn, showingDetails
+    /// An unsigned JWT whose only claim is `exp`, ``now`` plus `offset`.
+    static func jwt(expiresIn offset: TimeInterval) -> String {
+        SessionStatusTests.jwt(exp: Int(now.timeIntervalSince1970 + offset))
+    }
 
-        var phase: MainCoordinator.Phase { self == .loggedIn ? .loggedIn : .showingDetails }
-
-        func coordinator() -> MainCoordinator {
-            var coordinator = MainCoordinator()
-            _ = coordinator.restored(MainCoordinatorTests.ana.record)
-            if self == .showingDetails { _ = coordinator.profileReceived(MainCoordinatorTests.profile) }
-            return coordinator
+    /// A coordinator with a stored session, waiting for the refresh lock for the reason given.
+    static func waitingForLock(
+        _ record: SessionRecord, purpose: Coordinator.Purpose = .profile(allowSaved: true), after401: Bool = false
+    ) -> Coordinator {
+        var coordinator = Coordinator()
+        if after401 {
+            #expect(coordinator.start(.stored(record), for: purpose, now: now) == .readAccessToken(record))
+            _ = coordinator.tokenRead(stored.accessToken)
+            #expect(coordinator.profileFailed(.tokenRejected) == .lockForRefresh(record.account))
+        } else {
+            #expect(coordinator.start(.stored(record), for: purpose, now: now) == .lockForRefresh(record.account))
         }
+        return coordinator
     }
 
-    @Test("login → authenticated → stored → profileReceived gives authenticate, store, fetchProfile, show")
-    func loginFlow() {
-        var coordinator = MainCoordinator()
-        #expect(coordinator.phase == .loggedOut)
-
-        #expect(coordinator.loginRequested(Fixtures.ana) == .authenticate(Fixtures.ana))
-        #expect(coordinator.phase == .authenticating)
-
-        #expect(coordinator.authenticated(Self.ana) == .store(Self.ana))
-        #expect(coordinator.phase == .loggedIn)
-
-        #expect(coordinator.stored() == .fetchProfile(Self.ana.record))
-        #expect(coordinator.phase == .loggedIn)
-
-        #expect(coordinator.profileReceived(Self.profile) == .show(Self.profile))
-        #expect(coordinator.phase == .showingDetails)
+    /// A coordinator whose profile request with the stored access token is in flight.
+    static func fetching(_ record: SessionRecord, purpose: Coordinator.Purpose = .profile(allowSaved: true))
+        -> Coordinator
+    {
+        var coordinator = Coordinator()
+        _ = coordinator.start(.stored(record), for: purpose, now: now)
+        _ = coordinator.tokenRead(stored.accessToken)
+        return coordinator
     }
 
-    @Test("a failed login reports the error and returns to logged out", arguments: everyError)
-    func failedLogin(error: APIServiceError) {
-        var coordinator = MainCoordinator()
-        _ = coordinator.loginRequested(Fixtures.ana)
-
-        #expect(coordinator.failed(error) == .report(error))
-        #expect(coordinator.phase == .loggedOut)
-        // Nothing of the failed attempt is left: a new login starts afresh.
-        #expect(coordinator.authenticated(Self.ana) == .none)
-        #expect(coordinator.loginRequested(Fixtures.ana) == .authenticate(Fixtures.ana))
+    /// A coordinator whose refresh request for `record` is in flight.
+    static func refreshing(_ record: SessionRecord, purpose: Coordinator.Purpose = .profile(allowSaved: true))
+        -> Coordinator
+    {
+        var coordinator = waitingForLock(record, purpose: purpose)
+        _ = coordinator.lockTaken(record: record, credentials: stored, now: now)
+        return coordinator
     }
 
-    @Test("a rejected token discards the session's account and logs out", arguments: SignedIn.allCases)
-    func tokenRejected(start: SignedIn) {
-        var coordinator = start.coordinator()
+    // MARK: - Login
 
-        #expect(coordinator.failed(.tokenRejected) == .discard(Fixtures.ana, because: .tokenRejected))
-        #expect(coordinator.phase == .loggedOut)
-        #expect(coordinator.detailsRequested() == .none)
+    @Test("a login builds the record from the answer, then fetches the profile and saves it")
+    func login() throws {
+        var coordinator = Coordinator()
+        coordinator.loginRequested(Fixtures.ana, appID: "my-app")
+        let token = Self.jwt(expiresIn: 900)
+        let answer = APIService.Login(
+            credentials: Credentials(accessToken: token, refreshToken: "r1"), username: "ana.h")
+
+        let record = coordinator.authenticated(answer, storedIn: .secretService, now: Self.now)
+
+        #expect(
+            record
+                == SessionRecord(
+                    account: Fixtures.ana, appId: "my-app", username: "ana.h", keystore: .secretService,
+                    savedAt: Self.now, expiresAt: Self.now.addingTimeInterval(900), refreshable: true))
+        #expect(coordinator.sessionSaved() == .fetchProfile(server: Fixtures.server, accessToken: token))
+        #expect(
+            coordinator.profileReceived(Self.profile)
+                == .saveAndShow(.init(profile: Self.profile, origin: .server(refreshed: false)), Fixtures.ana))
+    }
+
+    @Test("a login without a refresh token or a JWT records neither")
+    func loginWithOpaqueToken() {
+        var coordinator = Coordinator()
+        coordinator.loginRequested(Fixtures.ana, appID: "app")
+        let answer = APIService.Login(credentials: Credentials(accessToken: "opaque"), username: nil)
+        let record = coordinator.authenticated(answer, storedIn: .file, now: Self.now)
+        #expect(record.expiresAt == nil)
+        #expect(record.refreshable == false)
     }
 
     @Test(
-        "any other failure while signed in is reported and keeps the session",
-        arguments: SignedIn.allCases, errorsThatKeepTheSession)
-    func failureKeepsSession(start: SignedIn, error: APIServiceError) {
-        var coordinator = start.coordinator()
+        "a profile request that fails after a good login keeps the session, whatever the failure",
+        arguments: everyError)
+    func halfLogin(error: APIServiceError) {
+        var coordinator = Coordinator()
+        coordinator.loginRequested(Fixtures.ana, appID: "app")
+        let record = coordinator.authenticated(
+            APIService.Login(credentials: Self.stored, username: nil), storedIn: .file, now: Self.now)
+        _ = coordinator.sessionSaved()
 
-        #expect(coordinator.failed(error) == .report(error))
-        #expect(coordinator.phase == start.phase)
-        #expect(coordinator.detailsRequested() == .fetchProfile(Self.ana.record))
+        #expect(coordinator.profileFailed(error) == .fail(.profileAfterLogin(error, record)))
     }
 
-    @Test("a failure while logged out is reported and changes nothing", arguments: everyError)
-    func failureWhileLoggedOut(error: APIServiceError) {
-        var coordinator = MainCoordinator()
+    // MARK: - Starting with a stored session
 
-        #expect(coordinator.failed(error) == .report(error))
-        #expect(coordinator.phase == .loggedOut)
+    @Test(
+        "the access token is refreshed first when it has expired or expires within 30 s; else only it is read",
+        arguments: [
+            (-600, true), (-1, true), (0, true), (29, true), (30, true), (31, false), (3600, false), (nil, false),
+        ] as [(TimeInterval?, Bool)])
+    func refreshBeforeUse(expiresIn offset: TimeInterval?, refreshes: Bool) {
+        let record = Self.record(expiresIn: offset)
+        for purpose in [Coordinator.Purpose.profile(allowSaved: true), .profile(allowSaved: false), .token] {
+            var coordinator = Coordinator()
+            #expect(
+                coordinator.start(.stored(record), for: purpose, now: Self.now)
+                    == (refreshes ? .lockForRefresh(Fixtures.ana) : .readAccessToken(record)))
+        }
     }
 
-    @Test("restored, then detailsRequested, fetches the profile with the restored session")
-    func restoredThenDetails() {
-        var coordinator = MainCoordinator()
-
-        #expect(coordinator.restored(Self.ana.record) == .none)
-        #expect(coordinator.phase == .loggedIn)
-        #expect(coordinator.detailsRequested() == .fetchProfile(Self.ana.record))
-        #expect(coordinator.phase == .loggedIn)
-        #expect(coordinator.profileReceived(Self.profile) == .show(Self.profile))
-        #expect(coordinator.phase == .showingDetails)
+    @Test(
+        "a token that lives less than a minute is refreshed in the second half of its life, not at every use",
+        arguments: [(1.5, false), (1.01, false), (1, true), (0.5, true), (-1, true)] as [(TimeInterval, Bool)])
+    func shortLivedToken(expiresIn offset: TimeInterval, refreshes: Bool) {
+        var record = Self.record(expiresIn: offset)
+        record.issuedAt = Self.now.addingTimeInterval(offset - 2)
+        var coordinator = Coordinator()
+        #expect(
+            coordinator.start(.stored(record), for: .token, now: Self.now)
+                == (refreshes ? .lockForRefresh(Fixtures.ana) : .readAccessToken(record)))
     }
 
-    @Test("while showing details, details can be fetched again and a newer profile replaces the shown one")
-    func refreshDetails() {
-        var coordinator = SignedIn.showingDetails.coordinator()
+    @Test("a fresh token is fetched with for the profile, and handed over for token")
+    func freshToken() {
+        var details = Coordinator()
+        _ = details.start(.stored(Self.fresh), for: .profile(allowSaved: true), now: Self.now)
+        #expect(details.tokenRead("access") == .use(.fetchProfile(server: Fixtures.server, accessToken: "access")))
+        #expect(
+            details.profileReceived(Self.profile)
+                == .saveAndShow(.init(profile: Self.profile, origin: .server(refreshed: false)), Fixtures.ana))
 
-        #expect(coordinator.detailsRequested() == .fetchProfile(Self.ana.record))
-        #expect(coordinator.phase == .showingDetails)
-        #expect(coordinator.profileReceived(Self.otherProfile) == .show(Self.otherProfile))
-        #expect(coordinator.phase == .showingDetails)
+        var token = Coordinator()
+        _ = token.start(.stored(Self.fresh), for: .token, now: Self.now)
+        #expect(token.tokenRead("access") == .use(.deliver(accessToken: "access")))
     }
 
-    @Test("logoutRequested removes the session's account and logs out", arguments: SignedIn.allCases)
-    func logout(start: SignedIn) {
-        var coordinator = start.coordinator()
-
-        #expect(coordinator.logoutRequested() == .remove(Fixtures.ana))
-        #expect(coordinator.phase == .loggedOut)
-        #expect(coordinator.logoutRequested() == .none)
+    @Test("a record whose token is in no store is reported, not removed")
+    func noStoredToken() {
+        var coordinator = Coordinator()
+        _ = coordinator.start(.stored(Self.fresh), for: .token, now: Self.now)
+        #expect(coordinator.tokenRead(nil) == .fail(.noStoredToken(Self.fresh)))
     }
 
-    @Test("a new login is allowed while signed in and replaces the session", arguments: SignedIn.allCases)
-    func loginWhileSignedIn(start: SignedIn) {
-        var coordinator = start.coordinator()
+    // MARK: - Under the refresh lock
 
-        #expect(coordinator.loginRequested(Fixtures.ivo) == .authenticate(Fixtures.ivo))
-        #expect(coordinator.phase == .authenticating)
-        #expect(coordinator.authenticated(Self.ivo) == .store(Self.ivo))
-        #expect(coordinator.stored() == .fetchProfile(Self.ivo.record))
+    @Test("under the lock, an unchanged session is refreshed with the refresh token read there")
+    func refreshesWhenUnchanged() {
+        var coordinator = Self.waitingForLock(Self.expired)
+        #expect(
+            coordinator.lockTaken(record: Self.expired, credentials: Self.stored, now: Self.now)
+                == .refresh(.init(server: Fixtures.server, refreshToken: "old-refresh", appID: "swaggerctl-demo")))
     }
 
-    @Test("a second login while authenticating is ignored, and the first one can still complete")
-    func secondLoginWhileAuthenticating() {
-        var coordinator = MainCoordinator()
-        _ = coordinator.loginRequested(Fixtures.ana)
+    @Test(
+        "under the lock, tokens another process stored meanwhile are used and not refreshed again",
+        arguments: [Coordinator.Purpose.profile(allowSaved: true), .token])
+    func usesAnotherProcessTokens(purpose: Coordinator.Purpose) {
+        // The other process's token lives for 2 s only: less than the margin, but it is new, so it is used.
+        var renewed = Self.record(expiresIn: 2)
+        renewed.username = "changed"
+        let theirs = Credentials(accessToken: "their-access", refreshToken: "their-refresh")
+        var coordinator = Self.waitingForLock(Self.expired, purpose: purpose)
 
-        #expect(coordinator.loginRequested(Fixtures.ivo) == .none)
-        #expect(coordinator.phase == .authenticating)
-        #expect(coordinator.authenticated(Self.ivo) == .none)
-        #expect(coordinator.authenticated(Self.ana) == .store(Self.ana))
+        let action = coordinator.lockTaken(record: renewed, credentials: theirs, now: Self.now)
+
+        switch purpose {
+        case .profile:
+            #expect(action == .use(.fetchProfile(server: Fixtures.server, accessToken: "their-access")))
+            // Used after a refresh: a 401 now ends the session instead of refreshing again.
+            #expect(coordinator.profileFailed(.tokenRejected) == .endSession(.init(record: renewed)))
+        case .token:
+            #expect(action == .use(.deliver(accessToken: "their-access")))
+        }
     }
 
-    @Test("authenticated for a different account is ignored and keeps authenticating")
-    func authenticatedForAnotherAccount() {
-        var coordinator = MainCoordinator()
-        _ = coordinator.loginRequested(Fixtures.ana)
-
-        #expect(coordinator.authenticated(Self.ivo) == .none)
-        #expect(coordinator.phase == .authenticating)
-        #expect(coordinator.stored() == .none)
-        #expect(coordinator.authenticated(Self.ana) == .store(Self.ana))
-        #expect(coordinator.phase == .loggedIn)
+    @Test("under the lock, a changed session whose token has run out is refreshed all the same")
+    func changedButExpired() {
+        let renewed = Self.record(expiresIn: -1)
+        var coordinator = Self.waitingForLock(Self.expired)
+        #expect(
+            coordinator.lockTaken(
+                record: renewed, credentials: Credentials(accessToken: "a", refreshToken: "r2"), now: Self.now)
+                == .refresh(.init(server: Fixtures.server, refreshToken: "r2", appID: "swaggerctl-demo")))
     }
 
-    /// Where a wrong-state case starts.
-    enum Start: String, Sendable, CaseIterable {
-        case loggedOut, authenticating, loggedIn, showingDetails
+    @Test("after a 401, a different stored token is used; the same one is refreshed")
+    func after401() {
+        var replaced = Self.waitingForLock(Self.fresh, after401: true)
+        #expect(
+            replaced.lockTaken(
+                record: Self.fresh, credentials: Credentials(accessToken: "newer", refreshToken: "r"), now: Self.now)
+                == .use(.fetchProfile(server: Fixtures.server, accessToken: "newer")))
 
-        var phase: MainCoordinator.Phase {
-            switch self {
-            case .loggedOut: .loggedOut
-            case .authenticating: .authenticating
-            case .loggedIn: .loggedIn
-            case .showingDetails: .showingDetails
-            }
+        var same = Self.waitingForLock(Self.fresh, after401: true)
+        #expect(
+            same.lockTaken(record: Self.fresh, credentials: Self.stored, now: Self.now)
+                == .refresh(.init(server: Fixtures.server, refreshToken: "old-refresh", appID: "swaggerctl-demo")))
+    }
+
+    @Test("with no refresh token: a 401 ends the session; an expired profile request is tried; token fails")
+    func noRefreshToken() {
+        let bare = Credentials(accessToken: "old-access")
+        var after401 = Self.waitingForLock(Self.fresh, after401: true)
+        #expect(
+            after401.lockTaken(record: Self.fresh, credentials: bare, now: Self.now)
+                == .endSession(.init(record: Self.fresh)))
+
+        var profile = Self.waitingForLock(Self.expired)
+        #expect(
+            profile.lockTaken(record: Self.expired, credentials: bare, now: Self.now)
+                == .use(.fetchProfile(server: Fixtures.server, accessToken: "old-access")))
+        #expect(profile.profileFailed(.tokenRejected) == .endSession(.init(record: Self.expired)))
+
+        var token = Self.waitingForLock(Self.expired, purpose: .token)
+        #expect(
+            token.lockTaken(record: Self.expired, credentials: bare, now: Self.now)
+                == .fail(.expiredWithoutRefreshToken(Self.expired)))
+    }
+
+    @Test("a session that disappeared, or lost its token, while waiting for the lock is reported")
+    func goneWhileWaiting() {
+        var gone = Self.waitingForLock(Self.expired)
+        #expect(gone.lockTaken(record: nil, credentials: nil, now: Self.now) == .fail(.sessionGone(Fixtures.ana)))
+
+        var tokenless = Self.waitingForLock(Self.expired)
+        #expect(
+            tokenless.lockTaken(record: Self.expired, credentials: nil, now: Self.now)
+                == .fail(.noStoredToken(Self.expired)))
+    }
+
+    @Test("refresh asked for by the person refreshes even a fresh token that another process just renewed")
+    func forcedRefresh() {
+        var coordinator = Coordinator()
+        #expect(coordinator.refreshRequested(Self.fresh) == .lockForRefresh(Fixtures.ana))
+        var renewed = Self.fresh
+        renewed.expiresAt = Self.now.addingTimeInterval(900)
+        #expect(
+            coordinator.lockTaken(record: renewed, credentials: Self.stored, now: Self.now)
+                == .refresh(.init(server: Fixtures.server, refreshToken: "old-refresh", appID: "swaggerctl-demo")))
+        let token = Self.jwt(expiresIn: 900)
+        _ = coordinator.refreshed(.init(credentials: Credentials(accessToken: token), username: nil), now: Self.now)
+        #expect(coordinator.rotationStored() == .deliver(accessToken: token))
+    }
+
+    // MARK: - The refresh
+
+    @Test("the rotated tokens replace the stored ones, with the new expiry, before they are used")
+    func rotation() {
+        var coordinator = Self.refreshing(Self.expired)
+        let token = Self.jwt(expiresIn: 900)
+
+        let session = coordinator.refreshed(
+            .init(credentials: Credentials(accessToken: token, refreshToken: "new-refresh"), username: "ana.h"),
+            now: Self.now)
+
+        var expected = Self.expired
+        expected.expiresAt = Self.now.addingTimeInterval(900)
+        expected.username = "ana.h"
+        #expect(
+            session == Session(record: expected, credentials: .init(accessToken: token, refreshToken: "new-refresh")))
+        #expect(coordinator.rotationStored() == .fetchProfile(server: Fixtures.server, accessToken: token))
+        #expect(
+            coordinator.profileReceived(Self.profile)
+                == .saveAndShow(.init(profile: Self.profile, origin: .server(refreshed: true)), Fixtures.ana))
+    }
+
+    @Test("a server that does not rotate keeps the refresh token it has (RFC 6749 §6)")
+    func noRotation() {
+        var coordinator = Self.refreshing(Self.expired)
+        let session = coordinator.refreshed(
+            .init(credentials: Credentials(accessToken: "a2"), username: nil), now: Self.now)
+        #expect(session.credentials.refreshToken == "old-refresh")
+        #expect(session.record.refreshable == true)
+        #expect(session.record.username == Self.expired.username)
+    }
+
+    @Test("a rejected refresh ends the session, whatever was asked for")
+    func refreshRejected() {
+        for purpose in [Coordinator.Purpose.profile(allowSaved: true), .profile(allowSaved: false), .token] {
+            var coordinator = Self.refreshing(Self.expired, purpose: purpose)
+            #expect(coordinator.refreshFailed(.refreshRejected) == .endSession(.init(record: Self.expired)))
+        }
+    }
+
+    @Test(
+        "a refresh that cannot reach the server keeps the session: the saved profile for details, a failure else",
+        arguments: unreachable)
+    func refreshUnreachable(error: APIServiceError) {
+        var details = Self.refreshing(Self.expired, purpose: .profile(allowSaved: true))
+        #expect(details.refreshFailed(error) == .loadSavedProfile(Fixtures.ana))
+
+        for purpose in [Coordinator.Purpose.profile(allowSaved: false), .token] {
+            var coordinator = Self.refreshing(Self.expired, purpose: purpose)
+            #expect(coordinator.refreshFailed(error) == .fail(.request(error, .stored(Self.expired))))
+        }
+    }
+
+    @Test(
+        "any other failed refresh is reported and keeps the session",
+        arguments: everyError.filter { $0 != .refreshRejected && !$0.isUnreachable })
+    func refreshOtherFailure(error: APIServiceError) {
+        var coordinator = Self.refreshing(Self.expired)
+        #expect(coordinator.refreshFailed(error) == .fail(.request(error, .stored(Self.expired))))
+    }
+
+    // MARK: - The profile request
+
+    @Test("a 401 is refreshed once and the request repeated once; a second 401 ends the session")
+    func refreshOnceOn401() {
+        var coordinator = Self.fetching(Self.fresh)
+
+        #expect(coordinator.profileFailed(.tokenRejected) == .lockForRefresh(Fixtures.ana))
+        #expect(
+            coordinator.lockTaken(record: Self.fresh, credentials: Self.stored, now: Self.now)
+                == .refresh(.init(server: Fixtures.server, refreshToken: "old-refresh", appID: "swaggerctl-demo")))
+        let session = coordinator.refreshed(
+            .init(credentials: Credentials(accessToken: "a2", refreshToken: "r2"), username: nil), now: Self.now)
+        #expect(coordinator.rotationStored() == .fetchProfile(server: Fixtures.server, accessToken: "a2"))
+        #expect(coordinator.profileFailed(.tokenRejected) == .endSession(.init(record: session.record)))
+    }
+
+    @Test("an unreachable server shows the saved profile for details, unless --no-cache", arguments: unreachable)
+    func profileUnreachable(error: APIServiceError) {
+        var details = Self.fetching(Self.fresh)
+        #expect(details.profileFailed(error) == .loadSavedProfile(Fixtures.ana))
+        let saved = SavedProfile(
+            account: Fixtures.ana, profile: Self.profile, receivedAt: Self.now.addingTimeInterval(-7200))
+        #expect(
+            details.savedProfileLoaded(saved)
+                == .show(.init(profile: Self.profile, origin: .saved(receivedAt: saved.receivedAt, because: error))))
+
+        var noCache = Self.fetching(Self.fresh, purpose: .profile(allowSaved: false))
+        #expect(noCache.profileFailed(error) == .fail(.request(error, .stored(Self.fresh))))
+    }
+
+    @Test("with nothing saved, the unreachable server is reported")
+    func nothingSaved() {
+        var coordinator = Self.fetching(Self.fresh)
+        _ = coordinator.profileFailed(.timedOut)
+        #expect(coordinator.savedProfileLoaded(nil) == .fail(.request(.timedOut, .stored(Self.fresh))))
+    }
+
+    @Test(
+        "any other failed profile request is reported and keeps the session; never the saved profile",
+        arguments: everyError.filter { $0 != .tokenRejected && !$0.isUnreachable })
+    func profileOtherFailure(error: APIServiceError) {
+        var coordinator = Self.fetching(Self.fresh)
+        #expect(coordinator.profileFailed(error) == .fail(.request(error, .stored(Self.fresh))))
+    }
+
+    // MARK: - SWAGGERCTL_TOKEN
+
+    @Test("a token from the environment is used as it is and never saved, refreshed or removed")
+    func environmentToken() {
+        let source = Coordinator.Source.environment(token: "env-token", server: Fixtures.server)
+        var details = Coordinator()
+        #expect(
+            details.start(source, for: .profile(allowSaved: true), now: Self.now)
+                == .use(.fetchProfile(server: Fixtures.server, accessToken: "env-token")))
+        #expect(
+            details.profileReceived(Self.profile)
+                == .show(.init(profile: Self.profile, origin: .server(refreshed: false))))
+
+        for error in Self.everyError {
+            var failing = Coordinator()
+            _ = failing.start(source, for: .profile(allowSaved: true), now: Self.now)
+            #expect(failing.profileFailed(error) == .fail(.request(error, source)))
         }
 
-        func coordinator() -> MainCoordinator {
+        var token = Coordinator()
+        #expect(token.start(source, for: .token, now: Self.now) == .use(.deliver(accessToken: "env-token")))
+    }
+
+    @Test("token never hands over an expired token from the environment")
+    func expiredEnvironmentToken() {
+        var coordinator = Coordinator()
+        let source = Coordinator.Source.environment(token: Self.jwt(expiresIn: -60), server: Fixtures.server)
+        #expect(
+            coordinator.start(source, for: .token, now: Self.now)
+                == .fail(.environmentTokenExpired(server: Fixtures.server)))
+    }
+
+    // MARK: - Misuse
+
+    @Test("an event that cannot happen in the current state stops the process instead of guessing")
+    func eventInWrongState() async {
+        await #expect(processExitsWith: .failure) {
             var coordinator = MainCoordinator()
-            switch self {
-            case .loggedOut: break
-            case .authenticating: _ = coordinator.loginRequested(Fixtures.ana)
-            case .loggedIn: coordinator = SignedIn.loggedIn.coordinator()
-            case .showingDetails: coordinator = SignedIn.showingDetails.coordinator()
-            }
-            return coordinator
-        }
-    }
-
-    /// An event fed in a state where it does not apply.
-    enum Event: String, Sendable, CaseIterable {
-        case loginRequested, authenticated, authenticatedOther, stored, restored, detailsRequested
-        case profileReceived, logoutRequested
-
-        func send(to coordinator: inout MainCoordinator) -> MainCoordinator.Action {
-            switch self {
-            case .loginRequested: coordinator.loginRequested(Fixtures.ivo)
-            case .authenticated: coordinator.authenticated(MainCoordinatorTests.ana)
-            case .authenticatedOther: coordinator.authenticated(MainCoordinatorTests.ivo)
-            case .stored: coordinator.stored()
-            case .restored: coordinator.restored(MainCoordinatorTests.ivo.record)
-            case .detailsRequested: coordinator.detailsRequested()
-            case .profileReceived: coordinator.profileReceived(MainCoordinatorTests.otherProfile)
-            case .logoutRequested: coordinator.logoutRequested()
-            }
-        }
-    }
-
-    static let wrongStateEvents: [(Start, Event)] = [
-        (.loggedOut, .authenticated), (.loggedOut, .stored), (.loggedOut, .detailsRequested),
-        (.loggedOut, .profileReceived), (.loggedOut, .logoutRequested),
-        (.authenticating, .loginRequested), (.authenticating, .authenticatedOther), (.authenticating, .stored),
-        (.authenticating, .restored), (.authenticating, .detailsRequested), (.authenticating, .profileReceived),
-        (.authenticating, .logoutRequested),
-        (.loggedIn, .authenticated), (.loggedIn, .restored),
-        (.showingDetails, .authenticated), (.showingDetails, .stored), (.showingDetails, .restored),
-    ]
-
-    @Test("an event in the wrong state returns none and leaves the state as it was", arguments: wrongStateEvents)
-    func wrongState(start: Start, event: Event) {
-        var coordinator = start.coordinator()
-
-        #expect(event.send(to: &coordinator) == .none)
-        #expect(coordinator.phase == start.phase)
-        // The state's payload is intact too: the state's own next step still works, with the original account.
-        switch start {
-        case .loggedOut:
-            #expect(coordinator.loginRequested(Fixtures.ana) == .authenticate(Fixtures.ana))
-        case .authenticating:
-            #expect(coordinator.authenticated(Self.ana) == .store(Self.ana))
-        case .loggedIn, .showingDetails:
-            #expect(coordinator.detailsRequested() == .fetchProfile(Self.ana.record))
+            _ = coordinator.tokenRead("token")
         }
     }
 }

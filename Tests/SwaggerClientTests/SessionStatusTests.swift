@@ -20,7 +20,7 @@ struct SessionStatusTests {
 
     @Test("list marks only the newest session on each server active, and copies every field")
     func list() {
-        let statuses = SessionStatus.list(Self.records)
+        let statuses = SessionStatus.list(Self.records, now: Self.now)
 
         #expect(statuses.map(\.active) == [true, true, false, false])
         #expect(statuses.map(\.email) == ["ivo@example.com", "ana@example.com", "ana@example.com", "old@example.com"])
@@ -29,7 +29,7 @@ struct SessionStatusTests {
                 == SessionStatus(
                     server: Fixtures.otherServer, email: "ana@example.com", username: "ana.h", appId: "other-app",
                     keystore: .file, savedAt: Self.now.addingTimeInterval(-20), expiresAt: nil, active: true))
-        #expect(SessionStatus.list([]) == [])
+        #expect(SessionStatus.list([], now: Self.now) == [])
     }
 
     @Test("rows for an active session with a user name and an expiry")
@@ -69,6 +69,63 @@ struct SessionStatusTests {
     }
 
     @Test(
+        "an expired access token is never shown as plainly active: it says whether it is refreshed or must be renewed",
+        arguments: [
+            (3600.0, true as Bool?, "http://127.0.0.1:8080/api (active)", false as Bool?),
+            (10, nil, "http://127.0.0.1:8080/api (active)", false),
+            (
+                0, true,
+                "http://127.0.0.1:8080/api (active; the access token has expired, and is refreshed on next use)", true
+            ),
+            (
+                -60, nil,
+                "http://127.0.0.1:8080/api (active; the access token has expired, and is refreshed on next use)", true
+            ),
+            (-60, false, "http://127.0.0.1:8080/api (active; the access token has expired: log in again)", true),
+        ])
+    func expiredIsNeverPlainlyActive(offset: TimeInterval, refreshable: Bool?, server: String, expired: Bool?) throws {
+        var record = Fixtures.record(Fixtures.ana, expiresAt: Self.now.addingTimeInterval(offset))
+        record.refreshable = refreshable
+        let status = try #require(SessionStatus.list([record], now: Self.now).first)
+
+        #expect(status.expired == expired)
+        #expect(status.rows(location: "/cfg", now: Self.now).first == DetailsViewModel(key: "Server", value: server))
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(SessionStatus.json([status]).utf8)) as? [[String: Any]])
+        #expect(json.first?["expired"] as? Bool == expired)
+    }
+
+    @Test("an inactive session with an expired token says so too; one with no known expiry is not called expired")
+    func expiredInactive() throws {
+        let records = [
+            Fixtures.record(Fixtures.ivo, savedAt: Self.now),
+            Fixtures.record(Fixtures.ana, expiresAt: Self.now.addingTimeInterval(-5)),
+            Fixtures.record(Self.other, expiresAt: nil),
+        ]
+        let statuses = SessionStatus.list(records, now: Self.now)
+
+        #expect(statuses.map(\.expired) == [nil, true, nil])
+        #expect(
+            statuses[1].rows(location: "/cfg", now: Self.now).first
+                == DetailsViewModel(
+                    key: "Server",
+                    value: "http://127.0.0.1:8080/api (the access token has expired, and is refreshed on next use)"))
+    }
+
+    @Test("status --check adds what the server said")
+    func checkRow() {
+        var status = SessionStatus.list([Fixtures.record(Fixtures.ana)], now: Self.now)[0]
+        status.check = .refreshed
+        #expect(
+            status.rows(location: "/cfg", now: Self.now).last
+                == DetailsViewModel(key: "Checked", value: "refreshed: the server accepts the new token"))
+        status.check = .valid
+        #expect(
+            status.rows(location: "/cfg", now: Self.now).last
+                == DetailsViewModel(key: "Checked", value: "valid: the server accepts the token"))
+    }
+
+    @Test(
         "format gives the UTC time and how far it is from now",
         arguments: [
             (0.0, "2033-05-18 03:33:20 UTC (now)"),
@@ -94,10 +151,11 @@ struct SessionStatusTests {
 
     @Test("render gives one table per session, separated by a blank line")
     func render() {
-        let statuses = SessionStatus.list([
-            Fixtures.record(Fixtures.ana, savedAt: Self.now.addingTimeInterval(-30)),
-            Fixtures.record(Fixtures.ivo, username: "ivo", savedAt: Self.now.addingTimeInterval(-90)),
-        ])
+        let statuses = SessionStatus.list(
+            [
+                Fixtures.record(Fixtures.ana, savedAt: Self.now.addingTimeInterval(-30)),
+                Fixtures.record(Fixtures.ivo, username: "ivo", savedAt: Self.now.addingTimeInterval(-90)),
+            ], now: Self.now)
 
         let text = SessionStatus.render(
             statuses, location: { "/cfg/\($0.keystore.rawValue).json" }, renderer: TableRenderer(), now: Self.now)
@@ -132,7 +190,7 @@ struct SessionStatusTests {
         let index = SessionIndex(directory: folder.url)
         try index.save(Fixtures.record(Fixtures.ana, savedAt: Self.now, expiresAt: JWTClaims.expiry(of: token)))
         for record in Self.records where record.account != Fixtures.ana { try index.save(record) }
-        let statuses = SessionStatus.list(try index.records())
+        let statuses = SessionStatus.list(try index.records(), now: Self.now)
         try #require(statuses.count == 4)
 
         let text = SessionStatus.json(statuses)
@@ -158,7 +216,8 @@ struct SessionStatusTests {
 
     @Test("json writes dates as ISO 8601 and the active flag")
     func jsonFields() throws {
-        let text = SessionStatus.json(SessionStatus.list([Fixtures.record(Fixtures.ana, savedAt: Self.now)]))
+        let text = SessionStatus.json(
+            SessionStatus.list([Fixtures.record(Fixtures.ana, savedAt: Self.now)], now: Self.now))
         let array = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
         let object = try #require(array.first)
 

@@ -101,7 +101,8 @@ struct AccountDirectoryTests {
         let seeds = try AccountDirectory.seeds(from: file)
         #expect(seeds.map(\.email) == ["alice@example.com", "bob@example.com"])
         #expect(seeds.map(\.password) == ["alice-secret", "bob-secret"])
-        let alice = try #require(seeds.first?.profile)
+        let alice = try JSONDecoder().decode(
+            Components.Schemas.User.self, from: try #require(seeds.first?.profile))
         #expect(alice.name == "Alice")
         #expect(
             try reencode(alice.additionalProperties, as: AliceExtras.self)

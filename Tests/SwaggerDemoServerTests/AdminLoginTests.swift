@@ -21,10 +21,10 @@ struct AdminLoginTests {
         }
     }
 
-    @Test("the access token is a JWT for the e-mail that expires after tokenLifetime")
+    @Test("the access token is a JWT for the e-mail that expires after accessTokenLifetime")
     func accessTokenIsJWT() async throws {
         var options = DemoServer.Options()
-        options.tokenLifetime = .seconds(600)
+        options.accessTokenLifetime = .seconds(600)
         let server = try await TestServer.make(options: options)
         let before = Date().timeIntervalSince1970
         let token = try await server.run { client in try await client.accessToken() }

@@ -73,7 +73,7 @@ struct GetUserTests {
     @Test("a token is rejected once its lifetime has passed")
     func rejectsExpiredToken() async throws {
         var options = DemoServer.Options()
-        options.tokenLifetime = .seconds(1)
+        options.accessTokenLifetime = .seconds(1)
         let server = try await TestServer.make(options: options)
         try await server.run { client in
             let token = try await client.accessToken()

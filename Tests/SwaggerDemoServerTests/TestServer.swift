@@ -14,12 +14,17 @@ struct TestServer {
     let router: Router<BasicRequestContext>
     let options: DemoServer.Options
 
-    /// Builds a router over `seeds` (the demo account is added unless a seed takes its e-mail).
+    /// Builds a router over `seeds` (the demo account is added unless a seed takes its e-mail), with its state
+    /// in `database`: a fresh in-memory one unless a test passes a file's.
     static func make(
-        seeds: [AccountDirectory.Seed] = [], options: DemoServer.Options = DemoServer.Options()
+        seeds: [AccountDirectory.Seed] = [], options: DemoServer.Options = DemoServer.Options(),
+        database: DemoDatabase? = nil
     ) async throws -> TestServer {
-        let directory = try await AccountDirectory.make(seeds: seeds, cost: bcryptCost)
-        return TestServer(router: try await DemoServer.router(directory: directory, options: options), options: options)
+        let database = try database ?? DemoDatabase.open(path: nil)
+        let directory = try await AccountDirectory.make(seeds: seeds, cost: bcryptCost, database: database)
+        return TestServer(
+            router: try await DemoServer.router(directory: directory, database: database, options: options),
+            options: options)
     }
 
     /// Runs `test` against this router.
@@ -50,11 +55,32 @@ extension TestClientProtocol {
     func accessToken(
         email: String = AccountDirectory.demoEmail, password: String = AccountDirectory.demoPassword
     ) async throws -> String {
+        try await tokens(email: email, password: password).accessToken
+    }
+
+    /// Signs in and returns both tokens, failing the test unless the login answers 200 with a refresh token.
+    func tokens(
+        email: String = AccountDirectory.demoEmail, password: String = AccountDirectory.demoPassword
+    ) async throws -> (accessToken: String, refreshToken: String) {
         let response = try await login(email: email, password: password)
-        guard response.status == .ok else {
-            throw TestFailure("login as \(email) answered \(response.status): \(response.text)")
-        }
-        return try response.decode(Components.Schemas.LoginResponse.self).accessToken
+        return try response.tokens("login as \(email)")
+    }
+
+    /// `POST /api/User/RefreshToken` with `refreshToken`.
+    func refresh(_ refreshToken: String, appId: String = "swaggerctl-demo") async throws -> TestResponse {
+        let body = try JSONEncoder().encode(Components.Schemas.RefreshRequest(refreshToken: refreshToken, appId: appId))
+        return try await execute(
+            uri: "/api/User/RefreshToken", method: .post, headers: [.contentType: "application/json"],
+            body: ByteBuffer(bytes: body))
+    }
+
+    /// `POST /api/User/Logout` with `Authorization: Bearer accessToken`, when given, and `refreshToken`.
+    func logout(accessToken: String?, refreshToken: String) async throws -> TestResponse {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let accessToken { headers[.authorization] = "Bearer \(accessToken)" }
+        let body = try JSONEncoder().encode(Components.Schemas.LogoutRequest(refreshToken: refreshToken))
+        return try await execute(
+            uri: "/api/User/Logout", method: .post, headers: headers, body: ByteBuffer(bytes: body))
     }
 
     /// `GET /api/User/User`, with `authorization` as the `Authorization` header when it is not `nil`.
@@ -70,6 +96,14 @@ extension TestClientProtocol {
 extension TestResponse {
     /// The body as UTF-8 text.
     var text: String { String(decoding: body.readableBytesView, as: UTF8.self) }
+
+    /// The tokens of a 200 login or refresh answer; throws for any other.
+    func tokens(_ what: String) throws -> (accessToken: String, refreshToken: String) {
+        guard status == .ok else { throw TestFailure("\(what) answered \(status): \(text)") }
+        let body = try decode(Components.Schemas.LoginResponse.self)
+        guard let refreshToken = body.refreshToken else { throw TestFailure("\(what) gave no refresh token") }
+        return (body.accessToken, refreshToken)
+    }
 
     /// The body decoded from JSON.
     func decode<T: Decodable>(_ type: T.Type) throws -> T {

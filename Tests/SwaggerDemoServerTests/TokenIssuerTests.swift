@@ -5,12 +5,19 @@ import Testing
 
 @Suite("TokenIssuer")
 struct TokenIssuerTests {
+    static func issuer(lifetime: Duration) async throws -> TokenIssuer {
+        let database = try DemoDatabase.open(path: nil)
+        let families = SessionFamilies(database: database, lifetime: .seconds(60))
+        return try await TokenIssuer(database: database, families: families, lifetime: lifetime)
+    }
+
     @Test(
         "iat is rounded down and exp up to whole seconds, so a token lives at least its lifetime",
         arguments: [1_800_000_000.0, 1_800_000_000.1, 1_800_000_000.9])
     func wholeSeconds(issuedAt: TimeInterval) async throws {
-        let issuer = await TokenIssuer(lifetime: .seconds(1))
-        let token = try await issuer.accessToken(for: "a@example.com", now: Date(timeIntervalSince1970: issuedAt))
+        let issuer = try await Self.issuer(lifetime: .seconds(1))
+        let member = SessionFamilies.Member(email: "a@example.com", familyID: "family")
+        let token = try await issuer.accessToken(for: member, now: Date(timeIntervalSince1970: issuedAt))
         let payload = try JWTPayload(token: token)
         #expect(payload.numberLiteral("iat") == String(Int(issuedAt.rounded(.down))))
         #expect(payload.numberLiteral("exp") == String(Int((issuedAt + 1).rounded(.up))))

@@ -15,6 +15,12 @@ public struct Configuration: Sendable {
 
     /// The configuration folder.
     public var directory: URL
+    /// The folder for saved profiles: `SWAGGERCTL_CACHE_DIR`, else `$XDG_CACHE_HOME/swaggerctl`, else
+    /// `~/.cache/swaggerctl`; `nil` when none of them is set, and then no profile is saved.
+    public var cacheDirectory: URL?
+    /// `SWAGGERCTL_TOKEN`, if set: the access token that `details` and `token` use instead of the stored
+    /// session, as `GH_TOKEN` is for `gh`.
+    public var environmentToken: String?
     /// Which keystore to use: `--keyring`, else `SWAGGERCTL_KEYRING`, else ``KeystoreChoice/auto``.
     public var keystore: KeystoreChoice
     /// The limit on each keyring operation: `SWAGGERCTL_KEYRING_TIMEOUT`, else
@@ -39,15 +45,21 @@ public struct Configuration: Sendable {
             guard let value = environment[name], !value.isEmpty else { return nil }
             return value
         }
-        if let explicit = value("SWAGGERCTL_CONFIG_DIR") {
-            directory = URL(filePath: explicit, directoryHint: .isDirectory)
-        } else if let xdg = value("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
-            directory = URL(filePath: xdg, directoryHint: .isDirectory).appending(path: "swaggerctl")
-        } else if let home = value("HOME") {
-            directory = URL(filePath: home, directoryHint: .isDirectory).appending(path: ".config/swaggerctl")
-        } else {
+        /// `explicit`, else `$xdg/swaggerctl` when absolute, else `~/fallback`: the XDG Base Directory rules.
+        func folder(_ explicit: String, xdg: String, fallback: String) -> URL? {
+            if let explicit = value(explicit) { return URL(filePath: explicit, directoryHint: .isDirectory) }
+            if let base = value(xdg), base.hasPrefix("/") {
+                return URL(filePath: base, directoryHint: .isDirectory).appending(path: "swaggerctl")
+            }
+            return value("HOME").map { URL(filePath: $0, directoryHint: .isDirectory).appending(path: fallback) }
+        }
+        guard let directory = folder("SWAGGERCTL_CONFIG_DIR", xdg: "XDG_CONFIG_HOME", fallback: ".config/swaggerctl")
+        else {
             throw SwaggerError(.usage, "Neither HOME nor SWAGGERCTL_CONFIG_DIR is set. Set one of them.")
         }
+        self.directory = directory
+        cacheDirectory = folder("SWAGGERCTL_CACHE_DIR", xdg: "XDG_CACHE_HOME", fallback: ".cache/swaggerctl")
+        environmentToken = value("SWAGGERCTL_TOKEN")
         if let keyring {
             keystore = keyring
         } else {

@@ -1,151 +1,498 @@
-/// The flow between the login and details states, as a value-type state machine with no I/O.
+import Foundation
+
+/// The session flow's decisions, as a value-type state machine with no I/O.
 ///
-/// Whoever owns the coordinator performs the I/O: it feeds each outcome in as an event and carries out the
-/// ``Action`` that comes back. ``SessionController`` is that owner for the command-line tool.
+/// ``SessionController`` owns one for each command. It performs the action that an event returns, and feeds
+/// the outcome back in as the next event. Each event returns its own action type, which holds only the
+/// actions that can follow it, so the owner never meets an action that makes no sense where it is. Each
+/// state carries everything the flow needs, so the owner keeps no copy of the session.
 ///
-/// ```
-/// loggedOut ──loginRequested──▶ authenticating ──authenticated──▶ loggedIn ──profileReceived──▶ showingDetails
-///     ▲                              │ failed                      ▲   │                            │
-///     └──────────────────────────────┘            restored ────────┘   │ failed(tokenRejected)      │
-///     ◀────────────────────────────────────────────────────────────────┘  or logoutRequested ◀─────┘
-/// ```
+/// The decisions made here:
+/// - refresh before using an access token that has expired or expires within ``expiryMargin`` (or, for a token
+///   that lives less than twice that, within the second half of its life);
+/// - after taking the refresh lock, use the tokens another process stored meanwhile rather than spend the
+///   refresh token a second time;
+/// - on a 401, refresh once and repeat the request once;
+/// - end the session when the server rejects the refresh, or answers 401 again after one;
+/// - show the saved profile when the server cannot be reached;
+/// - keep the session of a login whose profile request failed.
+///
+/// Feeding an event in a state where it cannot happen is a programming error in the owner, and stops the
+/// process as a failed precondition does.
 public struct MainCoordinator: Sendable {
-    /// What the coordinator is doing, without its payload.
-    public enum Phase: Sendable, Hashable {
-        case loggedOut
-        case authenticating
-        case loggedIn
-        case showingDetails
+    /// How close to its expiry an access token is refreshed before use, to allow for clock skew and for the
+    /// time the request takes. A token that lives less than twice as long is refreshed halfway through its life
+    /// instead, or every use would refresh it.
+    public static let expiryMargin: TimeInterval = 30
+
+    /// Where the access token comes from.
+    public enum Source: Sendable, Hashable, Redacting {
+        /// A session that `login` stored.
+        case stored(SessionRecord)
+        /// `SWAGGERCTL_TOKEN`, for `server`: used as it is, never stored and never refreshed.
+        case environment(token: String, server: String)
     }
 
-    /// What the owner must do next.
-    public enum Action: Sendable, Hashable {
-        /// Post the credentials for this account.
-        case authenticate(Account)
-        /// Keep the new session in the keystore, then send ``MainCoordinator/stored()``.
-        case store(Session)
-        /// Fetch the profile for this session, with its token: the one just stored, or the one in the keystore.
-        case fetchProfile(SessionRecord)
-        /// Show the profile: the flow is complete.
-        case show(Profile)
-        /// Remove this account's stored session, then report the error.
-        case discard(Account, because: APIServiceError)
-        /// Report the error; nothing is stored or removed.
-        case report(APIServiceError)
-        /// Remove this account's stored session: the person logged out.
-        case remove(Account)
-        /// Nothing: the event does not apply in the current state.
-        case none
+    /// What the person asked for.
+    public enum Purpose: Sendable, Hashable {
+        /// The profile (`details`, `status --check`). With `allowSaved`, an unreachable server is answered with
+        /// the profile saved at the last successful request.
+        case profile(allowSaved: Bool)
+        /// An access token that has not expired (`token`, `refresh`).
+        case token
+    }
+
+    /// What to do with an access token that is ready to use.
+    public enum Use: Sendable, Hashable, Redacting {
+        /// Request the profile with it, then send ``MainCoordinator/profileReceived(_:)`` or
+        /// ``MainCoordinator/profileFailed(_:)``.
+        case fetchProfile(server: String, accessToken: String)
+        /// Hand it to the person: the flow is complete.
+        case deliver(accessToken: String)
+    }
+
+    /// The refresh request to send while the refresh lock is held.
+    public struct Refresh: Sendable, Hashable, Redacting {
+        /// The API's base URL.
+        public var server: String
+        /// The refresh token to spend.
+        public var refreshToken: String
+        /// The app id that the login sent.
+        public var appID: String
+    }
+
+    /// Why a flow ends without a result. The owner words it; the stored session is kept unless
+    /// ``SessionEndedAction`` said to remove it.
+    public enum Failure: Sendable, Hashable {
+        /// The request failed; the session is kept.
+        case request(APIServiceError, Source)
+        /// The login stored its session, but the profile request that followed failed.
+        case profileAfterLogin(APIServiceError, SessionRecord)
+        /// The server no longer accepts the session, which the owner has removed.
+        case sessionEnded(SessionRecord)
+        /// The session's record is there, but no store holds its token.
+        case noStoredToken(SessionRecord)
+        /// The session disappeared while this process waited for the refresh lock: another one logged out or
+        /// found it ended.
+        case sessionGone(Account)
+        /// The access token has expired and there is no refresh token to renew it.
+        case expiredWithoutRefreshToken(SessionRecord)
+        /// `SWAGGERCTL_TOKEN` has expired, and a token that is not stored cannot be refreshed.
+        case environmentTokenExpired(server: String)
+    }
+
+    /// A session the owner must remove from every store, with its saved profile, before reporting
+    /// ``Failure/sessionEnded(_:)``.
+    public struct SessionEndedAction: Sendable, Hashable {
+        /// The session to remove.
+        public var record: SessionRecord
+    }
+
+    /// A profile to show, and where it came from.
+    public struct ProfileOutcome: Sendable, Hashable {
+        /// Where a shown profile came from.
+        public enum Origin: Sendable, Hashable {
+            /// The server, just now; `refreshed` when the tokens were refreshed on the way.
+            case server(refreshed: Bool)
+            /// The profile that arrived at `receivedAt`, saved, because the server could not be reached.
+            case saved(receivedAt: Date, because: APIServiceError)
+        }
+
+        /// The profile.
+        public var profile: Profile
+        /// Where it came from.
+        public var origin: Origin
+    }
+
+    // MARK: - Actions
+
+    /// What follows ``start(_:for:now:)`` and ``refreshRequested(_:)``.
+    public enum StartAction: Sendable, Hashable {
+        /// Read the stored access token (only that: the refresh token is read under the lock), then send
+        /// ``tokenRead(_:)``.
+        case readAccessToken(SessionRecord)
+        /// Take the account's refresh lock, read the record and both tokens again, then send
+        /// ``lockTaken(record:credentials:now:)``.
+        case lockForRefresh(Account)
+        /// Use this token.
+        case use(Use)
+        /// Stop.
+        case fail(Failure)
+    }
+
+    /// What follows ``tokenRead(_:)``.
+    public enum TokenReadAction: Sendable, Hashable {
+        /// Use this token.
+        case use(Use)
+        /// Stop.
+        case fail(Failure)
+    }
+
+    /// What follows ``lockTaken(record:credentials:now:)``. Only ``refresh(_:)`` keeps the lock.
+    public enum LockedAction: Sendable, Hashable {
+        /// Send this refresh request, still holding the lock, then send ``refreshed(_:now:)`` or
+        /// ``refreshFailed(_:)``.
+        case refresh(Refresh)
+        /// Release the lock and use this token, which another process stored meanwhile.
+        case use(Use)
+        /// The session cannot be renewed: remove it, release the lock, and report.
+        case endSession(SessionEndedAction)
+        /// Release the lock and stop.
+        case fail(Failure)
+    }
+
+    /// What follows ``refreshFailed(_:)``. The lock is released first in every case.
+    public enum RefreshFailedAction: Sendable, Hashable {
+        /// The server rejected the refresh token: remove the session and report.
+        case endSession(SessionEndedAction)
+        /// Read the saved profile, then send ``savedProfileLoaded(_:)``.
+        case loadSavedProfile(Account)
+        /// Stop; the session is kept.
+        case fail(Failure)
+    }
+
+    /// What follows ``profileReceived(_:)``.
+    public enum ProfileAction: Sendable, Hashable {
+        /// Save the profile for this account, then show it.
+        case saveAndShow(ProfileOutcome, Account)
+        /// Show the profile; nothing is saved for a token from the environment.
+        case show(ProfileOutcome)
+    }
+
+    /// What follows ``profileFailed(_:)``.
+    public enum ProfileFailedAction: Sendable, Hashable {
+        /// The token was rejected: take the refresh lock, read again, then send
+        /// ``lockTaken(record:credentials:now:)``.
+        case lockForRefresh(Account)
+        /// The token was rejected after a refresh: remove the session and report.
+        case endSession(SessionEndedAction)
+        /// Read the saved profile, then send ``savedProfileLoaded(_:)``.
+        case loadSavedProfile(Account)
+        /// Stop.
+        case fail(Failure)
+    }
+
+    /// What follows ``savedProfileLoaded(_:)``.
+    public enum SavedProfileAction: Sendable, Hashable {
+        /// Show the saved profile, with a notice saying why it is not fresh.
+        case show(ProfileOutcome)
+        /// Stop: nothing was saved.
+        case fail(Failure)
+    }
+
+    // MARK: - State
+
+    private struct Flow: Sendable {
+        var source: Source
+        var purpose: Purpose
+        /// The login that stored this session just now.
+        var afterLogin = false
+        /// The token in use came from under the refresh lock: another 401 ends the session.
+        var refreshed = false
+        /// The person asked for a refresh, so one is made even if another process refreshed meanwhile.
+        var forced = false
+
+        var server: String {
+            switch source {
+            case .stored(let record): record.server
+            case .environment(_, let server): server
+            }
+        }
+
+        var record: SessionRecord? {
+            if case .stored(let record) = source { record } else { nil }
+        }
     }
 
     private enum State: Sendable {
-        case loggedOut
-        case authenticating(Account)
-        case loggedIn(SessionRecord)
-        case showingDetails(SessionRecord, Profile)
+        case idle
+        case authenticating(Account, appID: String)
+        case savingNewSession(SessionRecord, Credentials)
+        case readingAccessToken(Flow)
+        /// `rejected` is the token that a 401 refused, when that is why the lock is wanted.
+        case waitingForLock(Flow, rejected: String?)
+        case refreshing(Flow, Session)
+        case storingRotation(Flow, Session)
+        case fetchingProfile(Flow, accessToken: String)
+        case loadingSavedProfile(Flow, because: APIServiceError)
+        case finished
     }
 
-    private var state: State = .loggedOut
+    private var state: State = .idle
 
-    /// Creates a coordinator in the logged-out state.
+    /// Creates a coordinator with no flow under way.
     public init() {}
 
-    /// The current phase.
-    public var phase: Phase {
-        switch state {
-        case .loggedOut: .loggedOut
-        case .authenticating: .authenticating
-        case .loggedIn: .loggedIn
-        case .showingDetails: .showingDetails
+    // MARK: - Login
+
+    /// The person asked to log in to `account` with `appID`. The owner posts the credentials, then sends
+    /// ``authenticated(_:storedIn:now:)`` once it has stored the tokens, or reports the login's error.
+    public mutating func loginRequested(_ account: Account, appID: String) {
+        guard case .idle = state else { invalid("loginRequested") }
+        state = .authenticating(account, appID: appID)
+    }
+
+    /// The server accepted the credentials, and the owner stored the tokens in `keystore`.
+    /// - Returns: The session's record, for the owner to save before sending ``sessionSaved()``.
+    public mutating func authenticated(_ login: APIService.Login, storedIn keystore: KeystoreKind, now: Date)
+        -> SessionRecord
+    {
+        guard case .authenticating(let account, let appID) = state else {
+            invalid("authenticated")
+        }
+        let times = JWTClaims.times(of: login.credentials.accessToken)
+        let record = SessionRecord(
+            account: account, appId: appID, username: login.username, keystore: keystore, savedAt: now,
+            expiresAt: times.expiresAt, issuedAt: times.issuedAt, refreshable: login.credentials.refreshToken != nil)
+        state = .savingNewSession(record, login.credentials)
+        return record
+    }
+
+    /// The new session's record is saved.
+    /// - Returns: The profile request that completes a login, as the original app made it.
+    public mutating func sessionSaved() -> Use {
+        guard case .savingNewSession(let record, let credentials) = state else {
+            invalid("sessionSaved")
+        }
+        let flow = Flow(source: .stored(record), purpose: .profile(allowSaved: false), afterLogin: true)
+        return use(credentials.accessToken, in: flow)
+    }
+
+    // MARK: - A stored session or SWAGGERCTL_TOKEN
+
+    /// The person asked for `purpose` with the session from `source`.
+    public mutating func start(_ source: Source, for purpose: Purpose, now: Date) -> StartAction {
+        guard case .idle = state else { invalid("start") }
+        let flow = Flow(source: source, purpose: purpose)
+        switch source {
+        case .environment(let token, let server):
+            let times = JWTClaims.times(of: token)
+            if purpose == .token, Self.needsRefresh(expiresAt: times.expiresAt, issuedAt: times.issuedAt, now: now) {
+                state = .finished
+                return .fail(.environmentTokenExpired(server: server))
+            }
+            return .use(use(token, in: flow))
+        case .stored(let record):
+            if Self.needsRefresh(expiresAt: record.expiresAt, issuedAt: record.issuedAt, now: now) {
+                state = .waitingForLock(flow, rejected: nil)
+                return .lockForRefresh(record.account)
+            }
+            state = .readingAccessToken(flow)
+            return .readAccessToken(record)
         }
     }
 
-    /// The person asked to log in. Allowed from any state but ``Phase/authenticating``.
-    /// - Parameter account: The server and e-mail to log in with.
-    /// - Returns: ``Action/authenticate(_:)``, or ``Action/none`` while a login is already under way.
-    public mutating func loginRequested(_ account: Account) -> Action {
-        if case .authenticating = state { return .none }
-        state = .authenticating(account)
-        return .authenticate(account)
+    /// The person asked to refresh the stored session now, whatever its access token's expiry.
+    public mutating func refreshRequested(_ record: SessionRecord) -> StartAction {
+        guard case .idle = state else { invalid("refreshRequested") }
+        state = .waitingForLock(Flow(source: .stored(record), purpose: .token, forced: true), rejected: nil)
+        return .lockForRefresh(record.account)
     }
 
-    /// The server accepted the credentials.
-    /// - Parameter session: The new session.
-    /// - Returns: ``Action/store(_:)`` when authenticating, else ``Action/none``.
-    public mutating func authenticated(_ session: Session) -> Action {
-        guard case .authenticating(let account) = state, account == session.account else { return .none }
-        state = .loggedIn(session.record)
-        return .store(session)
-    }
-
-    /// The new session was stored.
-    /// - Returns: ``Action/fetchProfile(_:)`` when logged in, else ``Action/none``.
-    public mutating func stored() -> Action {
-        guard case .loggedIn(let record) = state else { return .none }
-        return .fetchProfile(record)
-    }
-
-    /// A session saved by an earlier process was found. Only its record is needed: its token is read when
-    /// ``Action/fetchProfile(_:)`` asks for it, so logging out never reads a secret.
-    /// - Parameter record: The stored session's record.
-    /// - Returns: ``Action/none``; the coordinator is now logged in.
-    public mutating func restored(_ record: SessionRecord) -> Action {
-        guard case .loggedOut = state else { return .none }
-        state = .loggedIn(record)
-        return .none
-    }
-
-    /// The person asked for the profile.
-    /// - Returns: ``Action/fetchProfile(_:)`` when logged in, else ``Action/none``.
-    public mutating func detailsRequested() -> Action {
-        switch state {
-        case .loggedIn(let record), .showingDetails(let record, _): .fetchProfile(record)
-        case .loggedOut, .authenticating: .none
+    /// The stored access token was read; `nil` when no store holds one.
+    public mutating func tokenRead(_ accessToken: String?) -> TokenReadAction {
+        guard case .readingAccessToken(let flow) = state, let record = flow.record else {
+            invalid("tokenRead")
         }
+        guard let accessToken else {
+            state = .finished
+            return .fail(.noStoredToken(record))
+        }
+        return .use(use(accessToken, in: flow))
     }
+
+    /// The refresh lock is held, and the session was read again under it: `record` and `credentials` are
+    /// `nil` when they are no longer stored.
+    public mutating func lockTaken(record: SessionRecord?, credentials: Credentials?, now: Date) -> LockedAction {
+        guard case .waitingForLock(var flow, let rejected) = state, let original = flow.record else {
+            invalid("lockTaken")
+        }
+        guard let record else {
+            state = .finished
+            return .fail(.sessionGone(original.account))
+        }
+        flow.source = .stored(record)
+        guard let credentials else {
+            state = .finished
+            return .fail(.noStoredToken(record))
+        }
+        // Another process may have refreshed (or logged in again) while this one waited. A rotating refresh
+        // token may be spent only once, so its new tokens are used instead: a different token than the one
+        // refused, or a record that changed and whose token has not run out. Only the change is trusted here,
+        // not the margin: a token that lives less than the margin would otherwise be refreshed by every
+        // process that waited for it.
+        let replaced =
+            if let rejected { credentials.accessToken != rejected } else {
+                !flow.forced && record != original && !Self.hasExpired(record.expiresAt, now: now)
+            }
+        if replaced {
+            flow.refreshed = true
+            return .use(use(credentials.accessToken, in: flow))
+        }
+        guard let refreshToken = credentials.refreshToken else {
+            state = .finished
+            if rejected != nil { return .endSession(SessionEndedAction(record: record)) }
+            switch flow.purpose {
+            case .profile:
+                // The expiry is only what the token says; the server decides, and a 401 ends the session.
+                flow.refreshed = true
+                return .use(use(credentials.accessToken, in: flow))
+            case .token:
+                return .fail(.expiredWithoutRefreshToken(record))
+            }
+        }
+        state = .refreshing(flow, Session(record: record, credentials: credentials))
+        return .refresh(Refresh(server: record.server, refreshToken: refreshToken, appID: record.appId))
+    }
+
+    /// The server rotated the tokens.
+    /// - Returns: The renewed session, for the owner to store in the backend that holds the session, before
+    ///   it sends ``rotationStored()`` and releases the lock.
+    public mutating func refreshed(_ login: APIService.Login, now: Date) -> Session {
+        guard case .refreshing(let flow, var session) = state else { invalid("refreshed") }
+        // A server that does not rotate sends no new refresh token; the one it has is still good (RFC 6749 §6).
+        let refreshToken = login.credentials.refreshToken ?? session.credentials.refreshToken
+        session.credentials = Credentials(accessToken: login.credentials.accessToken, refreshToken: refreshToken)
+        (session.record.issuedAt, session.record.expiresAt) = JWTClaims.times(of: login.credentials.accessToken)
+        session.record.refreshable = refreshToken != nil
+        if let username = login.username { session.record.username = username }
+        state = .storingRotation(flow, session)
+        return session
+    }
+
+    /// The renewed session is stored.
+    /// - Returns: What to do with its access token, once the lock is released.
+    public mutating func rotationStored() -> Use {
+        guard case .storingRotation(var flow, let session) = state else {
+            invalid("rotationStored")
+        }
+        flow.source = .stored(session.record)
+        flow.refreshed = true
+        return use(session.credentials.accessToken, in: flow)
+    }
+
+    /// The refresh request failed.
+    public mutating func refreshFailed(_ error: APIServiceError) -> RefreshFailedAction {
+        guard case .refreshing(let flow, let session) = state else { invalid("refreshFailed") }
+        if error == .refreshRejected {
+            state = .finished
+            return .endSession(SessionEndedAction(record: session.record))
+        }
+        if error.isUnreachable, case .profile(allowSaved: true) = flow.purpose {
+            state = .loadingSavedProfile(flow, because: error)
+            return .loadSavedProfile(session.account)
+        }
+        state = .finished
+        return .fail(.request(error, flow.source))
+    }
+
+    // MARK: - The profile
 
     /// The profile arrived.
-    /// - Parameter profile: The profile as received.
-    /// - Returns: ``Action/show(_:)`` when a profile was expected, else ``Action/none``.
-    public mutating func profileReceived(_ profile: Profile) -> Action {
-        switch state {
-        case .loggedIn(let record), .showingDetails(let record, _):
-            state = .showingDetails(record, profile)
-            return .show(profile)
-        case .loggedOut, .authenticating:
-            return .none
+    public mutating func profileReceived(_ profile: Profile) -> ProfileAction {
+        guard case .fetchingProfile(let flow, _) = state else { invalid("profileReceived") }
+        state = .finished
+        let outcome = ProfileOutcome(profile: profile, origin: .server(refreshed: flow.refreshed))
+        guard let record = flow.record else { return .show(outcome) }
+        return .saveAndShow(outcome, record.account)
+    }
+
+    /// The profile request failed.
+    public mutating func profileFailed(_ error: APIServiceError) -> ProfileFailedAction {
+        guard case .fetchingProfile(let flow, let accessToken) = state else {
+            invalid("profileFailed")
+        }
+        guard let record = flow.record else {
+            state = .finished
+            return .fail(.request(error, flow.source))
+        }
+        if flow.afterLogin {
+            // The login's token is good and stored; only the profile is missing.
+            state = .finished
+            return .fail(.profileAfterLogin(error, record))
+        }
+        if error == .tokenRejected {
+            guard flow.refreshed else {
+                state = .waitingForLock(flow, rejected: accessToken)
+                return .lockForRefresh(record.account)
+            }
+            state = .finished
+            return .endSession(SessionEndedAction(record: record))
+        }
+        if error.isUnreachable, case .profile(allowSaved: true) = flow.purpose {
+            state = .loadingSavedProfile(flow, because: error)
+            return .loadSavedProfile(record.account)
+        }
+        state = .finished
+        return .fail(.request(error, flow.source))
+    }
+
+    /// The saved profile was read: `nil` when none was saved.
+    public mutating func savedProfileLoaded(_ saved: SavedProfile?) -> SavedProfileAction {
+        guard case .loadingSavedProfile(let flow, let error) = state else {
+            invalid("savedProfileLoaded")
+        }
+        state = .finished
+        guard let saved else { return .fail(.request(error, flow.source)) }
+        return .show(
+            ProfileOutcome(profile: saved.profile, origin: .saved(receivedAt: saved.receivedAt, because: error)))
+    }
+
+    // MARK: - Helpers
+
+    /// Stops the process: the owner sent an event that cannot happen in this state. Only the state's name is
+    /// shown, because its payload holds tokens.
+    private func invalid(_ event: String) -> Never {
+        let name =
+            switch state {
+            case .idle: "idle"
+            case .authenticating: "authenticating"
+            case .savingNewSession: "savingNewSession"
+            case .readingAccessToken: "readingAccessToken"
+            case .waitingForLock: "waitingForLock"
+            case .refreshing: "refreshing"
+            case .storingRotation: "storingRotation"
+            case .fetchingProfile: "fetchingProfile"
+            case .loadingSavedProfile: "loadingSavedProfile"
+            case .finished: "finished"
+            }
+        preconditionFailure("MainCoordinator: \(event) cannot happen in state \(name)")
+    }
+
+    private mutating func use(_ accessToken: String, in flow: Flow) -> Use {
+        switch flow.purpose {
+        case .profile:
+            state = .fetchingProfile(flow, accessToken: accessToken)
+            return .fetchProfile(server: flow.server, accessToken: accessToken)
+        case .token:
+            state = .finished
+            return .deliver(accessToken: accessToken)
         }
     }
 
-    /// A request failed.
-    ///
-    /// A failed login returns to logged out. A rejected token also returns to logged out and asks for the
-    /// dead session to be removed. Any other failure keeps the session.
-    /// - Parameter error: What went wrong.
-    /// - Returns: ``Action/discard(_:because:)`` or ``Action/report(_:)``.
-    public mutating func failed(_ error: APIServiceError) -> Action {
-        switch state {
-        case .authenticating:
-            state = .loggedOut
-            return .report(error)
-        case .loggedIn(let record), .showingDetails(let record, _):
-            guard error == .tokenRejected else { return .report(error) }
-            state = .loggedOut
-            return .discard(record.account, because: error)
-        case .loggedOut:
-            return .report(error)
-        }
+    /// Whether an access token must be refreshed before use: it has expired, or will within ``expiryMargin``,
+    /// or within half its lifetime when that is shorter. A token with no known expiry is used until the server
+    /// rejects it.
+    static func needsRefresh(expiresAt: Date?, issuedAt: Date?, now: Date) -> Bool {
+        guard let expiresAt else { return false }
+        let lifetime = issuedAt.map { expiresAt.timeIntervalSince($0) } ?? .infinity
+        return expiresAt.timeIntervalSince(now) <= min(expiryMargin, max(0, lifetime) / 2)
     }
 
-    /// The person asked to log out.
-    /// - Returns: ``Action/remove(_:)`` when logged in, else ``Action/none``.
-    public mutating func logoutRequested() -> Action {
-        switch state {
-        case .loggedIn(let record), .showingDetails(let record, _):
-            state = .loggedOut
-            return .remove(record.account)
-        case .loggedOut, .authenticating:
-            return .none
+    /// Whether an access token has run out: the server will refuse it.
+    static func hasExpired(_ expiresAt: Date?, now: Date) -> Bool {
+        guard let expiresAt else { return false }
+        return expiresAt <= now
+    }
+}
+
+extension APIServiceError {
+    /// The server could not be reached at all, so what was saved is the best there is: refused, unresolvable
+    /// or timed out. Never a TLS failure, an HTTP status or a malformed answer.
+    var isUnreachable: Bool {
+        switch self {
+        case .unreachable, .timedOut: true
+        default: false
         }
     }
 }

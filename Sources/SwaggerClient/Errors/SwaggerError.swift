@@ -36,3 +36,9 @@ public struct SwaggerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The ``message``.
     public var description: String { message }
 }
+
+extension SwaggerError {
+    /// `status` found nothing stored and no `SWAGGERCTL_TOKEN`.
+    public static let notLoggedInAnywhere = SwaggerError(
+        .authentication, "Not logged in to any server. Run `swaggerctl login -e you@example.com`.")
+}

@@ -41,6 +41,14 @@ public struct FileKeystore: Keystore {
         try file.read().first { $0.account == account }?.credentials
     }
 
+    /// The access token stored for `account`.
+    /// - Parameter account: The server and e-mail to look up.
+    /// - Returns: The access token, or `nil` when none is stored.
+    /// - Throws: ``SwaggerError`` when the file cannot be read or is corrupt.
+    public func accessToken(for account: Account) async throws(SwaggerError) -> String? {
+        try await credentials(for: account)?.accessToken
+    }
+
     /// Removes the credentials stored for `account`.
     /// - Parameter account: The server and e-mail whose credentials to remove.
     /// - Returns: `true` when something was removed.

@@ -29,6 +29,13 @@ public protocol Keystore: Sendable {
     /// - Throws: ``Failure`` when the store cannot be read.
     func credentials(for account: Account) async throws(Failure) -> Credentials?
 
+    /// The access token stored for `account`, without its refresh token: what a request with a fresh token
+    /// needs, read in one round trip.
+    /// - Parameter account: The server and e-mail to look up.
+    /// - Returns: The access token, or `nil` when none is stored.
+    /// - Throws: ``Failure`` when the store cannot be read.
+    func accessToken(for account: Account) async throws(Failure) -> String?
+
     /// Removes the credentials stored for `account`.
     /// - Parameter account: The server and e-mail whose credentials to remove.
     /// - Returns: `true` when something was removed, `false` when nothing was stored.
@@ -61,10 +68,21 @@ public struct Account: Sendable, Hashable, Codable {
     }
 }
 
+/// A value that holds a token: its descriptions and its mirror show only its type's name, so `print`,
+/// string interpolation, `dump` and a debugger never reveal the token.
+public protocol Redacting: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {}
+
+extension Redacting {
+    /// `TypeName(redacted)`.
+    public var description: String { "\(Self.self)(redacted)" }
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+    /// A mirror with no children.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}
+
 /// The secrets of a session. Its descriptions never show the tokens.
-public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
+public struct Credentials: Sendable, Hashable, Codable, Redacting {
     /// The bearer token for API calls.
     public var accessToken: String
     /// The refresh token, when the server sent one.
@@ -78,11 +96,4 @@ public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible,
         self.accessToken = accessToken
         self.refreshToken = refreshToken
     }
-
-    /// `Credentials(redacted)`: never the tokens.
-    public var description: String { "Credentials(redacted)" }
-    /// The same as ``description``.
-    public var debugDescription: String { description }
-    /// A mirror with no children, so `dump` cannot show the tokens.
-    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }

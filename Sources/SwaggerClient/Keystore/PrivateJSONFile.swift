@@ -10,6 +10,8 @@ struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
     let name: String
     /// What the file holds, for messages: "session list", "token store".
     let kind: String
+    /// What moving a damaged file aside costs, for messages: "you will need to log in again".
+    var loss = "you will need to log in again"
     let empty: @Sendable () -> Document
 
     var path: String { directory.fileURL(name).path }
@@ -66,8 +68,7 @@ struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
     private func corrupt(_ reason: String) -> SwaggerError {
         SwaggerError(
             .failure,
-            "Cannot use \(path): \(reason). It was left untouched; move it aside (you will need to log in again) "
-                + "or restore it.")
+            "Cannot use \(path): \(reason). It was left untouched; move it aside (\(loss)) or restore it.")
     }
 
     private struct Envelope: Decodable {

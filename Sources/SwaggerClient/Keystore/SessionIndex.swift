@@ -16,6 +16,11 @@ public struct SessionRecord: Sendable, Hashable, Codable {
     public var savedAt: Date
     /// When the access token expires, when it is a JWT with an `exp` claim.
     public var expiresAt: Date?
+    /// When the access token was issued, when it is a JWT with an `iat` claim.
+    public var issuedAt: Date?
+    /// Whether a refresh token is stored with the access token; `nil` in records written before refresh
+    /// tokens were used, which are treated as refreshable until the store is read.
+    public var refreshable: Bool?
 
     /// The key of this session.
     public var account: Account { Account(server: server, email: email) }
@@ -28,9 +33,11 @@ public struct SessionRecord: Sendable, Hashable, Codable {
     ///   - keystore: Which backend holds the tokens.
     ///   - savedAt: When the session was saved.
     ///   - expiresAt: When the access token expires.
+    ///   - issuedAt: When the access token was issued.
+    ///   - refreshable: Whether a refresh token is stored too.
     public init(
         account: Account, appId: String, username: String? = nil, keystore: KeystoreKind, savedAt: Date,
-        expiresAt: Date? = nil
+        expiresAt: Date? = nil, issuedAt: Date? = nil, refreshable: Bool? = nil
     ) {
         server = account.server
         email = account.email
@@ -39,6 +46,8 @@ public struct SessionRecord: Sendable, Hashable, Codable {
         self.keystore = keystore
         self.savedAt = savedAt
         self.expiresAt = expiresAt
+        self.issuedAt = issuedAt
+        self.refreshable = refreshable
     }
 }
 

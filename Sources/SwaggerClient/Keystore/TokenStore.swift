@@ -67,16 +67,62 @@ public struct TokenStore: Sendable {
     /// - Returns: The credentials, or `nil` when no allowed backend holds any.
     /// - Throws: ``SwaggerError`` when the backend that holds the token cannot be read.
     public func credentials(for record: SessionRecord) async throws(SwaggerError) -> Credentials? {
+        try await read(record) { (file) throws(SwaggerError) in
+            try await file.credentials(for: record.account)
+        } keyring: { (keyring) throws(SecretServiceError) in
+            try await keyring.credentials(for: record.account)
+        }
+    }
+
+    /// The access token of the session that `record` describes, without its refresh token: one keyring
+    /// round trip instead of two.
+    /// - Parameter record: The session's record, which names the backend it was stored in.
+    /// - Returns: The access token, or `nil` when no allowed backend holds one.
+    /// - Throws: ``SwaggerError`` when the backend that holds the token cannot be read.
+    public func accessToken(for record: SessionRecord) async throws(SwaggerError) -> String? {
+        try await read(record) { (file) throws(SwaggerError) in
+            try await file.accessToken(for: record.account)
+        } keyring: { (keyring) throws(SecretServiceError) in
+            try await keyring.accessToken(for: record.account)
+        }
+    }
+
+    /// Replaces the tokens of `session` in the backend its record names, and nowhere else: rotated tokens
+    /// must land where the next reader looks first. Keyring items are replaced, never duplicated.
+    /// - Parameter session: The session with its new tokens.
+    /// - Throws: ``SwaggerError`` when that backend cannot be written.
+    public func replace(_ session: Session) async throws(SwaggerError) {
+        let account = session.account
+        switch session.record.keystore {
+        case .file:
+            try await file.store(session.credentials, for: account)
+        case .secretService:
+            guard let secretService else { throw keyringNotInUse(account, "so the new tokens could not be stored") }
+            do {
+                try await secretService.store(session.credentials, for: account)
+            } catch {
+                throw unusable(error, "Could not store the new tokens for \(account.email) in the Secret Service")
+            }
+        }
+    }
+
+    /// Reads from the backend that `record` names first, then the other, so a session saved to the file while
+    /// the keyring was down is still found.
+    private func read<Value>(
+        _ record: SessionRecord,
+        file readFile: (FileKeystore) async throws(SwaggerError) -> Value?,
+        keyring readKeyring: (SecretServiceKeystore) async throws(SecretServiceError) -> Value?
+    ) async throws(SwaggerError) -> Value? {
         let account = record.account
         var keyringFailure: SecretServiceError?
         for kind in [record.keystore] + KeystoreKind.allCases.filter({ $0 != record.keystore }) {
             switch kind {
             case .file:
-                if let credentials = try await file.credentials(for: account) { return credentials }
+                if let value = try await readFile(file) { return value }
             case .secretService:
                 guard let secretService else { continue }
                 do {
-                    if let credentials = try await secretService.credentials(for: account) { return credentials }
+                    if let value = try await readKeyring(secretService) { return value }
                 } catch {
                     keyringFailure = error
                 }
@@ -89,13 +135,16 @@ public struct TokenStore: Sendable {
                 "Could not read the token for \(account.email) on \(account.server) from the Secret Service",
                 retry: "try again")
         }
-        guard secretService != nil else {
-            throw SwaggerError(
-                .failure,
-                "The token for \(account.email) on \(account.server) is in the Secret Service, which --keyring file "
-                    + "does not use. Use --keyring auto or secret-service.")
-        }
+        guard secretService != nil else { throw keyringNotInUse(account, "") }
         return nil
+    }
+
+    private func keyringNotInUse(_ account: Account, _ consequence: String) -> SwaggerError {
+        let detail = consequence.isEmpty ? "" : ", \(consequence)"
+        return SwaggerError(
+            .failure,
+            "The token for \(account.email) on \(account.server) is in the Secret Service, which --keyring file "
+                + "does not use\(detail). Use --keyring auto or secret-service.")
     }
 
     /// Removes `account`'s tokens from every backend the choice allows: the keyring first, then the file.
@@ -109,12 +158,7 @@ public struct TokenStore: Sendable {
         var removed = false
         guard let secretService else {
             // Forgetting the session would leave its token in the keyring with nothing to show it is there.
-            if recorded == .secretService {
-                throw SwaggerError(
-                    .failure,
-                    "The token for \(account.email) on \(account.server) is in the Secret Service, which --keyring file "
-                        + "does not use, so nothing was logged out. Use --keyring auto or secret-service.")
-            }
+            if recorded == .secretService { throw keyringNotInUse(account, "so nothing was logged out") }
             return try await file.removeCredentials(for: account)
         }
         do {

@@ -27,19 +27,22 @@ extension APIService {
         return transportFailure(clientError.underlyingError)
     }
 
-    /// The two operations, which read 401 and 403 differently.
+    /// The operations, which read 401 and 403 differently.
     enum Operation {
         /// `POST /User/AdminLogin`: 401 and 403 mean bad credentials.
         case login
-        /// `GET /User/User`: 401 means the bearer token was rejected.
-        case profile
+        /// `POST /User/RefreshToken`: 401 means the session has ended.
+        case refresh
+        /// `GET /User/User` and `POST /User/Logout`: 401 means the bearer token was rejected.
+        case bearer
     }
 
     /// The error for a status code that the operation does not document, or whose body did not decode.
     static func failure(status: Int, operation: Operation, headers: HTTPFields, body: Data?) -> APIServiceError {
         switch (status, operation) {
         case (401, .login), (403, .login): .badCredentials
-        case (401, .profile): .tokenRejected
+        case (401, .refresh): .refreshRejected
+        case (401, .bearer): .tokenRejected
         default: failure(status: status, headers: headers, body: body)
         }
     }
@@ -119,5 +122,14 @@ extension APIService {
         default:
             return .unreachable(String(describing: error))
         }
+    }
+}
+
+extension ResponseRecorder {
+    /// The error for the response recorded last, which the generated client decoded as a failure.
+    func failure(_ operation: APIService.Operation) -> APIServiceError {
+        guard let response else { return .contractViolation("no response was recorded") }
+        return APIService.failure(
+            status: response.status.code, operation: operation, headers: response.headerFields, body: body)
     }
 }

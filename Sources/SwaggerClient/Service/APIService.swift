@@ -55,21 +55,62 @@ public actor APIService {
         }
         switch output {
         case .ok(let ok):
-            guard case .json(let body) = ok.body, !body.accessToken.isEmpty else {
-                throw report(.contractViolation("the login response has no access token"))
+            guard case .json(let body) = ok.body else {
+                throw report(.contractViolation("the login response is not JSON"))
             }
-            let refresh = body.refreshToken.flatMap { $0.isEmpty ? nil : $0 }
-            return Login(
-                credentials: Credentials(accessToken: body.accessToken, refreshToken: refresh),
-                username: body.username)
-        case .badRequest:
-            throw report(Self.failure(status: 400, operation: .login, headers: [:], body: await recorder.body))
+            return try tokens(body, of: "login")
         case .unauthorized, .forbidden:
             throw report(.badCredentials)
-        case .undocumented(let status, let payload):
-            throw report(
-                Self.failure(
-                    status: status, operation: .login, headers: payload.headerFields, body: await recorder.body))
+        case .badRequest, .contentTooLarge, .undocumented:
+            throw report(await recorder.failure(.login))
+        }
+    }
+
+    /// Spends the refresh token at `POST /User/RefreshToken` for new tokens.
+    /// - Parameters:
+    ///   - server: The API's base URL.
+    ///   - refreshToken: The refresh token to spend.
+    ///   - appID: The app id that the login sent.
+    /// - Returns: The new tokens; the refresh token is new too when the server rotates it.
+    /// - Throws: ``APIServiceError``; 401 is ``APIServiceError/refreshRejected``.
+    public func refresh(server: ServerURL, refreshToken: String, appID: String) async throws(APIServiceError) -> Login {
+        let recorder = ResponseRecorder()
+        let output = try await perform(server: server, operation: .refresh, middlewares: [recorder]) { client in
+            try await client.refreshToken(body: .json(.init(refreshToken: refreshToken, appId: appID)))
+        }
+        switch output {
+        case .ok(let ok):
+            guard case .json(let body) = ok.body else {
+                throw report(.contractViolation("the refresh response is not JSON"))
+            }
+            return try tokens(body, of: "refresh")
+        case .unauthorized:
+            throw report(.refreshRejected)
+        case .badRequest, .forbidden, .contentTooLarge, .undocumented:
+            throw report(await recorder.failure(.refresh))
+        }
+    }
+
+    /// Ends the session on the server with `POST /User/Logout`: the refresh token and every access token
+    /// issued from the same login stop working.
+    /// - Parameters:
+    ///   - server: The API's base URL.
+    ///   - credentials: The session's tokens: the access token authorises the call, and the refresh token
+    ///     names the session.
+    /// - Throws: ``APIServiceError``.
+    public func logout(server: ServerURL, credentials: Credentials) async throws(APIServiceError) {
+        let recorder = ResponseRecorder()
+        let middlewares: [any ClientMiddleware] = [HeaderMiddleware.bearer(credentials.accessToken), recorder]
+        let output = try await perform(server: server, operation: .bearer, middlewares: middlewares) { client in
+            try await client.logout(body: .json(.init(refreshToken: credentials.refreshToken ?? "")))
+        }
+        switch output {
+        case .noContent:
+            return
+        case .unauthorized:
+            throw report(.tokenRejected)
+        case .badRequest, .contentTooLarge, .undocumented:
+            throw report(await recorder.failure(.bearer))
         }
     }
 
@@ -85,7 +126,7 @@ public actor APIService {
         let middlewares: [any ClientMiddleware] = [
             HeaderMiddleware.bearer(accessToken), RetryingMiddleware(), recorder,
         ]
-        let output = try await perform(server: server, operation: .profile, middlewares: middlewares) { client in
+        let output = try await perform(server: server, operation: .bearer, middlewares: middlewares) { client in
             try await client.getUser()
         }
         switch output {
@@ -98,10 +139,8 @@ public actor APIService {
             return profile
         case .unauthorized:
             throw report(.tokenRejected)
-        case .undocumented(let status, let payload):
-            throw report(
-                Self.failure(
-                    status: status, operation: .profile, headers: payload.headerFields, body: await recorder.body))
+        case .undocumented:
+            throw report(await recorder.failure(.bearer))
         }
     }
 
@@ -145,6 +184,18 @@ public actor APIService {
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         httpClient = client
         return client
+    }
+
+    /// The tokens of a login or refresh answer, which must carry an access token.
+    private func tokens(_ body: Components.Schemas.LoginResponse, of operation: String) throws(APIServiceError)
+        -> Login
+    {
+        guard !body.accessToken.isEmpty else {
+            throw report(.contractViolation("the \(operation) response has no access token"))
+        }
+        let refresh = body.refreshToken.flatMap { $0.isEmpty ? nil : $0 }
+        return Login(
+            credentials: Credentials(accessToken: body.accessToken, refreshToken: refresh), username: body.username)
     }
 
     private func report(_ error: APIServiceError) -> APIServiceError {

@@ -4,6 +4,9 @@ public enum APIServiceError: Error, Sendable, Hashable {
     case badCredentials
     /// The server answered a bearer-token request with 401.
     case tokenRejected
+    /// The server answered a refresh with 401: the refresh token is unknown, expired, revoked or spent, and
+    /// the session has ended.
+    case refreshRejected
     /// The server refused the request with another 4xx status (or 403 on a token request).
     case requestRejected(status: Int, message: String?)
     /// The server answered with a redirect, which swaggerctl does not follow with credentials attached.

@@ -5,18 +5,28 @@ import Foundation
 /// Only the server can verify a token; swaggerctl reads `exp` so that `status` can say when a session
 /// ends. A token that is not a JWT simply has no known expiry.
 enum JWTClaims {
-    static func expiry(of token: String) -> Date? {
+    /// When the token was issued (`iat`) and when it expires (`exp`), each `nil` when the token is not a JWT or
+    /// does not say.
+    static func times(of token: String) -> (issuedAt: Date?, expiresAt: Date?) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
+        guard parts.count == 3 else { return (nil, nil) }
         var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64),
             let claims = try? JSONDecoder().decode([String: JSONValue].self, from: data)
-        else { return nil }
-        switch claims["exp"] {
-        case .integer(let seconds): return Date(timeIntervalSince1970: TimeInterval(seconds))
-        case .number(let seconds): return Date(timeIntervalSince1970: seconds)
-        default: return nil
+        else { return (nil, nil) }
+        return (date(claims["iat"]), date(claims["exp"]))
+    }
+
+    static func expiry(of token: String) -> Date? {
+        times(of: token).expiresAt
+    }
+
+    private static func date(_ claim: JSONValue?) -> Date? {
+        switch claim {
+        case .integer(let seconds): Date(timeIntervalSince1970: TimeInterval(seconds))
+        case .number(let seconds): Date(timeIntervalSince1970: seconds)
+        default: nil
         }
     }
 }

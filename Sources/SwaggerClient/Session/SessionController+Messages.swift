@@ -1,25 +1,69 @@
 extension SessionController {
+    /// The message for a flow that stopped: what happened, to which session, and what to do next.
+    func message(for failure: MainCoordinator.Failure) -> SwaggerError {
+        switch failure {
+        case .request(let error, .stored(let record)):
+            return message(for: error, on: record.server, email: record.email)
+        case .request(let error, .environment(_, let server)):
+            if error == .tokenRejected {
+                return SwaggerError(
+                    .authentication,
+                    "\(server) rejected the token in SWAGGERCTL_TOKEN; it has expired or been revoked. Set a valid "
+                        + "token, or unset SWAGGERCTL_TOKEN to use the stored session.")
+            }
+            return message(for: error, on: server, email: nil)
+        case .profileAfterLogin(let error, let record):
+            let reason = message(for: error, on: record.server, email: record.email)
+            return SwaggerError(
+                reason.code,
+                "Logged in to \(record.server) as \(record.email), but the profile could not be fetched: "
+                    + reason.message)
+        case .sessionEnded(let record):
+            return SwaggerError(
+                .authentication,
+                "Your session for \(record.email) on \(record.server) has ended: the server no longer accepts it. "
+                    + "Run `\(Self.login(record.server, record.email))`.")
+        case .noStoredToken(let record):
+            return SwaggerError(
+                .authentication,
+                "The session for \(record.email) on \(record.server) has no stored token. "
+                    + "Run `\(Self.login(record.server, record.email))` to log in again.")
+        case .sessionGone(let account):
+            return SwaggerError(
+                .authentication,
+                "\(account.email) is no longer logged in to \(account.server): another swaggerctl logged out or "
+                    + "found the session ended. Run `\(Self.login(account.server, account.email))`.")
+        case .expiredWithoutRefreshToken(let record):
+            return SwaggerError(
+                .authentication,
+                "The access token for \(record.email) on \(record.server) has expired, and the server gave no "
+                    + "refresh token to renew it. Run `\(Self.login(record.server, record.email))`.")
+        case .environmentTokenExpired(let server):
+            return SwaggerError(
+                .authentication,
+                "The token in SWAGGERCTL_TOKEN has expired, and swaggerctl cannot renew a token it did not store. "
+                    + "Set a fresh token, or unset SWAGGERCTL_TOKEN to use the stored session for \(server).")
+        }
+    }
+
     /// The message for a failed API call: what happened, on which server, and what to do next.
     /// - Parameters:
     ///   - error: What went wrong.
     ///   - server: The API's base URL.
-    ///   - email: The account involved.
-    ///   - removed: Whether the dead session was removed.
+    ///   - email: The account involved, when there is one.
     /// - Returns: The error to show.
-    func message(for error: APIServiceError, on server: String, email: String, removed: Bool = false)
-        -> SwaggerError
-    {
-        let login = "swaggerctl login -s \(server) -e \(email)"
+    func message(for error: APIServiceError, on server: String, email: String?) -> SwaggerError {
+        let login = Self.login(server, email ?? "you@example.com")
         switch error {
         case .badCredentials:
             return SwaggerError(
-                .authentication, "Wrong e-mail or password for \(email) on \(server). Check both and try again.")
-        case .tokenRejected:
-            let removal = removed ? " and has been removed" : ""
+                .authentication,
+                "Wrong e-mail or password for \(email ?? "that account") on \(server). Check both and try again.")
+        case .tokenRejected, .refreshRejected:
             return SwaggerError(
                 .authentication,
-                "\(server) rejected the stored token for \(email); it has expired or been revoked\(removal). "
-                    + "Run `\(login)` to log in again.")
+                "\(server) rejected the stored token for \(email ?? "that account"); it has expired or been "
+                    + "revoked. Run `\(login)` to log in again.")
         case .requestRejected(let status, let detail):
             let reason = detail.map { ": \($0)" } ?? ""
             return SwaggerError(
@@ -49,5 +93,16 @@ extension SessionController {
             return SwaggerError(
                 .network, "The TLS connection to \(server) failed (\(detail)). Check the URL and its certificate.")
         }
+    }
+
+    /// The warning when logout removed the session here but could not end it on the server.
+    func logoutWarning(for error: APIServiceError, on server: String) -> String {
+        let reason = message(for: error, on: server, email: nil).message
+        return "the session was removed from this machine, but \(server) could not be told to end it: \(reason)"
+    }
+
+    /// The command that logs in again.
+    static func login(_ server: String, _ email: String) -> String {
+        "swaggerctl login -s \(server) -e \(email)"
     }
 }

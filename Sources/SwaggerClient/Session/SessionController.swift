@@ -1,7 +1,8 @@
 import Foundation
 
-/// Carries out what the person asked for: owns a ``MainCoordinator``, performs the I/O that its actions name
-/// (the ``APIService``, the ``TokenStore`` and the ``SessionIndex``), and feeds the outcomes back in.
+/// Carries out what the person asked for: owns a ``MainCoordinator`` for each request, performs the I/O that
+/// its actions name (the ``APIService``, the ``TokenStore``, the ``SessionIndex``, the ``ProfileCache`` and
+/// the refresh lock), and feeds the outcomes back in.
 ///
 /// Every method throws only ``SwaggerError``, whose message is ready to show.
 public struct SessionController: Sendable {
@@ -11,25 +12,35 @@ public struct SessionController: Sendable {
     public let index: SessionIndex
     /// Where tokens are kept.
     public let tokens: TokenStore
+    /// The saved profiles; `nil` when there is no cache folder.
+    public let profiles: ProfileCache?
     private let service: APIService
+    private let warn: @Sendable (String) -> Void
 
     /// Creates a controller.
     /// - Parameters:
     ///   - configuration: The settings in force.
     ///   - tokens: Where tokens are kept.
     ///   - service: The API client.
-    public init(configuration: Configuration, tokens: TokenStore, service: APIService) {
+    ///   - warn: Receives one line for each thing that went wrong without stopping the command.
+    public init(
+        configuration: Configuration, tokens: TokenStore, service: APIService,
+        warn: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.configuration = configuration
         self.index = SessionIndex(directory: configuration.directory)
         self.tokens = tokens
+        self.profiles = configuration.cacheDirectory.map(ProfileCache.init(directory:))
         self.service = service
+        self.warn = warn
     }
 
     /// Runs `body` with a controller for `configuration`, and closes its connections afterwards.
     /// - Parameters:
     ///   - configuration: The settings in force.
     ///   - delegate: Receives the API service's reports, such as waiting on and off.
-    ///   - warn: Receives one line for each keyring fallback, without the "warning:" prefix.
+    ///   - warn: Receives one line for each keyring fallback or other problem that does not stop the
+    ///     command, without the "warning:" prefix.
     ///   - body: The work to do.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
@@ -41,7 +52,7 @@ public struct SessionController: Sendable {
         let service = APIService(timeout: configuration.timeout, delegate: delegate)
         let controller = SessionController(
             configuration: configuration, tokens: TokenStore(configuration: configuration, warn: warn),
-            service: service)
+            service: service, warn: warn)
         do {
             let result = try await body(controller)
             await service.shutdown()
@@ -53,18 +64,33 @@ public struct SessionController: Sendable {
     }
 
     /// Resolves the server and the stored session to use on it, from one read of the session list.
+    ///
+    /// With `usingEnvironmentToken` and `SWAGGERCTL_TOKEN` set, the token is used instead and the session list
+    /// is not read: the server is `--server`, else `SWAGGERCTL_SERVER`, else the default.
     /// - Parameters:
     ///   - serverFlag: The `--server` value, if given.
     ///   - email: The `--email` value, if given.
+    ///   - usingEnvironmentToken: Whether the command uses `SWAGGERCTL_TOKEN` when it is set.
     /// - Returns: The server, and its newest session (or the one for `email`) if there is one.
     /// - Throws: ``SwaggerError`` for a malformed URL or an unreadable session list.
-    public func select(serverFlag: String?, email: String?) throws(SwaggerError) -> SessionSelection {
+    public func select(serverFlag: String?, email: String?, usingEnvironmentToken: Bool = false)
+        throws(SwaggerError) -> SessionSelection
+    {
+        if usingEnvironmentToken, let token = configuration.environmentToken {
+            let server = try configuration.server(flag: serverFlag, records: [])
+            return SessionSelection(server: server, email: email, environmentToken: token)
+        }
         let records = try index.records()
         let server = try configuration.server(flag: serverFlag, records: records)
         return SessionSelection(server: server, email: email, record: records.session(on: server.string, email: email))
     }
 
+    // MARK: - Commands
+
     /// Logs in, stores the session, and fetches the profile straight away, as the original app did.
+    ///
+    /// When the profile request fails after a good login, the session is kept (its token is good) and the
+    /// error says both.
     /// - Parameters:
     ///   - email: The account's e-mail.
     ///   - password: The account's password. It is sent to the server and never stored.
@@ -73,30 +99,56 @@ public struct SessionController: Sendable {
     /// - Returns: The new session's profile.
     /// - Throws: ``SwaggerError``.
     public func login(email: String, password: String, on selection: SessionSelection, appIDFlag: String?)
-        async throws(SwaggerError) -> Profile
+        async throws(SwaggerError) -> MainCoordinator.ProfileOutcome
     {
         let account = Account(server: selection.server.string, email: email)
         let appID = configuration.appID(flag: appIDFlag, saved: selection.record?.appId)
         var coordinator = MainCoordinator()
-        let action = coordinator.loginRequested(account)
-        return try await drive(
-            &coordinator, from: action, for: account, password: password, appID: appID, recorded: nil)
+        coordinator.loginRequested(account, appID: appID)
+        let login: APIService.Login
+        do throws(APIServiceError) {
+            login = try await service.login(server: selection.server, email: email, password: password, appID: appID)
+        } catch {
+            throw message(for: error, on: account.server, email: email)
+        }
+        let keystore = try await tokens.store(login.credentials, for: account)
+        try index.save(coordinator.authenticated(login, storedIn: keystore, now: Date()))
+        return try await profile(from: perform(coordinator.sessionSaved(), &coordinator))
     }
 
-    /// Fetches the profile with the stored session. A token the server rejects is removed.
+    /// The profile, with the stored session or `SWAGGERCTL_TOKEN`: refreshed first when the access token has
+    /// expired, and once more on a 401. A session the server no longer accepts is removed.
+    /// - Parameters:
+    ///   - selection: The server and session to use.
+    ///   - allowSaved: Whether an unreachable server may be answered with the saved profile.
+    /// - Returns: The profile and where it came from.
+    /// - Throws: ``SwaggerError``; ``SwaggerError/Code/authentication`` when not logged in or the session ended.
+    public func profile(_ selection: SessionSelection, allowSaved: Bool) async throws(SwaggerError)
+        -> MainCoordinator.ProfileOutcome
+    {
+        try await profile(from: run(source(of: selection), for: .profile(allowSaved: allowSaved)))
+    }
+
+    /// An access token that has not expired, refreshed first when needed. It is never an expired token.
     /// - Parameter selection: The server and session to use.
-    /// - Returns: The profile.
-    /// - Throws: ``SwaggerError``; ``SwaggerError/Code/authentication`` when not logged in.
-    public func details(_ selection: SessionSelection) async throws(SwaggerError) -> Profile {
-        let record = try recordedSession(selection)
-        var coordinator = MainCoordinator()
-        _ = coordinator.restored(record)
-        let action = coordinator.detailsRequested()
-        return try await drive(
-            &coordinator, from: action, for: record.account, password: nil, appID: nil, recorded: record.keystore)
+    /// - Returns: The access token.
+    /// - Throws: ``SwaggerError``.
+    public func accessToken(_ selection: SessionSelection) async throws(SwaggerError) -> String {
+        try await token(from: run(source(of: selection), for: .token))
     }
 
-    /// The outcome of ``logout(_:)``.
+    /// Refreshes the stored session now, whatever its access token's expiry.
+    /// - Parameter selection: The server and session to refresh.
+    /// - Returns: The account, and when its new access token expires, if the token says.
+    /// - Throws: ``SwaggerError``.
+    public func refresh(_ selection: SessionSelection) async throws(SwaggerError) -> (Account, expiresAt: Date?) {
+        let record = try storedRecord(of: selection)
+        var coordinator = MainCoordinator()
+        let token = try await token(from: handle(coordinator.refreshRequested(record), &coordinator))
+        return (record.account, JWTClaims.expiry(of: token))
+    }
+
+    /// The outcome of ``logout(_:revoke:)``.
     public enum LogoutOutcome: Sendable, Hashable {
         /// The session for this account was removed.
         case loggedOut(Account)
@@ -104,23 +156,49 @@ public struct SessionController: Sendable {
         case notLoggedIn
     }
 
-    /// Removes the stored session: its tokens from every store that holds them, then its record. No token is
-    /// read.
-    /// - Parameter selection: The server and session to remove.
+    /// Removes the stored session from every store (its tokens, its record and its saved profile), and then,
+    /// with `revoke`, ends it on the server within the request timeout. The local session is gone first, so a
+    /// server that is down never keeps a token on this machine; a revocation that fails is a warning.
+    /// - Parameters:
+    ///   - selection: The server and session to remove.
+    ///   - revoke: Whether to tell the server; `false` for `--local`, which reads no token.
     /// - Returns: What was removed.
     /// - Throws: ``SwaggerError`` when a store cannot be changed; the session is then left as it was.
-    public func logout(_ selection: SessionSelection) async throws(SwaggerError) -> LogoutOutcome {
+    public func logout(_ selection: SessionSelection, revoke: Bool) async throws(SwaggerError) -> LogoutOutcome {
         guard let record = selection.record else {
             // Tokens without a record (from an interrupted login) are removed too.
             guard let email = selection.email else { return .notLoggedIn }
             let account = Account(server: selection.server.string, email: email)
             return try await tokens.remove(account, recordedIn: nil) ? .loggedOut(account) : .notLoggedIn
         }
-        var coordinator = MainCoordinator()
-        _ = coordinator.restored(record)
-        guard case .remove(let account) = coordinator.logoutRequested() else { return .notLoggedIn }
-        try await remove(account, recordedIn: record.keystore)
-        return .loggedOut(account)
+        // Under the lock, so a refresh in another process cannot store new tokens after they are removed.
+        let lock = try RefreshLock(for: record.account, in: lockDirectory)
+        var credentials: Credentials?
+        var unreadable: SwaggerError?
+        if revoke {
+            // A keyring that cannot be read cannot be cleared either; removal then says what to do, so a read
+            // failure only matters when removal succeeds all the same.
+            do throws(SwaggerError) {
+                credentials = try await tokens.credentials(for: record)
+            } catch {
+                unreadable = error
+            }
+        }
+        try await remove(record, releasing: lock)
+        if let unreadable {
+            warn(
+                "the session was removed from this machine, but its token could not be read to end it on "
+                    + "\(record.server): \(unreadable.message)")
+        }
+        if let credentials, credentials.refreshToken != nil {
+            let server = try ServerURL(record.server)
+            do throws(APIServiceError) {
+                try await service.logout(server: server, credentials: credentials)
+            } catch {
+                warn(logoutWarning(for: error, on: record.server))
+            }
+        }
+        return .loggedOut(record.account)
     }
 
     /// Every stored session, newest first. Reads only the index, never a token.
@@ -130,17 +208,28 @@ public struct SessionController: Sendable {
         try index.records()
     }
 
-    /// The stored session that `selection` names, with its tokens.
-    /// - Parameter selection: The server and session to use.
-    /// - Returns: The session with its tokens.
-    /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/authentication`` when there is none.
-    public func storedSession(_ selection: SessionSelection) async throws(SwaggerError) -> Session {
-        let record = try recordedSession(selection)
-        return Session(record: record, credentials: try await credentials(for: record))
+    // MARK: - Carrying out the coordinator's actions
+
+    /// What a flow over a stored session or `SWAGGERCTL_TOKEN` ends with.
+    private enum Outcome {
+        case profile(MainCoordinator.ProfileOutcome)
+        case token(String)
     }
 
-    /// The record of the session that `selection` names.
-    private func recordedSession(_ selection: SessionSelection) throws(SwaggerError) -> SessionRecord {
+    /// What is left to do once the refresh lock is released.
+    private enum AfterLock {
+        case use(MainCoordinator.Use)
+        case loadSavedProfile(Account)
+    }
+
+    private func source(of selection: SessionSelection) throws(SwaggerError) -> MainCoordinator.Source {
+        if let token = selection.environmentToken {
+            return .environment(token: token, server: selection.server.string)
+        }
+        return .stored(try storedRecord(of: selection))
+    }
+
+    private func storedRecord(of selection: SessionSelection) throws(SwaggerError) -> SessionRecord {
         guard let record = selection.record else {
             let who = selection.email.map { "\($0) is not" } ?? "You are not"
             let login = "swaggerctl login -s \(selection.server) -e \(selection.email ?? "you@example.com")"
@@ -149,74 +238,169 @@ public struct SessionController: Sendable {
         return record
     }
 
-    /// The tokens of `record`'s session, from whichever store holds them.
-    private func credentials(for record: SessionRecord) async throws(SwaggerError) -> Credentials {
-        guard let credentials = try await tokens.credentials(for: record) else {
-            throw SwaggerError(
-                .authentication,
-                "The session for \(record.email) on \(record.server) has no stored token. "
-                    + "Run `swaggerctl login -s \(record.server) -e \(record.email)` to log in again.")
-        }
-        return credentials
+    private func run(_ source: MainCoordinator.Source, for purpose: MainCoordinator.Purpose)
+        async throws(SwaggerError) -> Outcome
+    {
+        var coordinator = MainCoordinator()
+        return try await handle(coordinator.start(source, for: purpose, now: Date()), &coordinator)
     }
 
-    /// Carries out `coordinator`'s actions until it shows a profile or reports an error. `recorded` is the
-    /// backend that a restored session's record names, and `nil` for a login.
-    private func drive(
-        _ coordinator: inout MainCoordinator, from first: MainCoordinator.Action, for account: Account,
-        password: String?, appID: String?, recorded: KeystoreKind?
-    ) async throws(SwaggerError) -> Profile {
-        var action = first
-        // The session this process stored: its token need not be read back from the keystore.
-        var stored: Session?
-        while true {
-            switch action {
-            case .authenticate:
-                let server = try ServerURL(account.server)
-                do throws(APIServiceError) {
-                    let result = try await service.login(
-                        server: server, email: account.email, password: password ?? "", appID: appID ?? "")
-                    let record = SessionRecord(
-                        account: account, appId: appID ?? Configuration.defaultAppID, username: result.username,
-                        keystore: tokens.choice == .file ? .file : .secretService, savedAt: Date(),
-                        expiresAt: JWTClaims.expiry(of: result.credentials.accessToken))
-                    action = coordinator.authenticated(Session(record: record, credentials: result.credentials))
-                } catch {
-                    action = coordinator.failed(error)
+    private func handle(_ action: MainCoordinator.StartAction, _ coordinator: inout MainCoordinator)
+        async throws(SwaggerError) -> Outcome
+    {
+        switch action {
+        case .readAccessToken(let record):
+            switch coordinator.tokenRead(try await tokens.accessToken(for: record)) {
+            case .use(let use): return try await perform(use, &coordinator)
+            case .fail(let failure): throw message(for: failure)
+            }
+        case .lockForRefresh(let account):
+            return try await refreshUnderLock(account, &coordinator)
+        case .use(let use):
+            return try await perform(use, &coordinator)
+        case .fail(let failure):
+            throw message(for: failure)
+        }
+    }
+
+    private func perform(_ use: MainCoordinator.Use, _ coordinator: inout MainCoordinator)
+        async throws(SwaggerError) -> Outcome
+    {
+        switch use {
+        case .deliver(let accessToken):
+            return .token(accessToken)
+        case .fetchProfile(let server, let accessToken):
+            let url = try ServerURL(server)
+            let profile: Profile
+            do throws(APIServiceError) {
+                profile = try await service.fetchProfile(server: url, accessToken: accessToken)
+            } catch {
+                switch coordinator.profileFailed(error) {
+                case .lockForRefresh(let account): return try await refreshUnderLock(account, &coordinator)
+                case .endSession(let end): throw await endSession(end.record, releasing: nil)
+                case .loadSavedProfile(let account): return try await loadSavedProfile(account, &coordinator)
+                case .fail(let failure): throw message(for: failure)
                 }
-            case .store(var session):
-                session.record.keystore = try await tokens.store(session.credentials, for: session.account)
-                try index.save(session.record)
-                stored = session
-                action = coordinator.stored()
-            case .fetchProfile(let record):
-                let server = try ServerURL(record.server)
-                let credentials =
-                    if let stored, stored.account == record.account { stored.credentials } else {
-                        try await credentials(for: record)
-                    }
-                do throws(APIServiceError) {
-                    let profile = try await service.fetchProfile(server: server, accessToken: credentials.accessToken)
-                    action = coordinator.profileReceived(profile)
+            }
+            switch coordinator.profileReceived(profile) {
+            case .saveAndShow(let outcome, let account):
+                do {
+                    try profiles?.save(outcome.profile, for: account, receivedAt: Date())
                 } catch {
-                    action = coordinator.failed(error)
+                    warn("the profile could not be saved for offline use: \(error.message)")
                 }
-            case .show(let profile):
-                return profile
-            case .discard(let dead, let error):
-                try await remove(dead, recordedIn: stored?.record.keystore ?? recorded)
-                throw message(for: error, on: account.server, email: account.email, removed: true)
-            case .report(let error):
-                throw message(for: error, on: account.server, email: account.email)
-            case .remove, .none:
-                throw SwaggerError(.failure, "swaggerctl reached an unexpected state. Please report this as a bug.")
+                return .profile(outcome)
+            case .show(let outcome):
+                return .profile(outcome)
             }
         }
     }
 
-    /// Removes tokens first and the record last, so a failure never leaves tokens that nothing lists.
-    private func remove(_ account: Account, recordedIn recorded: KeystoreKind?) async throws(SwaggerError) {
-        _ = try await tokens.remove(account, recordedIn: recorded)
-        try index.remove(account)
+    private func refreshUnderLock(_ account: Account, _ coordinator: inout MainCoordinator)
+        async throws(SwaggerError) -> Outcome
+    {
+        switch try await withRefreshLock(account, &coordinator) {
+        case .use(let use): return try await perform(use, &coordinator)
+        case .loadSavedProfile(let account): return try await loadSavedProfile(account, &coordinator)
+        }
+    }
+
+    /// Takes the refresh lock, reads the session again, and refreshes if the coordinator says so. The lock is
+    /// released on return, before the new token is used.
+    private func withRefreshLock(_ account: Account, _ coordinator: inout MainCoordinator)
+        async throws(SwaggerError) -> AfterLock
+    {
+        let lock = try RefreshLock(for: account, in: lockDirectory)
+        let record = try index.record(server: account.server, email: account.email)
+        let credentials = if let record { try await tokens.credentials(for: record) } else { Credentials?.none }
+        let request: MainCoordinator.Refresh
+        switch coordinator.lockTaken(record: record, credentials: credentials, now: Date()) {
+        case .refresh(let refresh): request = refresh
+        case .use(let use): return .use(use)
+        case .endSession(let end): throw await endSession(end.record, releasing: lock)
+        case .fail(let failure): throw message(for: failure)
+        }
+        let server = try ServerURL(request.server)
+        let login: APIService.Login
+        do throws(APIServiceError) {
+            login = try await service.refresh(server: server, refreshToken: request.refreshToken, appID: request.appID)
+        } catch {
+            switch coordinator.refreshFailed(error) {
+            case .endSession(let end): throw await endSession(end.record, releasing: lock)
+            case .loadSavedProfile(let account): return .loadSavedProfile(account)
+            case .fail(let failure): throw message(for: failure)
+            }
+        }
+        // The server has spent the old refresh token: from here on, only the new tokens are any good.
+        let session = coordinator.refreshed(login, now: Date())
+        do {
+            try await tokens.replace(session)
+            try index.save(session.record)
+        } catch {
+            throw SwaggerError(
+                error.code,
+                "The server renewed the session for \(account.email) on \(account.server), but the new tokens "
+                    + "could not be stored, so the session is now unusable: \(error.message) Fix that, then run "
+                    + "`swaggerctl login -s \(account.server) -e \(account.email)`.")
+        }
+        return .use(coordinator.rotationStored())
+    }
+
+    private func loadSavedProfile(_ account: Account, _ coordinator: inout MainCoordinator)
+        async throws(SwaggerError) -> Outcome
+    {
+        var saved: SavedProfile?
+        do {
+            saved = try profiles?.profile(for: account)
+        } catch {
+            warn(error.message)
+        }
+        switch coordinator.savedProfileLoaded(saved) {
+        case .show(let outcome): return .profile(outcome)
+        case .fail(let failure): throw message(for: failure)
+        }
+    }
+
+    /// Removes a session the server no longer accepts, and returns the error that says so.
+    private func endSession(_ record: SessionRecord, releasing held: consuming RefreshLock?) async -> SwaggerError {
+        let ended = message(for: .sessionEnded(record))
+        do throws(SwaggerError) {
+            switch consume held {
+            case .some(let lock): try await remove(record, releasing: lock)
+            case .none: try await remove(record, releasing: RefreshLock(for: record.account, in: lockDirectory))
+            }
+        } catch {
+            return SwaggerError(
+                ended.code, "\(ended.message) It could not be removed from this machine: \(error.message)")
+        }
+        return ended
+    }
+
+    /// Removes tokens first and the record next, so a failure never leaves tokens that nothing lists; then the
+    /// saved profile, which is personal data; and last the lock file, which only a stored session needs.
+    private func remove(_ record: SessionRecord, releasing lock: consuming RefreshLock) async throws(SwaggerError) {
+        _ = try await tokens.remove(record.account, recordedIn: record.keystore)
+        try index.remove(record.account)
+        do {
+            try profiles?.remove(record.account)
+        } catch {
+            warn("the saved profile could not be deleted: \(error.message)")
+        }
+        lock.releaseRemovingFile()
+    }
+
+    /// Where the refresh locks are: the configuration folder, beside the session list they guard.
+    private var lockDirectory: PrivateDirectory { PrivateDirectory(configuration.directory) }
+
+    private func profile(from outcome: Outcome) -> MainCoordinator.ProfileOutcome {
+        guard case .profile(let profile) = outcome else {
+            preconditionFailure("a profile flow ends with a profile")
+        }
+        return profile
+    }
+
+    private func token(from outcome: Outcome) -> String {
+        guard case .token(let token) = outcome else { preconditionFailure("a token flow ends with a token") }
+        return token
     }
 }

@@ -18,21 +18,53 @@ public struct SessionStatus: Sendable, Hashable, Codable {
     public var expiresAt: Date?
     /// Whether commands use this session by default on its server.
     public var active: Bool
+    /// Whether the access token had expired when the list was made; `nil` when its expiry is not known.
+    public var expired: Bool?
+    /// Whether a refresh token is stored; `nil` when the record predates refresh tokens.
+    public var refreshable: Bool?
+    /// What the server said of this session, for the one that `status --check` asked about.
+    public var check: Check?
+
+    /// What `status --check` learnt from the server.
+    public enum Check: String, Sendable, Hashable, Codable {
+        /// The server accepted the access token.
+        case valid
+        /// The tokens were refreshed, and the server accepted the new access token.
+        case refreshed
+    }
 
     /// The session's key.
     public var account: Account { Account(server: server, email: email) }
 
     /// The status of every stored session, newest first; the newest on each server is its active one.
-    /// - Parameter records: The stored sessions, newest first.
+    /// - Parameters:
+    ///   - records: The stored sessions, newest first.
+    ///   - now: The current time, which decides what has expired.
     /// - Returns: One status each.
-    public static func list(_ records: [SessionRecord]) -> [SessionStatus] {
+    public static func list(_ records: [SessionRecord], now: Date) -> [SessionStatus] {
         var seen: Set<String> = []
         return records.map { record in
             SessionStatus(
                 server: record.server, email: record.email, username: record.username, appId: record.appId,
                 keystore: record.keystore, savedAt: record.savedAt, expiresAt: record.expiresAt,
-                active: seen.insert(record.server).inserted)
+                active: seen.insert(record.server).inserted,
+                expired: record.expiresAt.map { MainCoordinator.hasExpired($0, now: now) },
+                refreshable: record.refreshable)
         }
+    }
+
+    /// The state in words, after the server's URL: `active`, and whether the access token has expired and
+    /// what happens about it. A session with an expired token is never called plainly active.
+    var note: String? {
+        var parts: [String] = []
+        if active { parts.append("active") }
+        if expired == true {
+            parts.append(
+                refreshable == false
+                    ? "the access token has expired: log in again"
+                    : "the access token has expired, and is refreshed on next use")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     /// The rows that describe this session in a table.
@@ -42,7 +74,7 @@ public struct SessionStatus: Sendable, Hashable, Codable {
     /// - Returns: Rows for ``TableRenderer``.
     public func rows(location: String, now: Date) -> [DetailsViewModel] {
         var rows = [
-            DetailsViewModel(key: "Server", value: server + (active ? " (active)" : "")),
+            DetailsViewModel(key: "Server", value: server + (note.map { " (\($0))" } ?? "")),
             DetailsViewModel(key: "E-mail", value: email),
         ]
         if let username { rows.append(DetailsViewModel(key: "User name", value: username)) }
@@ -52,6 +84,12 @@ public struct SessionStatus: Sendable, Hashable, Codable {
             DetailsViewModel(key: "Saved", value: Self.format(savedAt, now: now)),
             DetailsViewModel(key: "Expires", value: expiresAt.map { Self.format($0, now: now) } ?? "unknown"),
         ]
+        switch check {
+        case .valid: rows.append(DetailsViewModel(key: "Checked", value: "valid: the server accepts the token"))
+        case .refreshed:
+            rows.append(DetailsViewModel(key: "Checked", value: "refreshed: the server accepts the new token"))
+        case nil: break
+        }
         return rows
     }
 
@@ -81,16 +119,6 @@ public struct SessionStatus: Sendable, Hashable, Codable {
     static func format(_ date: Date, now: Date) -> String {
         let day = date.formatted(.iso8601.year().month().day().dateSeparator(.dash))
         let time = date.formatted(.iso8601.time(includingFractionalSeconds: false).timeSeparator(.colon))
-        let seconds = Int(date.timeIntervalSince(now).rounded())
-        let span = abs(seconds)
-        let amount =
-            switch span {
-            case ..<60: "\(span) s"
-            case ..<3600: "\(span / 60) min"
-            case ..<86_400: "\(span / 3600) h \(span % 3600 / 60) min"
-            default: "\(span / 86_400) d"
-            }
-        let relative = span == 0 ? "now" : seconds > 0 ? "in \(amount)" : "\(amount) ago"
-        return "\(day) \(time) UTC (\(relative))"
+        return "\(day) \(time) UTC (\(RelativeTime.phrase(date, from: now)))"
     }
 }

@@ -1,26 +1,38 @@
 import ArgumentParser
+import Foundation
 import SwaggerClient
 
 extension SwaggerCtl {
     struct Details: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show your profile, using the stored session.",
-            discussion: "If the server rejects the stored token, the token is removed and you are asked to log in.")
+            discussion: """
+                An expired access token is refreshed first. When the server cannot be reached, the profile saved \
+                at the last successful request is shown, with a line on stderr saying how old it is. If the \
+                server no longer accepts the session, it is removed and you are asked to log in. With \
+                SWAGGERCTL_TOKEN set, that token is used and nothing is read from or written to the store.
+                """)
 
         @OptionGroup var session: SessionOptions
         @OptionGroup var keyring: KeyringOption
         @OptionGroup var output: FormatOptions
 
+        @Flag(help: "Never show a saved profile: when the server cannot be reached, exit 3.")
+        var noCache = false
+
         func run() async throws {
             let configuration = try Configuration.fromEnvironment(keyring: keyring)
             let spinner = Spinner.forStandardError(label: "Fetching your profile")
-            let profile = try await SessionController.withController(
+            let (outcome, server) = try await SessionController.withController(
                 configuration: configuration, delegate: spinner, warn: Terminal.warning
             ) {
                 (controller) throws(SwaggerError) in
-                try await controller.details(controller.select(serverFlag: session.server, email: session.email))
+                let selection = try controller.select(
+                    serverFlag: session.server, email: session.email, usingEnvironmentToken: true)
+                return (try await controller.profile(selection, allowSaved: !noCache), selection.server)
             }
-            Terminal.print(output.render(profile))
+            if let notice = outcome.notice(server: server, now: Date()) { Terminal.notice(notice) }
+            Terminal.print(output.render(outcome.profile))
         }
     }
 }

@@ -55,7 +55,7 @@ extension SwaggerCtl {
                 return (email: email, server: selection.server, profile: profile)
             }
             Terminal.notice("Logged in to \(login.server) as \(login.email).")
-            Terminal.print(output.render(login.profile))
+            Terminal.print(output.render(login.profile.profile))
         }
     }
 }

@@ -4,11 +4,19 @@ import SwaggerClient
 extension SwaggerCtl {
     struct Logout: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove the stored session for a server.",
-            discussion: "Exits 0 when you were not logged in, after saying so.")
+            abstract: "Remove the stored session for a server, and end it on the server.",
+            discussion: """
+                The tokens, the session record and the saved profile are removed from this machine first; then \
+                the server is asked to revoke the session, within the request timeout. If the server cannot be \
+                told, a warning says so and logout still exits 0. Exits 0 when you were not logged in, after \
+                saying so.
+                """)
 
         @OptionGroup var session: SessionOptions
         @OptionGroup var keyring: KeyringOption
+
+        @Flag(help: "Only remove the session from this machine; do not ask the server to revoke it.")
+        var local = false
 
         func run() async throws {
             let configuration = try Configuration.fromEnvironment(keyring: keyring)
@@ -18,7 +26,7 @@ extension SwaggerCtl {
                 (controller) throws(SwaggerError) in
                 let selection = try controller.select(serverFlag: session.server, email: session.email)
                 let server = selection.server
-                return switch try await controller.logout(selection) {
+                return switch try await controller.logout(selection, revoke: !local) {
                 case .loggedOut(let account): "Logged out \(account.email) from \(server)."
                 case .notLoggedIn: "Not logged in to \(server); nothing to remove."
                 }

@@ -5,28 +5,47 @@ import SwaggerClient
 extension SwaggerCtl {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List every stored session. Never prints a token.")
+            abstract: "List every stored session. Never prints a token.",
+            discussion: """
+                Exits 4 when no session is stored. With --check, the active session (or the one -s and -e name) \
+                is checked with the server, refreshing it if needed: exit 0 when it is valid or was refreshed, \
+                4 when it has ended (it is then removed), 3 when the server cannot be reached.
+                """)
 
+        @OptionGroup var session: SessionOptions
+        @OptionGroup var keyring: KeyringOption
         @OptionGroup var output: FormatOptions
 
+        @Flag(help: "Ask the server whether the session is still valid, refreshing it if needed.")
+        var check = false
+
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment()
-            let (statuses, tokens) = try await SessionController.withController(configuration: configuration) {
+            let configuration = try Configuration.fromEnvironment(keyring: keyring)
+            let (report, tokens) = try await SessionController.withController(
+                configuration: configuration, warn: Terminal.warning
+            ) {
                 (controller) throws(SwaggerError) in
-                (SessionStatus.list(try controller.sessions()), controller.tokens)
+                let selection =
+                    check
+                    ? try controller.select(
+                        serverFlag: session.server, email: session.email, usingEnvironmentToken: true)
+                    : nil
+                return (try await controller.status(checking: selection), controller.tokens)
             }
-            switch output.format {
-            case .json:
-                Terminal.print(SessionStatus.json(statuses))
-            case .table where statuses.isEmpty:
-                Terminal.notice("Not logged in to any server. Run `swaggerctl login -e you@example.com`.")
-            case .table:
-                let renderer = Terminal.tableRenderer
-                Terminal.print(
-                    SessionStatus.render(
-                        statuses, location: { tokens.location(of: $0.keystore, for: $0.account) }, renderer: renderer,
-                        now: Date()))
-            }
+            if let notice = report.notice(now: Date()) { Terminal.notice(notice) }
+            Terminal.print(
+                output.render(report.sessions, location: { tokens.location(of: $0.keystore, for: $0.account) }))
+            if report.isEmpty { throw SwaggerError.notLoggedInAnywhere }
+        }
+    }
+}
+
+extension FormatOptions {
+    /// The sessions as one table each, or as a JSON array (`[]` for none).
+    func render(_ sessions: [SessionStatus], location: (SessionStatus) -> String) -> String {
+        switch format {
+        case .table: SessionStatus.render(sessions, location: location, renderer: Terminal.tableRenderer, now: Date())
+        case .json: SessionStatus.json(sessions)
         }
     }
 }

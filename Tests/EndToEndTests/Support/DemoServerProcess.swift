@@ -5,6 +5,8 @@ final class DemoServerProcess: Sendable {
     let process: Process
     /// The API's base URL, such as `http://127.0.0.1:41234/api`.
     let apiURL: String
+    /// Where the server's log (standard error) goes: one line per login, refresh and revocation.
+    let logFile: URL
 
     /// Starts the server and waits for its "listening on" line.
     static func start(_ arguments: [String] = []) async throws -> DemoServerProcess {
@@ -16,8 +18,10 @@ final class DemoServerProcess: Sendable {
         process.executableURL = Binaries.demoServer
         process.arguments = ["--port", "0", "--bcrypt-cost", "4"] + arguments
         let output = Pipe()
+        logFile = FileManager.default.temporaryDirectory.appending(path: "demo-server-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: logFile)
         try process.runWithDefaultSignalMask()
         guard let line = readLines(1, from: output.fileHandleForReading)?.first else {
             process.waitUntilExit()
@@ -43,8 +47,19 @@ final class DemoServerProcess: Sendable {
         }
     }
 
+    /// The server's log so far.
+    var log: String {
+        (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+    }
+
+    /// How many log lines contain `text`.
+    func logLines(containing text: String) -> Int {
+        log.split(separator: "\n").count { $0.contains(text) }
+    }
+
     deinit {
         if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: logFile)
     }
 
     struct StartFailure: Error, CustomStringConvertible {

@@ -6,6 +6,7 @@ import SwaggerClient
 final class Sandbox: Sendable {
     let root: URL
     var configDirectory: URL { root.appending(path: "config") }
+    var cacheDirectory: URL { root.appending(path: "cache") }
     let extraEnvironment: [String: String]
 
     init(environment: [String: String] = [:]) throws {
@@ -23,6 +24,7 @@ final class Sandbox: Sendable {
             "HOME": root.path,
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "SWAGGERCTL_CONFIG_DIR": configDirectory.path,
+            "SWAGGERCTL_CACHE_DIR": cacheDirectory.path,
             "SWAGGERCTL_KEYRING": "file",
         ]
         environment.merge(extraEnvironment) { $1 }
@@ -63,6 +65,7 @@ final class Sandbox: Sendable {
     }
 
     var keystore: FileKeystore { FileKeystore(directory: configDirectory) }
+    var profiles: ProfileCache { ProfileCache(directory: cacheDirectory) }
     var index: SessionIndex { SessionIndex(directory: configDirectory) }
     var credentialsFile: URL { configDirectory.appending(path: FileKeystore.fileName) }
     var sessionsFile: URL { configDirectory.appending(path: SessionIndex.fileName) }

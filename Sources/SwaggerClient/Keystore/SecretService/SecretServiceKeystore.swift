@@ -111,6 +111,17 @@ public final class SecretServiceKeystore: Keystore {
         }
     }
 
+    /// The access token stored for `account`: one lookup, without the refresh item.
+    /// - Parameter account: The server and e-mail to look up.
+    /// - Returns: The access token, or `nil` when no item exists.
+    /// - Throws: ``SecretServiceError/locked`` when the item exists but its keyring stays locked, or another
+    ///   ``SecretServiceError`` when the Secret Service cannot be used.
+    public func accessToken(for account: Account) async throws(SecretServiceError) -> String? {
+        try await operation { (deadline) throws(SecretServiceError) in
+            try await lookup(Self.attributes(for: account), until: deadline)
+        }
+    }
+
     /// Deletes both items of `account`.
     /// - Parameter account: The server and e-mail whose tokens to delete.
     /// - Returns: `true` when something was deleted, `false` when nothing was stored.

@@ -2,15 +2,17 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// Reads each response body into memory, up to a limit, and keeps a copy of the bytes.
+/// Reads each response body into memory, up to a limit, and keeps a copy of the response and its bytes.
 ///
 /// The generated client decodes the body into the API's types, which checks it against the contract; the
-/// copy lets `--format json` print the profile exactly as received, `null`s and unknown fields included.
-/// The limit stops a rude server from streaming without end.
+/// copy lets `--format json` print the profile exactly as received, `null`s and unknown fields included, and
+/// lets every failing status be classified from one place with its headers and body. The limit stops a rude
+/// server from streaming without end.
 actor ResponseRecorder: ClientMiddleware {
     static let defaultLimit = 1 << 20
 
     let limit: Int
+    private(set) var response: HTTPResponse?
     private(set) var body: Data?
 
     init(limit: Int = ResponseRecorder.defaultLimit) {
@@ -22,6 +24,7 @@ actor ResponseRecorder: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, baseURL)
+        self.response = response
         guard let responseBody else {
             self.body = nil
             return (response, nil)

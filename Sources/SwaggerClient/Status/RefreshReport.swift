@@ -1,0 +1,17 @@
+import Foundation
+
+/// What `swaggerctl refresh` prints.
+public enum RefreshReport {
+    /// `Refreshed the session for E on S: the access token expires 2026-11-22 12:00:00 UTC (in 15 min).`
+    /// - Parameters:
+    ///   - account: The refreshed session's account.
+    ///   - expiry: When the new access token expires, if it says.
+    ///   - now: The current time.
+    /// - Returns: The line, without a newline.
+    public static func line(account: Account, expiry: Date?, now: Date) -> String {
+        let when =
+            expiry.map { "the access token expires \(SessionStatus.format($0, now: now))" }
+            ?? "the server did not say when the new access token expires"
+        return "Refreshed the session for \(account.email) on \(account.server): \(when)."
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import SwaggerClient
+
+extension SwaggerCtl {
+    struct Refresh: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Refresh the stored session now, and print when the new access token expires.",
+            discussion: """
+                Spends the refresh token for new tokens, as details and token do by themselves when the access \
+                token has expired. If the server no longer accepts the session, it is removed (exit 4).
+                """)
+
+        @OptionGroup var session: SessionOptions
+        @OptionGroup var keyring: KeyringOption
+
+        func run() async throws {
+            let configuration = try Configuration.fromEnvironment(keyring: keyring)
+            let spinner = Spinner.forStandardError(label: "Refreshing the session")
+            let (account, expiry) = try await SessionController.withController(
+                configuration: configuration, delegate: spinner, warn: Terminal.warning
+            ) {
+                (controller) throws(SwaggerError) in
+                try await controller.refresh(controller.select(serverFlag: session.server, email: session.email))
+            }
+            Terminal.print(RefreshReport.line(account: account, expiry: expiry, now: Date()) + "\n")
+        }
+    }
+}
