@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 # Release builds link the Swift runtime statically: about 4 ms less start-up per command (see scripts/bench).
 RELEASE := -c release --static-swift-stdlib --scratch-path .build-release
 
-.PHONY: all deps build demo test install docs format lint bench clean
+.PHONY: all deps build demo test fuzz install docs format lint bench clean
 
 all: build
 
@@ -22,6 +22,13 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	scripts/keyring-session $(SWIFT) test --skip-build
+
+# The fuzz properties (Tests/SwaggerClientTests/FuzzTests.swift) run FUZZ_COUNT times each here, against
+# a few hundred in `make test`.
+FUZZ_COUNT ?= 50000
+fuzz: deps
+	$(SWIFT) build --build-tests
+	SWAGGERCTL_FUZZ_COUNT=$(FUZZ_COUNT) $(SWIFT) test --skip-build --filter FuzzTests
 
 install: deps
 	$(SWIFT) build $(RELEASE) --product swaggerctl

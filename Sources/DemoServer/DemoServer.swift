@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
+import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOSSL
 import OpenAPIHummingbird
 import OpenAPIRuntime
 import SwaggerAPI
@@ -25,6 +27,8 @@ public enum DemoServer {
         public var accessTokenLifetime: Duration = .seconds(900)
         /// How long each refresh token lasts from when it is issued.
         public var refreshTokenLifetime: Duration = .seconds(30 * 86_400)
+        /// The PEM certificate chain and private key to serve HTTPS with; plain HTTP when `nil`.
+        public var tls: (certificateChain: String, privateKey: String)?
 
         /// Creates the default options.
         public init() {}
@@ -72,15 +76,34 @@ public enum DemoServer {
         onListening: @escaping @Sendable (String) -> Void
     ) async throws -> some ApplicationProtocol {
         let host = options.host
+        let scheme = options.tls == nil ? "http" : "https"
         return Application(
             router: try await router(directory: directory, database: database, options: options),
+            server: try options.tls.map { try .tls(.http1(), tlsConfiguration: tlsConfiguration($0)) } ?? .http1(),
             configuration: .init(
                 address: .hostname(options.host, port: options.port), serverName: "swagger-demo-server"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.port
                 let shownHost = host.contains(":") ? "[\(host)]" : host
-                onListening("http://\(shownHost):\(port)")
+                onListening("\(scheme)://\(shownHost):\(port)")
             }
         )
+    }
+
+    /// The server's TLS configuration from PEM files.
+    private static func tlsConfiguration(_ files: (certificateChain: String, privateKey: String)) throws
+        -> TLSConfiguration
+    {
+        do {
+            let chain = try NIOSSLCertificate.fromPEMFile(files.certificateChain).map {
+                NIOSSLCertificateSource.certificate($0)
+            }
+            let key = try NIOSSLPrivateKey(file: files.privateKey, format: .pem)
+            return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+        } catch {
+            throw DemoServerError(
+                "Cannot serve TLS with \(files.certificateChain) and \(files.privateKey): \(error). Give a PEM "
+                    + "certificate chain and its PEM private key.")
+        }
     }
 }

@@ -10,7 +10,7 @@ struct SwaggerDemoServerCommand: AsyncParsableCommand {
         abstract: "A demo of the account API that swaggerctl talks to, served under /api.",
         discussion: """
             Built-in account: \(AccountDirectory.demoEmail) / \(AccountDirectory.demoPassword). Prints \
-            "listening on http://HOST:PORT" on standard output once ready, and logs each login, refresh and \
+            "listening on http://HOST:PORT" (https with --tls-cert) on standard output once ready, and logs each login, refresh and \
             revocation on standard error. Stop it with Ctrl-C or SIGTERM.
             """)
 
@@ -43,6 +43,12 @@ struct SwaggerDemoServerCommand: AsyncParsableCommand {
             valueName: "path"))
     var database: String?
 
+    @Option(help: ArgumentHelp("Serve HTTPS with this PEM certificate chain; needs --tls-key.", valueName: "file"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
     @Option(help: "The bcrypt cost factor for password hashes (4 to 31).")
     var bcryptCost = 10
 
@@ -51,6 +57,9 @@ struct SwaggerDemoServerCommand: AsyncParsableCommand {
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be from 4 to 31.") }
         guard accessTokenLifetime > 0 else { throw ValidationError("--access-token-lifetime must be positive.") }
         guard refreshTokenLifetime > 0 else { throw ValidationError("--refresh-token-lifetime must be positive.") }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together.")
+        }
     }
 
     func run() async throws {
@@ -63,6 +72,7 @@ struct SwaggerDemoServerCommand: AsyncParsableCommand {
         options.appID = appId
         options.accessTokenLifetime = .seconds(accessTokenLifetime)
         options.refreshTokenLifetime = .seconds(refreshTokenLifetime)
+        if let tlsCert, let tlsKey { options.tls = (tlsCert, tlsKey) }
         let app = try await DemoServer.application(directory: directory, database: store, options: options) { url in
             // Unbuffered, so that a parent process reading a pipe sees the line at once.
             FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))

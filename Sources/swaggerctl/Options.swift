@@ -55,9 +55,43 @@ struct FormatOptions: ParsableArguments {
     var format: Format = .table
 }
 
+/// `-v/--verbose` and `--ca-cert`: how a command talks to the network.
+struct NetworkOptions: ParsableArguments {
+    @Flag(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Describe each request and response on stderr, with every password and token hidden. "
+                + "SWAGGERCTL_DEBUG=1 does the same."))
+    var verbose = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Also trust the certificate authorities in this PEM file, for a server with a private CA. "
+                + "Default: SWAGGERCTL_CA_CERT.",
+            valueName: "file"))
+    var caCert: String?
+}
+
 extension Configuration {
-    /// The configuration from this process's environment and the `--keyring` value, if any.
-    static func fromEnvironment(keyring: KeyringOption? = nil) throws(SwaggerError) -> Configuration {
-        try Configuration(environment: ProcessInfo.processInfo.environment, keyring: keyring?.keyring)
+    /// The configuration from this process's environment, `--keyring` and the network options, if any.
+    static func fromEnvironment(keyring: KeyringOption? = nil, network: NetworkOptions? = nil) throws(SwaggerError)
+        -> Configuration
+    {
+        var configuration = try Configuration(
+            environment: ProcessInfo.processInfo.environment, keyring: keyring?.keyring,
+            caCertificate: network?.caCert)
+        if network?.verbose == true { configuration.verbose = true }
+        return configuration
+    }
+}
+
+extension SessionController {
+    /// ``withController(configuration:delegate:warn:log:_:)`` with the terminal's warning and verbose lines.
+    static func atTerminal<Result: Sendable>(
+        _ configuration: Configuration, delegate: (any APIServiceDelegate)? = nil,
+        _ body: (SessionController) async throws(SwaggerError) -> Result
+    ) async throws(SwaggerError) -> Result {
+        try await withController(
+            configuration: configuration, delegate: delegate, warn: Terminal.warning, log: Terminal.notice, body)
     }
 }

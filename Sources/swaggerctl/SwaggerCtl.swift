@@ -31,7 +31,7 @@ struct SwaggerCtl: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as SwaggerError {
-            Terminal.standardError.write("swaggerctl: \(error.message)\n")
+            Terminal.error(error.message)
             Foundation.exit(exitCode(for: error.code).rawValue)
         } catch {
             exit(withError: error)

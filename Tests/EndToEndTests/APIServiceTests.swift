@@ -32,8 +32,31 @@ struct APIServiceTests {
     @Test(
         "login failures are classified by status and body",
         arguments: [
-            (FaultServer.Reply(status: .unauthorized, body: #"{"error":"x"}"#), APIServiceError.badCredentials),
-            (FaultServer.Reply(status: .forbidden, contentType: "text/html", body: "<p>no</p>"), .badCredentials),
+            (
+                FaultServer.Reply(status: .unauthorized, body: #"{"error":"x"}"#),
+                APIServiceError.badCredentials(status: 401, message: "x")
+            ),
+            (
+                FaultServer.Reply(status: .forbidden, contentType: "text/html", body: "<p>no</p>"),
+                .badCredentials(status: 403, message: nil)
+            ),
+            (
+                FaultServer.Reply(
+                    status: .forbidden,
+                    body: #"{"error":"unknown_app","message":"This server does not know that app id."}"#),
+                .badCredentials(status: 403, message: "This server does not know that app id.")
+            ),
+            (
+                FaultServer.Reply(
+                    status: .badRequest, contentType: "application/problem+json",
+                    body: #"{"type":"about:blank","title":"Bad Request","detail":"appId is required"}"#),
+                .requestRejected(status: 400, message: "appId is required")
+            ),
+            (
+                FaultServer.Reply(
+                    status: .badRequest, body: #"{"error":"invalid_grant","error_description":"Bad password."}"#),
+                .requestRejected(status: 400, message: "Bad password.")
+            ),
             (
                 FaultServer.Reply(status: .badRequest, body: #"{"error":"bad_request","message":"Send JSON."}"#),
                 .requestRejected(status: 400, message: "Send JSON.")
@@ -51,7 +74,7 @@ struct APIServiceTests {
             (FaultServer.Reply(body: "{nope"), .contractViolation("the body is not valid JSON")),
             (
                 FaultServer.Reply(contentType: "text/html", body: "<html/>"),
-                .contractViolation("it sent text/html instead of JSON")
+                .contractViolation(#"it sent "text/html" instead of JSON"#)
             ),
             (
                 FaultServer.Reply(body: String(repeating: " ", count: 1 << 21)),
@@ -71,10 +94,10 @@ struct APIServiceTests {
         }
     }
 
-    @Test("a 401 on the profile is a rejected token; a 403 is a refused request")
+    @Test("a 401 on the profile is a rejected token; a 403 is a token the server will not serve")
     func profileStatuses() async throws {
         for (status, expected) in [
-            (401, APIServiceError.tokenRejected), (403, .requestRejected(status: 403, message: nil)),
+            (401, APIServiceError.tokenRejected), (403, .forbidden(message: nil)),
         ] {
             try await FaultServer.run(profile: .init(status: .init(code: status), contentType: "text/plain", body: ""))
             {
@@ -105,7 +128,7 @@ struct APIServiceTests {
 
     @Test("no server listening is unreachable, and a slow one times out")
     func transport() async throws {
-        let service = APIService(timeout: .seconds(1))
+        let service = APIService(timeout: .seconds(3))
         let refused = await #expect(throws: APIServiceError.self) {
             try await service.fetchProfile(server: ServerURL("http://127.0.0.1:9/api"), accessToken: "t")
         }

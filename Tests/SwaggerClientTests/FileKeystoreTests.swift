@@ -88,7 +88,7 @@ struct FileKeystoreTests {
         #expect(try FileManager.default.posixPermissions(temporary.appending("config")) == 0o700)
     }
 
-    @Test("a pre-existing 0755 folder is tightened to 0700, and a 0644 file is replaced by a 0600 one")
+    @Test("a pre-existing 0755 folder is tightened to 0700; a 0644 file is refused, not used, and left as it is")
     func tightens() async throws {
         let manager = FileManager.default
         try manager.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -99,8 +99,17 @@ struct FileKeystoreTests {
         #expect(try manager.posixPermissions(folder) == 0o700)
 
         try manager.setAttributes([.posixPermissions: 0o644], ofItemAtPath: credentialsFile.path)
-        try await keystore.store(Credentials(accessToken: "u"), for: Fixtures.ivo)
-        #expect(try manager.posixPermissions(credentialsFile) == 0o600)
+        let contents = try Data(contentsOf: credentialsFile)
+        let readError = await #expect(throws: SwaggerError.self) { try await keystore.credentials(for: Fixtures.ana) }
+        let storeError = await #expect(throws: SwaggerError.self) {
+            try await keystore.store(Credentials(accessToken: "u"), for: Fixtures.ivo)
+        }
+        for error in [readError, storeError] {
+            #expect(error?.message.contains("can be read or changed by other users (mode 0644)") == true)
+            #expect(error?.message.contains("chmod 600 \(credentialsFile.path)") == true)
+        }
+        #expect(try manager.posixPermissions(credentialsFile) == 0o644)
+        #expect(try Data(contentsOf: credentialsFile) == contents)
     }
 
     @Test("writes leave no temporary files: only credentials.json and its lock file")
@@ -136,7 +145,7 @@ struct FileKeystoreTests {
         ])
     func corrupt(contents: String) async throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data(contents.utf8).write(to: credentialsFile)
+        try Data(contents.utf8).writePrivately(to: credentialsFile)
         let path = credentialsFile.path
 
         let readError = await #expect(throws: SwaggerError.self) {
@@ -162,7 +171,7 @@ struct FileKeystoreTests {
     @Test("a newer format version is named in the message")
     func newerVersion() async throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data(#"{"version": 99, "content": []}"#.utf8).write(to: credentialsFile)
+        try Data(#"{"version": 99, "content": []}"#.utf8).writePrivately(to: credentialsFile)
 
         let error = await #expect(throws: SwaggerError.self) { try await keystore.credentials(for: Fixtures.ana) }
         #expect(error?.message.contains("version 99") == true)

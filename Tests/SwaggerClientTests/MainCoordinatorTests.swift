@@ -23,10 +23,11 @@ struct MainCoordinatorTests {
     static let stored = Credentials(accessToken: "old-access", refreshToken: "old-refresh")
 
     static let everyError: [APIServiceError] = [
-        .badCredentials, .tokenRejected, .refreshRejected, .requestRejected(status: 400, message: "appId is required"),
+        .badCredentials(status: 401, message: nil), .tokenRejected, .forbidden(message: "disabled"),
+        .refreshRejected, .requestRejected(status: 400, message: "appId is required"),
         .redirected(status: 302, location: "https://elsewhere.example/api"), .serverFailed(status: 503),
         .contractViolation("the profile is not a JSON object"), .unreachable("connection refused"), .timedOut,
-        .tls("certificate not trusted"),
+        .tls(.untrusted),
     ]
     static let unreachable: [APIServiceError] = [.unreachable("connection refused"), .timedOut]
 
@@ -191,7 +192,9 @@ struct MainCoordinatorTests {
         case .profile:
             #expect(action == .use(.fetchProfile(server: Fixtures.server, accessToken: "their-access")))
             // Used after a refresh: a 401 now ends the session instead of refreshing again.
-            #expect(coordinator.profileFailed(.tokenRejected) == .endSession(.init(record: renewed)))
+            #expect(
+                coordinator.profileFailed(.tokenRejected) == .endSession(.init(record: renewed, reason: .tokenRejected))
+            )
         case .token:
             #expect(action == .use(.deliver(accessToken: "their-access")))
         }
@@ -227,13 +230,14 @@ struct MainCoordinatorTests {
         var after401 = Self.waitingForLock(Self.fresh, after401: true)
         #expect(
             after401.lockTaken(record: Self.fresh, credentials: bare, now: Self.now)
-                == .endSession(.init(record: Self.fresh)))
+                == .endSession(.init(record: Self.fresh, reason: .tokenRejected)))
 
         var profile = Self.waitingForLock(Self.expired)
         #expect(
             profile.lockTaken(record: Self.expired, credentials: bare, now: Self.now)
                 == .use(.fetchProfile(server: Fixtures.server, accessToken: "old-access")))
-        #expect(profile.profileFailed(.tokenRejected) == .endSession(.init(record: Self.expired)))
+        #expect(
+            profile.profileFailed(.tokenRejected) == .endSession(.init(record: Self.expired, reason: .tokenRejected)))
 
         var token = Self.waitingForLock(Self.expired, purpose: .token)
         #expect(
@@ -302,7 +306,9 @@ struct MainCoordinatorTests {
     func refreshRejected() {
         for purpose in [Coordinator.Purpose.profile(allowSaved: true), .profile(allowSaved: false), .token] {
             var coordinator = Self.refreshing(Self.expired, purpose: purpose)
-            #expect(coordinator.refreshFailed(.refreshRejected) == .endSession(.init(record: Self.expired)))
+            #expect(
+                coordinator.refreshFailed(.refreshRejected)
+                    == .endSession(.init(record: Self.expired, reason: .refreshRejected)))
         }
     }
 
@@ -340,7 +346,17 @@ struct MainCoordinatorTests {
         let session = coordinator.refreshed(
             .init(credentials: Credentials(accessToken: "a2", refreshToken: "r2"), username: nil), now: Self.now)
         #expect(coordinator.rotationStored() == .fetchProfile(server: Fixtures.server, accessToken: "a2"))
-        #expect(coordinator.profileFailed(.tokenRejected) == .endSession(.init(record: session.record)))
+        #expect(
+            coordinator.profileFailed(.tokenRejected)
+                == .endSession(.init(record: session.record, reason: .tokenRejected)))
+    }
+
+    @Test("a 403 ends the session at once: the server knows the token and will not serve it; no refresh helps")
+    func forbiddenEndsSession() {
+        var coordinator = Self.fetching(Self.fresh)
+        #expect(
+            coordinator.profileFailed(.forbidden(message: "disabled"))
+                == .endSession(.init(record: Self.fresh, reason: .forbidden(message: "disabled"))))
     }
 
     @Test("an unreachable server shows the saved profile for details, unless --no-cache", arguments: unreachable)
@@ -366,7 +382,9 @@ struct MainCoordinatorTests {
 
     @Test(
         "any other failed profile request is reported and keeps the session; never the saved profile",
-        arguments: everyError.filter { $0 != .tokenRejected && !$0.isUnreachable })
+        arguments: everyError.filter {
+            $0 != .tokenRejected && $0 != .forbidden(message: "disabled") && !$0.isUnreachable
+        })
     func profileOtherFailure(error: APIServiceError) {
         var coordinator = Self.fetching(Self.fresh)
         #expect(coordinator.profileFailed(error) == .fail(.request(error, .stored(Self.fresh))))

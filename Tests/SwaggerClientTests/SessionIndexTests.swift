@@ -130,10 +130,10 @@ struct SessionIndexTests {
 
     @Test(
         "an unreadable sessions.json stops reads and writes with a message naming it, and is left untouched",
-        arguments: ["not json", #"{"version": 99, "content": []}"#, #"{"version": 1, "content": [{"server": 1}]}"#])
+        arguments: ["not json", #"{"version": 99, "content": []}"#, #"{"version": 1, "content": {"server": 1}}"#])
     func corrupt(contents: String) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data(contents.utf8).write(to: sessionsFile)
+        try Data(contents.utf8).writePrivately(to: sessionsFile)
         let path = sessionsFile.path
 
         let readError = #expect(throws: SwaggerError.self) { try index.records() }
@@ -144,6 +144,26 @@ struct SessionIndexTests {
         #expect(removeError?.message.contains(path) == true)
 
         #expect(try Data(contentsOf: sessionsFile) == Data(contents.utf8))
+    }
+
+    @Test("a record that cannot be read is kept as it is, affects no other, and is removed with its account")
+    func damagedRecord() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let damaged = #"{"server":"\#(Fixtures.server)","email":"old@example.com","savedAt":"-4712-01-01T00:00:00Z"}"#
+        let nameless = #"{"server":1}"#
+        try Data(#"{"version": 1, "content": [\#(damaged), \#(nameless)]}"#.utf8).writePrivately(to: sessionsFile)
+
+        #expect(try index.records().isEmpty)
+        #expect(try index.damaged() == [Account(server: Fixtures.server, email: "old@example.com"), nil])
+        try index.save(Fixtures.record(Fixtures.ana))
+        #expect(try index.records().map(\.email) == ["ana@example.com"])
+        #expect(try index.damaged().count == 2, "rewriting the file keeps what it cannot read")
+        let text = try String(contentsOf: sessionsFile, encoding: .utf8)
+        #expect(text.contains("-4712-01-01T00:00:00Z") && text.contains(#""server" : 1"#))
+
+        #expect(try index.remove(Account(server: Fixtures.server, email: "old@example.com")))
+        #expect(try index.damaged() == [nil])
+        #expect(try index.records().map(\.email) == ["ana@example.com"])
     }
 
     @Test("50 concurrent saves keep every session")

@@ -100,22 +100,4 @@ struct TableRendererTests {
 
         #expect(TableRenderer(style: .dimmedKeys).render(rows) == "\u{1B}[2m" + #"a\u{1b}b"# + "\u{1B}[22m  v\n")
     }
-
-    @Test(
-        "sanitized escapes every control character and nothing else",
-        arguments: [
-            ("plain text", "plain text"),
-            ("\u{1B}[31m", #"\u{1b}[31m"#),
-            ("a\nb", #"a\u{a}b"#),
-            ("\r\n", #"\u{d}\u{a}"#),
-            ("\t", #"\u{9}"#),
-            ("\u{0}", #"\u{0}"#),
-            ("\u{7F}", #"\u{7f}"#),
-            ("\u{85}\u{9B}", #"\u{85}\u{9b}"#),
-            ("Žaba 名前 👍 e\u{301}", "Žaba 名前 👍 e\u{301}"),
-            (#"\u{1b} typed by hand"#, #"\u{1b} typed by hand"#),
-        ])
-    func sanitized(text: String, expected: String) {
-        #expect(TableRenderer.sanitized(text) == expected)
-    }
 }

@@ -22,6 +22,14 @@ final class TemporaryDirectory: Sendable {
     }
 }
 
+extension Data {
+    /// Writes the bytes to `url` as swaggerctl writes its files: readable by the owner alone.
+    func writePrivately(to url: URL) throws {
+        try write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+    }
+}
+
 extension FileManager {
     /// The permission bits of the item at `url`, such as `0o700`.
     func posixPermissions(_ url: URL) throws -> Int {

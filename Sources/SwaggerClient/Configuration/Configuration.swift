@@ -30,6 +30,15 @@ public struct Configuration: Sendable {
     public var sessionBusAddress: String?
     /// The limit on each HTTP request, from connecting to the last byte.
     public var timeout: Duration
+    /// The HTTP proxies, from `https_proxy`, `http_proxy` and `no_proxy` and their upper-case forms.
+    public var proxies: ProxySettings
+    /// The certificate authorities trusted for `https://`.
+    public var trust: TrustSettings
+    /// Whether credentials may go over plain `http://` to a host that is not this machine:
+    /// `SWAGGERCTL_ALLOW_HTTP=1`, or `login --allow-http`.
+    public var allowsPlainHTTP: Bool
+    /// Whether each request and response is described: `SWAGGERCTL_DEBUG=1`, or `--verbose`.
+    public var verbose: Bool
     /// `SWAGGERCTL_SERVER`, if set.
     public var serverFromEnvironment: String?
     /// `SWAGGERCTL_APP_ID`, if set.
@@ -39,8 +48,11 @@ public struct Configuration: Sendable {
     /// - Parameters:
     ///   - environment: The process environment.
     ///   - keyring: The `--keyring` value, if given; it wins over `SWAGGERCTL_KEYRING`.
+    ///   - caCertificate: The `--ca-cert` value, if given; it wins over `SWAGGERCTL_CA_CERT`.
     /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` for a value that makes no sense.
-    public init(environment: [String: String], keyring: KeystoreChoice? = nil) throws(SwaggerError) {
+    public init(environment: [String: String], keyring: KeystoreChoice? = nil, caCertificate: String? = nil)
+        throws(SwaggerError)
+    {
         func value(_ name: String) -> String? {
             guard let value = environment[name], !value.isEmpty else { return nil }
             return value
@@ -60,6 +72,10 @@ public struct Configuration: Sendable {
         self.directory = directory
         cacheDirectory = folder("SWAGGERCTL_CACHE_DIR", xdg: "XDG_CACHE_HOME", fallback: ".cache/swaggerctl")
         environmentToken = value("SWAGGERCTL_TOKEN")
+        if let environmentToken, !Credentials.isToken(environmentToken) {
+            throw SwaggerError(
+                .usage, "SWAGGERCTL_TOKEN is not a token: it may hold only visible ASCII characters, with no spaces.")
+        }
         if let keyring {
             keystore = keyring
         } else {
@@ -72,8 +88,21 @@ public struct Configuration: Sendable {
             try Self.seconds(value("SWAGGERCTL_KEYRING_TIMEOUT"), name: "SWAGGERCTL_KEYRING_TIMEOUT", example: "3")
             ?? SecretServiceKeystore.defaultTimeout
         sessionBusAddress = SessionBus.address(in: environment)
+        proxies = try ProxySettings(environment: environment)
+        trust = try TrustSettings(environment: environment, caCertificate: caCertificate)
+        allowsPlainHTTP = try Self.flag(value("SWAGGERCTL_ALLOW_HTTP"), name: "SWAGGERCTL_ALLOW_HTTP")
+        verbose = try Self.flag(value("SWAGGERCTL_DEBUG"), name: "SWAGGERCTL_DEBUG")
         serverFromEnvironment = value("SWAGGERCTL_SERVER")
         appIDFromEnvironment = value("SWAGGERCTL_APP_ID")
+    }
+
+    /// A yes-or-no variable: `1`, `true` or `yes` turn it on; unset, `0`, `false` or `no` leave it off.
+    private static func flag(_ text: String?, name: String) throws(SwaggerError) -> Bool {
+        switch text?.lowercased() {
+        case nil, "0", "false", "no": return false
+        case "1", "true", "yes": return true
+        case let other?: throw SwaggerError(.usage, "\(name) must be 1 or 0; got \"\(other)\".")
+        }
     }
 
     /// A duration given in seconds by an environment variable, or `nil` when the variable is unset.

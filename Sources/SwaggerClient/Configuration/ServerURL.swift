@@ -30,6 +30,9 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
         guard components.query == nil, components.fragment == nil else {
             throw SwaggerError(.usage, "The server URL has a query or fragment. \(hint)")
         }
+        if let port = components.port, !(1...65535).contains(port) {
+            throw SwaggerError(.usage, "\(shown) has port \(port); a port is a number from 1 to 65535. \(hint)")
+        }
         components.scheme = scheme
         components.host = host.lowercased()
         if (scheme == "http" && components.port == 80) || (scheme == "https" && components.port == 443) {
@@ -45,4 +48,26 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
 
     /// The canonical text.
     public var description: String { string }
+
+    /// Whether the URL is `https`, or names this machine (`localhost`, `127.0.0.0/8`, `::1`), where plain HTTP
+    /// never leaves the machine: the places a password or token may be sent without `--allow-http`.
+    public var isProtected: Bool {
+        url.scheme == "https" || isLoopback
+    }
+
+    /// `host:port` of a base URL, as TLS messages name it; the URL itself when it cannot be read.
+    static func hostAndPort(_ server: String) -> String {
+        guard let url = URL(string: server), let host = url.host(percentEncoded: false) else { return server }
+        let port = url.port ?? (url.scheme == "https" ? 443 : 80)
+        return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
+    /// Whether the host is this machine: `localhost` (and names under it, RFC 6761 §6.3), `127.0.0.0/8` or `::1`.
+    public var isLoopback: Bool {
+        guard let host = url.host(percentEncoded: false)?.lowercased() else { return false }
+        if host == "localhost" || host.hasSuffix(".localhost") { return true }
+        if host == "::1" || host == "[::1]" || host == "0:0:0:0:0:0:0:1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
 }

@@ -13,7 +13,7 @@ import Foundation
 /// - after taking the refresh lock, use the tokens another process stored meanwhile rather than spend the
 ///   refresh token a second time;
 /// - on a 401, refresh once and repeat the request once;
-/// - end the session when the server rejects the refresh, or answers 401 again after one;
+/// - end the session when the server rejects the refresh, answers 401 again after one, or answers 403;
 /// - show the saved profile when the server cannot be reached;
 /// - keep the session of a login whose profile request failed.
 ///
@@ -69,7 +69,7 @@ public struct MainCoordinator: Sendable {
         /// The login stored its session, but the profile request that followed failed.
         case profileAfterLogin(APIServiceError, SessionRecord)
         /// The server no longer accepts the session, which the owner has removed.
-        case sessionEnded(SessionRecord)
+        case sessionEnded(SessionRecord, because: APIServiceError)
         /// The session's record is there, but no store holds its token.
         case noStoredToken(SessionRecord)
         /// The session disappeared while this process waited for the refresh lock: another one logged out or
@@ -82,10 +82,12 @@ public struct MainCoordinator: Sendable {
     }
 
     /// A session the owner must remove from every store, with its saved profile, before reporting
-    /// ``Failure/sessionEnded(_:)``.
+    /// ``Failure/sessionEnded(_:because:)``.
     public struct SessionEndedAction: Sendable, Hashable {
         /// The session to remove.
         public var record: SessionRecord
+        /// What the server said: a 401 on the refresh or after it, or a 403.
+        public var reason: APIServiceError
     }
 
     /// A profile to show, and where it came from.
@@ -206,7 +208,7 @@ public struct MainCoordinator: Sendable {
 
     private enum State: Sendable {
         case idle
-        case authenticating(Account, appID: String)
+        case authenticating(Account, appID: String, allowsPlainHTTP: Bool)
         case savingNewSession(SessionRecord, Credentials)
         case readingAccessToken(Flow)
         /// `rejected` is the token that a 401 refused, when that is why the lock is wanted.
@@ -225,11 +227,12 @@ public struct MainCoordinator: Sendable {
 
     // MARK: - Login
 
-    /// The person asked to log in to `account` with `appID`. The owner posts the credentials, then sends
-    /// ``authenticated(_:storedIn:now:)`` once it has stored the tokens, or reports the login's error.
-    public mutating func loginRequested(_ account: Account, appID: String) {
+    /// The person asked to log in to `account` with `appID`, allowing plain HTTP to another machine or not.
+    /// The owner posts the credentials, then sends ``authenticated(_:storedIn:now:)`` once it has stored the
+    /// tokens, or reports the login's error.
+    public mutating func loginRequested(_ account: Account, appID: String, allowsPlainHTTP: Bool = false) {
         guard case .idle = state else { invalid("loginRequested") }
-        state = .authenticating(account, appID: appID)
+        state = .authenticating(account, appID: appID, allowsPlainHTTP: allowsPlainHTTP)
     }
 
     /// The server accepted the credentials, and the owner stored the tokens in `keystore`.
@@ -237,13 +240,15 @@ public struct MainCoordinator: Sendable {
     public mutating func authenticated(_ login: APIService.Login, storedIn keystore: KeystoreKind, now: Date)
         -> SessionRecord
     {
-        guard case .authenticating(let account, let appID) = state else {
+        guard case .authenticating(let account, let appID, let allowsPlainHTTP) = state else {
             invalid("authenticated")
         }
         let times = JWTClaims.times(of: login.credentials.accessToken)
-        let record = SessionRecord(
+        var record = SessionRecord(
             account: account, appId: appID, username: login.username, keystore: keystore, savedAt: now,
             expiresAt: times.expiresAt, issuedAt: times.issuedAt, refreshable: login.credentials.refreshToken != nil)
+        // Saved only where it matters, so later commands to a plain-HTTP server need no flag.
+        record.allowsPlainHTTP = allowsPlainHTTP ? true : nil
         state = .savingNewSession(record, login.credentials)
         return record
     }
@@ -331,7 +336,7 @@ public struct MainCoordinator: Sendable {
         }
         guard let refreshToken = credentials.refreshToken else {
             state = .finished
-            if rejected != nil { return .endSession(SessionEndedAction(record: record)) }
+            if rejected != nil { return .endSession(SessionEndedAction(record: record, reason: .tokenRejected)) }
             switch flow.purpose {
             case .profile:
                 // The expiry is only what the token says; the server decides, and a 401 ends the session.
@@ -376,7 +381,7 @@ public struct MainCoordinator: Sendable {
         guard case .refreshing(let flow, let session) = state else { invalid("refreshFailed") }
         if error == .refreshRejected {
             state = .finished
-            return .endSession(SessionEndedAction(record: session.record))
+            return .endSession(SessionEndedAction(record: session.record, reason: error))
         }
         if error.isUnreachable, case .profile(allowSaved: true) = flow.purpose {
             state = .loadingSavedProfile(flow, because: error)
@@ -411,13 +416,17 @@ public struct MainCoordinator: Sendable {
             state = .finished
             return .fail(.profileAfterLogin(error, record))
         }
-        if error == .tokenRejected {
-            guard flow.refreshed else {
-                state = .waitingForLock(flow, rejected: accessToken)
-                return .lockForRefresh(record.account)
-            }
+        switch error {
+        case .tokenRejected where !flow.refreshed:
+            state = .waitingForLock(flow, rejected: accessToken)
+            return .lockForRefresh(record.account)
+        case .tokenRejected, .forbidden:
+            // A second 401, or a 403: the server knows this session and will not serve it. A refresh would
+            // not change its mind.
             state = .finished
-            return .endSession(SessionEndedAction(record: record))
+            return .endSession(SessionEndedAction(record: record, reason: error))
+        default:
+            break
         }
         if error.isUnreachable, case .profile(allowSaved: true) = flow.purpose {
             state = .loadingSavedProfile(flow, because: error)

@@ -1,8 +1,9 @@
 /// Turns rows into the text of a two-column key/value table.
 ///
 /// Keys are padded to the widest key by display width, so values line up even after wide or combining
-/// characters. Control characters from the server (escape sequences included) are shown as `\u{…}` so that
-/// a profile can never move the cursor or recolour the terminal.
+/// characters. Keys and values go through ``TerminalText/escaped(_:)``: control characters (escape
+/// sequences included), line breaks and invisible format characters from the server are shown as `\u{…}`, so
+/// that a profile can never move the cursor, recolour or reorder the terminal, or add a line.
 public struct TableRenderer: Sendable {
     /// How keys look.
     public enum Style: Sendable, Hashable {
@@ -25,7 +26,7 @@ public struct TableRenderer: Sendable {
     /// - Parameter rows: The rows to show.
     /// - Returns: The table's text; empty for no rows.
     public func render(_ rows: [DetailsViewModel]) -> String {
-        let keys = rows.map { Self.sanitized($0.key) }
+        let keys = rows.map { TerminalText.escaped($0.key) }
         let width = keys.map(DisplayWidth.of).max() ?? 0
         var output = ""
         for (key, row) in zip(keys, rows) {
@@ -34,21 +35,8 @@ public struct TableRenderer: Sendable {
             case .plain: output += key
             case .dimmedKeys: output += "\u{1B}[2m\(key)\u{1B}[22m"
             }
-            output += padding + Self.sanitized(row.value) + "\n"
+            output += padding + TerminalText.escaped(row.value) + "\n"
         }
         return output
-    }
-
-    /// `text` with every control character replaced by a visible `\u{…}` escape.
-    static func sanitized(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if scalar.properties.generalCategory == .control {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

@@ -42,3 +42,10 @@ extension SwaggerError {
     public static let notLoggedInAnywhere = SwaggerError(
         .authentication, "Not logged in to any server. Run `swaggerctl login -e you@example.com`.")
 }
+
+extension SwaggerError {
+    /// `token` found something that cannot be a token, so it prints nothing.
+    public static let notAToken = SwaggerError(
+        .server,
+        "The stored access token has characters that no token has, so it is not printed. Log in again to replace it.")
+}

@@ -9,13 +9,14 @@ public struct FileKeystore: Keystore {
     /// The file's name inside the configuration folder.
     public static let fileName = "credentials.json"
 
-    private let file: PrivateJSONFile<[Entry]>
+    private let file: AccountList<Entry>
 
     /// Creates a keystore in `directory`.
     /// - Parameter directory: The configuration folder.
     public init(directory: URL) {
-        file = PrivateJSONFile(
-            directory: PrivateDirectory(directory), name: Self.fileName, kind: "token store", empty: { [] })
+        file = AccountList(
+            file: PrivateJSONFile(
+                directory: PrivateDirectory(directory), name: Self.fileName, kind: "token store", empty: { [] }))
     }
 
     /// ``KeystoreKind/file``.
@@ -38,7 +39,7 @@ public struct FileKeystore: Keystore {
     /// - Returns: The credentials, or `nil` when none are stored.
     /// - Throws: ``SwaggerError`` when the file cannot be read or is corrupt.
     public func credentials(for account: Account) async throws(SwaggerError) -> Credentials? {
-        try file.read().first { $0.account == account }?.credentials
+        try file.elements().first { $0.account == account }?.credentials
     }
 
     /// The access token stored for `account`.

@@ -96,4 +96,11 @@ public struct Credentials: Sendable, Hashable, Codable, Redacting {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
     }
+
+    /// Whether `text` can be a token: one or more visible ASCII characters, which is what an `Authorization`
+    /// header and a shell's `$(swaggerctl token)` can carry. A "token" with a control character, a space or a
+    /// line break is not one, and printing it could drive the terminal.
+    public static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+    }
 }

@@ -36,9 +36,19 @@ struct PrivateDirectory: Sendable {
         return true
     }
 
-    /// Creates the folder and any missing parents with mode 0700, and tightens the folder itself to 0700.
+    /// Creates the folder and any missing parents with mode 0700, and tightens the folder itself to 0700. A
+    /// folder of another user is refused, never tightened: run as root, swaggerctl must not change someone
+    /// else's files.
     func create() throws(SwaggerError) {
-        if try !exists() {
+        if try exists() {
+            var status = stat()
+            if stat(path, &status) == 0, status.st_uid != geteuid() {
+                throw SwaggerError(
+                    .failure,
+                    "\(path) belongs to another user (uid \(status.st_uid)), so swaggerctl does not use it. Set "
+                        + "SWAGGERCTL_CONFIG_DIR or SWAGGERCTL_CACHE_DIR to a folder of your own.")
+            }
+        } else {
             do {
                 try FileManager.default.createDirectory(
                     at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -54,7 +64,9 @@ struct PrivateDirectory: Sendable {
         }
     }
 
-    /// Reads a whole file, or returns `nil` when it does not exist.
+    /// Reads a whole file, or returns `nil` when it does not exist. A file that another user owns, or that
+    /// others may read or write, is refused: it may not hold what swaggerctl wrote, and what swaggerctl wrote
+    /// may no longer be private.
     func read(_ name: String) throws(SwaggerError) -> Data? {
         let file = fileURL(name).path
         let descriptor = open(file, O_RDONLY | O_CLOEXEC)
@@ -63,6 +75,24 @@ struct PrivateDirectory: Sendable {
             throw SwaggerError(.failure, "Could not read \(file): \(Self.errnoText()).")
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw SwaggerError(.failure, "Could not read \(file): \(Self.errnoText()).")
+        }
+        if status.st_uid != geteuid() {
+            throw SwaggerError(
+                .failure,
+                "\(file) belongs to another user (uid \(status.st_uid)), so swaggerctl does not use it. Move it "
+                    + "aside, or set SWAGGERCTL_CONFIG_DIR to a folder of your own.")
+        }
+        let mode = status.st_mode & 0o777
+        if mode & 0o077 != 0 {
+            throw SwaggerError(
+                .failure,
+                "\(file) can be read or changed by other users (mode 0\(String(mode, radix: 8))), so swaggerctl does "
+                    + "not use it. If no one else could have read it, run `chmod 600 \(file)`; otherwise log out and "
+                    + "log in again.")
+        }
         do {
             return try handle.readToEnd() ?? Data()
         } catch {
@@ -70,8 +100,9 @@ struct PrivateDirectory: Sendable {
         }
     }
 
-    /// Replaces a file atomically with `data`, mode 0600.
-    func write(_ data: Data, to name: String) throws(SwaggerError) {
+    /// Replaces a file atomically with `data`, mode 0600. With `durable`, the data and the rename reach the
+    /// disk before this returns; a cache that can be fetched again does without, and saves two `fsync`s.
+    func write(_ data: Data, to name: String, durable: Bool = true) throws(SwaggerError) {
         let target = fileURL(name).path
         let temporary = fileURL(".\(name).\(getpid()).\(UInt32.random(in: .min ... .max)).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -81,7 +112,7 @@ struct PrivateDirectory: Sendable {
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
             try handle.write(contentsOf: data)
-            try handle.synchronize()
+            if durable { try handle.synchronize() }
             try handle.close()
         } catch {
             unlink(temporary)
@@ -92,18 +123,24 @@ struct PrivateDirectory: Sendable {
             unlink(temporary)
             throw SwaggerError(.failure, "Could not replace \(target): \(reason).")
         }
-        syncFolder()
+        if durable { syncFolder() }
     }
 
-    /// Runs `body` while holding an advisory lock on the lock file `name`, exclusive or shared.
+    /// Runs `body` while holding an advisory lock on the lock file `name`, exclusive or shared; `body` learns
+    /// whether it holds one.
     ///
     /// The lock is an `flock(2)` on a file that is never replaced, so it serialises processes as well as
-    /// threads that open it separately.
+    /// threads that open it separately. A shared lock opens the lock file read-only and never creates it, so
+    /// reading works in a folder that cannot be written. Without a lock file no writer has ever started, and
+    /// the atomic replace keeps a reader whole in any case, so the read then goes ahead unlocked.
     func withLock<Result>(
-        _ name: String, exclusive: Bool, _ body: () throws(SwaggerError) -> Result
+        _ name: String, exclusive: Bool, _ body: (_ locked: Bool) throws(SwaggerError) -> Result
     ) throws(SwaggerError) -> Result {
         let lockPath = fileURL(name).path
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor =
+            exclusive
+            ? open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) : open(lockPath, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0, !exclusive, errno == ENOENT { return try body(false) }
         guard descriptor >= 0 else {
             throw SwaggerError(.failure, "Could not open the lock file \(lockPath): \(Self.errnoText()).")
         }
@@ -114,7 +151,21 @@ struct PrivateDirectory: Sendable {
             }
         }
         defer { flock(descriptor, LOCK_UN) }
-        return try body()
+        return try body(true)
+    }
+
+    /// Removes the temporary files that ``write(_:to:)`` left for `name` when its process was killed. Call it
+    /// only while holding `name`'s lock, shared or exclusive: a writer holds the exclusive lock for as long as
+    /// its temporary file exists, so under either lock every one found is stale. Failures are ignored; a
+    /// read-only folder simply keeps them.
+    func removeStaleTemporaries(of name: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+        let prefix = ".\(name)."
+        for candidate in names where candidate.hasPrefix(prefix) && candidate.hasSuffix(".tmp") {
+            let middle = candidate.dropFirst(prefix.count).dropLast(".tmp".count).split(separator: ".")
+            guard middle.count == 2, middle.allSatisfy({ UInt64($0) != nil }) else { continue }
+            unlink(fileURL(candidate).path)
+        }
     }
 
     private func syncFolder() {

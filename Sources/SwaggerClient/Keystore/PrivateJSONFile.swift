@@ -12,6 +12,8 @@ struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
     let kind: String
     /// What moving a damaged file aside costs, for messages: "you will need to log in again".
     var loss = "you will need to log in again"
+    /// Whether each write reaches the disk before it returns; not for a cache.
+    var durable = true
     let empty: @Sendable () -> Document
 
     var path: String { directory.fileURL(name).path }
@@ -20,17 +22,22 @@ struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
     /// The current document, or an empty one when the file does not exist yet.
     func read() throws(SwaggerError) -> Document {
         guard try directory.exists() else { return empty() }
-        return try directory.withLock(lockName, exclusive: false) { () throws(SwaggerError) in try load() }
+        return try directory.withLock(lockName, exclusive: false) { (locked) throws(SwaggerError) in
+            // A temporary file left by a killed writer holds every token: it goes at the first chance.
+            if locked { directory.removeStaleTemporaries(of: name) }
+            return try load()
+        }
     }
 
     /// Reads the document, lets `change` modify it, and writes it back atomically, all under one exclusive
     /// lock so that concurrent processes never lose each other's changes.
     func update<Result>(_ change: (inout Document) throws(SwaggerError) -> Result) throws(SwaggerError) -> Result {
         try directory.create()
-        return try directory.withLock(lockName, exclusive: true) { () throws(SwaggerError) in
+        return try directory.withLock(lockName, exclusive: true) { (_) throws(SwaggerError) in
+            directory.removeStaleTemporaries(of: name)
             var document = try load()
             let result = try change(&document)
-            try directory.write(try encode(document), to: name)
+            try directory.write(try encode(document), to: name, durable: durable)
             return result
         }
     }
@@ -87,31 +94,6 @@ struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
         enum CodingKeys: String, CodingKey {
             case version
             case content
-        }
-    }
-}
-
-/// An element stored under the account it belongs to.
-protocol AccountKeyed: Codable, Sendable {
-    var account: Account { get }
-}
-
-extension PrivateJSONFile {
-    /// Replaces the element for `element`'s account, or adds it, in one locked update.
-    func replace<Element: AccountKeyed>(_ element: Element) throws(SwaggerError) where Document == [Element] {
-        try update { (elements) throws(SwaggerError) in
-            elements.removeAll { $0.account == element.account }
-            elements.append(element)
-        }
-    }
-
-    /// Removes the element for `account`; returns whether there was one. An absent one costs a read, no write.
-    func remove<Element: AccountKeyed>(_ account: Account) throws(SwaggerError) -> Bool where Document == [Element] {
-        guard try read().contains(where: { $0.account == account }) else { return false }
-        return try update { (elements) throws(SwaggerError) in
-            let before = elements.count
-            elements.removeAll { $0.account == account }
-            return elements.count != before
         }
     }
 }

@@ -21,6 +21,9 @@ public struct SessionRecord: Sendable, Hashable, Codable {
     /// Whether a refresh token is stored with the access token; `nil` in records written before refresh
     /// tokens were used, which are treated as refreshable until the store is read.
     public var refreshable: Bool?
+    /// Whether the person allowed credentials over plain `http://` to this server at login (`--allow-http`);
+    /// `nil` where it was not needed.
+    public var allowsPlainHTTP: Bool?
 
     /// The key of this session.
     public var account: Account { Account(server: server, email: email) }
@@ -59,13 +62,14 @@ public struct SessionIndex: Sendable {
     /// The file's name inside the configuration folder.
     public static let fileName = "sessions.json"
 
-    private let file: PrivateJSONFile<[SessionRecord]>
+    private let file: AccountList<SessionRecord>
 
     /// Creates an index in `directory`.
     /// - Parameter directory: The configuration folder.
     public init(directory: URL) {
-        file = PrivateJSONFile(
-            directory: PrivateDirectory(directory), name: Self.fileName, kind: "session list", empty: { [] })
+        file = AccountList(
+            file: PrivateJSONFile(
+                directory: PrivateDirectory(directory), name: Self.fileName, kind: "session list", empty: { [] }))
     }
 
     /// The index file's path.
@@ -76,7 +80,7 @@ public struct SessionIndex: Sendable {
     /// - Returns: The records.
     /// - Throws: ``SwaggerError`` when the file cannot be read or is corrupt.
     public func records() throws(SwaggerError) -> [SessionRecord] {
-        try file.read().enumerated()
+        try file.elements().enumerated()
             .sorted { ($0.element.savedAt, $0.offset) > ($1.element.savedAt, $1.offset) }
             .map(\.element)
     }
@@ -89,6 +93,13 @@ public struct SessionIndex: Sendable {
     /// - Throws: ``SwaggerError`` when the file cannot be read or is corrupt.
     public func record(server: String, email: String? = nil) throws(SwaggerError) -> SessionRecord? {
         try records().session(on: server, email: email)
+    }
+
+    /// The accounts whose records cannot be read (`nil` for one that does not say whose it is). They affect
+    /// only their own session, and ``remove(_:)`` removes them.
+    /// - Throws: ``SwaggerError`` when the file cannot be read or is not a session list.
+    public func damaged() throws(SwaggerError) -> [Account?] {
+        try file.damaged()
     }
 
     /// Adds `record`, replacing any record for the same account.

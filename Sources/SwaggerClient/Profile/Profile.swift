@@ -19,11 +19,12 @@ public struct Profile: Sendable, Hashable {
         fields = try JSONDecoder().decode([String: JSONValue].self, from: json)
     }
 
-    /// The profile as pretty-printed JSON with sorted keys, ending in a newline.
+    /// The profile as pretty-printed JSON with sorted keys, ending in a newline. Controls and invisible
+    /// characters in keys and values are written as `\u` escapes (``TerminalText/escapedJSON(_:)``).
     public var prettyJSON: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(fields) else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return TerminalText.escapedJSON(String(decoding: data, as: UTF8.self)) + "\n"
     }
 }

@@ -40,14 +40,17 @@ public struct ProfileCache: Sendable {
     /// The file's name inside the cache folder.
     public static let fileName = "profiles.json"
 
-    private let file: PrivateJSONFile<[SavedProfile]>
+    private let file: AccountList<SavedProfile>
 
     /// Creates a cache in `directory`.
     /// - Parameter directory: The cache folder.
     public init(directory: URL) {
-        file = PrivateJSONFile(
-            directory: PrivateDirectory(directory), name: Self.fileName, kind: "profile cache",
-            loss: "only saved profiles are lost", empty: { [] })
+        file = AccountList(
+            file: PrivateJSONFile(
+                directory: PrivateDirectory(directory), name: Self.fileName, kind: "profile cache",
+                loss: "only saved profiles are lost",
+                // A saved profile can always be fetched again; it needs to be whole, not durable.
+                durable: false, empty: { [] }))
     }
 
     /// The file's path.
@@ -62,7 +65,7 @@ public struct ProfileCache: Sendable {
     /// The profile saved for `account`, or `nil`.
     /// - Throws: ``SwaggerError`` when the file cannot be read or is not a profile cache.
     public func profile(for account: Account) throws(SwaggerError) -> SavedProfile? {
-        try file.read().first { $0.account == account }
+        try file.elements().first { $0.account == account }
     }
 
     /// Deletes the profile saved for `account`.

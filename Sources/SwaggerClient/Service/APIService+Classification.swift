@@ -13,7 +13,10 @@ extension APIService {
     ///
     /// The rule: if a response arrived, its status decides (a 2xx that failed to decode breaks the contract);
     /// if none arrived, the transport failed, and the kind of transport error decides.
-    static func classify(_ error: any Error, operation: Operation) -> APIServiceError {
+    ///
+    /// `body` is the response body as the recorder kept it: a documented error status whose body does not
+    /// match its schema still has the server's words in it.
+    static func classify(_ error: any Error, operation: Operation, body: Data? = nil) -> APIServiceError {
         if let error = error as? APIServiceError { return error }
         guard let clientError = error as? ClientError else { return transportFailure(error) }
         if let known = clientError.underlyingError as? APIServiceError { return known }
@@ -22,7 +25,7 @@ extension APIService {
                 return .contractViolation(contractDetail(clientError))
             }
             return failure(
-                status: response.status.code, operation: operation, headers: response.headerFields, body: nil)
+                status: response.status.code, operation: operation, headers: response.headerFields, body: body)
         }
         return transportFailure(clientError.underlyingError)
     }
@@ -37,32 +40,42 @@ extension APIService {
         case bearer
     }
 
-    /// The error for a status code that the operation does not document, or whose body did not decode.
+    /// The error for a status that is not a success, with the server's own words where its body has them.
     static func failure(status: Int, operation: Operation, headers: HTTPFields, body: Data?) -> APIServiceError {
         switch (status, operation) {
-        case (401, .login), (403, .login): .badCredentials
+        case (401, .login), (403, .login): .badCredentials(status: status, message: serverMessage(json: body))
         case (401, .refresh): .refreshRejected
         case (401, .bearer): .tokenRejected
+        case (403, .bearer): .forbidden(message: serverMessage(json: body))
+        // Retried first where that is safe; still busy after that is the server's trouble, not the request's.
+        case (429, _): .serverFailed(status: status)
         default: failure(status: status, headers: headers, body: body)
         }
     }
 
     private static func failure(status: Int, headers: HTTPFields, body: Data?) -> APIServiceError {
         switch status {
-        case 300..<400: .redirected(status: status, location: headers[.location])
-        case 400..<500: .requestRejected(status: status, message: message(json: body))
+        case 300..<400: .redirected(status: status, location: headers[.location].map { String($0.prefix(200)) })
+        case 400..<500: .requestRejected(status: status, message: serverMessage(json: body))
         case 500..<600: .serverFailed(status: status)
         default: .contractViolation("HTTP status \(status) is not part of the API")
         }
     }
 
-    /// The `message` (else `error`, else `title`) of a JSON error body, when it has one.
-    private static func message(json body: Data?) -> String? {
+    /// The members that carry an error body's sentence for people, best first: this API's `message`, OAuth 2's
+    /// `error_description` (RFC 6749 §5.2), RFC 9457's `detail` and `title`, and the bare `error` code.
+    static let messageMembers = ["message", "error_description", "detail", "title", "error"]
+
+    /// The sentence a JSON error body carries for people, when it has one, cut to 200 characters. It is the
+    /// server's text: whoever shows it quotes it and sanitises it.
+    static func serverMessage(json body: Data?) -> String? {
         guard let body, let object = try? JSONDecoder().decode([String: JSONValue].self, from: body) else {
             return nil
         }
-        for key in ["message", "error", "title"] {
-            if case .string(let text) = object[key], !text.isEmpty { return String(text.prefix(200)) }
+        for key in messageMembers {
+            if case .string(let text) = object[key], !text.trimmingCharacters(in: .whitespaces).isEmpty {
+                return String(text.prefix(200))
+            }
         }
         return nil
     }
@@ -80,7 +93,7 @@ extension APIService {
             }
         default:
             if let contentType = error.response?.headerFields[.contentType] {
-                "it sent \(contentType.prefix(60)) instead of JSON"
+                "it sent \"\(contentType.prefix(60))\" instead of JSON"
             } else {
                 "it sent no JSON body"
             }
@@ -88,7 +101,22 @@ extension APIService {
     }
 
     private static func path(_ codingPath: [any CodingKey]) -> String {
-        codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        String(codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".").prefix(100))
+    }
+
+    /// BoringSSL's reason, in words; its own text (error codes and a build path) is never shown.
+    private static func tlsFailure(_ error: BoringSSLError) -> TLSFailure {
+        let reasons = String(describing: error).uppercased()
+        func says(_ names: String...) -> Bool { names.contains { reasons.contains($0) } }
+        if says("CERTIFICATE_VERIFY_FAILED") { return .untrusted }
+        if says("WRONG_VERSION_NUMBER", "HTTP_REQUEST", "PACKET_LENGTH_TOO_LONG", "RECORD_TOO_LARGE") { return .notTLS }
+        if says(
+            "UNSUPPORTED_PROTOCOL", "PROTOCOL_VERSION", "NO_SHARED_CIPHER", "NO_CIPHERS_AVAILABLE",
+            "HANDSHAKE_FAILURE", "NO_SUPPORTED_VERSIONS")
+        {
+            return .noCommonProtocol
+        }
+        return .handshakeFailed
     }
 
     private static func transportFailure(_ error: any Error) -> APIServiceError {
@@ -107,8 +135,15 @@ extension APIService {
             // which is what an https, SSH or other non-HTTP port sends to a plain http request.
             if error == .invalidEOFState { return .unreachable("the connection closed before the whole response came") }
             return .contractViolation("it did not answer in HTTP; check the URL's scheme and port")
-        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
-            return .tls(String(describing: error))
+        case let error as NIOSSLExtraError where error == .failedToValidateHostname:
+            return .tls(.wrongHost)
+        case let error as NIOSSLError:
+            if case .handshakeFailed(let boringSSL) = error { return .tls(tlsFailure(boringSSL)) }
+            return .tls(.handshakeFailed)
+        case let error as BoringSSLError:
+            return .tls(tlsFailure(error))
+        case is NIOSSLExtraError:
+            return .tls(.handshakeFailed)
         case let error as IOError:
             return .unreachable(String(cString: strerror(error.errnoCode)).lowercased())
         case let error as NIOConnectionError:

@@ -2,22 +2,26 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import NIOCore
-import OpenAPIAsyncHTTPClient
+import NIOSSL
 import OpenAPIRuntime
 import SwaggerAPI
 
-/// Talks to the account API: posts credentials and fetches the profile, reporting to its delegate.
+/// Talks to the account API: posts credentials, refreshes and revokes sessions, and fetches the profile,
+/// reporting to its delegate.
 ///
-/// Each call runs on a shared AsyncHTTPClient with a per-request deadline, adds the `User-Agent` (and the
-/// bearer token where needed) through middlewares, and turns every failure into an ``APIServiceError``.
-/// The profile request is retried on 429, 502, 503 and 504 with exponential backoff; the login is never
-/// repeated. Redirects are not followed, so a token is never sent to a host it was not issued for.
+/// Each call runs on an AsyncHTTPClient that goes through the proxy the environment names for the server,
+/// and trusts the certificate authorities of ``TrustSettings``. Middlewares add the `User-Agent` (and the
+/// bearer token where needed), bound each attempt from connecting to its last byte, describe the exchange
+/// for `--verbose` with every secret hidden, and keep the response for classification; every failure
+/// becomes an ``APIServiceError``. The profile request is retried on 429, 502, 503 and 504 with exponential
+/// backoff; nothing else is ever repeated. Redirects are not followed, so a token is never sent to a host it
+/// was not issued for.
 ///
 /// The delegate hears `isWaiting` on and off around each request, then the outcome: a profile or an error.
 ///
-/// Call ``shutdown()`` when done; ``SessionController/withController(configuration:delegate:warn:_:)`` does it.
+/// Call ``shutdown()`` when done; ``SessionController/withController(configuration:delegate:warn:log:_:)`` does it.
 public actor APIService {
-    /// The result of a successful login.
+    /// The result of a successful login or refresh.
     public struct Login: Sendable, Hashable {
         /// The tokens.
         public var credentials: Credentials
@@ -27,15 +31,28 @@ public actor APIService {
 
     private weak var delegate: (any APIServiceDelegate)?
     private let timeout: Duration
-    private var httpClient: HTTPClient?
+    private let proxies: ProxySettings
+    private let trust: TrustSettings
+    private let log: (@Sendable (String) -> Void)?
+    /// One client for each way out: directly, or through one proxy.
+    private var clients: [ProxySettings.Proxy?: HTTPClient] = [:]
 
     /// Creates a service. No connection is made until the first request.
     /// - Parameters:
     ///   - timeout: The limit on each request, from connecting to the last byte.
+    ///   - proxies: The proxies to go through.
+    ///   - trust: The certificate authorities to trust.
     ///   - delegate: Receives progress reports; held weakly.
-    public init(timeout: Duration, delegate: (any APIServiceDelegate)? = nil) {
+    ///   - log: Receives each line that describes a request or response, for `--verbose`; `nil` for none.
+    public init(
+        timeout: Duration, proxies: ProxySettings = ProxySettings(), trust: TrustSettings = TrustSettings(),
+        delegate: (any APIServiceDelegate)? = nil, log: (@Sendable (String) -> Void)? = nil
+    ) {
         self.timeout = timeout
+        self.proxies = proxies
+        self.trust = trust
         self.delegate = delegate
+        self.log = log
     }
 
     /// Posts the credentials to `POST /User/AdminLogin`.
@@ -45,12 +62,13 @@ public actor APIService {
     ///   - password: The account's password.
     ///   - appID: The calling application's id.
     /// - Returns: The tokens and user name.
-    /// - Throws: ``APIServiceError``; 401 and 403 are ``APIServiceError/badCredentials``.
+    /// - Throws: ``APIServiceError``; 401 and 403 are ``APIServiceError/badCredentials(status:message:)``.
     public func login(server: ServerURL, email: String, password: String, appID: String)
         async throws(APIServiceError) -> Login
     {
         let recorder = ResponseRecorder()
-        let output = try await perform(server: server, operation: .login, middlewares: [recorder]) { client in
+        let output = try await perform(server: server, operation: .login, recorder: recorder, secrets: [password]) {
+            client in
             try await client.adminLogin(body: .json(.init(email: email, password: password, appId: appID)))
         }
         switch output {
@@ -59,9 +77,7 @@ public actor APIService {
                 throw report(.contractViolation("the login response is not JSON"))
             }
             return try tokens(body, of: "login")
-        case .unauthorized, .forbidden:
-            throw report(.badCredentials)
-        case .badRequest, .contentTooLarge, .undocumented:
+        case .badRequest, .unauthorized, .forbidden, .contentTooLarge, .undocumented:
             throw report(await recorder.failure(.login))
         }
     }
@@ -75,7 +91,9 @@ public actor APIService {
     /// - Throws: ``APIServiceError``; 401 is ``APIServiceError/refreshRejected``.
     public func refresh(server: ServerURL, refreshToken: String, appID: String) async throws(APIServiceError) -> Login {
         let recorder = ResponseRecorder()
-        let output = try await perform(server: server, operation: .refresh, middlewares: [recorder]) { client in
+        let output = try await perform(
+            server: server, operation: .refresh, recorder: recorder, secrets: [refreshToken]
+        ) { client in
             try await client.refreshToken(body: .json(.init(refreshToken: refreshToken, appId: appID)))
         }
         switch output {
@@ -84,9 +102,7 @@ public actor APIService {
                 throw report(.contractViolation("the refresh response is not JSON"))
             }
             return try tokens(body, of: "refresh")
-        case .unauthorized:
-            throw report(.refreshRejected)
-        case .badRequest, .forbidden, .contentTooLarge, .undocumented:
+        case .badRequest, .unauthorized, .forbidden, .contentTooLarge, .undocumented:
             throw report(await recorder.failure(.refresh))
         }
     }
@@ -100,16 +116,16 @@ public actor APIService {
     /// - Throws: ``APIServiceError``.
     public func logout(server: ServerURL, credentials: Credentials) async throws(APIServiceError) {
         let recorder = ResponseRecorder()
-        let middlewares: [any ClientMiddleware] = [HeaderMiddleware.bearer(credentials.accessToken), recorder]
-        let output = try await perform(server: server, operation: .bearer, middlewares: middlewares) { client in
+        let output = try await perform(
+            server: server, operation: .bearer, outer: [HeaderMiddleware.bearer(credentials.accessToken)],
+            recorder: recorder, secrets: [credentials.accessToken, credentials.refreshToken]
+        ) { client in
             try await client.logout(body: .json(.init(refreshToken: credentials.refreshToken ?? "")))
         }
         switch output {
         case .noContent:
             return
-        case .unauthorized:
-            throw report(.tokenRejected)
-        case .badRequest, .contentTooLarge, .undocumented:
+        case .badRequest, .unauthorized, .contentTooLarge, .undocumented:
             throw report(await recorder.failure(.bearer))
         }
     }
@@ -123,10 +139,10 @@ public actor APIService {
     public func fetchProfile(server: ServerURL, accessToken: String) async throws(APIServiceError) -> Profile {
         let recorder = ResponseRecorder()
         // The recorder sits inside the retries, so it keeps the body of the attempt that counts: the last.
-        let middlewares: [any ClientMiddleware] = [
-            HeaderMiddleware.bearer(accessToken), RetryingMiddleware(), recorder,
-        ]
-        let output = try await perform(server: server, operation: .bearer, middlewares: middlewares) { client in
+        let output = try await perform(
+            server: server, operation: .bearer, outer: [HeaderMiddleware.bearer(accessToken), RetryingMiddleware()],
+            recorder: recorder, secrets: [accessToken]
+        ) { client in
             try await client.getUser()
         }
         switch output {
@@ -137,35 +153,46 @@ public actor APIService {
             }
             delegate?.apiService(self, didReceive: profile)
             return profile
-        case .unauthorized:
-            throw report(.tokenRejected)
-        case .undocumented:
+        case .unauthorized, .undocumented:
             throw report(await recorder.failure(.bearer))
         }
     }
 
-    /// Closes the connection pool. Call once, after the last request.
+    /// Closes the connection pools. Call once, after the last request.
     public func shutdown() async {
-        guard let httpClient else { return }
-        self.httpClient = nil
-        try? await httpClient.shutdown()
+        let open = clients.values
+        clients = [:]
+        for client in open { try? await client.shutdown() }
     }
 
+    /// Sends one operation through `outer` (the bearer token, the retries), then the deadline, the verbose log
+    /// and the `recorder`, innermost last, and classifies what goes wrong.
     private func perform<Output: Sendable>(
-        server: ServerURL, operation: Operation, middlewares: [any ClientMiddleware],
-        _ call: @Sendable (SwaggerAPI.Client) async throws -> Output
+        server: ServerURL, operation: Operation, outer: [any ClientMiddleware] = [], recorder: ResponseRecorder,
+        secrets: [String?], _ call: @Sendable (SwaggerAPI.Client) async throws -> Output
     ) async throws(APIServiceError) -> Output {
+        let proxy = proxies.proxy(for: server)
+        var middlewares: [any ClientMiddleware] = [HeaderMiddleware.userAgent] + outer
+        middlewares.append(DeadlineMiddleware(limit: timeout))
+        if let log {
+            let redactor = Redactor(secrets: secrets + [proxy?.password])
+            middlewares.append(VerboseLogMiddleware(log: log, redactor: redactor, proxy: proxy))
+        }
+        middlewares.append(recorder)
         let client = SwaggerAPI.Client(
             serverURL: server.url,
-            transport: AsyncHTTPClientTransport(
-                configuration: .init(client: sharedHTTPClient(), timeout: TimeAmount(timeout))),
-            middlewares: [HeaderMiddleware.userAgent] + middlewares)
+            transport: HTTPClientTransport(client: httpClient(through: proxy), timeout: TimeAmount(timeout)),
+            middlewares: middlewares)
         delegate?.apiService(self, isWaiting: true)
-        let outcome: Result<Output, APIServiceError>
+        var outcome: Result<Output, APIServiceError>
         do {
             outcome = .success(try await call(client))
         } catch {
-            outcome = .failure(Self.classify(error, operation: operation))
+            outcome = .failure(Self.classify(error, operation: operation, body: await recorder.body))
+        }
+        if case .failure(.tls(.untrusted)) = outcome {
+            let reason = await TLSDiagnosis.reason(for: server, through: proxy, within: timeout, now: Date())
+            outcome = .failure(.tls(reason))
         }
         // Waiting ends before the outcome is reported, so a spinner is gone before anything is shown.
         delegate?.apiService(self, isWaiting: false)
@@ -175,18 +202,27 @@ public actor APIService {
         }
     }
 
-    private func sharedHTTPClient() -> HTTPClient {
-        if let httpClient { return httpClient }
+    private func httpClient(through proxy: ProxySettings.Proxy?) -> HTTPClient {
+        if let client = clients[proxy] { return client }
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
         configuration.timeout = .init(connect: TimeAmount(min(timeout, .seconds(5))), read: TimeAmount(timeout))
+        // A refused connection is retried with backoff until the connect timeout by default, so a server that
+        // is down took five seconds to report. One command makes one request; like curl, it fails at once.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.tlsConfiguration = trust.tlsConfiguration
+        configuration.proxy = proxy.map { proxy in
+            .server(
+                host: proxy.host, port: proxy.port,
+                authorization: proxy.username.map { .basic(username: $0, password: proxy.password ?? "") })
+        }
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        httpClient = client
+        clients[proxy] = client
         return client
     }
 
-    /// The tokens of a login or refresh answer, which must carry an access token.
+    /// The tokens of a login or refresh answer, which must carry an access token that can be a token.
     private func tokens(_ body: Components.Schemas.LoginResponse, of operation: String) throws(APIServiceError)
         -> Login
     {
@@ -194,6 +230,9 @@ public actor APIService {
             throw report(.contractViolation("the \(operation) response has no access token"))
         }
         let refresh = body.refreshToken.flatMap { $0.isEmpty ? nil : $0 }
+        guard Credentials.isToken(body.accessToken), refresh.map(Credentials.isToken) ?? true else {
+            throw report(.contractViolation("the \(operation) response's token has characters that no token has"))
+        }
         return Login(
             credentials: Credentials(accessToken: body.accessToken, refreshToken: refresh), username: body.username)
     }
@@ -201,6 +240,24 @@ public actor APIService {
     private func report(_ error: APIServiceError) -> APIServiceError {
         delegate?.apiService(self, didFailWith: error)
         return error
+    }
+}
+
+extension TrustSettings {
+    /// The client TLS configuration: full verification, always, against the chosen store.
+    var tlsConfiguration: TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = .fullVerification
+        var directories = certificateDirectories
+        if let certificateFile {
+            configuration.trustRoots = .file(certificateFile)
+        } else if let first = directories.first {
+            configuration.trustRoots = .file(first)
+            directories.removeFirst()
+        }
+        configuration.additionalTrustRoots =
+            directories.map { .file($0) } + (additionalCertificates.map { [.file($0)] } ?? [])
+        return configuration
     }
 }
 

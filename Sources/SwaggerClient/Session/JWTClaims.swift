@@ -22,11 +22,19 @@ enum JWTClaims {
         times(of: token).expiresAt
     }
 
+    /// The NumericDates swaggerctl believes: from 1970 to the end of 9999. A time outside them (a negative
+    /// `exp`, one in year 300000, NaN) says nothing usable, so the token is treated as having none, and no
+    /// such date ever reaches the session list.
+    static let sensible: ClosedRange<TimeInterval> = 0...253_402_300_799
+
     private static func date(_ claim: JSONValue?) -> Date? {
-        switch claim {
-        case .integer(let seconds): Date(timeIntervalSince1970: TimeInterval(seconds))
-        case .number(let seconds): Date(timeIntervalSince1970: seconds)
-        default: nil
-        }
+        let seconds: TimeInterval? =
+            switch claim {
+            case .integer(let seconds): TimeInterval(seconds)
+            case .number(let seconds): seconds
+            default: nil
+            }
+        guard let seconds, sensible.contains(seconds) else { return nil }
+        return Date(timeIntervalSince1970: seconds)
     }
 }

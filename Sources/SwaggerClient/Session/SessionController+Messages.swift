@@ -1,3 +1,5 @@
+import Foundation
+
 extension SessionController {
     /// The message for a flow that stopped: what happened, to which session, and what to do next.
     func message(for failure: MainCoordinator.Failure) -> SwaggerError {
@@ -18,11 +20,12 @@ extension SessionController {
                 reason.code,
                 "Logged in to \(record.server) as \(record.email), but the profile could not be fetched: "
                     + reason.message)
-        case .sessionEnded(let record):
+        case .sessionEnded(let record, let reason):
+            let said = if case .forbidden(let message?) = reason { " (HTTP 403: \(Self.quoted(message)))" } else { "" }
             return SwaggerError(
                 .authentication,
-                "Your session for \(record.email) on \(record.server) has ended: the server no longer accepts it. "
-                    + "Run `\(Self.login(record.server, record.email))`.")
+                "Your session for \(record.email) on \(record.server) has ended: the server no longer accepts "
+                    + "it\(said). Run `\(Self.login(record.server, record.email))`.")
         case .noStoredToken(let record):
             return SwaggerError(
                 .authentication,
@@ -55,17 +58,26 @@ extension SessionController {
     func message(for error: APIServiceError, on server: String, email: String?) -> SwaggerError {
         let login = Self.login(server, email ?? "you@example.com")
         switch error {
-        case .badCredentials:
+        case .badCredentials(let status, let said?):
+            // The server knows better than a canned guess: the app id, a locked account, a disabled user.
+            return SwaggerError(
+                .authentication, "\(server) refused the login (HTTP \(status)): \(Self.quoted(said)).")
+        case .badCredentials(_, nil):
             return SwaggerError(
                 .authentication,
                 "Wrong e-mail or password for \(email ?? "that account") on \(server). Check both and try again.")
+        case .forbidden(let said):
+            return SwaggerError(
+                .authentication,
+                "\(server) refused the token for \(email ?? "that account") (HTTP 403)\(said.map { ": \(Self.quoted($0))" } ?? ""). "
+                    + "Run `\(login)` to log in again.")
         case .tokenRejected, .refreshRejected:
             return SwaggerError(
                 .authentication,
                 "\(server) rejected the stored token for \(email ?? "that account"); it has expired or been "
                     + "revoked. Run `\(login)` to log in again.")
-        case .requestRejected(let status, let detail):
-            let reason = detail.map { ": \($0)" } ?? ""
+        case .requestRejected(let status, let said):
+            let reason = said.map { ": \(Self.quoted($0))" } ?? ""
             return SwaggerError(
                 .failure,
                 "\(server) refused the request with HTTP \(status)\(reason). Check the server URL and the app id.")
@@ -74,6 +86,9 @@ extension SessionController {
                 .failure,
                 "\(server) redirected (HTTP \(status)) to \(location ?? "another address"). swaggerctl does not "
                     + "follow redirects with credentials; pass the final API URL with --server.")
+        case .serverFailed(429):
+            return SwaggerError(
+                .server, "\(server) is too busy (HTTP 429) and still was after three attempts. Try again later.")
         case .serverFailed(let status):
             return SwaggerError(.server, "\(server) failed with HTTP \(status). Try again later.")
         case .contractViolation(let detail):
@@ -89,9 +104,29 @@ extension SessionController {
                 .network,
                 "\(server) did not answer within \(configuration.timeout.secondsText). "
                     + "Try again, or allow longer with SWAGGERCTL_TIMEOUT.")
-        case .tls(let detail):
-            return SwaggerError(
-                .network, "The TLS connection to \(server) failed (\(detail)). Check the URL and its certificate.")
+        case .tls(let failure):
+            let host = ServerURL.hostAndPort(server)
+            let reason =
+                switch failure {
+                case .untrusted:
+                    "its certificate is not trusted. If \(host) uses a private certificate authority, pass that "
+                        + "authority's certificate with --ca-cert FILE or SWAGGERCTL_CA_CERT"
+                case .expired(let date):
+                    "its certificate expired \(SessionStatus.format(date, now: Date())). Its operator must renew it"
+                case .notYetValid(let date):
+                    "its certificate is not valid until \(SessionStatus.format(date, now: Date())). Check this "
+                        + "machine's clock"
+                case .wrongHost:
+                    "its certificate is for another host name. Use the name that the certificate gives"
+                case .noCommonProtocol:
+                    "it shares no TLS version or cipher with swaggerctl, which needs TLS 1.2 or newer. Check the "
+                        + "server's TLS settings"
+                case .notTLS:
+                    "it does not speak TLS on that port. Check the URL's scheme (http or https) and port"
+                case .handshakeFailed:
+                    "the TLS handshake failed. Check the URL and the server's certificate"
+                }
+            return SwaggerError(.network, "The TLS connection to \(host) failed: \(reason).")
         }
     }
 
@@ -99,6 +134,12 @@ extension SessionController {
     func logoutWarning(for error: APIServiceError, on server: String) -> String {
         let reason = message(for: error, on: server, email: nil).message
         return "the session was removed from this machine, but \(server) could not be told to end it: \(reason)"
+    }
+
+    /// Server text in quotes: it stands out as the server's words, not swaggerctl's. Every line is sanitised
+    /// when it is printed.
+    static func quoted(_ text: String) -> String {
+        "\"\(text)\""
     }
 
     /// The command that logs in again.

@@ -41,15 +41,18 @@ public struct SessionController: Sendable {
     ///   - delegate: Receives the API service's reports, such as waiting on and off.
     ///   - warn: Receives one line for each keyring fallback or other problem that does not stop the
     ///     command, without the "warning:" prefix.
+    ///   - log: Receives each line that describes a request or response, when `configuration.verbose` is on.
     ///   - body: The work to do.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     public static func withController<Result: Sendable>(
         configuration: Configuration, delegate: (any APIServiceDelegate)? = nil,
-        warn: @escaping @Sendable (String) -> Void = { _ in },
+        warn: @escaping @Sendable (String) -> Void = { _ in }, log: @escaping @Sendable (String) -> Void = { _ in },
         _ body: (SessionController) async throws(SwaggerError) -> Result
     ) async throws(SwaggerError) -> Result {
-        let service = APIService(timeout: configuration.timeout, delegate: delegate)
+        let service = APIService(
+            timeout: configuration.timeout, proxies: configuration.proxies, trust: configuration.trust,
+            delegate: delegate, log: configuration.verbose ? log : nil)
         let controller = SessionController(
             configuration: configuration, tokens: TokenStore(configuration: configuration, warn: warn),
             service: service, warn: warn)
@@ -103,8 +106,10 @@ public struct SessionController: Sendable {
     {
         let account = Account(server: selection.server.string, email: email)
         let appID = configuration.appID(flag: appIDFlag, saved: selection.record?.appId)
+        let plainHTTP = configuration.allowsPlainHTTP || selection.record?.allowsPlainHTTP == true
+        try requireProtected(selection.server, allowed: plainHTTP, sending: "your password")
         var coordinator = MainCoordinator()
-        coordinator.loginRequested(account, appID: appID)
+        coordinator.loginRequested(account, appID: appID, allowsPlainHTTP: plainHTTP && !selection.server.isProtected)
         let login: APIService.Login
         do throws(APIServiceError) {
             login = try await service.login(server: selection.server, email: email, password: password, appID: appID)
@@ -143,6 +148,7 @@ public struct SessionController: Sendable {
     /// - Throws: ``SwaggerError``.
     public func refresh(_ selection: SessionSelection) async throws(SwaggerError) -> (Account, expiresAt: Date?) {
         let record = try storedRecord(of: selection)
+        try requireProtected(.stored(record))
         var coordinator = MainCoordinator()
         let token = try await token(from: handle(coordinator.refreshRequested(record), &coordinator))
         return (record.account, JWTClaims.expiry(of: token))
@@ -165,12 +171,7 @@ public struct SessionController: Sendable {
     /// - Returns: What was removed.
     /// - Throws: ``SwaggerError`` when a store cannot be changed; the session is then left as it was.
     public func logout(_ selection: SessionSelection, revoke: Bool) async throws(SwaggerError) -> LogoutOutcome {
-        guard let record = selection.record else {
-            // Tokens without a record (from an interrupted login) are removed too.
-            guard let email = selection.email else { return .notLoggedIn }
-            let account = Account(server: selection.server.string, email: email)
-            return try await tokens.remove(account, recordedIn: nil) ? .loggedOut(account) : .notLoggedIn
-        }
+        guard let record = selection.record else { return try await logoutWithoutRecord(selection) }
         // Under the lock, so a refresh in another process cannot store new tokens after they are removed.
         let lock = try RefreshLock(for: record.account, in: lockDirectory)
         var credentials: Credentials?
@@ -192,6 +193,12 @@ public struct SessionController: Sendable {
         }
         if let credentials, credentials.refreshToken != nil {
             let server = try ServerURL(record.server)
+            do {
+                try requireProtected(.stored(record))
+            } catch {
+                warn("the session was removed from this machine, but \(record.server) was not told: \(error.message)")
+                return .loggedOut(record.account)
+            }
             do throws(APIServiceError) {
                 try await service.logout(server: server, credentials: credentials)
             } catch {
@@ -199,6 +206,25 @@ public struct SessionController: Sendable {
             }
         }
         return .loggedOut(record.account)
+    }
+
+    /// Removes what is left of a session that has no readable record: tokens from an interrupted login, and
+    /// a record that cannot be read, which never blocks the other sessions and is removed here.
+    private func logoutWithoutRecord(_ selection: SessionSelection) async throws(SwaggerError) -> LogoutOutcome {
+        let server = selection.server.string
+        var accounts = try index.damaged().compactMap { $0 }.filter {
+            $0.server == server && (selection.email == nil || $0.email == selection.email)
+        }
+        if let email = selection.email, !accounts.contains(where: { $0.email == email }) {
+            accounts.append(Account(server: server, email: email))
+        }
+        var removed: Account?
+        for account in accounts {
+            let hadTokens = try await tokens.remove(account, recordedIn: nil)
+            if try index.remove(account) || hadTokens { removed = account }
+            _ = try? profiles?.remove(account)
+        }
+        return removed.map { .loggedOut($0) } ?? .notLoggedIn
     }
 
     /// Every stored session, newest first. Reads only the index, never a token.
@@ -231,6 +257,15 @@ public struct SessionController: Sendable {
 
     private func storedRecord(of selection: SessionSelection) throws(SwaggerError) -> SessionRecord {
         guard let record = selection.record else {
+            let server = selection.server.string
+            if let damaged = try index.damaged().compactMap({ $0 }).first(where: {
+                $0.server == server && (selection.email == nil || $0.email == selection.email)
+            }) {
+                throw SwaggerError(
+                    .failure,
+                    "The session record for \(damaged.email) on \(server) in \(index.path) cannot be read. Run "
+                        + "`swaggerctl logout -s \(server) -e \(damaged.email)` to remove it, then log in again.")
+            }
             let who = selection.email.map { "\($0) is not" } ?? "You are not"
             let login = "swaggerctl login -s \(selection.server) -e \(selection.email ?? "you@example.com")"
             throw SwaggerError(.authentication, "\(who) logged in to \(selection.server). Run `\(login)`.")
@@ -241,6 +276,7 @@ public struct SessionController: Sendable {
     private func run(_ source: MainCoordinator.Source, for purpose: MainCoordinator.Purpose)
         async throws(SwaggerError) -> Outcome
     {
+        try requireProtected(source)
         var coordinator = MainCoordinator()
         return try await handle(coordinator.start(source, for: purpose, now: Date()), &coordinator)
     }
@@ -277,7 +313,7 @@ public struct SessionController: Sendable {
             } catch {
                 switch coordinator.profileFailed(error) {
                 case .lockForRefresh(let account): return try await refreshUnderLock(account, &coordinator)
-                case .endSession(let end): throw await endSession(end.record, releasing: nil)
+                case .endSession(let end): throw await endSession(end, releasing: nil)
                 case .loadSavedProfile(let account): return try await loadSavedProfile(account, &coordinator)
                 case .fail(let failure): throw message(for: failure)
                 }
@@ -317,7 +353,7 @@ public struct SessionController: Sendable {
         switch coordinator.lockTaken(record: record, credentials: credentials, now: Date()) {
         case .refresh(let refresh): request = refresh
         case .use(let use): return .use(use)
-        case .endSession(let end): throw await endSession(end.record, releasing: lock)
+        case .endSession(let end): throw await endSession(end, releasing: lock)
         case .fail(let failure): throw message(for: failure)
         }
         let server = try ServerURL(request.server)
@@ -326,7 +362,7 @@ public struct SessionController: Sendable {
             login = try await service.refresh(server: server, refreshToken: request.refreshToken, appID: request.appID)
         } catch {
             switch coordinator.refreshFailed(error) {
-            case .endSession(let end): throw await endSession(end.record, releasing: lock)
+            case .endSession(let end): throw await endSession(end, releasing: lock)
             case .loadSavedProfile(let account): return .loadSavedProfile(account)
             case .fail(let failure): throw message(for: failure)
             }
@@ -362,8 +398,11 @@ public struct SessionController: Sendable {
     }
 
     /// Removes a session the server no longer accepts, and returns the error that says so.
-    private func endSession(_ record: SessionRecord, releasing held: consuming RefreshLock?) async -> SwaggerError {
-        let ended = message(for: .sessionEnded(record))
+    private func endSession(_ end: MainCoordinator.SessionEndedAction, releasing held: consuming RefreshLock?)
+        async -> SwaggerError
+    {
+        let record = end.record
+        let ended = message(for: .sessionEnded(record, because: end.reason))
         do throws(SwaggerError) {
             switch consume held {
             case .some(let lock): try await remove(record, releasing: lock)
@@ -387,6 +426,29 @@ public struct SessionController: Sendable {
             warn("the saved profile could not be deleted: \(error.message)")
         }
         lock.releaseRemovingFile()
+    }
+
+    /// Refuses, before anything is sent, to send a session's tokens over plain HTTP to another machine, unless
+    /// the login allowed it or `SWAGGERCTL_ALLOW_HTTP` does. Every request of a flow goes to the source's server.
+    private func requireProtected(_ source: MainCoordinator.Source) throws(SwaggerError) {
+        switch source {
+        case .stored(let record):
+            try requireProtected(
+                ServerURL(record.server), allowed: configuration.allowsPlainHTTP || record.allowsPlainHTTP == true,
+                sending: "the tokens for \(record.email)")
+        case .environment(_, let server):
+            try requireProtected(
+                ServerURL(server), allowed: configuration.allowsPlainHTTP, sending: "the token in SWAGGERCTL_TOKEN")
+        }
+    }
+
+    private func requireProtected(_ server: ServerURL, allowed: Bool, sending what: String) throws(SwaggerError) {
+        guard !server.isProtected, !allowed else { return }
+        throw SwaggerError(
+            .usage,
+            "Refusing to send \(what) to \(server) over plain HTTP, where anyone on the network between can read "
+                + "what is sent. Use https://, or, if you accept that, log in with --allow-http (or set "
+                + "SWAGGERCTL_ALLOW_HTTP=1).")
     }
 
     /// Where the refresh locks are: the configuration folder, beside the session list they guard.

@@ -111,8 +111,8 @@ public struct SessionStatus: Sendable, Hashable, Codable {
     /// - Parameter statuses: The sessions.
     /// - Returns: The JSON text.
     public static func json(_ statuses: [SessionStatus]) -> String {
-        guard let data = try? JSONEncoder.swaggerctl.encode(statuses) else { return "[]\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        guard !statuses.isEmpty, let data = try? JSONEncoder.swaggerctl.encode(statuses) else { return "[]\n" }
+        return TerminalText.escapedJSON(String(decoding: data, as: UTF8.self)) + "\n"
     }
 
     /// `2026-11-22 03:24:19 UTC (in 59 min)`: a UTC time stamp for people, and how far it is from `now`.

@@ -13,11 +13,26 @@ public struct StatusReport: Sendable, Hashable {
 
     /// The stored sessions, newest first.
     public var sessions: [SessionStatus]
+    /// The sessions whose records cannot be read; `nil` for a record that does not say whose it is.
+    public var damaged: [Account?] = []
+    /// The session list's path, for what is said of damaged records.
+    public var path = ""
     /// `SWAGGERCTL_TOKEN`, when it is set.
     public var environmentToken: EnvironmentToken?
 
     /// Whether there is nothing to use: no stored session and no `SWAGGERCTL_TOKEN`.
     public var isEmpty: Bool { sessions.isEmpty && environmentToken == nil }
+
+    /// One warning for each record that cannot be read, saying how to remove it.
+    public var warnings: [String] {
+        damaged.map { account in
+            guard let account else {
+                return "\(path) holds a record that cannot be read and names no session; edit the file to remove it."
+            }
+            return "the session record for \(account.email) on \(account.server) in \(path) cannot be read; "
+                + "`swaggerctl logout -s \(account.server) -e \(account.email)` removes it."
+        }
+    }
 
     /// The line for standard error when `SWAGGERCTL_TOKEN` is set, saying that it wins over the stored
     /// sessions; `nil` otherwise.
@@ -53,6 +68,7 @@ extension SessionController {
             StatusReport.EnvironmentToken(
                 expiresAt: JWTClaims.expiry(of: token), check: check?.environmentToken == nil ? nil : result)
         }
-        return StatusReport(sessions: sessions, environmentToken: environment)
+        return StatusReport(
+            sessions: sessions, damaged: try index.damaged(), path: index.path, environmentToken: environment)
     }
 }

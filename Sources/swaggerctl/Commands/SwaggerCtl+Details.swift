@@ -15,17 +15,16 @@ extension SwaggerCtl {
 
         @OptionGroup var session: SessionOptions
         @OptionGroup var keyring: KeyringOption
+        @OptionGroup var network: NetworkOptions
         @OptionGroup var output: FormatOptions
 
         @Flag(help: "Never show a saved profile: when the server cannot be reached, exit 3.")
         var noCache = false
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment(keyring: keyring)
+            let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
             let spinner = Spinner.forStandardError(label: "Fetching your profile")
-            let (outcome, server) = try await SessionController.withController(
-                configuration: configuration, delegate: spinner, warn: Terminal.warning
-            ) {
+            let (outcome, server) = try await SessionController.atTerminal(configuration, delegate: spinner) {
                 (controller) throws(SwaggerError) in
                 let selection = try controller.select(
                     serverFlag: session.server, email: session.email, usingEnvironmentToken: true)

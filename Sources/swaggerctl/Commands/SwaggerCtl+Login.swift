@@ -20,6 +20,7 @@ extension SwaggerCtl {
 
         @OptionGroup var serverOption: ServerOption
         @OptionGroup var keyring: KeyringOption
+        @OptionGroup var network: NetworkOptions
 
         @Option(
             help: ArgumentHelp(
@@ -28,6 +29,13 @@ extension SwaggerCtl {
         var appId: String?
 
         @OptionGroup var output: FormatOptions
+
+        @Flag(
+            help: ArgumentHelp(
+                "Allow the password and tokens over plain http:// to a host that is not this machine, where anyone "
+                    + "on the network between can read them. The choice is saved with the session. Default: "
+                    + "SWAGGERCTL_ALLOW_HTTP=1."))
+        var allowHttp = false
 
         func validate() throws {
             let onTerminal = Terminal.isTerminal(STDIN_FILENO)
@@ -40,11 +48,10 @@ extension SwaggerCtl {
         }
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment(keyring: keyring)
+            var configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
+            if allowHttp { configuration.allowsPlainHTTP = true }
             let spinner = Spinner.forStandardError()
-            let login = try await SessionController.withController(
-                configuration: configuration, delegate: spinner, warn: Terminal.warning
-            ) {
+            let login = try await SessionController.atTerminal(configuration, delegate: spinner) {
                 (controller) throws(SwaggerError) in
                 let selection = try controller.select(serverFlag: serverOption.server, email: nil)
                 let email = if let email { email } else { try Prompt.line("E-mail: ") }

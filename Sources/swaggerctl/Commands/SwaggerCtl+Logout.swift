@@ -14,15 +14,14 @@ extension SwaggerCtl {
 
         @OptionGroup var session: SessionOptions
         @OptionGroup var keyring: KeyringOption
+        @OptionGroup var network: NetworkOptions
 
         @Flag(help: "Only remove the session from this machine; do not ask the server to revoke it.")
         var local = false
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment(keyring: keyring)
-            let notice = try await SessionController.withController(
-                configuration: configuration, warn: Terminal.warning
-            ) {
+            let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
+            let notice = try await SessionController.atTerminal(configuration) {
                 (controller) throws(SwaggerError) in
                 let selection = try controller.select(serverFlag: session.server, email: session.email)
                 let server = selection.server

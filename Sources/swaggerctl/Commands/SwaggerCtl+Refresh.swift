@@ -13,13 +13,12 @@ extension SwaggerCtl {
 
         @OptionGroup var session: SessionOptions
         @OptionGroup var keyring: KeyringOption
+        @OptionGroup var network: NetworkOptions
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment(keyring: keyring)
+            let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
             let spinner = Spinner.forStandardError(label: "Refreshing the session")
-            let (account, expiry) = try await SessionController.withController(
-                configuration: configuration, delegate: spinner, warn: Terminal.warning
-            ) {
+            let (account, expiry) = try await SessionController.atTerminal(configuration, delegate: spinner) {
                 (controller) throws(SwaggerError) in
                 try await controller.refresh(controller.select(serverFlag: session.server, email: session.email))
             }

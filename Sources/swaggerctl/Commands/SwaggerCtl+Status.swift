@@ -14,16 +14,15 @@ extension SwaggerCtl {
 
         @OptionGroup var session: SessionOptions
         @OptionGroup var keyring: KeyringOption
+        @OptionGroup var network: NetworkOptions
         @OptionGroup var output: FormatOptions
 
         @Flag(help: "Ask the server whether the session is still valid, refreshing it if needed.")
         var check = false
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment(keyring: keyring)
-            let (report, tokens) = try await SessionController.withController(
-                configuration: configuration, warn: Terminal.warning
-            ) {
+            let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
+            let (report, tokens) = try await SessionController.atTerminal(configuration) {
                 (controller) throws(SwaggerError) in
                 let selection =
                     check
@@ -33,6 +32,7 @@ extension SwaggerCtl {
                 return (try await controller.status(checking: selection), controller.tokens)
             }
             if let notice = report.notice(now: Date()) { Terminal.notice(notice) }
+            report.warnings.forEach(Terminal.warning)
             Terminal.print(
                 output.render(report.sessions, location: { tokens.location(of: $0.keystore, for: $0.account) }))
             if report.isEmpty { throw SwaggerError.notLoggedInAnywhere }

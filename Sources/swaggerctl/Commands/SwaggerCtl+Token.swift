@@ -14,16 +14,16 @@ extension SwaggerCtl {
 
         @OptionGroup var session: SessionOptions
         @OptionGroup var keyring: KeyringOption
+        @OptionGroup var network: NetworkOptions
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment(keyring: keyring)
-            let token = try await SessionController.withController(
-                configuration: configuration, warn: Terminal.warning
-            ) {
+            let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
+            let token = try await SessionController.atTerminal(configuration) {
                 (controller) throws(SwaggerError) in
                 try await controller.accessToken(
                     controller.select(serverFlag: session.server, email: session.email, usingEnvironmentToken: true))
             }
+            guard Credentials.isToken(token) else { throw SwaggerError.notAToken }
             Terminal.print(token + "\n")
         }
     }

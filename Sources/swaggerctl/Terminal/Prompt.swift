@@ -49,17 +49,39 @@ enum Prompt {
         return password
     }
 
+    /// The most `--password-stdin` reads: far more than any password, and a bound on `< /dev/zero`.
+    static let passwordLimit = 64 * 1024
+
     /// Reads the password from standard input, for scripts: everything up to end of input, less one trailing
-    /// line break.
+    /// line break (`\n` or `\r\n`), and at most ``passwordLimit`` bytes.
     static func standardInput() throws(SwaggerError) -> String {
-        let data = FileHandle.standardInput.readDataToEndOfFile()
-        var text = String(decoding: data, as: UTF8.self)
-        if text.hasSuffix("\n") { text.removeLast() }
-        if text.hasSuffix("\r") { text.removeLast() }
-        guard !text.isEmpty else {
+        var bytes = readBytes(upTo: passwordLimit + 1, from: STDIN_FILENO)
+        guard bytes.count <= passwordLimit else {
+            throw SwaggerError(
+                .usage,
+                "--password-stdin read more than \(passwordLimit / 1024) KiB, which is no password. Pipe in "
+                    + "the password alone.")
+        }
+        // Bytes, not Characters: in Swift "\r\n" is one Character, so a check for "\n" would miss it.
+        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        guard !bytes.isEmpty else {
             throw SwaggerError(.usage, "--password-stdin was given, but standard input was empty.")
         }
-        return text
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Reads until end of input or `limit` bytes, whichever comes first.
+    private static func readBytes(upTo limit: Int, from descriptor: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < limit {
+            let count = Glibc.read(descriptor, &buffer, min(buffer.count, limit - bytes.count))
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += buffer[..<count]
+        }
+        return bytes
     }
 
     /// Reads bytes up to a newline; `nil` at end of input before any byte.

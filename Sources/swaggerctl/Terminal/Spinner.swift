@@ -57,7 +57,8 @@ final class Spinner: APIServiceDelegate {
     private func draw(frame: Int, generation: Int) -> Bool {
         state.withLock { state in
             guard state.waiting, state.generation == generation else { return false }
-            Terminal.standardError.write("\r\(Self.frames[frame % Self.frames.count]) \(state.label)")
+            Terminal.standardError.write(
+                "\r\(Self.frames[frame % Self.frames.count]) \(TerminalText.escaped(state.label))")
             state.drawn = true
             return true
         }

@@ -31,14 +31,20 @@ enum Terminal {
         standardOutput.write(text)
     }
 
-    /// Writes one notice line to standard error.
+    /// Writes one notice line to standard error. Like every line to stderr, it goes through
+    /// ``TerminalText/escaped(_:)``: it may quote a server, and it stays one line.
     static func notice(_ text: String) {
-        standardError.write(text + "\n")
+        standardError.write(TerminalText.escaped(text) + "\n")
     }
 
     /// Writes one warning line to standard error: `swaggerctl: warning: <text>`.
     @Sendable static func warning(_ text: String) {
-        standardError.write("swaggerctl: warning: \(text)\n")
+        notice("swaggerctl: warning: \(text)")
+    }
+
+    /// Writes one error line to standard error: `swaggerctl: <text>`.
+    static func error(_ text: String) {
+        notice("swaggerctl: \(text)")
     }
 }
 

@@ -19,7 +19,7 @@ final class DemoServerProcess: Sendable {
         process.arguments = ["--port", "0", "--bcrypt-cost", "4"] + arguments
         let output = Pipe()
         logFile = FileManager.default.temporaryDirectory.appending(path: "demo-server-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: logFile)
         try process.runWithDefaultSignalMask()
@@ -27,7 +27,7 @@ final class DemoServerProcess: Sendable {
             process.waitUntilExit()
             throw StartFailure(message: "swagger-demo-server exited with \(process.terminationStatus)")
         }
-        guard line.hasPrefix("listening on http://") else {
+        guard line.hasPrefix("listening on http://") || line.hasPrefix("listening on https://") else {
             process.terminate()
             throw StartFailure(message: "unexpected first line: \(line)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
@@ -6,8 +7,8 @@ import Synchronization
 import Testing
 
 /// A real HTTP server on a loopback port that answers the account API's paths with whatever a test scripts:
-/// garbage, the wrong shape, nulls, or nothing for a long time. It is for faults that the demo server,
-/// which keeps to the contract, never shows.
+/// garbage, the wrong shape, nulls, hostile text, a body dripped a byte at a time, or nothing for a long time.
+/// It is for faults that the demo server, which keeps to the contract, never shows.
 enum FaultServer {
     struct Reply: Sendable {
         var status: HTTPResponse.Status = .ok
@@ -15,49 +16,71 @@ enum FaultServer {
         var body: String
         var delay: Duration = .zero
         var location: String?
+        /// When set, the body is sent one byte at a time with this pause before each.
+        var drip: Duration?
+        /// Extra header fields, as given.
+        var headers: [(String, String)] = []
     }
+
+    static let goodLogin = Reply(body: #"{"username":"u","accessToken":"fault-token","refreshToken":null}"#)
 
     /// Runs `body` with the base URL of a server that gives `login` for `POST /api/User/AdminLogin` and
     /// `profile` for `GET /api/User/User`.
     static func run(
-        login: Reply = Reply(body: #"{"username":"u","accessToken":"fault-token","refreshToken":null}"#),
-        profile: Reply = Reply(body: "{}"),
-        _ body: @Sendable (String) async throws -> Void
+        login: Reply = goodLogin, profile: Reply = Reply(body: "{}"), _ body: @Sendable (String) async throws -> Void
     ) async throws {
         try await run(logins: Replies([login]), profiles: Replies([profile])) { url in try await body(url) }
     }
 
-    /// The same, with each path answered by its `Replies` in turn.
+    /// The same, with each path answered by its `Replies` in turn. With `everywhere`, the server listens on
+    /// every interface, and `body` gets the port alone as well.
     static func run(
-        logins: Replies = Replies([Reply(body: #"{"username":"u","accessToken":"fault-token","refreshToken":null}"#)]),
-        profiles: Replies,
-        _ body: @Sendable (String) async throws -> Void
+        logins: Replies = Replies([goodLogin]), profiles: Replies, refreshes: Replies = Replies([]),
+        everywhere: Bool = false, _ body: @Sendable (String) async throws -> Void
     ) async throws {
         let router = Router()
         router.post("/api/User/AdminLogin") { request, _ in try await respond(logins.next(request)) }
         router.get("/api/User/User") { request, _ in try await respond(profiles.next(request)) }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        router.post("/api/User/RefreshToken") { request, _ in try await respond(refreshes.next(request)) }
+        guard everywhere else {
+            try await Application(router: router).test(.live) { client in
+                let port = try #require(client.port)
+                try await body("http://127.0.0.1:\(port)/api")
+            }
+            return
+        }
+        // HummingbirdTesting always listens on localhost; this server must be reachable from other addresses.
+        let (ports, listening) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("0.0.0.0", port: 0)),
+            onServerRunning: { listening.yield($0.localAddress?.port ?? 0) })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.run() }
+            var next = ports.makeAsyncIterator()
+            let port = try #require(await next.next())
             try await body("http://127.0.0.1:\(port)/api")
+            group.cancelAll()
         }
     }
 
-    /// Replies given in order, the last one repeating, and the headers of each request that was answered.
+    /// Replies given in order, the last one repeating, and each request that was answered.
     final class Replies: Sendable {
         private let replies: [Reply]
-        private let requests = Mutex<[HTTPFields]>([])
+        private let requests = Mutex<[(headers: HTTPFields, body: String)]>([])
 
         init(_ replies: [Reply]) { self.replies = replies }
 
         /// How many requests were answered.
         var count: Int { requests.withLock { $0.count } }
         /// The header fields of each request, in order.
-        var headers: [HTTPFields] { requests.withLock { $0 } }
+        var headers: [HTTPFields] { requests.withLock { $0.map(\.headers) } }
+        /// The body of each request, as text.
+        var bodies: [String] { requests.withLock { $0.map(\.body) } }
 
-        func next(_ request: Request) -> Reply {
+        func next(_ request: Request) async throws -> Reply {
+            let body = try await request.body.collect(upTo: 1 << 20)
             let index = requests.withLock { requests in
-                requests.append(request.headers)
+                requests.append((request.headers, String(buffer: body)))
                 return requests.count - 1
             }
             return replies[min(index, replies.count - 1)]
@@ -68,6 +91,23 @@ enum FaultServer {
         if reply.delay > .zero { try await Task.sleep(for: reply.delay) }
         var headers: HTTPFields = [.contentType: reply.contentType]
         if let location = reply.location { headers[.location] = location }
-        return Response(status: reply.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: reply.body)))
+        for (name, value) in reply.headers {
+            if let name = HTTPField.Name(name) { headers.append(HTTPField(name: name, value: value)) }
+        }
+        guard let drip = reply.drip else {
+            return Response(
+                status: reply.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: reply.body)))
+        }
+        headers[.contentLength] = String(reply.body.utf8.count)
+        let bytes = Array(reply.body.utf8)
+        return Response(
+            status: reply.status, headers: headers,
+            body: ResponseBody { writer in
+                for byte in bytes {
+                    try await Task.sleep(for: drip)
+                    try await writer.write(ByteBuffer(bytes: [byte]))
+                }
+                try await writer.finish(nil)
+            })
     }
 }

@@ -3,13 +3,16 @@ import NIOCore
 import NIOPosix
 
 /// A TCP server on a loopback port that reads a request and then misbehaves below HTTP: it hangs up, answers
-/// with bytes that are not HTTP, or stops part-way through a response. It is a real socket peer, for
-/// faults that no HTTP server library will produce.
+/// with bytes that are not HTTP, stops part-way through a response, or sends exactly the bytes a test
+/// scripts (header values no HTTP library would send). It is a real socket peer, for faults that no HTTP
+/// server library will produce.
 enum RudeServer {
-    enum Behaviour: Sendable, CaseIterable {
+    enum Behaviour: Sendable {
         case hangUp
         case notHTTP
         case truncatedResponse
+        /// These bytes, then a close.
+        case scripted(String)
 
         var bytes: String {
             switch self {
@@ -17,6 +20,7 @@ enum RudeServer {
             case .notHTTP: "SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n"
             case .truncatedResponse:
                 "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"accessToken\": "
+            case .scripted(let bytes): bytes
             }
         }
     }

@@ -77,3 +77,11 @@ final class Sandbox: Sendable {
             .joined(separator: "\n")
     }
 }
+
+extension Data {
+    /// Writes the bytes to `url` as swaggerctl writes its files: readable by the owner alone.
+    func writePrivately(to url: URL) throws {
+        try write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+    }
+}

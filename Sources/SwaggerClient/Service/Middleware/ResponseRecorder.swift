@@ -32,6 +32,12 @@ actor ResponseRecorder: ClientMiddleware {
         var bytes = Data()
         for try await chunk in responseBody {
             guard bytes.count + chunk.count <= limit else {
+                // An error answer is classified by its status; its body only adds the server's words, so a
+                // huge one is cut short rather than turned into a contract violation.
+                guard (200..<300).contains(response.status.code) else {
+                    bytes.append(contentsOf: chunk.prefix(limit - bytes.count))
+                    break
+                }
                 throw APIServiceError.contractViolation("the response is larger than \(limit / 1024) KiB")
             }
             bytes.append(contentsOf: chunk)

@@ -1,0 +1,252 @@
+import Foundation
+import SwaggerClient
+import Testing
+
+/// The networks people work on: a real proxy (tinyproxy), real TLS with a throwaway CA made by openssl, plain
+/// HTTP to another machine, and a verbose log that shows everything but the secrets.
+@Suite("Networks: proxies, TLS trust, plain HTTP, --verbose")
+struct NetworkTests {
+    /// Each failure's stderr is exactly one line starting with "swaggerctl: ".
+    private func expectOneLine(_ result: CommandResult, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.stderr.hasPrefix("swaggerctl: "), "\(result)", sourceLocation: sourceLocation)
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result)", sourceLocation: sourceLocation)
+        #expect(result.stdout.isEmpty, "\(result)", sourceLocation: sourceLocation)
+    }
+
+    // MARK: - Proxies
+
+    @Test("HTTP_PROXY sends every request through tinyproxy; NO_PROXY sends them direct")
+    func httpProxy() async throws {
+        try await withTinyproxy { proxy in
+            try await withDemoServer { server in
+                let port = try #require(URL(string: server.apiURL)?.port)
+                let proxied = try Sandbox(environment: ["HTTP_PROXY": proxy.url])
+                let login = try await proxied.loginAsDemo(server.apiURL)
+                #expect(login.status == 0, "\(login)")
+                let details = try await proxied.swaggerctl("details")
+                #expect(details.status == 0, "\(details)")
+                let carried = proxy.connects.count
+                #expect(carried >= 2, "one tunnel at least for each command: \(proxy.log)")
+                #expect(proxy.connects.allSatisfy { $0.contains("CONNECT 127.0.0.1:\(port) ") }, "\(proxy.log)")
+
+                for bypass in ["127.0.0.1", "*", "localhost,127.0.0.0/8", ".0.0.1,127.0.0.1"] {
+                    let direct = try Sandbox(environment: ["http_proxy": proxy.url, "NO_PROXY": bypass])
+                    #expect(try await direct.loginAsDemo(server.apiURL).status == 0)
+                }
+                #expect(proxy.connects.count == carried, "NO_PROXY bypasses the proxy: \(proxy.log)")
+            }
+        }
+    }
+
+    @Test("an https request is tunnelled through the proxy with CONNECT, with the proxy's credentials never shown")
+    func httpsThroughProxy() async throws {
+        try await withCertificates { certificates in
+            try await withTinyproxy(credentials: ("proxyuser", "proxy-secret-pw")) { proxy in
+                try await withDemoServer(certificates.good.serverArguments) { server in
+                    #expect(server.apiURL.hasPrefix("https://"))
+                    let port = try #require(URL(string: server.apiURL)?.port)
+                    let sandbox = try Sandbox(
+                        environment: ["HTTPS_PROXY": proxy.url, "SSL_CERT_FILE": certificates.authority])
+                    let login = try await sandbox.loginAsDemo(server.apiURL, extra: ["--verbose"])
+                    #expect(login.status == 0, "\(login)")
+                    #expect(proxy.connects.contains { $0.contains("CONNECT 127.0.0.1:\(port) ") }, "\(proxy.log)")
+                    #expect(login.stderr.contains("through the proxy http://proxyuser:[redacted]@127.0.0.1:"))
+                    #expect(!login.stderr.contains("proxy-secret-pw"))
+
+                    let wrong = try Sandbox(
+                        environment: [
+                            "HTTPS_PROXY": "http://proxyuser:wrong@127.0.0.1:\(proxy.port)",
+                            "SSL_CERT_FILE": certificates.authority,
+                        ])
+                    let refused = try await wrong.loginAsDemo(server.apiURL)
+                    #expect(refused.status != 0, "\(refused)")
+                    #expect(!refused.stderr.contains("wrong"), "\(refused)")
+                }
+            }
+        }
+    }
+
+    @Test("a proxy URL that cannot work is a usage error")
+    func badProxy() async throws {
+        for value in ["socks5://127.0.0.1:1080", "http://", "http://127.0.0.1:99999"] {
+            let sandbox = try Sandbox(environment: ["HTTPS_PROXY": value, "HTTP_PROXY": value])
+            let result = try await sandbox.login("http://127.0.0.1:9/api", email: "a@example.com", password: "pw")
+            #expect(result.status == 64, "\(value): \(result)")
+            expectOneLine(result)
+        }
+    }
+
+    // MARK: - TLS
+
+    @Test("an https server with a private CA: refused as untrusted until --ca-cert, SSL_CERT_FILE or SSL_CERT_DIR")
+    func privateAuthority() async throws {
+        try await withCertificates { certificates in
+            try await withDemoServer(certificates.good.serverArguments) { server in
+                let host = "127.0.0.1:\(try #require(URL(string: server.apiURL)?.port))"
+                let untrusted = try await Sandbox().loginAsDemo(server.apiURL)
+                #expect(untrusted.status == 3, "\(untrusted)")
+                expectOneLine(untrusted)
+                #expect(
+                    untrusted.stderr
+                        == "swaggerctl: The TLS connection to \(host) failed: its certificate is not trusted. If "
+                        + "\(host) uses a private certificate authority, pass that authority's certificate with "
+                        + "--ca-cert FILE or SWAGGERCTL_CA_CERT.\n")
+
+                let flag = try await Sandbox().loginAsDemo(server.apiURL, extra: ["--ca-cert", certificates.authority])
+                #expect(flag.status == 0, "\(flag)")
+                let folder = try await certificates.hashedFolder()
+                for environment in [
+                    ["SSL_CERT_FILE": certificates.authority], ["SWAGGERCTL_CA_CERT": certificates.authority],
+                    ["SSL_CERT_DIR": folder.path],
+                ] {
+                    let sandbox = try Sandbox(environment: environment)
+                    let login = try await sandbox.loginAsDemo(server.apiURL)
+                    #expect(login.status == 0, "\(environment): \(login)")
+                    #expect(try await sandbox.swaggerctl("details").status == 0)
+                }
+            }
+        }
+    }
+
+    @Test(
+        "each TLS failure gives its own reason in one line, exit 3",
+        arguments: ["other-host", "expired", "untrusted", "plain"])
+    func tlsReasons(kind: String) async throws {
+        try await withCertificates { certificates in
+            let pair =
+                switch kind {
+                case "other-host": certificates.otherHost
+                case "expired": certificates.expired
+                default: certificates.untrusted
+                }
+            try await withDemoServer(kind == "plain" ? [] : pair.serverArguments) { server in
+                let url = server.apiURL.replacingOccurrences(of: "http://", with: "https://")
+                let sandbox = try Sandbox(environment: ["SSL_CERT_FILE": certificates.authority])
+                let result = try await sandbox.loginAsDemo(url)
+                #expect(result.status == 3, "\(result)")
+                expectOneLine(result)
+                let reason =
+                    switch kind {
+                    case "other-host": "its certificate is for another host name"
+                    case "expired": "its certificate expired 2020-02-01 00:00:00 UTC ("
+                    case "untrusted": "its certificate is not trusted"
+                    default: "it does not speak TLS on that port"
+                    }
+                #expect(result.stderr.contains(reason), "\(result)")
+                for internals in ["BoringSSL", "handshake.cc", "CERTIFICATE_VERIFY_FAILED", "NIOSSL"] {
+                    #expect(!result.stderr.contains(internals), "\(result)")
+                }
+            }
+        }
+    }
+
+    @Test("a CA file that cannot be read is a usage error, before anything is sent")
+    func unreadableAuthority() async throws {
+        for (name, value) in [("--ca-cert", "/nonexistent/ca.pem"), ("SSL_CERT_FILE", "/nonexistent/ca.pem")] {
+            let sandbox = try Sandbox(environment: name.hasPrefix("--") ? [:] : [name: value])
+            let result = try await sandbox.login(
+                "https://127.0.0.1:9/api", email: "a@example.com", password: "pw",
+                extra: name.hasPrefix("--") ? [name, value] : [])
+            #expect(result.status == 64, "\(result)")
+            #expect(result.stderr.contains("\(name) names /nonexistent/ca.pem"), "\(result)")
+        }
+    }
+
+    // MARK: - Plain HTTP
+
+    @Test("credentials never go over plain HTTP to another machine without --allow-http, which is then saved")
+    func plainHTTP() async throws {
+        let address = try #require(nonLoopbackAddress(), "this machine needs a network address besides loopback")
+        let logins = FaultServer.Replies([FaultServer.goodLogin])
+        let profiles = FaultServer.Replies([.init(body: #"{"id": 7}"#)])
+        try await FaultServer.run(logins: logins, profiles: profiles, everywhere: true) { loopbackURL in
+            let remote = loopbackURL.replacingOccurrences(of: "127.0.0.1", with: address)
+            let sandbox = try Sandbox()
+
+            let refused = try await sandbox.login(remote, email: "a@example.com", password: "pw")
+            #expect(refused.status == 64, "\(refused)")
+            #expect(refused.stderr.hasPrefix("swaggerctl: Refusing to send your password to \(remote) over plain HTTP"))
+            #expect(logins.count == 0, "nothing was sent")
+
+            let allowed = try await sandbox.login(
+                remote, email: "a@example.com", password: "pw", extra: ["--allow-http"])
+            #expect(allowed.status == 0, "\(allowed)")
+            #expect(try sandbox.index.records().first?.allowsPlainHTTP == true)
+            let details = try await sandbox.swaggerctl("details")
+            #expect(details.status == 0, "the saved choice needs no flag: \(details)")
+
+            let environment = try Sandbox(environment: ["SWAGGERCTL_ALLOW_HTTP": "1"])
+            #expect(try await environment.login(remote, email: "b@example.com", password: "pw").status == 0)
+
+            // The demo's loopback addresses stay allowed without a word.
+            #expect(try await Sandbox().login(loopbackURL, email: "c@example.com", password: "pw").status == 0)
+            let localhost = loopbackURL.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+            #expect(try await Sandbox().login(localhost, email: "d@example.com", password: "pw").status == 0)
+        }
+    }
+
+    // MARK: - --verbose
+
+    @Test("every command with --verbose shows requests and responses, and never the password or a token")
+    func verboseRedacts() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer(["--access-token-lifetime", "2"]) { server in
+            var outputs: [(String, CommandResult)] = []
+            let login = try await sandbox.loginAsDemo(server.apiURL, extra: ["--verbose"])
+            outputs.append(("login", login))
+            var tokens: Set<String> = []
+            func collectTokens() async throws {
+                let stored = try await sandbox.keystore.credentials(
+                    for: Account(server: server.apiURL, email: Sandbox.demo.email))
+                tokens.formUnion([stored?.accessToken, stored?.refreshToken].compactMap { $0 })
+            }
+            try await collectTokens()
+            try await Task.sleep(for: .milliseconds(3100))
+            for arguments in [["details"], ["refresh"], ["status", "--check"], ["token"]] {
+                let result = try await sandbox.swaggerctl(arguments + ["--verbose"])
+                #expect(result.status == 0, "\(arguments): \(result)")
+                outputs.append((arguments.joined(separator: " "), result))
+                try await collectTokens()
+            }
+            let debug = try await sandbox.swaggerctl(["details"], environment: ["SWAGGERCTL_DEBUG": "1"])
+            outputs.append(("SWAGGERCTL_DEBUG=1 details", debug))
+            let logout = try await sandbox.swaggerctl("logout", "--verbose")
+            outputs.append(("logout", logout))
+
+            #expect(tokens.count >= 4, "the refreshes rotated the tokens: \(tokens.count)")
+            #expect(login.stderr.contains("> POST \(server.apiURL)/User/AdminLogin"))
+            #expect(login.stderr.contains(#""password":"[redacted]""#))
+            #expect(login.stderr.contains("< HTTP 200 OK ("))
+            #expect(debug.stderr.contains("> Authorization: [redacted]"))
+            #expect(logout.stderr.contains("> POST \(server.apiURL)/User/Logout"))
+            for (name, output) in outputs {
+                let printedToken = name == "token" ? output.stdout.trimmingCharacters(in: .newlines) : nil
+                for secret in tokens.union([Sandbox.demo.password]) {
+                    #expect(!output.stderr.contains(secret), "\(name) showed a secret on stderr")
+                    if secret != printedToken { #expect(!output.stdout.contains(secret), "\(name) showed a secret") }
+                }
+            }
+        }
+    }
+}
+
+/// An IPv4 address of this machine that is not loopback, for reaching a local server as if it were remote.
+func nonLoopbackAddress() -> String? {
+    var list: UnsafeMutablePointer<ifaddrs>?
+    guard getifaddrs(&list) == 0, let first = list else { return nil }
+    defer { freeifaddrs(list) }
+    for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
+        guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else {
+            continue
+        }
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        guard
+            getnameinfo(
+                address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0,
+                NI_NUMERICHOST) == 0
+        else { continue }
+        let text = String(cString: host)
+        if !text.hasPrefix("127.") { return text }
+    }
+    return nil
+}
