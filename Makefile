@@ -1,10 +1,17 @@
 # swaggerctl: `make demo` runs the main job against the bundled demo server; `make test` runs the tests.
 SWIFT ?= swift
 PREFIX ?= /usr/local
-# Release builds link the Swift runtime statically: about 4 ms less start-up per command (see scripts/bench).
-RELEASE := -c release --static-swift-stdlib --scratch-path .build-release
+# Release builds link the Swift runtime statically: about 4 ms less start-up per command (see scripts/bench), and
+# a package that needs no Swift toolchain. The flags are passed to `swift package` too (scripts/man), which does
+# not know --static-swift-stdlib, so they take the form both accept.
+RELEASE_FLAGS := --scratch-path .build-release -Xswiftc -static-stdlib
+RELEASE := -c release $(RELEASE_FLAGS)
+RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
+# swaggerctl(1), written by scripts/man from argument-parser's generate-manual plugin and the Docs.
+MANPAGE := .build/swaggerctl.1
+RELEASE_MANPAGE := .build-release/swaggerctl.1
 
-.PHONY: all deps build demo test fuzz install docs format lint bench clean
+.PHONY: all deps build demo test fuzz man release install deb docs format lint bench clean
 
 all: build
 
@@ -19,8 +26,11 @@ demo: build
 
 # The tests and the demo run inside a private D-Bus session with its own unlocked gnome-keyring (scripts/keyring-session);
 # the Secret Service tests fail, rather than skip, anywhere else.
+# The man page is built first: the packaging tests read it, and a nested `swift package` cannot run while
+# `swift test` holds the build folder.
 test: deps
 	$(SWIFT) build --build-tests
+	scripts/man $(MANPAGE) debug
 	scripts/keyring-session $(SWIFT) test --skip-build
 
 # The fuzz properties (Tests/SwaggerClientTests/FuzzTests.swift) run FUZZ_COUNT times each here, against
@@ -30,9 +40,20 @@ fuzz: deps
 	$(SWIFT) build --build-tests
 	SWAGGERCTL_FUZZ_COUNT=$(FUZZ_COUNT) $(SWIFT) test --skip-build --filter FuzzTests
 
-install: deps
-	$(SWIFT) build $(RELEASE) --product swaggerctl
-	install -D -m 0755 "$$($(SWIFT) build $(RELEASE) --show-bin-path)/swaggerctl" "$(DESTDIR)$(PREFIX)/bin/swaggerctl"
+man: deps
+	scripts/man $(MANPAGE) debug
+
+# The plugin behind scripts/man builds every product in release first, so this is the release build.
+release: deps
+	scripts/man $(RELEASE_MANPAGE) release $(RELEASE_FLAGS)
+
+# The binary, the man page and the bash, zsh and fish completions; scripts/install-files lists where.
+install: release
+	DESTDIR="$(DESTDIR)" scripts/install-files "$(RELEASE_BIN)/swaggerctl" $(RELEASE_MANPAGE) "$(PREFIX)"
+
+# .build-release/deb/swaggerctl_VERSION_ARCH.deb; scripts/deb says what goes in.
+deb: release
+	scripts/deb "$(RELEASE_BIN)/swaggerctl" $(RELEASE_MANPAGE) .build-release/deb
 
 docs:
 	@scripts/docs

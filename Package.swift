@@ -63,8 +63,11 @@ let package = Package(
             dependencies: [
                 "SwaggerClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["BuildInfo"]
         ),
+        // Stamps the commit and the Swift version into swaggerctl, for --version.
+        .plugin(name: "BuildInfo", capability: .buildTool()),
         // The demo server's logic, a library so that its tests can run it in-process.
         .target(
             name: "DemoServer",

@@ -2,25 +2,33 @@ import ArgumentParser
 import Foundation
 import SwaggerClient
 
-/// `-s/--server`: which API a command talks to.
+/// `-s/--server`: which API a command talks to. The shell completes it from the stored sessions.
 struct ServerOption: ParsableArguments {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "The API's base URL. Default: SWAGGERCTL_SERVER, else the server last logged in to, else "
+            "The API's base URL. Default: SWAGGERCTL_SERVER, else the server last logged in to or switched to, else "
                 + "\(Configuration.defaultServer).",
-            valueName: "url"))
+            valueName: "url"),
+        completion: .custom { _, _, prefix in
+            ShellCompletions.servers(prefix: prefix, environment: ProcessInfo.processInfo.environment)
+        })
     var server: String?
 }
 
-/// `-s/--server` and `-e/--email`: which stored session a command uses.
+/// `-s/--server` and `-e/--email`: which stored session a command uses. The shell completes the e-mail from
+/// the accounts stored for the server on the command line.
 struct SessionOptions: ParsableArguments {
     @OptionGroup var serverOption: ServerOption
 
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "The account to use when several are logged in to the server. Default: the newest.", valueName: "email"))
+            "The account to use when several are logged in to the server. Default: the active one (see switch).",
+            valueName: "email"),
+        completion: .custom { words, _, prefix in
+            ShellCompletions.emails(words: words, prefix: prefix, environment: ProcessInfo.processInfo.environment)
+        })
     var email: String?
 
     var server: String? { serverOption.server }

@@ -8,23 +8,41 @@ struct SwaggerCtl: AsyncParsableCommand {
         commandName: "swaggerctl",
         abstract: "Sign in to a Swagger/OpenAPI account API and show your profile.",
         discussion: """
-            A session made in one shell is reused by every later shell. Tokens are kept in the desktop \
-            keyring (the Secret Service), or where there is none, in a private file (0600 in a 0700 folder) \
-            under SWAGGERCTL_CONFIG_DIR, $XDG_CONFIG_HOME/swaggerctl or ~/.config/swaggerctl, with a warning. \
-            Choose with --keyring or SWAGGERCTL_KEYRING: auto, secret-service or file.
+            A session made in one shell is reused by every later shell, for as long as the server allows: \
+            expired access tokens are refreshed, and logout revokes the session on the server. Tokens are kept \
+            in the desktop keyring (the Secret Service), or where there is none, in a private file (0600 in a \
+            0700 folder), with a warning.
+
+            Quick start:
+              swaggerctl login -e me@example.com # asks for the password, stores the token
+              swaggerctl details                 # your profile, from any later shell
+              swaggerctl logout                  # ends the session, here and on the server
 
             Exit codes: 0 success, 1 other failure, 3 network, 4 authentication, 5 server or contract, \
-            64 usage.
+            64 usage, 130 cancelled. See swaggerctl(1) for more.
             """,
-        version: SwaggerClientVersion.current,
-        subcommands: [Login.self, Details.self, Logout.self, Status.self, Token.self, Refresh.self]
+        version: version,
+        subcommands: [
+            Login.self, Details.self, Logout.self, Status.self, Token.self, Refresh.self, Switch.self, Completion.self,
+        ]
     )
 
-    /// Parses the command line, runs the command, and turns a ``SwaggerError`` into one line on stderr and
-    /// its exit code. This is the only place that maps errors to exit codes.
+    /// `swaggerctl 0.1.0 (commit 1a2b3c4d5e6f, Swift 6.3.1)`: one line, for bug reports.
+    static var version: String {
+        let commit = BuildInfo.commit.map { "commit \($0)" } ?? "commit unknown"
+        let swift = BuildInfo.swiftVersion.map { "Swift \($0)" } ?? "Swift unknown"
+        return "swaggerctl \(SwaggerClientVersion.current) (\(commit), \(swift))"
+    }
+
+    /// Parses the command line, runs the command, and turns every failure into its message and exit code:
+    /// the only place that maps errors to exit codes.
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if let mistake = UsageCheck.unknownCommand(in: arguments, commands: commandNames) {
+                throw ValidationError(mistake)
+            }
+            var command = try parseAsRoot(arguments)
             if var command = command as? AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -34,7 +52,11 @@ struct SwaggerCtl: AsyncParsableCommand {
             Terminal.error(error.message)
             Foundation.exit(exitCode(for: error.code).rawValue)
         } catch {
-            exit(withError: error)
+            let code = exitCode(for: error)
+            // Help and --version go to stdout, as argument-parser prints them.
+            guard code != .success else { exit(withError: error) }
+            Terminal.standardError.write(UsageCheck.message(fullMessage(for: error)))
+            Foundation.exit(code.rawValue)
         }
     }
 
@@ -45,6 +67,13 @@ struct SwaggerCtl: AsyncParsableCommand {
         case .authentication: ExitCode(4)
         case .server: ExitCode(5)
         case .usage: .validationFailure
+        // What a shell reports for a process that SIGINT ended, which is how Ctrl-C ends a prompt.
+        case .cancelled: ExitCode(130)
         }
+    }
+
+    /// The subcommands' names, `help` included.
+    static var commandNames: [String] {
+        configuration.subcommands.map { $0._commandName } + ["help"]
     }
 }

@@ -98,13 +98,10 @@ struct HostileServerTests {
         let sandbox = try Sandbox(environment: ["SWAGGERCTL_TIMEOUT": "2"])
         let login = FaultServer.Reply(body: #"{"accessToken": "slow-token-0123456789"}"#, drip: .milliseconds(300))
         try await FaultServer.run(login: login) { url in
-            let start = ContinuousClock.now
             let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
-            let elapsed = ContinuousClock.now - start
+            // Without the deadline the whole body would arrive, after twelve seconds, and the login succeed.
             #expect(result.status == 3, "\(result)")
             #expect(result.stderr.contains("did not answer within 2 sec"))
-            // Two seconds and process start-up, far from the eleven the drip would take.
-            #expect(elapsed < .seconds(6), "\(elapsed)")
         }
     }
 

@@ -12,7 +12,7 @@ struct SessionRefreshTests {
 
     /// Logs in to a demo server, then stops the server: what a person on a train finds.
     static func loginThenStopServer(_ sandbox: Sandbox) async throws -> (apiURL: String, login: CommandResult) {
-        let server = try await DemoServerProcess.start()
+        let server = try await DemoServerProcess.startAlone()
         let login = try await sandbox.loginAsDemo(server.apiURL)
         await server.stop()
         try #require(login.status == 0, "\(login)")
@@ -230,13 +230,12 @@ struct SessionRefreshTests {
     func databaseSurvivesRestart() async throws {
         let sandbox = try Sandbox()
         let database = sandbox.root.appending(path: "demo.sqlite").path
-        let first = try await DemoServerProcess.start(["--database", database])
+        let first = try await DemoServerProcess.startAlone(["--database", database])
         let login = try await sandbox.loginAsDemo(first.apiURL)
         try #require(login.status == 0, "\(login)")
         await first.stop()
 
-        let port = try #require(URL(string: first.apiURL)?.port)
-        try await withDemoServer(["--database", database, "--port", String(port)]) { second in
+        try await withDemoServer(["--database", database] + first.hostAndPort) { second in
             #expect(second.apiURL == first.apiURL)
             let details = try await sandbox.swaggerctl("details")
             #expect(details.status == 0, "\(details)")

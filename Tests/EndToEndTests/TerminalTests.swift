@@ -23,21 +23,63 @@ struct TerminalTests {
         }
     }
 
-    @Test("Ctrl-C at the password prompt restores the terminal and stores nothing")
-    func interruptRestoresTerminal() async throws {
+    /// What cancelling a prompt types: Ctrl-C, Ctrl-D, or Enter alone.
+    enum Cancel: String, CaseIterable, CustomTestStringConvertible {
+        case interrupt = "\u{03}"
+        case endOfInput = "\u{04}"
+        case emptyAnswer = "\n"
+
+        var testDescription: String {
+            switch self {
+            case .interrupt: "Ctrl-C"
+            case .endOfInput: "Ctrl-D"
+            case .emptyAnswer: "an empty answer"
+            }
+        }
+    }
+
+    @Test(
+        "a cancelled prompt ends its line, says so on the next, exits 130, restores echo and stores nothing",
+        arguments: Cancel.allCases, [true, false])
+    func cancelledPrompt(cancel: Cancel, atPassword: Bool) async throws {
         let sandbox = try Sandbox()
         try await withDemoServer { server in
-            let terminal = try await sandbox.onTerminal("login", "-s", server.apiURL, "-e", "demo@example.com")
+            let terminal =
+                atPassword
+                ? try await sandbox.onTerminal("login", "-s", server.apiURL, "-e", "demo@example.com")
+                : try await sandbox.onTerminal("login", "-s", server.apiURL)
+            let prompt = atPassword ? "Password for demo@example.com: " : "E-mail: "
+            let status = try await terminal.answer(prompt, with: cancel.rawValue)
+            let message = atPassword ? "Login cancelled: no password given." : "Login cancelled: no e-mail given."
+            // The terminal shows Ctrl-C as ^C where it echoes; it sends a line break as \r\n.
+            let line = try Regex("\(NSRegularExpression.escapedPattern(for: prompt))(\\^C)?\r\nswaggerctl: ")
+            #expect(status == 130, "\(terminal.transcript)")
+            #expect(terminal.transcript.contains(line), "\(terminal.transcript)")
+            #expect(terminal.transcript.hasSuffix("swaggerctl: \(message)\r\n"), "\(terminal.transcript)")
+            #expect(terminal.echoes, "echo must be on again")
+            #expect(try sandbox.index.records().isEmpty)
+        }
+    }
+
+    @Test("--password-stdin on a terminal reads with echo off")
+    func passwordStandardInputWithoutEcho() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let terminal = try await sandbox.onTerminal(
+                "login", "-s", server.apiURL, "-e", "demo@example.com", "--password-stdin", "--quiet")
             let result = try await onDedicatedThread {
-                try terminal.read(until: "Password for demo@example.com: ")
-                let echoedAtPrompt = terminal.echoes
-                terminal.type("\u{03}")
-                return (echoedAtPrompt, try terminal.finish())
+                // Nothing is written before the read starts, so wait until echo goes off.
+                let deadline = ContinuousClock.now + .seconds(15)
+                while terminal.echoes, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+                let echoedWhileReading = terminal.echoes
+                terminal.type("demo-password\n\u{04}")
+                return (echoedWhileReading, try terminal.finish())
             }
             #expect(result.0 == false)
-            #expect(result.1 != 0)
-            #expect(terminal.echoes, "echo must be back on after Ctrl-C")
-            #expect(try sandbox.index.records().isEmpty)
+            #expect(result.1 == 0, "\(terminal.transcript)")
+            #expect(!terminal.transcript.contains("demo-password"), "\(terminal.transcript)")
+            #expect(terminal.echoes)
+            #expect(try sandbox.index.records().map(\.email) == ["demo@example.com"])
         }
     }
 

@@ -1,16 +1,102 @@
 import Foundation
+import SwaggerClient
 import Testing
 
 @Suite("Usage: help, bad arguments and a bad environment")
 struct UsageTests {
-    @Test("--help lists the commands and the exit codes")
+    @Test("--help lists the commands, the README's quick start and the exit codes")
     func help() async throws {
         let result = try await Sandbox().swaggerctl("--help")
         #expect(result.status == 0)
-        for command in ["login", "details", "logout", "status", "token"] {
+        for command in SwaggerCommands.all {
             #expect(result.stdout.contains("  \(command) "), "\(command)")
         }
-        #expect(result.stdout.contains("Exit codes: 0 success, 1 other failure, 3 network, 4 authentication"))
+        let readme = try String(contentsOf: Project.root.appending(path: "README.md"), encoding: .utf8)
+        let quickStart = try #require(readme.firstMatch(of: /## At a glance\n\n```\n([^`]*)```/)?.1)
+        for line in quickStart.split(separator: "\n") {
+            #expect(result.stdout.contains("  \(line)"), "\(line)")
+        }
+        // Help wraps prose at 80 columns.
+        #expect(
+            result.stdout.replacing("\n", with: " ").contains(
+                "Exit codes: 0 success, 1 other failure, 3 network, 4 authentication, 5 server or contract, 64 usage, "
+                    + "130 cancelled."))
+    }
+
+    @Test("every command's help has examples that run swaggerctl", arguments: SwaggerCommands.all)
+    func examples(command: String) async throws {
+        let result = try await Sandbox().swaggerctl(command, "--help")
+        #expect(result.status == 0, "\(result)")
+        let examples = try #require(result.stdout.firstMatch(of: /\nExamples:\n((?:.+\n)+)/)?.1, "\(result)")
+        #expect(examples.contains("swaggerctl \(command)"), "\(examples)")
+        #expect(!result.stdout.contains("\\\n"), "a line continuation leaked into the help: \(result.stdout)")
+        // Each example fits the 80 columns that help is wrapped to, so none is broken across lines.
+        for line in examples.split(separator: "\n") {
+            #expect(line.hasPrefix("  "), "wrapped: \(line)")
+        }
+    }
+
+    @Test("a usage error is argument-parser's message with swaggerctl: in front, then its Usage and help lines")
+    func usageErrorFormat() async throws {
+        let result = try await Sandbox().swaggerctl("details", "--bogus")
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        try #require(lines.count == 4, "\(result)")
+        #expect(lines[0] == "swaggerctl: Unknown option '--bogus'")
+        #expect(lines[1].hasPrefix("Usage: swaggerctl details [--server <url>] "))
+        #expect(lines[2] == "  See 'swaggerctl details --help' for more information.")
+        #expect(lines[3] == "")
+    }
+
+    @Test(
+        "an unknown command suggests the closest one, if any is close",
+        arguments: [
+            ("detials", "'detials' is not a swaggerctl command. Did you mean 'details'?"),
+            ("stauts", "'stauts' is not a swaggerctl command. Did you mean 'status'?"),
+            ("Login", "'Login' is not a swaggerctl command. Did you mean 'login'?"),
+            ("swich", "'swich' is not a swaggerctl command. Did you mean 'switch'?"),
+            ("frobnicate", "'frobnicate' is not a swaggerctl command. Run `swaggerctl --help` for the commands."),
+        ])
+    func unknownCommand(word: String, message: String) async throws {
+        let result = try await Sandbox().swaggerctl(word)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("swaggerctl: \(message)\nUsage: swaggerctl <subcommand>\n"), "\(result)")
+    }
+
+    @Test("help with a command that does not exist is a usage error; help with one that does shows its help")
+    func helpTopic() async throws {
+        let sandbox = try Sandbox()
+        let bogus = try await sandbox.swaggerctl("help", "bogus")
+        #expect(bogus.status == 64)
+        #expect(bogus.stdout.isEmpty)
+        #expect(bogus.stderr.hasPrefix("swaggerctl: There is no help for 'bogus': it is not a swaggerctl command."))
+
+        let near = try await sandbox.swaggerctl("help", "detials")
+        #expect(near.status == 64)
+        #expect(near.stderr.contains("Did you mean 'details'?"))
+
+        let details = try await sandbox.swaggerctl("help", "details")
+        #expect(details.status == 0)
+        #expect(details.stdout.hasPrefix("OVERVIEW: Show your profile"))
+    }
+
+    @Test("--version is one line: the version, the commit it was built from, and the Swift version")
+    func version() async throws {
+        let result = try await Sandbox().swaggerctl("--version")
+        #expect(result.status == 0)
+        let match = try #require(
+            result.stdout.wholeMatch(
+                of: /swaggerctl (\d+\.\d+\.\d+) \(commit ([0-9a-f]{12}|unknown), Swift (\d+\.\d+(\.\d+)?)\)\n/),
+            "\(result)")
+        let head = try await runProgram(
+            URL(filePath: "/usr/bin/git"), ["-C", Project.root.path, "rev-parse", "--short=12", "HEAD"],
+            environment: ["PATH": "/usr/bin:/bin"])
+        // A build outside a git checkout says so, rather than guessing.
+        let commit = head.status == 0 ? head.stdout.trimmingCharacters(in: .whitespacesAndNewlines) : "unknown"
+        #expect(String(match.2) == commit)
+        #expect(String(match.1) == SwaggerClientVersion.current)
     }
 
     @Test("no option takes a password as its value", arguments: ["--password", "-p", "--pass"])
@@ -48,4 +134,9 @@ struct UsageTests {
         }
         #expect(try String(contentsOf: file, encoding: .utf8) == "keep me")
     }
+}
+
+/// The subcommands, as `swaggerctl --help` lists them.
+enum SwaggerCommands {
+    static let all = ["login", "details", "logout", "status", "token", "refresh", "switch", "completion"]
 }

@@ -157,4 +157,22 @@ struct DetailsViewModelTests {
             ])
         #expect(DetailsViewModel.knownFields.map(\.label) == Self.labels)
     }
+
+    @Test("the JSON output writes empty objects and arrays as {} and [], at the top and inside")
+    func emptyContainersInJSON() throws {
+        #expect(try Fixtures.profile("{}").prettyJSON == "{}\n")
+        let nested = try Fixtures.profile(#"{"roles": [], "meta": {}, "tags": ["a"], "name": "{\n\n}"}"#)
+        #expect(
+            nested.prettyJSON == #"""
+                {
+                  "meta" : {},
+                  "name" : "{\n\n}",
+                  "roles" : [],
+                  "tags" : [
+                    "a"
+                  ]
+                }
+
+                """#)
+    }
 }

@@ -23,13 +23,39 @@ struct SessionStatusTests {
         let statuses = SessionStatus.list(Self.records, now: Self.now)
 
         #expect(statuses.map(\.active) == [true, true, false, false])
+        #expect(statuses.map(\.activeBecause) == [.latestLogin, .latestLogin, nil, nil])
         #expect(statuses.map(\.email) == ["ivo@example.com", "ana@example.com", "ana@example.com", "old@example.com"])
         #expect(
             statuses[1]
                 == SessionStatus(
                     server: Fixtures.otherServer, email: "ana@example.com", username: "ana.h", appId: "other-app",
-                    keystore: .file, savedAt: Self.now.addingTimeInterval(-20), expiresAt: nil, active: true))
+                    keystore: .file, savedAt: Self.now.addingTimeInterval(-20), expiresAt: nil, active: true,
+                    activeBecause: .latestLogin))
         #expect(SessionStatus.list([], now: Self.now) == [])
+    }
+
+    @Test("the active session says why: the only one, chosen with switch after the others' logins, or the latest login")
+    func activeReasons() {
+        var switched = Fixtures.record(Fixtures.ana, savedAt: Self.now.addingTimeInterval(-60))
+        switched.selectedAt = Self.now.addingTimeInterval(-5)
+        let newer = Fixtures.record(Fixtures.ivo, savedAt: Self.now.addingTimeInterval(-10))
+        let alone = Fixtures.record(Self.other, savedAt: Self.now.addingTimeInterval(-90))
+
+        let statuses = SessionStatus.list([switched, newer, alone], now: Self.now)
+        #expect(statuses.map(\.activeBecause) == [.switched, nil, .only])
+        #expect(
+            statuses.map { $0.rows(location: "", now: Self.now)[0].value } == [
+                "http://127.0.0.1:8080/api (active: chosen with swaggerctl switch)",
+                "http://127.0.0.1:8080/api",
+                "https://api.example.com/v2 (active)",
+            ])
+
+        // A login after the switch makes its own account the active one, for the latest-login reason.
+        let relogin = Fixtures.record(Fixtures.ivo, savedAt: Self.now)
+        #expect(SessionStatus.list([relogin, switched], now: Self.now).map(\.activeBecause) == [.latestLogin, nil])
+        #expect(
+            SessionStatus.list([relogin, switched], now: Self.now)[0].rows(location: "", now: Self.now)[0].value
+                == "http://127.0.0.1:8080/api (active: logged in most recently)")
     }
 
     @Test("rows for an active session with a user name and an expiry")
@@ -37,7 +63,7 @@ struct SessionStatusTests {
         let status = SessionStatus(
             server: Fixtures.server, email: "ana@example.com", username: "ana.h", appId: "swaggerctl-demo",
             keystore: .file, savedAt: Self.now.addingTimeInterval(-30), expiresAt: Self.now.addingTimeInterval(3700),
-            active: true)
+            active: true, activeBecause: .only)
 
         #expect(
             status.rows(location: "/home/ana/.config/swaggerctl/credentials.json", now: Self.now) == [
@@ -162,7 +188,7 @@ struct SessionStatusTests {
 
         #expect(
             text == """
-                Server    http://127.0.0.1:8080/api (active)
+                Server    http://127.0.0.1:8080/api (active: logged in most recently)
                 E-mail    ana@example.com
                 App ID    swaggerctl-demo
                 Token in  file (/cfg/file.json)

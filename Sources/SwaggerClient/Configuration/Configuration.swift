@@ -114,11 +114,11 @@ public struct Configuration: Sendable {
         return .seconds(seconds)
     }
 
-    /// The server to talk to: `--server`, else `SWAGGERCTL_SERVER`, else the server last logged in to, else
+    /// The server to talk to: `--server`, else `SWAGGERCTL_SERVER`, else the default server (the one last logged in to or switched to), else
     /// ``defaultServer``.
     /// - Parameters:
     ///   - flag: The `--server` value, if given.
-    ///   - records: The stored sessions, newest first; the first names the server last logged in to.
+    ///   - records: The stored sessions, most recently active first; the first names the default server.
     /// - Returns: The normalised server URL.
     /// - Throws: ``SwaggerError`` for a malformed URL.
     public func server(flag: String?, records: [SessionRecord]) throws(SwaggerError) -> ServerURL {

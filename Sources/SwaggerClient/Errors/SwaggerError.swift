@@ -16,6 +16,8 @@ public struct SwaggerError: Error, Sendable, Hashable, CustomStringConvertible {
         case server
         /// The command line or the environment asked for something that cannot work.
         case usage
+        /// The person cancelled a prompt: Ctrl-C, Ctrl-D, or an empty answer.
+        case cancelled
     }
 
     /// The kind of failure.

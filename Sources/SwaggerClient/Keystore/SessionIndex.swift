@@ -24,6 +24,12 @@ public struct SessionRecord: Sendable, Hashable, Codable {
     /// Whether the person allowed credentials over plain `http://` to this server at login (`--allow-http`);
     /// `nil` where it was not needed.
     public var allowsPlainHTTP: Bool?
+    /// When `swaggerctl switch` chose this account; `nil` if it never did.
+    public var selectedAt: Date?
+
+    /// When this session last became the one to use: its login, or a later `switch` to it. The latest on a
+    /// server is that server's active session, and the latest overall names the default server.
+    public var activeSince: Date { max(savedAt, selectedAt ?? savedAt) }
 
     /// The key of this session.
     public var account: Account { Account(server: server, email: email) }
@@ -56,8 +62,8 @@ public struct SessionRecord: Sendable, Hashable, Codable {
 
 /// The list of stored sessions, `sessions.json` in the configuration folder.
 ///
-/// The newest session for a server is that server's active one, and the newest session overall names the
-/// server that later commands use by default.
+/// The session that most recently logged in or was switched to is its server's active one, and the most
+/// recent overall names the server that later commands use by default.
 public struct SessionIndex: Sendable {
     /// The file's name inside the configuration folder.
     public static let fileName = "sessions.json"
@@ -75,20 +81,20 @@ public struct SessionIndex: Sendable {
     /// The index file's path.
     public var path: String { file.path }
 
-    /// Every stored session, newest first. Of two saved at the same instant, the one saved last comes
-    /// first: ``save(_:)`` appends.
+    /// Every stored session, the most recently active first (``SessionRecord/activeSince``). Of two from the
+    /// same instant, the one saved last comes first: ``save(_:)`` appends.
     /// - Returns: The records.
     /// - Throws: ``SwaggerError`` when the file cannot be read or is corrupt.
     public func records() throws(SwaggerError) -> [SessionRecord] {
         try file.elements().enumerated()
-            .sorted { ($0.element.savedAt, $0.offset) > ($1.element.savedAt, $1.offset) }
+            .sorted { ($0.element.activeSince, $0.offset) > ($1.element.activeSince, $1.offset) }
             .map(\.element)
     }
 
-    /// The session to use on `server`: the one for `email` when given, else the newest on that server.
+    /// The session to use on `server`: the one for `email` when given, else the active one there.
     /// - Parameters:
     ///   - server: The API's base URL.
-    ///   - email: The account to pick, or `nil` for the newest.
+    ///   - email: The account to pick, or `nil` for the active one (the most recently active).
     /// - Returns: The record, or `nil` when there is none.
     /// - Throws: ``SwaggerError`` when the file cannot be read or is corrupt.
     public func record(server: String, email: String? = nil) throws(SwaggerError) -> SessionRecord? {
@@ -122,7 +128,8 @@ public struct SessionIndex: Sendable {
 extension SessionRecord: AccountKeyed {}
 
 extension [SessionRecord] {
-    /// Of records sorted newest first: the one for `email` on `server` when given, else the newest there.
+    /// Of records sorted as ``SessionIndex/records()`` sorts them: the one for `email` on `server` when given,
+    /// else the active one there.
     func session(on server: String, email: String?) -> SessionRecord? {
         first { $0.server == server && (email == nil || $0.email == email) }
     }

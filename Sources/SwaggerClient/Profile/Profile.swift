@@ -22,9 +22,6 @@ public struct Profile: Sendable, Hashable {
     /// The profile as pretty-printed JSON with sorted keys, ending in a newline. Controls and invisible
     /// characters in keys and values are written as `\u` escapes (``TerminalText/escapedJSON(_:)``).
     public var prettyJSON: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(fields) else { return "{}\n" }
-        return TerminalText.escapedJSON(String(decoding: data, as: UTF8.self)) + "\n"
+        JSONOutput.render(fields, fallback: "{}")
     }
 }

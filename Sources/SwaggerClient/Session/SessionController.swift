@@ -14,8 +14,8 @@ public struct SessionController: Sendable {
     public let tokens: TokenStore
     /// The saved profiles; `nil` when there is no cache folder.
     public let profiles: ProfileCache?
-    private let service: APIService
-    private let warn: @Sendable (String) -> Void
+    let service: APIService
+    let warn: @Sendable (String) -> Void
 
     /// Creates a controller.
     /// - Parameters:
@@ -74,7 +74,7 @@ public struct SessionController: Sendable {
     ///   - serverFlag: The `--server` value, if given.
     ///   - email: The `--email` value, if given.
     ///   - usingEnvironmentToken: Whether the command uses `SWAGGERCTL_TOKEN` when it is set.
-    /// - Returns: The server, and its newest session (or the one for `email`) if there is one.
+    /// - Returns: The server, and its active session (or the one for `email`) if there is one.
     /// - Throws: ``SwaggerError`` for a malformed URL or an unreadable session list.
     public func select(serverFlag: String?, email: String?, usingEnvironmentToken: Bool = false)
         throws(SwaggerError) -> SessionSelection
@@ -97,7 +97,7 @@ public struct SessionController: Sendable {
     /// - Parameters:
     ///   - email: The account's e-mail.
     ///   - password: The account's password. It is sent to the server and never stored.
-    ///   - selection: The server, and its newest session, whose app id is reused.
+    ///   - selection: The server, and its active session, whose app id is reused.
     ///   - appIDFlag: The `--app-id` value, if given.
     /// - Returns: The new session's profile.
     /// - Throws: ``SwaggerError``.
@@ -191,20 +191,7 @@ public struct SessionController: Sendable {
                 "the session was removed from this machine, but its token could not be read to end it on "
                     + "\(record.server): \(unreadable.message)")
         }
-        if let credentials, credentials.refreshToken != nil {
-            let server = try ServerURL(record.server)
-            do {
-                try requireProtected(.stored(record))
-            } catch {
-                warn("the session was removed from this machine, but \(record.server) was not told: \(error.message)")
-                return .loggedOut(record.account)
-            }
-            do throws(APIServiceError) {
-                try await service.logout(server: server, credentials: credentials)
-            } catch {
-                warn(logoutWarning(for: error, on: record.server))
-            }
-        }
+        if let credentials, credentials.refreshToken != nil { await revokeOnServer(record, credentials) }
         return .loggedOut(record.account)
     }
 
@@ -227,7 +214,7 @@ public struct SessionController: Sendable {
         return removed.map { .loggedOut($0) } ?? .notLoggedIn
     }
 
-    /// Every stored session, newest first. Reads only the index, never a token.
+    /// Every stored session, most recently active first. Reads only the index, never a token.
     /// - Returns: The records.
     /// - Throws: ``SwaggerError`` when the index cannot be read.
     public func sessions() throws(SwaggerError) -> [SessionRecord] {
@@ -430,7 +417,7 @@ public struct SessionController: Sendable {
 
     /// Refuses, before anything is sent, to send a session's tokens over plain HTTP to another machine, unless
     /// the login allowed it or `SWAGGERCTL_ALLOW_HTTP` does. Every request of a flow goes to the source's server.
-    private func requireProtected(_ source: MainCoordinator.Source) throws(SwaggerError) {
+    func requireProtected(_ source: MainCoordinator.Source) throws(SwaggerError) {
         switch source {
         case .stored(let record):
             try requireProtected(
@@ -452,7 +439,7 @@ public struct SessionController: Sendable {
     }
 
     /// Where the refresh locks are: the configuration folder, beside the session list they guard.
-    private var lockDirectory: PrivateDirectory { PrivateDirectory(configuration.directory) }
+    var lockDirectory: PrivateDirectory { PrivateDirectory(configuration.directory) }
 
     private func profile(from outcome: Outcome) -> MainCoordinator.ProfileOutcome {
         guard case .profile(let profile) = outcome else {

@@ -5,7 +5,7 @@ public struct SessionSelection: Sendable, Hashable, Redacting {
     public var server: ServerURL
     /// The account asked for with `--email`, if any.
     public var email: String?
-    /// The stored session: the one for ``email``, else the newest on ``server``; `nil` when there is none.
+    /// The stored session: the one for ``email``, else the active one on ``server``; `nil` when there is none.
     public var record: SessionRecord?
     /// `SWAGGERCTL_TOKEN`, when the command uses it instead of a stored session.
     public var environmentToken: String?

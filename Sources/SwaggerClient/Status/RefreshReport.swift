@@ -15,3 +15,14 @@ public enum RefreshReport {
         return "Refreshed the session for \(account.email) on \(account.server): \(when)."
     }
 }
+
+/// What `swaggerctl logout --all` prints.
+public enum LogoutReport {
+    /// `Logged out 3 sessions on 2 servers.`, or that there was nothing to remove.
+    public static func line(removed: [Account]) -> String {
+        guard !removed.isEmpty else { return "Not logged in anywhere; nothing to remove." }
+        let servers = Set(removed.map(\.server)).count
+        let sessions = removed.count == 1 ? "1 session" : "\(removed.count) sessions"
+        return "Logged out \(sessions) on \(servers == 1 ? "1 server" : "\(servers) servers")."
+    }
+}

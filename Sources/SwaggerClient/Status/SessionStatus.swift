@@ -18,12 +18,24 @@ public struct SessionStatus: Sendable, Hashable, Codable {
     public var expiresAt: Date?
     /// Whether commands use this session by default on its server.
     public var active: Bool
+    /// Why it is the active one; `nil` for a session that is not.
+    public var activeBecause: ActiveReason?
     /// Whether the access token had expired when the list was made; `nil` when its expiry is not known.
     public var expired: Bool?
     /// Whether a refresh token is stored; `nil` when the record predates refresh tokens.
     public var refreshable: Bool?
     /// What the server said of this session, for the one that `status --check` asked about.
     public var check: Check?
+
+    /// Why a session is its server's active one.
+    public enum ActiveReason: String, Sendable, Hashable, Codable {
+        /// It is the only session on its server.
+        case only
+        /// `swaggerctl switch` chose it.
+        case switched
+        /// It logged in after every other session on its server was chosen.
+        case latestLogin = "latest-login"
+    }
 
     /// What `status --check` learnt from the server.
     public enum Check: String, Sendable, Hashable, Codable {
@@ -36,28 +48,42 @@ public struct SessionStatus: Sendable, Hashable, Codable {
     /// The session's key.
     public var account: Account { Account(server: server, email: email) }
 
-    /// The status of every stored session, newest first; the newest on each server is its active one.
+    /// The status of every stored session, in ``SessionIndex/records()`` order; the first on each server is its
+    /// active one.
     /// - Parameters:
-    ///   - records: The stored sessions, newest first.
+    ///   - records: The stored sessions, most recently active first.
     ///   - now: The current time, which decides what has expired.
     /// - Returns: One status each.
     public static func list(_ records: [SessionRecord], now: Date) -> [SessionStatus] {
         var seen: Set<String> = []
+        let perServer = Dictionary(grouping: records, by: \.server).mapValues(\.count)
         return records.map { record in
-            SessionStatus(
+            let active = seen.insert(record.server).inserted
+            let reason = active ? activeReason(record, alone: perServer[record.server] == 1) : nil
+            return SessionStatus(
                 server: record.server, email: record.email, username: record.username, appId: record.appId,
-                keystore: record.keystore, savedAt: record.savedAt, expiresAt: record.expiresAt,
-                active: seen.insert(record.server).inserted,
-                expired: record.expiresAt.map { MainCoordinator.hasExpired($0, now: now) },
+                keystore: record.keystore, savedAt: record.savedAt, expiresAt: record.expiresAt, active: active,
+                activeBecause: reason, expired: record.expiresAt.map { MainCoordinator.hasExpired($0, now: now) },
                 refreshable: record.refreshable)
         }
+    }
+
+    private static func activeReason(_ record: SessionRecord, alone: Bool) -> ActiveReason {
+        if alone { return .only }
+        if let selected = record.selectedAt, selected >= record.savedAt { return .switched }
+        return .latestLogin
     }
 
     /// The state in words, after the server's URL: `active`, and whether the access token has expired and
     /// what happens about it. A session with an expired token is never called plainly active.
     var note: String? {
         var parts: [String] = []
-        if active { parts.append("active") }
+        switch activeBecause {
+        case .only?: parts.append("active")
+        case .switched?: parts.append("active: chosen with swaggerctl switch")
+        case .latestLogin?: parts.append("active: logged in most recently")
+        case nil: break
+        }
         if expired == true {
             parts.append(
                 refreshable == false
@@ -111,8 +137,7 @@ public struct SessionStatus: Sendable, Hashable, Codable {
     /// - Parameter statuses: The sessions.
     /// - Returns: The JSON text.
     public static func json(_ statuses: [SessionStatus]) -> String {
-        guard !statuses.isEmpty, let data = try? JSONEncoder.swaggerctl.encode(statuses) else { return "[]\n" }
-        return TerminalText.escapedJSON(String(decoding: data, as: UTF8.self)) + "\n"
+        JSONOutput.render(statuses, fallback: "[]")
     }
 
     /// `2026-11-22 03:24:19 UTC (in 59 min)`: a UTC time stamp for people, and how far it is from `now`.

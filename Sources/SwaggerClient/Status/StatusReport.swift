@@ -11,7 +11,7 @@ public struct StatusReport: Sendable, Hashable {
         public var check: SessionStatus.Check?
     }
 
-    /// The stored sessions, newest first.
+    /// The stored sessions, most recently active first.
     public var sessions: [SessionStatus]
     /// The sessions whose records cannot be read; `nil` for a record that does not say whose it is.
     public var damaged: [Account?] = []

@@ -11,6 +11,11 @@ extension SwaggerCtl {
                 at the last successful request is shown, with a line on stderr saying how old it is. If the \
                 server no longer accepts the session, it is removed and you are asked to log in. With \
                 SWAGGERCTL_TOKEN set, that token is used and nothing is read from or written to the store.
+
+                Examples:
+                  swaggerctl details
+                  swaggerctl details --format json | jq -r .email
+                  swaggerctl details -s https://api.example.com -e ana@example.com --no-cache
                 """)
 
         @OptionGroup var session: SessionOptions

@@ -10,6 +10,11 @@ extension SwaggerCtl {
                 On a terminal, a missing e-mail and the password are asked for; the password is not echoed. \
                 In scripts, pipe the password in with --password-stdin. No option takes the password as \
                 its value.
+
+                Examples:
+                  swaggerctl login -e me@example.com
+                  swaggerctl login -s https://api.example.com -e me@example.com --format json
+                  swaggerctl login -e me@example.com --password-stdin -q < password.txt
                 """)
 
         @Option(name: .shortAndLong, help: ArgumentHelp("The account's e-mail.", valueName: "email"))
@@ -29,6 +34,9 @@ extension SwaggerCtl {
         var appId: String?
 
         @OptionGroup var output: FormatOptions
+
+        @Flag(name: .shortAndLong, help: "Print nothing on success: no profile, no \"Logged in\" line.")
+        var quiet = false
 
         @Flag(
             help: ArgumentHelp(
@@ -50,17 +58,24 @@ extension SwaggerCtl {
         func run() async throws {
             var configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
             if allowHttp { configuration.allowsPlainHTTP = true }
-            let spinner = Spinner.forStandardError()
+            let spinner = quiet ? nil : Spinner.forStandardError()
             let login = try await SessionController.atTerminal(configuration, delegate: spinner) {
                 (controller) throws(SwaggerError) in
                 let selection = try controller.select(serverFlag: serverOption.server, email: nil)
-                let email = if let email { email } else { try Prompt.line("E-mail: ") }
-                let password = try passwordStdin ? Prompt.standardInput() : Prompt.secret("Password for \(email): ")
+                let email =
+                    if let email { email } else {
+                        try Prompt.line("E-mail: ", cancelled: "Login cancelled: no e-mail given.")
+                    }
+                let password =
+                    try passwordStdin
+                    ? Prompt.standardInput()
+                    : Prompt.secret("Password for \(email): ", cancelled: "Login cancelled: no password given.")
                 spinner?.label = "Logging in to \(selection.server)"
                 let profile = try await controller.login(
                     email: email, password: password, on: selection, appIDFlag: appId)
                 return (email: email, server: selection.server, profile: profile)
             }
+            guard !quiet else { return }
             Terminal.notice("Logged in to \(login.server) as \(login.email).")
             Terminal.print(output.render(login.profile.profile))
         }

@@ -10,6 +10,11 @@ extension SwaggerCtl {
                 the server is asked to revoke the session, within the request timeout. If the server cannot be \
                 told, a warning says so and logout still exits 0. Exits 0 when you were not logged in, after \
                 saying so.
+
+                Examples:
+                  swaggerctl logout
+                  swaggerctl logout -e ana@example.com --local
+                  swaggerctl logout --all
                 """)
 
         @OptionGroup var session: SessionOptions
@@ -19,10 +24,20 @@ extension SwaggerCtl {
         @Flag(help: "Only remove the session from this machine; do not ask the server to revoke it.")
         var local = false
 
+        @Flag(help: "Remove every session on every server: tokens first, then records, then saved profiles.")
+        var all = false
+
+        func validate() throws {
+            if all, session.server != nil || session.email != nil {
+                throw ValidationError("--all removes every session; it takes no --server or --email.")
+            }
+        }
+
         func run() async throws {
             let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
             let notice = try await SessionController.atTerminal(configuration) {
                 (controller) throws(SwaggerError) in
+                if all { return LogoutReport.line(removed: try await controller.logoutAll(revoke: !local)) }
                 let selection = try controller.select(serverFlag: session.server, email: session.email)
                 let server = selection.server
                 return switch try await controller.logout(selection, revoke: !local) {

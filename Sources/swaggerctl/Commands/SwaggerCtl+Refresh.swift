@@ -9,6 +9,10 @@ extension SwaggerCtl {
             discussion: """
                 Spends the refresh token for new tokens, as details and token do by themselves when the access \
                 token has expired. If the server no longer accepts the session, it is removed (exit 4).
+
+                Examples:
+                  swaggerctl refresh
+                  swaggerctl refresh -s https://api.example.com -e ana@example.com
                 """)
 
         @OptionGroup var session: SessionOptions

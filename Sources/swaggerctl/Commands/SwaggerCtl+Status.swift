@@ -10,6 +10,11 @@ extension SwaggerCtl {
                 Exits 4 when no session is stored. With --check, the active session (or the one -s and -e name) \
                 is checked with the server, refreshing it if needed: exit 0 when it is valid or was refreshed, \
                 4 when it has ended (it is then removed), 3 when the server cannot be reached.
+
+                Examples:
+                  swaggerctl status
+                  swaggerctl status --format json | jq -r '.[] | select(.active) | .email'
+                  swaggerctl status --check || swaggerctl login -e me@example.com
                 """)
 
         @OptionGroup var session: SessionOptions

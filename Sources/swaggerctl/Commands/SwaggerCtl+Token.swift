@@ -5,12 +5,16 @@ extension SwaggerCtl {
     struct Token: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a usable access token, and nothing else.",
-            discussion: #"""
+            discussion: """
                 For scripts: curl -H "Authorization: Bearer $(swaggerctl token)" …
 
                 An access token that has expired, or expires within 30 seconds, is refreshed first; an expired \
                 token is never printed. With SWAGGERCTL_TOKEN set, that token is printed, unless it has expired.
-                """#)
+
+                Examples:
+                  curl -H "Authorization: Bearer $(swaggerctl token)" "$API/User/User"
+                  TOKEN=$(swaggerctl token -e ana@example.com) || exit
+                """)
 
         @OptionGroup var session: SessionOptions
         @OptionGroup var keyring: KeyringOption

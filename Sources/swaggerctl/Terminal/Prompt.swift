@@ -8,59 +8,49 @@ import SwaggerClient
 #endif
 
 /// Asks the person at the terminal for input on standard input.
+///
+/// Every way of cancelling a prompt ends the same way: the prompt's line is ended, one `swaggerctl: … cancelled`
+/// line follows, and the exit status is 130. Ctrl-D and an empty answer throw ``SwaggerError/Code/cancelled``,
+/// which exits 130; Ctrl-C ends the process by SIGINT after the same line, which a shell reports as 130, so that
+/// a calling script's loop stops too.
 enum Prompt {
     /// Reads one line with echo on, after writing `prompt` to standard error.
-    static func line(_ prompt: String) throws(SwaggerError) -> String {
+    static func line(_ prompt: String, cancelled: String) throws(SwaggerError) -> String {
         Terminal.standardError.write(prompt)
-        guard let line = readLine(from: STDIN_FILENO) else {
-            Terminal.standardError.write("\n")
-            throw SwaggerError(.failure, "Login cancelled: no input.")
-        }
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw SwaggerError(.usage, "No e-mail given. Pass one with --email.") }
+        let answer = try asking(cancelled: cancelled, echo: true) { readLine(from: STDIN_FILENO) }
+        if !answer.endedLine { Terminal.standardError.write("\n") }
+        let trimmed = answer.text?.trimmingCharacters(in: .whitespaces) ?? ""
+        guard !trimmed.isEmpty else { throw SwaggerError(.cancelled, cancelled) }
         return trimmed
     }
 
-    /// Reads one line with echo off. The terminal's settings are restored afterwards, and also when the
-    /// process is interrupted (Ctrl-C), terminated, hung up or quit while waiting: a signal handler puts the
-    /// settings back and then re-raises the signal with its default action, as `readpassphrase(3)` does.
-    static func secret(_ prompt: String) throws(SwaggerError) -> String {
-        var original = termios()
-        guard tcgetattr(STDIN_FILENO, &original) == 0 else {
-            throw SwaggerError(.usage, "Standard input is not a terminal. Pipe the password in with --password-stdin.")
-        }
-        savedTerminal = original
-        let previous = interruptingSignals.map { signal($0, restoreTerminalAndReraise) }
-        defer {
-            var restore = original
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &restore)
-            for (number, handler) in zip(interruptingSignals, previous) { signal(number, handler) }
-        }
-        var silent = original
-        silent.c_lflag &= ~tcflag_t(ECHO)
-        silent.c_lflag |= tcflag_t(ECHONL)
+    /// Reads one line with echo off, after writing `prompt` to standard error.
+    static func secret(_ prompt: String, cancelled: String) throws(SwaggerError) -> String {
         Terminal.standardError.write(prompt)
-        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent) == 0 else {
-            throw SwaggerError(.failure, "Could not turn off echo on the terminal.")
-        }
-        guard let password = readLine(from: STDIN_FILENO), !password.isEmpty else {
-            throw SwaggerError(.failure, "Login cancelled: no password given.")
-        }
-        return password
+        let answer = try asking(cancelled: cancelled, echo: false) { readLine(from: STDIN_FILENO) }
+        // With echo off, the terminal shows the line break only for Enter (ECHONL), never for Ctrl-D.
+        if !answer.endedLine { Terminal.standardError.write("\n") }
+        guard let text = answer.text, !text.isEmpty else { throw SwaggerError(.cancelled, cancelled) }
+        return text
     }
 
     /// The most `--password-stdin` reads: far more than any password, and a bound on `< /dev/zero`.
     static let passwordLimit = 64 * 1024
 
     /// Reads the password from standard input, for scripts: everything up to end of input, less one trailing
-    /// line break (`\n` or `\r\n`), and at most ``passwordLimit`` bytes.
+    /// line break (`\n` or `\r\n`), and at most ``passwordLimit`` bytes. On a terminal, echo is off meanwhile.
     static func standardInput() throws(SwaggerError) -> String {
-        var bytes = readBytes(upTo: passwordLimit + 1, from: STDIN_FILENO)
+        var bytes =
+            Terminal.isTerminal(STDIN_FILENO)
+            ? try asking(cancelled: "Login cancelled: no password given.", echo: false) {
+                readBytes(upTo: passwordLimit + 1, from: STDIN_FILENO)
+            }
+            : readBytes(upTo: passwordLimit + 1, from: STDIN_FILENO)
         guard bytes.count <= passwordLimit else {
             throw SwaggerError(
                 .usage,
-                "--password-stdin read more than \(passwordLimit / 1024) KiB, which is no password. Pipe in "
-                    + "the password alone.")
+                "--password-stdin read more than \(passwordLimit / 1024) KiB, which is no password. Pipe in the "
+                    + "password alone.")
         }
         // Bytes, not Characters: in Swift "\r\n" is one Character, so a check for "\n" would miss it.
         if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
@@ -69,6 +59,57 @@ enum Prompt {
             throw SwaggerError(.usage, "--password-stdin was given, but standard input was empty.")
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Runs `body`, which reads from the terminal, with echo as asked. The terminal's settings are restored
+    /// afterwards, and also when the process is interrupted (Ctrl-C), terminated, hung up or quit meanwhile: a
+    /// signal handler puts them back, ends the line, says the prompt was cancelled, and re-raises the signal
+    /// with its default action, as `readpassphrase(3)` does.
+    private static func asking<Value>(
+        cancelled: String, echo: Bool, _ body: () -> Value
+    ) throws(SwaggerError) -> Value {
+        var original = termios()
+        let onTerminal = tcgetattr(STDIN_FILENO, &original) == 0
+        guard onTerminal || echo else {
+            throw SwaggerError(.usage, "Standard input is not a terminal. Pipe the password in with --password-stdin.")
+        }
+        // Built here because a signal handler may not allocate.
+        interruption = Interruption(
+            terminal: onTerminal ? original : nil,
+            line: Array(("\n" + TerminalText.escaped("swaggerctl: \(cancelled)") + "\n").utf8))
+        let previous = interruptingSignals.map { signal($0, restoreTerminalAndReraise) }
+        defer {
+            if onTerminal {
+                var restore = original
+                tcsetattr(STDIN_FILENO, TCSAFLUSH, &restore)
+            }
+            for (number, handler) in zip(interruptingSignals, previous) { signal(number, handler) }
+        }
+        if !echo {
+            var silent = original
+            silent.c_lflag &= ~tcflag_t(ECHO)
+            silent.c_lflag |= tcflag_t(ECHONL)
+            guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent) == 0 else {
+                throw SwaggerError(.failure, "Could not turn off echo on the terminal.")
+            }
+        }
+        return body()
+    }
+
+    /// Reads bytes up to a newline. `text` is `nil` at end of input before any byte; `endedLine` says whether a
+    /// newline ended it, so that a message after Ctrl-D can start on a line of its own.
+    private static func readLine(from descriptor: Int32) -> (text: String?, endedLine: Bool) {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(descriptor, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1 else { return (bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self), false) }
+            if byte == UInt8(ascii: "\n") { break }
+            bytes.append(byte)
+        }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        return (String(decoding: bytes, as: UTF8.self), true)
     }
 
     /// Reads until end of input or `limit` bytes, whichever comes first.
@@ -83,35 +124,26 @@ enum Prompt {
         }
         return bytes
     }
-
-    /// Reads bytes up to a newline; `nil` at end of input before any byte.
-    private static func readLine(from descriptor: Int32) -> String? {
-        var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let count = read(descriptor, &byte, 1)
-            if count < 0, errno == EINTR { continue }
-            guard count == 1 else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
-            if byte == UInt8(ascii: "\n") { break }
-            bytes.append(byte)
-        }
-        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }
 
 /// The signals that end a process waiting at the password prompt.
 private let interruptingSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
-/// The settings to put back if a signal arrives while echo is off. Written only before the handlers are
-/// installed, and read only by them.
-nonisolated(unsafe) private var savedTerminal = termios()
+/// What a signal handler needs while a prompt waits: the terminal settings to put back, if any, and the line
+/// that says the prompt was cancelled.
+private struct Interruption {
+    var terminal: termios?
+    var line: [UInt8]
+}
 
-/// Restores the terminal and re-raises the signal with its default action. Calls only async-signal-safe
-/// functions.
+/// Written only before the handlers are installed, and read only by them.
+nonisolated(unsafe) private var interruption = Interruption(terminal: nil, line: [])
+
+/// Restores the terminal, ends the prompt's line with the cancellation message, and re-raises the signal with
+/// its default action. Calls only async-signal-safe functions, and allocates nothing.
 private func restoreTerminalAndReraise(_ number: Int32) {
-    tcsetattr(STDIN_FILENO, TCSANOW, &savedTerminal)
-    _ = withUnsafePointer(to: UInt8(ascii: "\n")) { write(STDERR_FILENO, $0, 1) }
+    if var terminal = interruption.terminal { tcsetattr(STDIN_FILENO, TCSANOW, &terminal) }
+    _ = interruption.line.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     signal(number, SIG_DFL)
     raise(number)
 }

@@ -13,6 +13,20 @@ final class DemoServerProcess: Sendable {
         try await onDedicatedThread { try DemoServerProcess(arguments: arguments) }
     }
 
+    /// Starts the server on a loopback address of its own, for a test that stops it and needs it to stay gone,
+    /// or starts it again on the same port. The whole of 127.0.0.0/8 is this machine; the servers of other
+    /// tests listen on 127.0.0.1, so none of them can take the freed address and port meanwhile.
+    static func startAlone(_ arguments: [String] = []) async throws -> DemoServerProcess {
+        let address = "127.\(Int.random(in: 1...254)).\(Int.random(in: 0...255)).\(Int.random(in: 1...254))"
+        return try await start(["--host", address] + arguments)
+    }
+
+    /// The address and port it listens on, to start a server there again.
+    var hostAndPort: [String] {
+        guard let url = URL(string: apiURL), let host = url.host, let port = url.port else { return [] }
+        return ["--host", host, "--port", String(port)]
+    }
+
     private init(arguments: [String]) throws {
         let process = Process()
         process.executableURL = Binaries.demoServer

@@ -1,4 +1,5 @@
 import Foundation
+import SwaggerClient
 
 /// The session bus that `make test` runs the suite on (`scripts/keyring-session`), with its own unlocked
 /// gnome-keyring. The Secret Service tests use it freely, so they refuse any other bus: they fail, never
@@ -18,6 +19,19 @@ enum TestKeyring {
             environment["DBUS_SESSION_BUS_ADDRESS"] == address
         else { throw Missing() }
         return address
+    }
+
+    /// How long the tests let each keyring call take, where the timeout is not what they test. The whole
+    /// suite runs at once on two cores, and gnome-keyring can then take longer than swaggerctl's 3 s default;
+    /// the tests of the timeout set their own.
+    static let patientSeconds = 20
+
+    /// ``patientSeconds`` as `SWAGGERCTL_KEYRING_TIMEOUT` takes it.
+    static var patientTimeout: String { "\(patientSeconds)" }
+
+    /// A keystore on the private bus, with ``patientSeconds``.
+    static func keystore(_ address: String) -> SecretServiceKeystore {
+        SecretServiceKeystore(timeout: .seconds(patientSeconds), busAddress: address)
     }
 }
 

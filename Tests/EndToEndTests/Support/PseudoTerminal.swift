@@ -4,32 +4,70 @@ import Foundation
     import Glibc
 #endif
 
-/// `swaggerctl` running on a pseudo-terminal that is its controlling terminal (through `setsid --ctty`), so
-/// that prompts, echo, colour and Ctrl-C behave as they do for a person at a keyboard.
+/// `swaggerctl` running on a pseudo-terminal that is its controlling terminal, so that prompts, echo, colour and
+/// Ctrl-C behave as they do for a person at a keyboard.
+///
+/// The process is spawned directly, in a session of its own that opens the terminal (which makes it the
+/// controlling one), rather than through `setsid --wait`: that reports a child killed by a signal as its own
+/// failure, and a test needs to see the signal.
 final class PseudoTerminalProcess: @unchecked Sendable {
     private let master: Int32
-    private let process: Process
+    private let pid: pid_t
+    private var status: Int32?
     private(set) var transcript = ""
 
     init(_ arguments: [String], environment: [String: String]) throws {
         var master: Int32 = -1
         var slave: Int32 = -1
         guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw Failure("openpty failed") }
-        self.master = master
-        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-        process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/setsid")
-        process.arguments = ["--ctty", "--wait", Binaries.swaggerctl.path] + arguments
-        process.environment = environment
-        process.standardInput = terminal
-        process.standardOutput = terminal
-        process.standardError = terminal
-        try process.runWithDefaultSignalMask()
+        // The child opens the terminal by name; the parent's copy closes, so that the master reads end of file
+        // once the child and everything it started have exited.
+        guard let terminalName = ttyname(slave) else { throw Failure("ttyname failed") }
+        let name = String(cString: terminalName)
         close(slave)
+        self.master = master
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        // A new session, no signal blocked and every signal at its default action, as a login shell starts a
+        // program; the test runner's threads block nearly every signal.
+        posix_spawnattr_setflags(&attributes, Int16(spawnSetSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0)
+        posix_spawn_file_actions_adddup2(&actions, 0, 1)
+        posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        // The test runner's other descriptors (pipes of other tests' processes) stay out of the child.
+        guard closeFrom(&actions, 3) == 0 else { throw Failure("posix_spawn_file_actions_addclosefrom_np failed") }
+
+        let path = Binaries.swaggerctl.path
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let error = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard error == 0 else {
+            close(master)
+            throw Failure("posix_spawn \(path): \(String(cString: strerror(error)))")
+        }
+        self.pid = pid
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        if status == nil {
+            kill(pid, SIGKILL)
+            var ignored: Int32 = 0
+            waitpid(pid, &ignored, 0)
+        }
         close(master)
     }
 
@@ -54,14 +92,31 @@ final class PseudoTerminalProcess: @unchecked Sendable {
         }
     }
 
-    /// Reads until the program exits and returns its status.
+    /// Waits for `prompt`, types `keys`, and reads until the program exits, off the threads that async tests
+    /// share.
+    /// - Returns: The status, as ``finish(timeout:)`` gives it.
+    func answer(_ prompt: String, with keys: String) async throws -> Int32 {
+        try await onDedicatedThread {
+            try self.read(until: prompt)
+            self.type(keys)
+            return try self.finish()
+        }
+    }
+
+    /// Reads until the program exits, and returns its status as a shell's `$?` shows it: the exit code, or
+    /// 128 plus the number of the signal that ended it.
     func finish(timeout: Duration = .seconds(15)) throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while readAvailable(milliseconds: 100) {
             guard ContinuousClock.now < deadline else { throw Failure("still running: \(transcript)") }
         }
-        process.waitUntilExit()
-        return process.terminationStatus
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
+        // WIFEXITED, WEXITSTATUS and WTERMSIG are C macros that Swift does not import.
+        let signal = raw & 0x7F
+        let shellStatus = signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
+        status = shellStatus
+        return shellStatus
     }
 
     /// Returns `false` once the terminal is closed (every process using it has exited).
@@ -90,3 +145,14 @@ extension Sandbox {
         return try await onDedicatedThread { try PseudoTerminalProcess(arguments, environment: environment) }
     }
 }
+
+/// glibc's `POSIX_SPAWN_SETSID` and `posix_spawn_file_actions_addclosefrom_np` are GNU extensions that Swift's
+/// Glibc module does not import; both are in glibc since 2.26 and 2.34.
+private let spawnSetSID: Int32 = 0x80
+
+private let closeFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+    else { fatalError("glibc 2.34 or later is needed for posix_spawn_file_actions_addclosefrom_np") }
+    return unsafeBitCast(
+        symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+}()

@@ -26,6 +26,7 @@ final class Sandbox: Sendable {
             "SWAGGERCTL_CONFIG_DIR": configDirectory.path,
             "SWAGGERCTL_CACHE_DIR": cacheDirectory.path,
             "SWAGGERCTL_KEYRING": "file",
+            "SWAGGERCTL_KEYRING_TIMEOUT": TestKeyring.patientTimeout,
         ]
         environment.merge(extraEnvironment) { $1 }
         return environment

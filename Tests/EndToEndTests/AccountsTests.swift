@@ -1,0 +1,202 @@
+import Foundation
+import SwaggerClient
+import Testing
+
+/// Several accounts on one or more servers: which one commands use, `switch`, and `logout --all`.
+@Suite("Accounts: switch and logout --all")
+struct AccountsTests {
+    static let ana = (email: "ana@example.com", password: "ana-password")
+
+    /// A demo server that knows `ana` as well as the built-in account.
+    static func withTwoAccounts(
+        _ sandbox: Sandbox, _ body: (DemoServerProcess) async throws -> Void
+    ) async throws {
+        let usersFile = sandbox.root.appending(path: "users.json")
+        try JSONSerialization.data(withJSONObject: [["email": ana.email, "password": ana.password]])
+            .write(to: usersFile)
+        try await withDemoServer(["--users", usersFile.path], body)
+    }
+
+    /// The e-mail in the profile that `details` shows, and the token `token` prints, each from a new process.
+    static func inUse(_ sandbox: Sandbox, _ arguments: String...) async throws -> (email: String?, token: String) {
+        let details = try await sandbox.swaggerctl(["details", "--format", "json"] + arguments)
+        try #require(details.status == 0, "\(details)")
+        let profile = try JSONSerialization.jsonObject(with: Data(details.stdout.utf8)) as? [String: Any]
+        let token = try await sandbox.swaggerctl(["token"] + arguments)
+        try #require(token.status == 0, "\(token)")
+        return (profile?["email"] as? String, token.stdout.trimmingCharacters(in: .newlines))
+    }
+
+    static func storedToken(_ sandbox: Sandbox, _ server: String, _ email: String) async throws -> String? {
+        try await sandbox.keystore.credentials(for: Account(server: server, email: email))?.accessToken
+    }
+
+    @Test("switch changes which account details and token use in later processes, until a later login")
+    func switchAccounts() async throws {
+        let sandbox = try Sandbox()
+        try await Self.withTwoAccounts(sandbox) { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            let login = try await sandbox.login(server.apiURL, email: Self.ana.email, password: Self.ana.password)
+            try #require(login.status == 0, "\(login)")
+
+            var used = try await Self.inUse(sandbox)
+            #expect(used.email == Self.ana.email)
+            #expect(used.token == (try await Self.storedToken(sandbox, server.apiURL, Self.ana.email)))
+
+            let switched = try await sandbox.swaggerctl("switch", "-e", Sandbox.demo.email)
+            #expect(switched.status == 0, "\(switched)")
+            #expect(
+                switched.stderr
+                    == "Switched to \(Sandbox.demo.email) on \(server.apiURL), which is now the default server.\n")
+            #expect(switched.stdout.isEmpty)
+
+            used = try await Self.inUse(sandbox)
+            #expect(used.email == Sandbox.demo.email)
+            #expect(used.token == (try await Self.storedToken(sandbox, server.apiURL, Sandbox.demo.email)))
+            let status = try await sandbox.swaggerctl("status")
+            #expect(
+                status.stdout.contains("\(server.apiURL) (active: chosen with swaggerctl switch)\nE-mail     demo@"))
+
+            // -e still picks the other account for one command, without switching.
+            #expect(try await Self.inUse(sandbox, "-e", Self.ana.email).email == Self.ana.email)
+            #expect(try await Self.inUse(sandbox).email == Sandbox.demo.email)
+
+            // A new login makes its own account the active one again.
+            _ = try await sandbox.login(server.apiURL, email: Self.ana.email, password: Self.ana.password)
+            #expect(try await Self.inUse(sandbox).email == Self.ana.email)
+            let json = try await sandbox.swaggerctl("status", "--format", "json")
+            let listed = try #require(
+                try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+            #expect(listed.map { $0["email"] as? String } == [Self.ana.email, Sandbox.demo.email])
+            #expect(listed.map { $0["activeBecause"] as? String } == ["latest-login", nil])
+        }
+    }
+
+    @Test("a refresh of another account, for a command with -e, does not make it the active one")
+    func refreshKeepsActive() async throws {
+        let sandbox = try Sandbox()
+        let usersFile = sandbox.root.appending(path: "users.json")
+        try JSONSerialization.data(withJSONObject: [["email": Self.ana.email, "password": Self.ana.password]])
+            .write(to: usersFile)
+        // Tokens that live 2 s are refreshed in the second half of their life.
+        try await withDemoServer(["--users", usersFile.path, "--access-token-lifetime", "2"]) { server in
+            _ = try await sandbox.login(server.apiURL, email: Self.ana.email, password: Self.ana.password)
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            try #require(try await sandbox.swaggerctl("switch", "-e", Self.ana.email).status == 0)
+            try await Task.sleep(for: .seconds(1.2))
+
+            #expect(try await Self.inUse(sandbox, "-e", Sandbox.demo.email).email == Sandbox.demo.email)
+            #expect(server.logLines(containing: "refresh token rotated") >= 1)
+            #expect(try sandbox.index.records().first?.email == Self.ana.email)
+        }
+    }
+
+    @Test("switch -s makes another server the default one for commands without -s")
+    func switchServer() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { first in
+            try await withDemoServer { second in
+                try #require(try await sandbox.loginAsDemo(first.apiURL).status == 0)
+                try #require(try await sandbox.loginAsDemo(second.apiURL).status == 0)
+                let before = try await sandbox.swaggerctl("logout", "--local")
+                #expect(before.stderr.contains("from \(second.apiURL)"), "\(before)")
+                try #require(try await sandbox.loginAsDemo(second.apiURL).status == 0)
+
+                let switched = try await sandbox.swaggerctl("switch", "-s", first.apiURL)
+                #expect(switched.status == 0, "\(switched)")
+                let after = try await sandbox.swaggerctl("logout", "--local")
+                #expect(after.stderr.contains("from \(first.apiURL)"), "\(after)")
+            }
+        }
+    }
+
+    @Test("switch to an account that is not logged in exits 4, names the ones that are, and changes nothing")
+    func switchToUnknown() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            let before = try Data(contentsOf: sandbox.sessionsFile)
+            let result = try await sandbox.swaggerctl("switch", "-s", server.apiURL, "-e", "nobody@example.com")
+            #expect(result.status == 4)
+            #expect(
+                result.stderr
+                    == "swaggerctl: nobody@example.com is not logged in to \(server.apiURL). Only demo@example.com is "
+                    + "logged in there; run `swaggerctl login -s \(server.apiURL) -e nobody@example.com` to add it.\n")
+            #expect(try Data(contentsOf: sandbox.sessionsFile) == before)
+        }
+    }
+
+    @Test("switch without -e: off a terminal it names the accounts and exits 64; on one it asks which")
+    func switchChooser() async throws {
+        let sandbox = try Sandbox()
+        try await Self.withTwoAccounts(sandbox) { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            _ = try await sandbox.login(server.apiURL, email: Self.ana.email, password: Self.ana.password)
+
+            let script = try await sandbox.swaggerctl("switch")
+            #expect(script.status == 64)
+            #expect(
+                script.stderr
+                    == "swaggerctl: Name the account with -e; logged in to \(server.apiURL): ana@example.com, "
+                    + "demo@example.com.\n")
+
+            let terminal = try await sandbox.onTerminal("switch")
+            let status = try await terminal.answer("Switch to [1-2]: ", with: "2\n")
+            #expect(status == 0, "\(terminal.transcript)")
+            #expect(terminal.transcript.contains("  1. ana@example.com (active)\r\n  2. demo@example.com\r\n"))
+            #expect(try await Self.inUse(sandbox).email == Sandbox.demo.email)
+
+            let cancelled = try await sandbox.onTerminal("switch")
+            let cancelledStatus = try await cancelled.answer("Switch to [1-2]: ", with: "\u{04}")
+            #expect(cancelledStatus == 130, "\(cancelled.transcript)")
+            #expect(try await Self.inUse(sandbox).email == Sandbox.demo.email)
+        }
+    }
+
+    @Test("logout --all removes every session on every server, keyring and file, and revokes each on its server")
+    func logoutAll() async throws {
+        let bus = try TestKeyring.busAddress()
+        let sandbox = try Sandbox(environment: ["SWAGGERCTL_KEYRING": "auto", "DBUS_SESSION_BUS_ADDRESS": bus])
+        try await Self.withTwoAccounts(sandbox) { first in
+            try await withDemoServer { second in
+                try #require(try await sandbox.loginAsDemo(first.apiURL).status == 0)
+                let ana = try await sandbox.login(
+                    first.apiURL, email: Self.ana.email, password: Self.ana.password, extra: ["--keyring", "file"])
+                try #require(ana.status == 0, "\(ana)")
+                try #require(try await sandbox.loginAsDemo(second.apiURL).status == 0)
+                let records = try sandbox.index.records()
+                #expect(Set(records.map(\.keystore)) == [.secretService, .file])
+                let keyring = TestKeyring.keystore(bus)
+                var tokens: [String] = []
+                for record in records {
+                    let stored = try await sandbox.keystore.credentials(for: record.account)
+                    let inKeyring = try await keyring.credentials(for: record.account)
+                    tokens += [stored, inKeyring].compactMap { $0 }.flatMap { [$0.accessToken, $0.refreshToken] }
+                        .compactMap { $0 }
+                }
+                #expect(tokens.count == 6)
+
+                let result = try await sandbox.swaggerctl("logout", "--all")
+                #expect(result.status == 0, "\(result)")
+                #expect(result.stderr == "Logged out 3 sessions on 2 servers.\n")
+
+                #expect(try sandbox.index.records().isEmpty)
+                for record in records {
+                    #expect(try await sandbox.keystore.credentials(for: record.account) == nil)
+                    #expect(try await keyring.credentials(for: record.account) == nil)
+                    #expect(try await sandbox.profiles.profile(for: record.account) == nil)
+                }
+                let leftovers = try sandbox.allFileContents()
+                for token in tokens { #expect(!leftovers.contains(token)) }
+                // Each server revoked its sessions: the old refresh tokens no longer work.
+                #expect(
+                    first.logLines(containing: "logout: session revoked")
+                        + second.logLines(containing: "logout: session revoked") == 3)
+
+                let again = try await sandbox.swaggerctl("logout", "--all")
+                #expect(again.status == 0)
+                #expect(again.stderr == "Not logged in anywhere; nothing to remove.\n")
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import SwaggerClient
+import Synchronization
+import Testing
+
+/// The table in Docs/exit-codes.md.
+enum ExitCodes {
+    static func documented() throws -> [(code: Int32, name: String)] {
+        let text = try String(contentsOf: Project.root.appending(path: "Docs/exit-codes.md"), encoding: .utf8)
+        return text.matches(of: /(?m)^\| (\d+) \| ([a-z ]+) \|/).compactMap { match in
+            Int32(match.1).map { ($0, String(match.2)) }
+        }
+    }
+}
+
+/// What scripts rely on: quiet success, JSON that parses, and exit codes that mean what the docs say.
+@Suite("Scripting: --quiet, JSON output and exit codes")
+struct ScriptingTests {
+    /// Parses `text` with `python3 -m json.tool`, an independent JSON parser.
+    static func parsesAsJSON(_ text: String) async throws -> Bool {
+        try await runProgram(
+            URL(filePath: "/usr/bin/python3"), ["-m", "json.tool"], environment: ["PATH": "/usr/bin:/bin"],
+            stdin: text
+        ).status == 0
+    }
+
+    @Test("login --quiet prints nothing on success, and still one line on failure")
+    func quietLogin() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let quiet = try await sandbox.loginAsDemo(server.apiURL, extra: ["--quiet"])
+            #expect(quiet.status == 0)
+            #expect(quiet.stdout.isEmpty)
+            #expect(quiet.stderr.isEmpty)
+            #expect(try sandbox.index.records().map(\.email) == [Sandbox.demo.email])
+
+            let refused = try await sandbox.login(
+                server.apiURL, email: "x@example.com", password: "wrong", extra: ["-q"])
+            #expect(refused.status == 4)
+            #expect(refused.stdout.isEmpty)
+            #expect(refused.stderr.hasPrefix("swaggerctl: "))
+            #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused)")
+        }
+    }
+
+    @Test("every --format json output parses, empty ones included")
+    func json() async throws {
+        let sandbox = try Sandbox()
+        let empty = try await sandbox.swaggerctl("status", "--format", "json")
+        #expect(empty.status == 4)
+        #expect(empty.stdout == "[]\n")
+        #expect(try await Self.parsesAsJSON(empty.stdout))
+
+        let withToken = try await sandbox.swaggerctl(
+            ["status", "--format", "json"], environment: ["SWAGGERCTL_TOKEN": "a.b.c"])
+        #expect(withToken.status == 0)
+        #expect(withToken.stdout == "[]\n")
+
+        try await withDemoServer { server in
+            var outputs = [try await sandbox.loginAsDemo(server.apiURL, extra: ["--format", "json"])]
+            outputs.append(try await sandbox.swaggerctl("details", "--format", "json"))
+            outputs.append(try await sandbox.swaggerctl("status", "--format", "json"))
+            outputs.append(try await sandbox.swaggerctl("status", "--check", "--format", "json"))
+            for output in outputs {
+                #expect(output.status == 0, "\(output)")
+                #expect(try await Self.parsesAsJSON(output.stdout), "\(output)")
+                #expect(output.stdout.hasSuffix("\n"))
+            }
+        }
+
+        // A profile with no fields at all is the empty object.
+        try await FaultServer.run(profile: FaultServer.Reply(body: "{}")) { url in
+            let login = try await sandbox.swaggerctl(
+                ["login", "-s", url, "-e", "a@example.com", "--password-stdin", "--format", "json"], stdin: "pw\n")
+            #expect(login.status == 0, "\(login)")
+            #expect(login.stdout == "{}\n")
+            let details = try await sandbox.swaggerctl("details", "-s", url, "--format", "json")
+            #expect(details.stdout == "{}\n", "\(details)")
+        }
+    }
+
+    /// One real way to get each documented code, and what stderr then holds.
+    static func produce(_ code: Int32) async throws -> (status: Int32, stderr: String) {
+        let sandbox = try Sandbox()
+        switch code {
+        case 0:
+            return try await withDemoServer { server in
+                _ = try await sandbox.loginAsDemo(server.apiURL)
+                let result = try await sandbox.swaggerctl("details")
+                return (result.status, result.stderr)
+            }
+        case 1:
+            try FileManager.default.createDirectory(at: sandbox.configDirectory, withIntermediateDirectories: true)
+            try Data("not json".utf8).writePrivately(to: sandbox.sessionsFile)
+            let result = try await sandbox.swaggerctl("status")
+            return (result.status, result.stderr)
+        case 3:
+            let result = try await sandbox.swaggerctl(
+                "login", "-s", "http://127.0.0.1:\(try freeLoopbackPort())/api",
+                "-e", "a@example.com", "--password-stdin", stdin: "pw\n")
+            return (result.status, result.stderr)
+        case 4:
+            let result = try await sandbox.swaggerctl("details", "-s", "http://127.0.0.1:8080/api")
+            return (result.status, result.stderr)
+        case 5:
+            let broken = FaultServer.Reply(status: .internalServerError, body: "{}")
+            let outcome = Mutex<CommandResult?>(nil)
+            try await FaultServer.run(login: broken) { url in
+                let result = try await sandbox.swaggerctl(
+                    "login", "-s", url, "-e", "a@example.com", "--password-stdin", stdin: "pw\n")
+                outcome.withLock { $0 = result }
+            }
+            let result = try #require(outcome.withLock { $0 })
+            return (result.status, result.stderr)
+        case 64:
+            let result = try await sandbox.swaggerctl("details", "--bogus")
+            return (result.status, result.stderr)
+        case 130:
+            let terminal = try await sandbox.onTerminal("login", "-s", "http://127.0.0.1:8080/api")
+            let status = try await terminal.answer("E-mail: ", with: "\u{04}")
+            let stderr = String(terminal.transcript.split(separator: "\r\n").last ?? "") + "\n"
+            return (status, stderr)
+        default:
+            Issue.record("Docs/exit-codes.md documents \(code), which no scenario here produces")
+            return (-1, "")
+        }
+    }
+
+    @Test("each exit code in Docs/exit-codes.md is what a real failure of its kind exits with, and none is missing")
+    func exitCodeTable() async throws {
+        let documented = try ExitCodes.documented()
+        #expect(documented.map(\.code) == [0, 1, 3, 4, 5, 64, 130])
+        #expect(
+            documented.map(\.name) == [
+                "success", "failure", "network", "authentication", "server or contract", "usage", "cancelled",
+            ])
+        for (code, name) in documented {
+            let (status, stderr) = try await Self.produce(code)
+            #expect(status == code, "\(name): \(stderr)")
+            let lines = stderr.split(separator: "\n")
+            switch code {
+            case 0: break
+            case 64:
+                #expect(lines.count == 3 && lines[0].hasPrefix("swaggerctl: ") && lines[1].hasPrefix("Usage: "))
+            default:
+                #expect(lines.count == 1 && lines[0].hasPrefix("swaggerctl: "), "\(name): \(stderr)")
+            }
+        }
+        // The help's summary lists the same codes and names.
+        let help = try await Sandbox().swaggerctl("--help").stdout.replacing("\n", with: " ")
+        let summary = documented.map { "\($0.code) \($0.code == 1 ? "other failure" : $0.name)" }
+        #expect(help.contains("Exit codes: " + summary.joined(separator: ", ") + "."), "\(help)")
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import SwaggerClient
+
+@Suite("ShellCompletions: what the shell offers for --server and --email")
+struct ShellCompletionsTests {
+    /// A configuration folder holding ana and ivo on the demo server (ivo newer) and ana on another server.
+    static func folder() throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory()
+        let index = SessionIndex(directory: folder.url)
+        try index.save(Fixtures.record(Fixtures.ana, savedAt: Fixtures.savedAt))
+        try index.save(Fixtures.record(Fixtures.ivo, savedAt: Fixtures.savedAt.addingTimeInterval(10)))
+        try index.save(
+            Fixtures.record(
+                Account(server: Fixtures.otherServer, email: "ana@example.com"),
+                savedAt: Fixtures.savedAt.addingTimeInterval(5)))
+        return folder
+    }
+
+    @Test("servers: each stored server once, the default first, filtered by what was typed")
+    func servers() throws {
+        let folder = try Self.folder()
+        let environment = ["SWAGGERCTL_CONFIG_DIR": folder.url.path]
+        #expect(
+            ShellCompletions.servers(prefix: "", environment: environment) == [Fixtures.server, Fixtures.otherServer])
+        #expect(ShellCompletions.servers(prefix: "https:", environment: environment) == [Fixtures.otherServer])
+        #expect(ShellCompletions.servers(prefix: "ftp:", environment: environment) == [])
+    }
+
+    @Test(
+        "emails: the accounts of the server on the command line, else of the default one, the active first",
+        arguments: [
+            ([String](), [String: String](), ["ivo@example.com", "ana@example.com"]),
+            (["details", "-s", "https://API.example.com:443/v2/"], [:], ["ana@example.com"]),
+            (["details", "--server=https://api.example.com/v2"], [:], ["ana@example.com"]),
+            (
+                ["details", "--server", "https://api.example.com/v2", "-s", Fixtures.server], [:],
+                ["ivo@example.com", "ana@example.com"]
+            ),
+            (["details"], ["SWAGGERCTL_SERVER": Fixtures.otherServer], ["ana@example.com"]),
+            (["details", "-s", "not a url"], [:], []),
+            (["details", "-s", "https://elsewhere.example.com"], [:], []),
+        ])
+    func emails(words: [String], environment: [String: String], expected: [String]) throws {
+        let folder = try Self.folder()
+        let merged = environment.merging(["SWAGGERCTL_CONFIG_DIR": folder.url.path]) { $1 }
+        #expect(ShellCompletions.emails(words: words, prefix: "", environment: merged) == expected)
+    }
+
+    @Test("nothing stored, or a folder that cannot be read, offers nothing and never fails")
+    func nothing() throws {
+        let folder = try TemporaryDirectory()
+        try Data("not json".utf8).write(to: folder.url.appending(path: SessionIndex.fileName))
+        let environment = ["SWAGGERCTL_CONFIG_DIR": folder.url.path]
+        #expect(ShellCompletions.servers(prefix: "", environment: environment) == [])
+        #expect(ShellCompletions.emails(words: [], prefix: "", environment: environment) == [])
+        #expect(ShellCompletions.servers(prefix: "", environment: ["SWAGGERCTL_CONFIG_DIR": "relative"]) == [])
+    }
+}
