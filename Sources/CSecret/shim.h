@@ -20,6 +20,7 @@ static inline const SecretSchema *swaggerctl_token_schema(void) {
             {"service", SECRET_SCHEMA_ATTRIBUTE_STRING},
             {"username", SECRET_SCHEMA_ATTRIBUTE_STRING},
             {"refresh-token-for", SECRET_SCHEMA_ATTRIBUTE_STRING},
+            {"client-secret-for", SECRET_SCHEMA_ATTRIBUTE_STRING},
             {NULL, 0},
         },
     };

@@ -52,6 +52,75 @@ extension KeystoreChoice: ExpressibleByArgument {
     }
 }
 
+/// `--kind` and what describes a server that is not the original API. Each is saved with the session.
+struct DialectOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "How to log in: original (this tool's own account API), identity (ASP.NET Core Identity's /login, "
+                + "/refresh and /manage/info) or oauth2 (the OAuth 2 password grant). Saved with the session. "
+                + "Default: the kind saved for the server, else original.",
+            valueName: "kind"))
+    var kind: ServerKind?
+
+    @Option(
+        help: ArgumentHelp(
+            "Where the credentials go: a path under the server URL, or a URL (OAuth 2's token endpoint).",
+            valueName: "path"))
+    var loginPath: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Where the refresh token goes. Default: Identity's /refresh, OAuth 2's token endpoint.", valueName: "path"))
+    var refreshPath: String?
+
+    @Option(help: ArgumentHelp("Where logout revokes the session (RFC 7009 for OAuth 2).", valueName: "path"))
+    var revokePath: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Where the profile is read: Identity's /manage/info, OAuth 2's userinfo endpoint, or this.",
+            valueName: "path"))
+    var profilePath: String?
+
+    @Option(
+        name: .customLong("openapi"),
+        help: ArgumentHelp(
+            "The server's OpenAPI document, to find an OAuth 2 password flow's token URL in. Default: the server's "
+                + "OpenID configuration, then the usual places (/openapi.json, /swagger/v1/swagger.json, …).",
+            valueName: "url"))
+    var openAPI: String?
+
+    @Option(help: ArgumentHelp("The OAuth 2 client id.", valueName: "id"))
+    var clientId: String?
+
+    @Option(help: ArgumentHelp("The OAuth 2 scope to ask for.", valueName: "scope"))
+    var scope: String?
+
+    @Flag(
+        help: ArgumentHelp(
+            "Read the OAuth 2 client secret from standard input, after the password's line with --password-stdin; "
+                + "on a terminal, ask for it. It is kept with the tokens and sent by HTTP Basic."))
+    var clientSecretStdin = false
+
+    @Option(help: ArgumentHelp("The login answer's access-token member; dots go into objects.", valueName: "name"))
+    var accessTokenField: String?
+
+    @Option(help: ArgumentHelp("The login answer's refresh-token member.", valueName: "name"))
+    var refreshTokenField: String?
+
+    @Option(help: ArgumentHelp("The login answer's member with the token's lifetime in seconds.", valueName: "name"))
+    var expiresInField: String?
+
+    var flags: DialectFlags {
+        DialectFlags(
+            kind: kind, loginPath: loginPath, refreshPath: refreshPath, revokePath: revokePath,
+            profilePath: profilePath, openAPI: openAPI, clientID: clientId, scope: scope,
+            accessTokenField: accessTokenField, refreshTokenField: refreshTokenField, expiresInField: expiresInField)
+    }
+}
+
+extension ServerKind: ExpressibleByArgument {}
+
 /// `--format`: how data is printed.
 struct FormatOptions: ParsableArguments {
     enum Format: String, ExpressibleByArgument, CaseIterable {

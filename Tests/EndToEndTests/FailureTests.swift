@@ -119,19 +119,21 @@ struct FailureTests {
     }
 
     @Test(
-        "a profile answer that breaks the contract exits 5 and keeps the session",
+        "a profile answer that breaks the contract exits 5; one that is not a profile at all stores nothing",
         arguments: [
-            FaultServer.Reply(body: "[1, 2, 3]"),
-            FaultServer.Reply(body: #"{"id": "not a number"}"#),
-            FaultServer.Reply(contentType: "text/plain", body: "hello"),
+            (FaultServer.Reply(body: #"{"id": "not a number"}"#), true),
+            (FaultServer.Reply(body: "[1, 2, 3]"), false),
+            (FaultServer.Reply(contentType: "text/plain", body: "hello"), false),
         ])
-    func malformedProfile(reply: FaultServer.Reply) async throws {
+    func malformedProfile(reply: FaultServer.Reply, stored: Bool) async throws {
         let sandbox = try Sandbox()
         try await FaultServer.run(profile: reply) { url in
             let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
             #expect(result.status == 5)
             expectOneLine(result)
-            #expect(try sandbox.index.records().count == 1)
+            #expect(try sandbox.index.records().count == (stored ? 1 : 0), "\(result)")
+            #expect(try sandbox.allFileContents().contains("fault-token") == stored)
+            if !stored { #expect(result.stderr.contains("so nothing was stored"), "\(result)") }
         }
     }
 

@@ -36,6 +36,27 @@ struct SecretServiceTests {
         #expect(try await keystore.removeCredentials(for: account) == false)
     }
 
+    @Test("an OAuth 2 client secret is a third item, found by client-secret-for, and goes with the tokens")
+    func clientSecret() async throws {
+        let bus = try TestKeyring.busAddress()
+        let keystore = TestKeyring.keystore(bus)
+        let account = Account(server: "http://127.0.0.1:1/api/\(UUID())", email: "ana@example.com")
+        let credentials = Credentials(
+            accessToken: "a-\(UUID())", refreshToken: "r-\(UUID())", clientSecret: "s-\(UUID())")
+
+        try await keystore.store(credentials, for: account)
+        #expect(try await keystore.credentials(for: account) == credentials)
+        let lookup = try await secretTool(
+            "lookup", "client-secret-for", "swaggerctl:\(account.server)", "username", account.email, bus: bus)
+        #expect(lookup.stdout == credentials.clientSecret)
+
+        // Stored again without one, the old secret does not linger.
+        try await keystore.store(Credentials(accessToken: "a2"), for: account)
+        #expect(try await keystore.credentials(for: account) == Credentials(accessToken: "a2"))
+        #expect(try await keystore.removeCredentials(for: account))
+        #expect(try await keystore.credentials(for: account) == nil)
+    }
+
     @Test(
         "attribute values keep Unicode e-mails and server URLs with ports and paths exactly",
         arguments: [

@@ -32,7 +32,8 @@ struct CredentialsTests {
     @Test("values that hold credentials or tokens, actions included, do not show the tokens either")
     func containers() throws {
         let session = Session(record: Fixtures.record(Fixtures.ana), credentials: Self.credentials)
-        let use = MainCoordinator.StartAction.use(.fetchProfile(server: Fixtures.server, accessToken: "SECRET"))
+        let use = MainCoordinator.StartAction.use(
+            .fetchProfile(server: Fixtures.server, dialect: nil, accessToken: "SECRET"))
         let refresh = MainCoordinator.LockedAction.refresh(
             .init(server: Fixtures.server, refreshToken: "SECRET", appID: "app"))
         let source = MainCoordinator.Source.environment(token: "SECRET", server: Fixtures.server)

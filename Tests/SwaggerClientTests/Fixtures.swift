@@ -8,6 +8,11 @@ enum Fixtures {
     static let ana = Account(server: server, email: "ana@example.com")
     static let ivo = Account(server: server, email: "ivo@example.com")
 
+    /// ASP.NET Core Identity's endpoints under the demo server's URL.
+    static let identity = ServerDialect(
+        kind: .identity, loginURL: server + "/login", refreshURL: server + "/refresh", revocationURL: nil,
+        profileURL: server + "/manage/info", fields: .camelCase)
+
     /// 2023-11-14T22:13:20Z.
     static let savedAt = Date(timeIntervalSince1970: 1_700_000_000)
 

@@ -72,7 +72,7 @@ struct MainCoordinatorTests {
 
     // MARK: - Login
 
-    @Test("a login builds the record from the answer, then fetches the profile and saves it")
+    @Test("a login checks the profile with the new token, then stores the session, then saves the profile")
     func login() throws {
         var coordinator = Coordinator()
         coordinator.loginRequested(Fixtures.ana, appID: "my-app")
@@ -80,40 +80,97 @@ struct MainCoordinatorTests {
         let answer = APIService.Login(
             credentials: Credentials(accessToken: token, refreshToken: "r1"), username: "ana.h")
 
-        let record = coordinator.authenticated(answer, storedIn: .secretService, now: Self.now)
-
+        #expect(
+            coordinator.authenticated(answer, now: Self.now)
+                == .fetchProfile(server: Fixtures.server, dialect: nil, accessToken: token))
+        guard case .storeNewSession(let session) = coordinator.profileReceived(Self.profile) else {
+            Issue.record("a login's profile stores the session")
+            return
+        }
+        #expect(session.credentials == Credentials(accessToken: token, refreshToken: "r1"))
+        let record = coordinator.tokensStored(in: .secretService)
         #expect(
             record
                 == SessionRecord(
                     account: Fixtures.ana, appId: "my-app", username: "ana.h", keystore: .secretService,
                     savedAt: Self.now, expiresAt: Self.now.addingTimeInterval(900), refreshable: true))
-        #expect(coordinator.sessionSaved() == .fetchProfile(server: Fixtures.server, accessToken: token))
         #expect(
-            coordinator.profileReceived(Self.profile)
+            coordinator.sessionSaved()
                 == .saveAndShow(.init(profile: Self.profile, origin: .server(refreshed: false)), Fixtures.ana))
     }
 
-    @Test("a login without a refresh token or a JWT records neither")
+    @Test("a login without a refresh token or a JWT records neither; expiresIn gives an opaque token's expiry")
     func loginWithOpaqueToken() {
-        var coordinator = Coordinator()
-        coordinator.loginRequested(Fixtures.ana, appID: "app")
-        let answer = APIService.Login(credentials: Credentials(accessToken: "opaque"), username: nil)
-        let record = coordinator.authenticated(answer, storedIn: .file, now: Self.now)
-        #expect(record.expiresAt == nil)
-        #expect(record.refreshable == false)
+        for (lifetime, expiry) in [(nil, nil), (Duration.seconds(3600), Self.now.addingTimeInterval(3600))] {
+            var coordinator = Coordinator()
+            coordinator.loginRequested(Fixtures.ana, appID: "app")
+            let answer = APIService.Login(credentials: Credentials(accessToken: "opaque"), expiresIn: lifetime)
+            _ = coordinator.authenticated(answer, now: Self.now)
+            _ = coordinator.profileReceived(Self.profile)
+            let record = coordinator.tokensStored(in: .file)
+            #expect(record.expiresAt == expiry)
+            #expect(record.issuedAt == (lifetime == nil ? nil : Self.now))
+            #expect(record.refreshable == false)
+        }
     }
 
     @Test(
-        "a profile request that fails after a good login keeps the session, whatever the failure",
+        "a profile request that fails after a good login stores the session all the same, and says so",
         arguments: everyError)
     func halfLogin(error: APIServiceError) {
         var coordinator = Coordinator()
         coordinator.loginRequested(Fixtures.ana, appID: "app")
-        let record = coordinator.authenticated(
-            APIService.Login(credentials: Self.stored, username: nil), storedIn: .file, now: Self.now)
-        _ = coordinator.sessionSaved()
+        _ = coordinator.authenticated(APIService.Login(credentials: Self.stored), now: Self.now)
 
-        #expect(coordinator.profileFailed(error) == .fail(.profileAfterLogin(error, record)))
+        guard case .storeNewSession(let session) = coordinator.profileFailed(error) else {
+            Issue.record("a login whose profile failed so stores its session")
+            return
+        }
+        #expect(session.credentials == Self.stored)
+        let record = coordinator.tokensStored(in: .file)
+        #expect(coordinator.sessionSaved() == .fail(.profileAfterLogin(error, record)))
+    }
+
+    @Test("a login whose profile is not a profile stores nothing: no later command could use the session")
+    func unusableProfile() {
+        let dialect = Fixtures.identity
+        var coordinator = Coordinator()
+        coordinator.loginRequested(Fixtures.ana, appID: "app", dialect: dialect)
+        #expect(
+            coordinator.authenticated(APIService.Login(credentials: Self.stored), now: Self.now)
+                == .fetchProfile(server: Fixtures.server, dialect: dialect, accessToken: Self.stored.accessToken))
+        let error = APIServiceError.notAProfile("the profile is not a JSON object")
+        #expect(coordinator.profileFailed(error) == .fail(.unusableProfile(error, Fixtures.ana, dialect: dialect)))
+    }
+
+    @Test("another kind's session carries its dialect to the profile request and the refresh, with its secret")
+    func dialectFlows() throws {
+        var record = Self.record(expiresIn: -10)
+        record.dialect = Fixtures.identity
+        let credentials = Credentials(accessToken: "a1", refreshToken: "r1", clientSecret: "s3cret")
+        var coordinator = Coordinator()
+        #expect(
+            coordinator.start(.stored(record), for: .profile(allowSaved: true), now: Self.now)
+                == .lockForRefresh(Fixtures.ana))
+        #expect(
+            coordinator.lockTaken(record: record, credentials: credentials, now: Self.now)
+                == .refresh(
+                    .init(
+                        server: Fixtures.server, refreshToken: "r1", appID: record.appId, dialect: Fixtures.identity,
+                        clientSecret: "s3cret")))
+        let renewed = coordinator.refreshed(
+            APIService.Login(credentials: Credentials(accessToken: "a2", refreshToken: "r2"), expiresIn: .seconds(60)),
+            now: Self.now)
+        #expect(renewed.credentials == Credentials(accessToken: "a2", refreshToken: "r2", clientSecret: "s3cret"))
+        #expect(renewed.record.expiresAt == Self.now.addingTimeInterval(60))
+        #expect(
+            coordinator.rotationStored()
+                == .fetchProfile(server: Fixtures.server, dialect: Fixtures.identity, accessToken: "a2"))
+        guard case .saveAndShow(let outcome, _) = coordinator.profileReceived(Self.profile) else {
+            Issue.record("a stored session's profile is saved")
+            return
+        }
+        #expect(outcome.kind == .identity)
     }
 
     // MARK: - Starting with a stored session
@@ -149,7 +206,9 @@ struct MainCoordinatorTests {
     func freshToken() {
         var details = Coordinator()
         _ = details.start(.stored(Self.fresh), for: .profile(allowSaved: true), now: Self.now)
-        #expect(details.tokenRead("access") == .use(.fetchProfile(server: Fixtures.server, accessToken: "access")))
+        #expect(
+            details.tokenRead("access")
+                == .use(.fetchProfile(server: Fixtures.server, dialect: nil, accessToken: "access")))
         #expect(
             details.profileReceived(Self.profile)
                 == .saveAndShow(.init(profile: Self.profile, origin: .server(refreshed: false)), Fixtures.ana))
@@ -190,7 +249,7 @@ struct MainCoordinatorTests {
 
         switch purpose {
         case .profile:
-            #expect(action == .use(.fetchProfile(server: Fixtures.server, accessToken: "their-access")))
+            #expect(action == .use(.fetchProfile(server: Fixtures.server, dialect: nil, accessToken: "their-access")))
             // Used after a refresh: a 401 now ends the session instead of refreshing again.
             #expect(
                 coordinator.profileFailed(.tokenRejected) == .endSession(.init(record: renewed, reason: .tokenRejected))
@@ -216,7 +275,7 @@ struct MainCoordinatorTests {
         #expect(
             replaced.lockTaken(
                 record: Self.fresh, credentials: Credentials(accessToken: "newer", refreshToken: "r"), now: Self.now)
-                == .use(.fetchProfile(server: Fixtures.server, accessToken: "newer")))
+                == .use(.fetchProfile(server: Fixtures.server, dialect: nil, accessToken: "newer")))
 
         var same = Self.waitingForLock(Self.fresh, after401: true)
         #expect(
@@ -235,7 +294,7 @@ struct MainCoordinatorTests {
         var profile = Self.waitingForLock(Self.expired)
         #expect(
             profile.lockTaken(record: Self.expired, credentials: bare, now: Self.now)
-                == .use(.fetchProfile(server: Fixtures.server, accessToken: "old-access")))
+                == .use(.fetchProfile(server: Fixtures.server, dialect: nil, accessToken: "old-access")))
         #expect(
             profile.profileFailed(.tokenRejected) == .endSession(.init(record: Self.expired, reason: .tokenRejected)))
 
@@ -286,7 +345,8 @@ struct MainCoordinatorTests {
         expected.username = "ana.h"
         #expect(
             session == Session(record: expected, credentials: .init(accessToken: token, refreshToken: "new-refresh")))
-        #expect(coordinator.rotationStored() == .fetchProfile(server: Fixtures.server, accessToken: token))
+        #expect(
+            coordinator.rotationStored() == .fetchProfile(server: Fixtures.server, dialect: nil, accessToken: token))
         #expect(
             coordinator.profileReceived(Self.profile)
                 == .saveAndShow(.init(profile: Self.profile, origin: .server(refreshed: true)), Fixtures.ana))
@@ -345,7 +405,7 @@ struct MainCoordinatorTests {
                 == .refresh(.init(server: Fixtures.server, refreshToken: "old-refresh", appID: "swaggerctl-demo")))
         let session = coordinator.refreshed(
             .init(credentials: Credentials(accessToken: "a2", refreshToken: "r2"), username: nil), now: Self.now)
-        #expect(coordinator.rotationStored() == .fetchProfile(server: Fixtures.server, accessToken: "a2"))
+        #expect(coordinator.rotationStored() == .fetchProfile(server: Fixtures.server, dialect: nil, accessToken: "a2"))
         #expect(
             coordinator.profileFailed(.tokenRejected)
                 == .endSession(.init(record: session.record, reason: .tokenRejected)))
@@ -398,7 +458,7 @@ struct MainCoordinatorTests {
         var details = Coordinator()
         #expect(
             details.start(source, for: .profile(allowSaved: true), now: Self.now)
-                == .use(.fetchProfile(server: Fixtures.server, accessToken: "env-token")))
+                == .use(.fetchProfile(server: Fixtures.server, dialect: nil, accessToken: "env-token")))
         #expect(
             details.profileReceived(Self.profile)
                 == .show(.init(profile: Self.profile, origin: .server(refreshed: false))))

@@ -62,6 +62,47 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
         return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
+    /// The URL that `pathOrURL` names: an absolute `http` or `https` URL as it is, or a path (with a query,
+    /// if any) under this base URL, so that `/login` under `https://host/api` is `https://host/api/login`.
+    /// - Parameter pathOrURL: What was given, such as `/login` or `https://auth.example.com/token`.
+    /// - Returns: The absolute URL.
+    /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` when it is neither.
+    public func resolve(_ pathOrURL: String) throws(SwaggerError) -> URL {
+        let text = pathOrURL.trimmingCharacters(in: .whitespaces)
+        if let scheme = URLComponents(string: text)?.scheme?.lowercased() {
+            guard scheme == "http" || scheme == "https", let url = URL(string: text), url.host != nil else {
+                throw SwaggerError(.usage, "\"\(text.prefix(200))\" is not an http or https URL or a path.")
+            }
+            return url
+        }
+        let path = text.hasPrefix("/") ? text : "/" + text
+        guard let url = URL(string: string + path) else {
+            throw SwaggerError(.usage, "\"\(text.prefix(200))\" is not a path that can follow \(string).")
+        }
+        return url
+    }
+
+    /// Whether `url` has this base URL's scheme, host and port: the only place a session's token may go
+    /// for `swaggerctl api`.
+    public func isSameOrigin(_ url: URL) -> Bool {
+        Self.origin(of: url) == Self.origin(of: self.url)
+    }
+
+    /// `scheme://host[:port]` of `url`, with the scheme and host lower-cased and a default port left out.
+    public static func origin(of url: URL) -> URL? {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host(percentEncoded: true)?.lowercased(), !host.isEmpty
+        else { return nil }
+        var components = URLComponents()
+        components.scheme = scheme
+        // URL gives an IPv6 host without its brackets; URLComponents wants them.
+        components.percentEncodedHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        if let port = url.port, !(scheme == "http" && port == 80), !(scheme == "https" && port == 443) {
+            components.port = port
+        }
+        return components.url
+    }
+
     /// Whether the host is this machine: `localhost` (and names under it, RFC 6761 §6.3), `127.0.0.0/8` or `::1`.
     public var isLoopback: Bool {
         guard let host = url.host(percentEncoded: false)?.lowercased() else { return false }
@@ -69,5 +110,14 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
         if host == "::1" || host == "[::1]" || host == "0:0:0:0:0:0:0:1" { return true }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+}
+
+extension URL {
+    /// The path and query as sent in a request line: `/api/items?page=2`.
+    var pathAndQuery: String {
+        let path = path(percentEncoded: true)
+        let query = query(percentEncoded: true).map { "?" + $0 } ?? ""
+        return (path.isEmpty ? "/" : path) + query
     }
 }

@@ -15,7 +15,10 @@ import Foundation
 /// - on a 401, refresh once and repeat the request once;
 /// - end the session when the server rejects the refresh, answers 401 again after one, or answers 403;
 /// - show the saved profile when the server cannot be reached;
-/// - keep the session of a login whose profile request failed.
+/// - store a new session only after its profile request: never when the answer is not a profile at all (not
+///   a JSON object: the address names something else), and with a failure that says both when it failed
+///   otherwise;
+/// - the access token's expiry: its JWT `exp`, else the `expiresIn` of the login or refresh.
 ///
 /// Feeding an event in a state where it cannot happen is a programming error in the owner, and stops the
 /// process as a failed precondition does.
@@ -44,9 +47,9 @@ public struct MainCoordinator: Sendable {
 
     /// What to do with an access token that is ready to use.
     public enum Use: Sendable, Hashable, Redacting {
-        /// Request the profile with it, then send ``MainCoordinator/profileReceived(_:)`` or
-        /// ``MainCoordinator/profileFailed(_:)``.
-        case fetchProfile(server: String, accessToken: String)
+        /// Request the profile with it, from the original API on `server` or as `dialect` says, then send
+        /// ``MainCoordinator/profileReceived(_:)`` or ``MainCoordinator/profileFailed(_:)``.
+        case fetchProfile(server: String, dialect: ServerDialect?, accessToken: String)
         /// Hand it to the person: the flow is complete.
         case deliver(accessToken: String)
     }
@@ -59,6 +62,10 @@ public struct MainCoordinator: Sendable {
         public var refreshToken: String
         /// The app id that the login sent.
         public var appID: String
+        /// How the server refreshes, when it is not the original API.
+        public var dialect: ServerDialect?
+        /// The OAuth 2 client secret, when the client has one.
+        public var clientSecret: String?
     }
 
     /// Why a flow ends without a result. The owner words it; the stored session is kept unless
@@ -68,6 +75,8 @@ public struct MainCoordinator: Sendable {
         case request(APIServiceError, Source)
         /// The login stored its session, but the profile request that followed failed.
         case profileAfterLogin(APIServiceError, SessionRecord)
+        /// The login succeeded, but its profile answer is not a profile; nothing was stored.
+        case unusableProfile(APIServiceError, Account, dialect: ServerDialect?)
         /// The server no longer accepts the session, which the owner has removed.
         case sessionEnded(SessionRecord, because: APIServiceError)
         /// The session's record is there, but no store holds its token.
@@ -104,6 +113,8 @@ public struct MainCoordinator: Sendable {
         public var profile: Profile
         /// Where it came from.
         public var origin: Origin
+        /// The kind of server it came from, which decides how it is laid out.
+        public var kind: ServerKind = .original
     }
 
     // MARK: - Actions
@@ -159,6 +170,16 @@ public struct MainCoordinator: Sendable {
         case saveAndShow(ProfileOutcome, Account)
         /// Show the profile; nothing is saved for a token from the environment.
         case show(ProfileOutcome)
+        /// A login's profile arrived: store the new session's tokens, then send ``tokensStored(in:)``.
+        case storeNewSession(Session)
+    }
+
+    /// What follows ``sessionSaved()``.
+    public enum NewSessionAction: Sendable, Hashable {
+        /// Save the profile for this account, then show it.
+        case saveAndShow(ProfileOutcome, Account)
+        /// Stop: the session is stored, but its profile could not be fetched.
+        case fail(Failure)
     }
 
     /// What follows ``profileFailed(_:)``.
@@ -170,6 +191,9 @@ public struct MainCoordinator: Sendable {
         case endSession(SessionEndedAction)
         /// Read the saved profile, then send ``savedProfileLoaded(_:)``.
         case loadSavedProfile(Account)
+        /// A login's profile request failed in a way that leaves the session usable: store it all the same,
+        /// then send ``tokensStored(in:)``.
+        case storeNewSession(Session)
         /// Stop.
         case fail(Failure)
     }
@@ -187,8 +211,6 @@ public struct MainCoordinator: Sendable {
     private struct Flow: Sendable {
         var source: Source
         var purpose: Purpose
-        /// The login that stored this session just now.
-        var afterLogin = false
         /// The token in use came from under the refresh lock: another 401 ends the session.
         var refreshed = false
         /// The person asked for a refresh, so one is made even if another process refreshed meanwhile.
@@ -204,12 +226,23 @@ public struct MainCoordinator: Sendable {
         var record: SessionRecord? {
             if case .stored(let record) = source { record } else { nil }
         }
+
+        var dialect: ServerDialect? { record?.dialect }
+    }
+
+    /// A login under way: what it will store once its profile request has answered.
+    private struct NewSession: Sendable {
+        var session: Session
+        /// The profile request's outcome; `nil` until it has one.
+        var profile: Result<Profile, APIServiceError>?
     }
 
     private enum State: Sendable {
         case idle
-        case authenticating(Account, appID: String, allowsPlainHTTP: Bool)
-        case savingNewSession(SessionRecord, Credentials)
+        case authenticating(SessionRecord, clientSecret: String?)
+        case checkingNewSession(NewSession)
+        case storingNewSession(NewSession)
+        case savingNewSession(NewSession)
         case readingAccessToken(Flow)
         /// `rejected` is the token that a 401 refused, when that is why the lock is wanted.
         case waitingForLock(Flow, rejected: String?)
@@ -227,40 +260,58 @@ public struct MainCoordinator: Sendable {
 
     // MARK: - Login
 
-    /// The person asked to log in to `account` with `appID`, allowing plain HTTP to another machine or not.
-    /// The owner posts the credentials, then sends ``authenticated(_:storedIn:now:)`` once it has stored the
-    /// tokens, or reports the login's error.
-    public mutating func loginRequested(_ account: Account, appID: String, allowsPlainHTTP: Bool = false) {
+    /// The person asked to log in to `account`: with `appID` on the original API, or as `dialect` says, with
+    /// the OAuth 2 `clientSecret` if there is one, allowing plain HTTP to another machine or not. The owner
+    /// posts the credentials, then sends ``authenticated(_:now:)``, or reports the login's error.
+    public mutating func loginRequested(
+        _ account: Account, appID: String, allowsPlainHTTP: Bool = false, dialect: ServerDialect? = nil,
+        clientSecret: String? = nil
+    ) {
         guard case .idle = state else { invalid("loginRequested") }
-        state = .authenticating(account, appID: appID, allowsPlainHTTP: allowsPlainHTTP)
-    }
-
-    /// The server accepted the credentials, and the owner stored the tokens in `keystore`.
-    /// - Returns: The session's record, for the owner to save before sending ``sessionSaved()``.
-    public mutating func authenticated(_ login: APIService.Login, storedIn keystore: KeystoreKind, now: Date)
-        -> SessionRecord
-    {
-        guard case .authenticating(let account, let appID, let allowsPlainHTTP) = state else {
-            invalid("authenticated")
-        }
-        let times = JWTClaims.times(of: login.credentials.accessToken)
-        var record = SessionRecord(
-            account: account, appId: appID, username: login.username, keystore: keystore, savedAt: now,
-            expiresAt: times.expiresAt, issuedAt: times.issuedAt, refreshable: login.credentials.refreshToken != nil)
+        var record = SessionRecord(account: account, appId: appID, keystore: .file, savedAt: Date.distantPast)
         // Saved only where it matters, so later commands to a plain-HTTP server need no flag.
         record.allowsPlainHTTP = allowsPlainHTTP ? true : nil
-        state = .savingNewSession(record, login.credentials)
-        return record
+        record.dialect = dialect
+        state = .authenticating(record, clientSecret: clientSecret)
+    }
+
+    /// The server accepted the credentials.
+    /// - Returns: The profile request that checks the new session, before anything is stored.
+    public mutating func authenticated(_ login: APIService.Login, now: Date) -> Use {
+        guard case .authenticating(var record, let clientSecret) = state else { invalid("authenticated") }
+        record.username = login.username
+        record.savedAt = now
+        (record.issuedAt, record.expiresAt) = Self.times(of: login, now: now)
+        record.refreshable = login.credentials.refreshToken != nil
+        var credentials = login.credentials
+        credentials.clientSecret = clientSecret
+        state = .checkingNewSession(NewSession(session: Session(record: record, credentials: credentials)))
+        return .fetchProfile(server: record.server, dialect: record.dialect, accessToken: credentials.accessToken)
+    }
+
+    /// The new session's tokens are stored, in `keystore`.
+    /// - Returns: The session's record, for the owner to save before sending ``sessionSaved()``.
+    public mutating func tokensStored(in keystore: KeystoreKind) -> SessionRecord {
+        guard case .storingNewSession(var new) = state else { invalid("tokensStored") }
+        new.session.record.keystore = keystore
+        state = .savingNewSession(new)
+        return new.session.record
     }
 
     /// The new session's record is saved.
-    /// - Returns: The profile request that completes a login, as the original app made it.
-    public mutating func sessionSaved() -> Use {
-        guard case .savingNewSession(let record, let credentials) = state else {
-            invalid("sessionSaved")
+    /// - Returns: The profile to save and show, or the failure of its request.
+    public mutating func sessionSaved() -> NewSessionAction {
+        guard case .savingNewSession(let new) = state, let profile = new.profile else { invalid("sessionSaved") }
+        state = .finished
+        switch profile {
+        case .success(let profile):
+            return .saveAndShow(
+                ProfileOutcome(profile: profile, origin: .server(refreshed: false), kind: new.session.record.kind),
+                new.session.account)
+        case .failure(let error):
+            // The login's token is good and stored; only the profile is missing.
+            return .fail(.profileAfterLogin(error, new.session.record))
         }
-        let flow = Flow(source: .stored(record), purpose: .profile(allowSaved: false), afterLogin: true)
-        return use(credentials.accessToken, in: flow)
     }
 
     // MARK: - A stored session or SWAGGERCTL_TOKEN
@@ -347,7 +398,10 @@ public struct MainCoordinator: Sendable {
             }
         }
         state = .refreshing(flow, Session(record: record, credentials: credentials))
-        return .refresh(Refresh(server: record.server, refreshToken: refreshToken, appID: record.appId))
+        return .refresh(
+            Refresh(
+                server: record.server, refreshToken: refreshToken, appID: record.appId, dialect: record.dialect,
+                clientSecret: credentials.clientSecret))
     }
 
     /// The server rotated the tokens.
@@ -357,8 +411,10 @@ public struct MainCoordinator: Sendable {
         guard case .refreshing(let flow, var session) = state else { invalid("refreshed") }
         // A server that does not rotate sends no new refresh token; the one it has is still good (RFC 6749 §6).
         let refreshToken = login.credentials.refreshToken ?? session.credentials.refreshToken
-        session.credentials = Credentials(accessToken: login.credentials.accessToken, refreshToken: refreshToken)
-        (session.record.issuedAt, session.record.expiresAt) = JWTClaims.times(of: login.credentials.accessToken)
+        session.credentials = Credentials(
+            accessToken: login.credentials.accessToken, refreshToken: refreshToken,
+            clientSecret: session.credentials.clientSecret)
+        (session.record.issuedAt, session.record.expiresAt) = Self.times(of: login, now: now)
         session.record.refreshable = refreshToken != nil
         if let username = login.username { session.record.username = username }
         state = .storingRotation(flow, session)
@@ -395,26 +451,38 @@ public struct MainCoordinator: Sendable {
 
     /// The profile arrived.
     public mutating func profileReceived(_ profile: Profile) -> ProfileAction {
+        if case .checkingNewSession(var new) = state {
+            new.profile = .success(profile)
+            state = .storingNewSession(new)
+            return .storeNewSession(new.session)
+        }
         guard case .fetchingProfile(let flow, _) = state else { invalid("profileReceived") }
         state = .finished
-        let outcome = ProfileOutcome(profile: profile, origin: .server(refreshed: flow.refreshed))
+        let outcome = ProfileOutcome(
+            profile: profile, origin: .server(refreshed: flow.refreshed), kind: flow.record?.kind ?? .original)
         guard let record = flow.record else { return .show(outcome) }
         return .saveAndShow(outcome, record.account)
     }
 
     /// The profile request failed.
     public mutating func profileFailed(_ error: APIServiceError) -> ProfileFailedAction {
+        if case .checkingNewSession(var new) = state {
+            if case .notAProfile = error {
+                // An answer that is not a profile means the wrong place or the wrong kind of server: a session
+                // that no later command could use is not stored.
+                state = .finished
+                return .fail(.unusableProfile(error, new.session.account, dialect: new.session.record.dialect))
+            }
+            new.profile = .failure(error)
+            state = .storingNewSession(new)
+            return .storeNewSession(new.session)
+        }
         guard case .fetchingProfile(let flow, let accessToken) = state else {
             invalid("profileFailed")
         }
         guard let record = flow.record else {
             state = .finished
             return .fail(.request(error, flow.source))
-        }
-        if flow.afterLogin {
-            // The login's token is good and stored; only the profile is missing.
-            state = .finished
-            return .fail(.profileAfterLogin(error, record))
         }
         switch error {
         case .tokenRejected where !flow.refreshed:
@@ -444,7 +512,9 @@ public struct MainCoordinator: Sendable {
         state = .finished
         guard let saved else { return .fail(.request(error, flow.source)) }
         return .show(
-            ProfileOutcome(profile: saved.profile, origin: .saved(receivedAt: saved.receivedAt, because: error)))
+            ProfileOutcome(
+                profile: saved.profile, origin: .saved(receivedAt: saved.receivedAt, because: error),
+                kind: flow.record?.kind ?? .original))
     }
 
     // MARK: - Helpers
@@ -456,6 +526,8 @@ public struct MainCoordinator: Sendable {
             switch state {
             case .idle: "idle"
             case .authenticating: "authenticating"
+            case .checkingNewSession: "checkingNewSession"
+            case .storingNewSession: "storingNewSession"
             case .savingNewSession: "savingNewSession"
             case .readingAccessToken: "readingAccessToken"
             case .waitingForLock: "waitingForLock"
@@ -472,11 +544,20 @@ public struct MainCoordinator: Sendable {
         switch flow.purpose {
         case .profile:
             state = .fetchingProfile(flow, accessToken: accessToken)
-            return .fetchProfile(server: flow.server, accessToken: accessToken)
+            return .fetchProfile(server: flow.server, dialect: flow.dialect, accessToken: accessToken)
         case .token:
             state = .finished
             return .deliver(accessToken: accessToken)
         }
+    }
+
+    /// When the access token was issued and expires: its JWT's `iat` and `exp` when it is a JWT that says, else
+    /// `now` and the login's `expiresIn` later, else unknown.
+    static func times(of login: APIService.Login, now: Date) -> (issuedAt: Date?, expiresAt: Date?) {
+        let claims = JWTClaims.times(of: login.credentials.accessToken)
+        if claims.expiresAt != nil { return claims }
+        guard let lifetime = login.expiresIn else { return claims }
+        return (now, now.addingTimeInterval(lifetime.timeInterval))
     }
 
     /// Whether an access token must be refreshed before use: it has expired, or will within ``expiryMargin``,

@@ -37,9 +37,19 @@ public struct DetailsViewModel: Sendable, Hashable {
     /// it out. Then come the fields the server added, sorted by name, with nested objects flattened into
     /// `parent.child` keys. An image id of -1 means "no image" and shows as ``unknown``, as the original
     /// app did.
-    /// - Parameter profile: The profile as received.
+    ///
+    /// A profile from another kind of server (Identity's `/manage/info`, an OpenID Connect userinfo answer) has
+    /// fields of its own, so it shows only those, sorted by name, flattened the same way.
+    /// - Parameters:
+    ///   - profile: The profile as received.
+    ///   - kind: The kind of server it came from.
     /// - Returns: The rows, in display order.
-    public static func rows(for profile: Profile) -> [DetailsViewModel] {
+    public static func rows(for profile: Profile, kind: ServerKind = .original) -> [DetailsViewModel] {
+        guard kind == .original else {
+            var rows: [DetailsViewModel] = []
+            for name in profile.fields.keys.sorted() { flatten(profile.fields[name] ?? .null, key: name, into: &rows) }
+            return rows
+        }
         let known = Set(knownFields.map(\.field))
         var rows = knownFields.map { field, label in
             let value = profile.fields[field] ?? .null

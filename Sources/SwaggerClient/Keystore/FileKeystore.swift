@@ -63,15 +63,19 @@ public struct FileKeystore: Keystore {
         var email: String
         var accessToken: String
         var refreshToken: String?
+        var clientSecret: String?
 
         init(account: Account, credentials: Credentials) {
             server = account.server
             email = account.email
             accessToken = credentials.accessToken
             refreshToken = credentials.refreshToken
+            clientSecret = credentials.clientSecret
         }
 
         var account: Account { Account(server: server, email: email) }
-        var credentials: Credentials { Credentials(accessToken: accessToken, refreshToken: refreshToken) }
+        var credentials: Credentials {
+            Credentials(accessToken: accessToken, refreshToken: refreshToken, clientSecret: clientSecret)
+        }
     }
 }

@@ -87,14 +87,18 @@ public struct Credentials: Sendable, Hashable, Codable, Redacting {
     public var accessToken: String
     /// The refresh token, when the server sent one.
     public var refreshToken: String?
+    /// The OAuth 2 client secret the session authenticates its client with, when it has one.
+    public var clientSecret: String?
 
     /// Creates credentials.
     /// - Parameters:
     ///   - accessToken: The bearer token for API calls.
     ///   - refreshToken: The refresh token, when the server sent one.
-    public init(accessToken: String, refreshToken: String? = nil) {
+    ///   - clientSecret: The OAuth 2 client secret, when the client has one.
+    public init(accessToken: String, refreshToken: String? = nil, clientSecret: String? = nil) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
+        self.clientSecret = clientSecret
     }
 
     /// Whether `text` can be a token: one or more visible ASCII characters, which is what an `Authorization`

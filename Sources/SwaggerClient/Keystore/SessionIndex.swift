@@ -26,6 +26,11 @@ public struct SessionRecord: Sendable, Hashable, Codable {
     public var allowsPlainHTTP: Bool?
     /// When `swaggerctl switch` chose this account; `nil` if it never did.
     public var selectedAt: Date?
+    /// How to talk to the server when it is not the original API; `nil` for the original API.
+    public var dialect: ServerDialect?
+
+    /// The kind of server.
+    public var kind: ServerKind { dialect?.kind ?? .original }
 
     /// When this session last became the one to use: its login, or a later `switch` to it. The latest on a
     /// server is that server's active session, and the latest overall names the default server.

@@ -22,6 +22,10 @@ extension APIService {
         if let known = clientError.underlyingError as? APIServiceError { return known }
         if let response = clientError.response {
             if (200..<300).contains(response.status.code) {
+                // A profile that is not even an object is not a profile at all, not a profile that is wrong.
+                if operation == .profile, let body, case .notAProfile(let detail)? = notAProfile(body, response) {
+                    return .notAProfile(detail)
+                }
                 return .contractViolation(contractDetail(clientError))
             }
             return failure(
@@ -32,25 +36,62 @@ extension APIService {
 
     /// The operations, which read 401 and 403 differently.
     enum Operation {
-        /// `POST /User/AdminLogin`: 401 and 403 mean bad credentials.
+        /// `POST /User/AdminLogin`, Identity's `/login`: 401 and 403 mean bad credentials.
         case login
-        /// `POST /User/RefreshToken`: 401 means the session has ended.
+        /// `POST /User/RefreshToken`, Identity's `/refresh`: 401 means the session has ended.
         case refresh
-        /// `GET /User/User` and `POST /User/Logout`: 401 means the bearer token was rejected.
+        /// An OAuth 2 password grant: `invalid_grant` and `invalid_client` (RFC 6749 §5.2) mean bad
+        /// credentials, and so does a 401.
+        case oauth2Login
+        /// An OAuth 2 refresh: `invalid_grant` and `invalid_client` mean the session has ended.
+        case oauth2Refresh
+        /// An RFC 7009 revocation, which needs no bearer token.
+        case revocation
+        /// `POST /User/Logout`, `swaggerctl api`: 401 means the bearer token was rejected.
         case bearer
+        /// A profile request: as ``bearer``, and an answer that is not a JSON object is not a profile.
+        case profile
+        /// A document read without credentials, for discovery: every status is the caller's to read.
+        case document
     }
+
+    /// The OAuth 2 error codes (RFC 6749 §5.2) that mean the credentials, the client or the grant were refused.
+    static let refusals: Set<String> = ["invalid_grant", "invalid_client", "unauthorized_client"]
 
     /// The error for a status that is not a success, with the server's own words where its body has them.
     static func failure(status: Int, operation: Operation, headers: HTTPFields, body: Data?) -> APIServiceError {
+        let refused = oauth2Error(json: body).map(refusals.contains) ?? (status == 401)
         switch (status, operation) {
-        case (401, .login), (403, .login): .badCredentials(status: status, message: serverMessage(json: body))
-        case (401, .refresh): .refreshRejected
-        case (401, .bearer): .tokenRejected
-        case (403, .bearer): .forbidden(message: serverMessage(json: body))
+        case (401, .login), (403, .login): return .badCredentials(status: status, message: serverMessage(json: body))
+        case (400, .oauth2Login) where refused, (401, .oauth2Login):
+            return .badCredentials(status: status, message: serverMessage(json: body))
+        case (401, .refresh),
+            (400, .oauth2Refresh) where refused, (401, .oauth2Refresh):
+            return .refreshRejected
+        case (401, .bearer), (401, .profile): return .tokenRejected
+        case (403, .bearer), (403, .profile): return .forbidden(message: serverMessage(json: body))
         // Retried first where that is safe; still busy after that is the server's trouble, not the request's.
-        case (429, _): .serverFailed(status: status)
-        default: failure(status: status, headers: headers, body: body)
+        case (429, _): return .serverFailed(status: status)
+        default: return failure(status: status, headers: headers, body: body)
         }
+    }
+
+    /// The error when `body` is not a profile at all.
+    private static func notAProfile(_ body: Data, _ response: HTTPResponse) -> APIServiceError? {
+        do throws(APIServiceError) {
+            _ = try Profile(answer: body, contentType: response.headerFields[.contentType])
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The `error` member of an OAuth 2 error answer (RFC 6749 §5.2).
+    static func oauth2Error(json body: Data?) -> String? {
+        guard let body,
+            case .string(let code)? = try? JSONDecoder().decode([String: JSONValue].self, from: body)["error"]
+        else { return nil }
+        return code
     }
 
     private static func failure(status: Int, headers: HTTPFields, body: Data?) -> APIServiceError {
@@ -85,6 +126,7 @@ extension APIService {
         case let decoding as DecodingError:
             switch decoding {
             case .keyNotFound(let key, _): "the field \"\(key.stringValue)\" is missing"
+            case .typeMismatch(_, let context) where context.codingPath.isEmpty: "the answer is not a JSON object"
             case .typeMismatch(_, let context), .valueNotFound(_, let context):
                 "the field \"\(path(context.codingPath))\" has the wrong type"
             case .dataCorrupted(let context) where context.codingPath.isEmpty: "the body is not valid JSON"

@@ -27,9 +27,23 @@ public actor APIService {
         public var credentials: Credentials
         /// The user name the server returned, if any.
         public var username: String?
+        /// The access token's lifetime, when the server said (`expiresIn`, `expires_in`): what an opaque token's
+        /// expiry is known by.
+        public var expiresIn: Duration?
+
+        /// Creates a login result.
+        /// - Parameters:
+        ///   - credentials: The tokens.
+        ///   - username: The user name the server returned.
+        ///   - expiresIn: The access token's lifetime, when the server said.
+        public init(credentials: Credentials, username: String? = nil, expiresIn: Duration? = nil) {
+            self.credentials = credentials
+            self.username = username
+            self.expiresIn = expiresIn
+        }
     }
 
-    private weak var delegate: (any APIServiceDelegate)?
+    weak var delegate: (any APIServiceDelegate)?
     private let timeout: Duration
     private let proxies: ProxySettings
     private let trust: TrustSettings
@@ -140,7 +154,7 @@ public actor APIService {
         let recorder = ResponseRecorder()
         // The recorder sits inside the retries, so it keeps the body of the attempt that counts: the last.
         let output = try await perform(
-            server: server, operation: .bearer, outer: [HeaderMiddleware.bearer(accessToken), RetryingMiddleware()],
+            server: server, operation: .profile, outer: [HeaderMiddleware.bearer(accessToken), RetryingMiddleware()],
             recorder: recorder, secrets: [accessToken]
         ) { client in
             try await client.getUser()
@@ -148,8 +162,11 @@ public actor APIService {
         switch output {
         case .ok:
             // The generated client has already checked the body against the User schema.
-            guard let data = await recorder.body, let profile = try? Profile(json: data) else {
-                throw report(.contractViolation("the profile is not a JSON object"))
+            let profile: Profile
+            do throws(APIServiceError) {
+                profile = try Profile(answer: await recorder.body ?? Data(), contentType: nil)
+            } catch {
+                throw report(error)
             }
             delegate?.apiService(self, didReceive: profile)
             return profile
@@ -172,6 +189,46 @@ public actor APIService {
         secrets: [String?], _ call: @Sendable (SwaggerAPI.Client) async throws -> Output
     ) async throws(APIServiceError) -> Output {
         let proxy = proxies.proxy(for: server)
+        let client = SwaggerAPI.Client(
+            serverURL: server.url, transport: transport(through: proxy),
+            middlewares: middlewares(outer: outer, recorder: recorder, secrets: secrets, proxy: proxy))
+        return try await reporting(server, through: proxy, operation: operation, recorder: recorder) {
+            try await call(client)
+        }
+    }
+
+    /// Sends a request that the generated client does not describe (another kind of server's login, a
+    /// discovery document, `swaggerctl api`) through the same middlewares as ``perform(server:operation:outer:recorder:secrets:_:)``.
+    /// - Returns: The response; its body is in `recorder`.
+    func exchange(
+        _ request: HTTPRequest, body: Data?, to url: URL, operation: Operation, outer: [any ClientMiddleware] = [],
+        recorder: ResponseRecorder, secrets: [String?]
+    ) async throws(APIServiceError) -> HTTPResponse {
+        guard let origin = ServerURL.origin(of: url), let server = try? ServerURL(origin.absoluteString) else {
+            throw report(.contractViolation("\(url.absoluteString.prefix(200)) is not an http or https URL"))
+        }
+        let proxy = proxies.proxy(for: server)
+        let transport = transport(through: proxy)
+        let chain = middlewares(outer: outer, recorder: recorder, secrets: secrets, proxy: proxy)
+        var request = request
+        request.path = url.pathAndQuery
+        let sent = request
+        return try await reporting(server, through: proxy, operation: operation, recorder: recorder) {
+            var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = {
+                try await transport.send($0, body: $1, baseURL: $2, operationID: "raw")
+            }
+            for middleware in chain.reversed() {
+                let inner = next
+                next = { try await middleware.intercept($0, body: $1, baseURL: $2, operationID: "raw", next: inner) }
+            }
+            return try await next(sent, body.map { HTTPBody($0) }, origin).0
+        }
+    }
+
+    /// `User-Agent`, then `outer`, the deadline, the verbose log and the `recorder`, outermost first.
+    private func middlewares(
+        outer: [any ClientMiddleware], recorder: ResponseRecorder, secrets: [String?], proxy: ProxySettings.Proxy?
+    ) -> [any ClientMiddleware] {
         var middlewares: [any ClientMiddleware] = [HeaderMiddleware.userAgent] + outer
         middlewares.append(DeadlineMiddleware(limit: timeout))
         if let log {
@@ -179,14 +236,23 @@ public actor APIService {
             middlewares.append(VerboseLogMiddleware(log: log, redactor: redactor, proxy: proxy))
         }
         middlewares.append(recorder)
-        let client = SwaggerAPI.Client(
-            serverURL: server.url,
-            transport: HTTPClientTransport(client: httpClient(through: proxy), timeout: TimeAmount(timeout)),
-            middlewares: middlewares)
+        return middlewares
+    }
+
+    private func transport(through proxy: ProxySettings.Proxy?) -> HTTPClientTransport {
+        HTTPClientTransport(client: httpClient(through: proxy), timeout: TimeAmount(timeout))
+    }
+
+    /// Runs `call` between the delegate's waiting on and off, classifying what it throws, and refining an
+    /// untrusted certificate into its reason with a second handshake.
+    private func reporting<Output: Sendable>(
+        _ server: ServerURL, through proxy: ProxySettings.Proxy?, operation: Operation, recorder: ResponseRecorder,
+        _ call: () async throws -> Output
+    ) async throws(APIServiceError) -> Output {
         delegate?.apiService(self, isWaiting: true)
         var outcome: Result<Output, APIServiceError>
         do {
-            outcome = .success(try await call(client))
+            outcome = .success(try await call())
         } catch {
             outcome = .failure(Self.classify(error, operation: operation, body: await recorder.body))
         }
@@ -237,7 +303,7 @@ public actor APIService {
             credentials: Credentials(accessToken: body.accessToken, refreshToken: refresh), username: body.username)
     }
 
-    private func report(_ error: APIServiceError) -> APIServiceError {
+    func report(_ error: APIServiceError) -> APIServiceError {
         delegate?.apiService(self, didFailWith: error)
         return error
     }

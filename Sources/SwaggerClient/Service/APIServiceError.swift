@@ -19,6 +19,8 @@ public enum APIServiceError: Error, Sendable, Hashable {
     case serverFailed(status: Int)
     /// The server's answer does not match the API: wrong content type, malformed JSON, or missing fields.
     case contractViolation(String)
+    /// The profile answer is not a JSON object, or not JSON at all: the address names something else.
+    case notAProfile(String)
     /// No connection could be made or kept: refused, unresolvable host, or dropped.
     case unreachable(String)
     /// The server did not answer in time.

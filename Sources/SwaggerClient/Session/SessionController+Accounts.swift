@@ -41,7 +41,8 @@ extension SessionController {
         var revocations: [(SessionRecord, Credentials)] = []
         for record in records {
             let lock = try RefreshLock(for: record.account, in: lockDirectory)
-            if revoke, let credentials = try? await tokens.credentials(for: record), credentials.refreshToken != nil {
+            if revoke, let credentials = try? await tokens.credentials(for: record), Self.canRevoke(record, credentials)
+            {
                 revocations.append((record, credentials))
             }
             _ = try await tokens.remove(record.account, recordedIn: record.keystore)
@@ -63,14 +64,30 @@ extension SessionController {
         return accounts
     }
 
+    /// Whether logout turns to the server: the original API names a session by its refresh token; for another
+    /// kind, ``revokeOnServer(_:_:)`` revokes, or says that the server cannot.
+    static func canRevoke(_ record: SessionRecord, _ credentials: Credentials) -> Bool {
+        record.dialect != nil || credentials.refreshToken != nil
+    }
+
     /// Ends the session on its server; a server that cannot be told, or is refused by the plain-HTTP rule, is a
-    /// warning: the session is already gone from this machine.
+    /// warning: the session is already gone from this machine. A server with no way to revoke is said to be so.
     func revokeOnServer(_ record: SessionRecord, _ credentials: Credentials) async {
+        if let dialect = record.dialect, dialect.revocationURL == nil {
+            warn(
+                "the session was removed from this machine; \(record.server) offers no way to revoke it, so its "
+                    + "tokens stay valid there until they expire.")
+            return
+        }
         do throws(SwaggerError) {
             try requireProtected(.stored(record))
             let server = try ServerURL(record.server)
             do throws(APIServiceError) {
-                try await service.logout(server: server, credentials: credentials)
+                if let dialect = record.dialect {
+                    try await service.revoke(dialect, credentials: credentials)
+                } else {
+                    try await service.logout(server: server, credentials: credentials)
+                }
             } catch {
                 warn(logoutWarning(for: error, on: record.server))
             }

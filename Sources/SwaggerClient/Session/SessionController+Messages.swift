@@ -5,7 +5,7 @@ extension SessionController {
     func message(for failure: MainCoordinator.Failure) -> SwaggerError {
         switch failure {
         case .request(let error, .stored(let record)):
-            return message(for: error, on: record.server, email: record.email)
+            return message(for: error, on: record.server, email: record.email, kind: record.kind)
         case .request(let error, .environment(_, let server)):
             if error == .tokenRejected {
                 return SwaggerError(
@@ -14,8 +14,20 @@ extension SessionController {
                         + "token, or unset SWAGGERCTL_TOKEN to use the stored session.")
             }
             return message(for: error, on: server, email: nil)
+        case .unusableProfile(let error, let account, let dialect):
+            let detail = if case .notAProfile(let detail) = error { detail } else { "\(error)" }
+            let advice =
+                if let dialect {
+                    "The profile was read from \(dialect.profileURL); give its address with --profile-path."
+                } else {
+                    "Check that the server URL is the API's base URL, such as https://host/api."
+                }
+            return SwaggerError(
+                .server,
+                "Logged in to \(account.server) as \(account.email), but the profile it sent is not usable "
+                    + "(\(detail)), so nothing was stored. \(advice)")
         case .profileAfterLogin(let error, let record):
-            let reason = message(for: error, on: record.server, email: record.email)
+            let reason = message(for: error, on: record.server, email: record.email, kind: record.kind)
             return SwaggerError(
                 reason.code,
                 "Logged in to \(record.server) as \(record.email), but the profile could not be fetched: "
@@ -54,8 +66,11 @@ extension SessionController {
     ///   - error: What went wrong.
     ///   - server: The API's base URL.
     ///   - email: The account involved, when there is one.
+    ///   - kind: The kind of server, for the advice.
     /// - Returns: The error to show.
-    func message(for error: APIServiceError, on server: String, email: String?) -> SwaggerError {
+    func message(for error: APIServiceError, on server: String, email: String?, kind: ServerKind = .original)
+        -> SwaggerError
+    {
         let login = Self.login(server, email ?? "you@example.com")
         switch error {
         case .badCredentials(let status, let said?):
@@ -78,9 +93,14 @@ extension SessionController {
                     + "revoked. Run `\(login)` to log in again.")
         case .requestRejected(let status, let said):
             let reason = said.map { ": \(Self.quoted($0))" } ?? ""
+            let check =
+                switch kind {
+                case .original: "the server URL and the app id"
+                case .identity: "the server URL and --login-path"
+                case .oauth2: "the server URL, the client id and the scope"
+                }
             return SwaggerError(
-                .failure,
-                "\(server) refused the request with HTTP \(status)\(reason). Check the server URL and the app id.")
+                .failure, "\(server) refused the request with HTTP \(status)\(reason). Check \(check).")
         case .redirected(let status, let location):
             return SwaggerError(
                 .failure,
@@ -91,6 +111,11 @@ extension SessionController {
                 .server, "\(server) is too busy (HTTP 429) and still was after three attempts. Try again later.")
         case .serverFailed(let status):
             return SwaggerError(.server, "\(server) failed with HTTP \(status). Try again later.")
+        case .notAProfile(let detail):
+            return SwaggerError(
+                .server,
+                "\(server) answered the profile request with something that is not a profile (\(detail)). Check "
+                    + "the server URL, or the profile's address with --profile-path at login.")
         case .contractViolation(let detail):
             return SwaggerError(
                 .server,

@@ -99,26 +99,35 @@ public struct SessionController: Sendable {
     ///   - password: The account's password. It is sent to the server and never stored.
     ///   - selection: The server, and its active session, whose app id is reused.
     ///   - appIDFlag: The `--app-id` value, if given.
+    ///   - dialect: How to talk to a server that is not the original API, from ``dialect(_:on:clientSecret:)``.
+    ///   - clientSecret: The OAuth 2 client secret, kept with the tokens.
     /// - Returns: The new session's profile.
     /// - Throws: ``SwaggerError``.
-    public func login(email: String, password: String, on selection: SessionSelection, appIDFlag: String?)
-        async throws(SwaggerError) -> MainCoordinator.ProfileOutcome
-    {
+    public func login(
+        email: String, password: String, on selection: SessionSelection, appIDFlag: String?,
+        dialect: ServerDialect? = nil, clientSecret: String? = nil
+    ) async throws(SwaggerError) -> MainCoordinator.ProfileOutcome {
         let account = Account(server: selection.server.string, email: email)
         let appID = configuration.appID(flag: appIDFlag, saved: selection.record?.appId)
         let plainHTTP = configuration.allowsPlainHTTP || selection.record?.allowsPlainHTTP == true
-        try requireProtected(selection.server, allowed: plainHTTP, sending: "your password")
+        let servers = try [selection.server] + (dialect.map(Self.servers(of:)) ?? [])
+        for server in servers { try requireProtected(server, allowed: plainHTTP, sending: "your password") }
         var coordinator = MainCoordinator()
-        coordinator.loginRequested(account, appID: appID, allowsPlainHTTP: plainHTTP && !selection.server.isProtected)
+        coordinator.loginRequested(
+            account, appID: appID, allowsPlainHTTP: plainHTTP && !servers.allSatisfy(\.isProtected), dialect: dialect,
+            clientSecret: clientSecret)
         let login: APIService.Login
         do throws(APIServiceError) {
-            login = try await service.login(server: selection.server, email: email, password: password, appID: appID)
+            login =
+                if let dialect {
+                    try await service.login(dialect, email: email, password: password, clientSecret: clientSecret)
+                } else {
+                    try await service.login(server: selection.server, email: email, password: password, appID: appID)
+                }
         } catch {
-            throw message(for: error, on: account.server, email: email)
+            throw message(for: error, on: account.server, email: email, kind: dialect?.kind ?? .original)
         }
-        let keystore = try await tokens.store(login.credentials, for: account)
-        try index.save(coordinator.authenticated(login, storedIn: keystore, now: Date()))
-        return try await profile(from: perform(coordinator.sessionSaved(), &coordinator))
+        return try await profile(from: perform(coordinator.authenticated(login, now: Date()), &coordinator))
     }
 
     /// The profile, with the stored session or `SWAGGERCTL_TOKEN`: refreshed first when the access token has
@@ -191,7 +200,7 @@ public struct SessionController: Sendable {
                 "the session was removed from this machine, but its token could not be read to end it on "
                     + "\(record.server): \(unreadable.message)")
         }
-        if let credentials, credentials.refreshToken != nil { await revokeOnServer(record, credentials) }
+        if let credentials, Self.canRevoke(record, credentials) { await revokeOnServer(record, credentials) }
         return .loggedOut(record.account)
     }
 
@@ -292,31 +301,53 @@ public struct SessionController: Sendable {
         switch use {
         case .deliver(let accessToken):
             return .token(accessToken)
-        case .fetchProfile(let server, let accessToken):
-            let url = try ServerURL(server)
+        case .fetchProfile(let server, let dialect, let accessToken):
             let profile: Profile
             do throws(APIServiceError) {
-                profile = try await service.fetchProfile(server: url, accessToken: accessToken)
+                profile =
+                    if let dialect {
+                        try await service.fetchProfile(dialect, accessToken: accessToken)
+                    } else {
+                        try await service.fetchProfile(server: serverURL(server), accessToken: accessToken)
+                    }
             } catch {
                 switch coordinator.profileFailed(error) {
                 case .lockForRefresh(let account): return try await refreshUnderLock(account, &coordinator)
                 case .endSession(let end): throw await endSession(end, releasing: nil)
                 case .loadSavedProfile(let account): return try await loadSavedProfile(account, &coordinator)
+                case .storeNewSession(let session): return try await storeNewSession(session, &coordinator)
                 case .fail(let failure): throw message(for: failure)
                 }
             }
             switch coordinator.profileReceived(profile) {
-            case .saveAndShow(let outcome, let account):
-                do {
-                    try profiles?.save(outcome.profile, for: account, receivedAt: Date())
-                } catch {
-                    warn("the profile could not be saved for offline use: \(error.message)")
-                }
-                return .profile(outcome)
-            case .show(let outcome):
-                return .profile(outcome)
+            case .saveAndShow(let outcome, let account): return .profile(save(outcome, for: account))
+            case .show(let outcome): return .profile(outcome)
+            case .storeNewSession(let session): return try await storeNewSession(session, &coordinator)
             }
         }
+    }
+
+    /// Stores a login's session once its profile request has answered: the tokens first, then the record.
+    private func storeNewSession(_ session: Session, _ coordinator: inout MainCoordinator)
+        async throws(SwaggerError) -> Outcome
+    {
+        let keystore = try await tokens.store(session.credentials, for: session.account)
+        try index.save(coordinator.tokensStored(in: keystore))
+        switch coordinator.sessionSaved() {
+        case .saveAndShow(let outcome, let account): return .profile(save(outcome, for: account))
+        case .fail(let failure): throw message(for: failure)
+        }
+    }
+
+    /// Saves a profile for offline use; a profile that cannot be saved is still shown.
+    private func save(_ outcome: MainCoordinator.ProfileOutcome, for account: Account) -> MainCoordinator.ProfileOutcome
+    {
+        do {
+            try profiles?.save(outcome.profile, for: account, receivedAt: Date())
+        } catch {
+            warn("the profile could not be saved for offline use: \(error.message)")
+        }
+        return outcome
     }
 
     private func refreshUnderLock(_ account: Account, _ coordinator: inout MainCoordinator)
@@ -343,10 +374,16 @@ public struct SessionController: Sendable {
         case .endSession(let end): throw await endSession(end, releasing: lock)
         case .fail(let failure): throw message(for: failure)
         }
-        let server = try ServerURL(request.server)
         let login: APIService.Login
         do throws(APIServiceError) {
-            login = try await service.refresh(server: server, refreshToken: request.refreshToken, appID: request.appID)
+            login =
+                if let dialect = request.dialect {
+                    try await service.refresh(
+                        dialect, refreshToken: request.refreshToken, clientSecret: request.clientSecret)
+                } else {
+                    try await service.refresh(
+                        server: serverURL(request.server), refreshToken: request.refreshToken, appID: request.appID)
+                }
         } catch {
             switch coordinator.refreshFailed(error) {
             case .endSession(let end): throw await endSession(end, releasing: lock)
@@ -420,9 +457,12 @@ public struct SessionController: Sendable {
     func requireProtected(_ source: MainCoordinator.Source) throws(SwaggerError) {
         switch source {
         case .stored(let record):
-            try requireProtected(
-                ServerURL(record.server), allowed: configuration.allowsPlainHTTP || record.allowsPlainHTTP == true,
-                sending: "the tokens for \(record.email)")
+            let servers = try [ServerURL(record.server)] + (record.dialect.map(Self.servers(of:)) ?? [])
+            for server in servers {
+                try requireProtected(
+                    server, allowed: configuration.allowsPlainHTTP || record.allowsPlainHTTP == true,
+                    sending: "the tokens for \(record.email)")
+            }
         case .environment(_, let server):
             try requireProtected(
                 ServerURL(server), allowed: configuration.allowsPlainHTTP, sending: "the token in SWAGGERCTL_TOKEN")
@@ -436,6 +476,28 @@ public struct SessionController: Sendable {
             "Refusing to send \(what) to \(server) over plain HTTP, where anyone on the network between can read "
                 + "what is sent. Use https://, or, if you accept that, log in with --allow-http (or set "
                 + "SWAGGERCTL_ALLOW_HTTP=1).")
+    }
+
+    /// The origins of every endpoint of `dialect`, which the plain-HTTP rule applies to as to the server.
+    static func servers(of dialect: ServerDialect) throws(SwaggerError) -> [ServerURL] {
+        var servers: [ServerURL] = []
+        for text in dialect.urls {
+            guard let url = URL(string: text), let origin = ServerURL.origin(of: url) else {
+                throw SwaggerError(.usage, "\"\(text.prefix(200))\" is not an http or https URL.")
+            }
+            servers.append(try ServerURL(origin.absoluteString))
+        }
+        return servers
+    }
+
+    /// A stored server URL, which was canonical when it was stored; one that no longer parses is a contract
+    /// violation of the record, reported as the request's failure.
+    private func serverURL(_ text: String) throws(APIServiceError) -> ServerURL {
+        do {
+            return try ServerURL(text)
+        } catch {
+            throw .contractViolation("the stored server URL cannot be read: \(error.message)")
+        }
     }
 
     /// Where the refresh locks are: the configuration folder, beside the session list they guard.

@@ -26,6 +26,10 @@ public struct SessionStatus: Sendable, Hashable, Codable {
     public var refreshable: Bool?
     /// What the server said of this session, for the one that `status --check` asked about.
     public var check: Check?
+    /// The kind of server.
+    public var kind: ServerKind = .original
+    /// How the server is spoken to, when it is not the original API: its endpoints, as saved at login.
+    public var dialect: ServerDialect?
 
     /// Why a session is its server's active one.
     public enum ActiveReason: String, Sendable, Hashable, Codable {
@@ -64,7 +68,7 @@ public struct SessionStatus: Sendable, Hashable, Codable {
                 server: record.server, email: record.email, username: record.username, appId: record.appId,
                 keystore: record.keystore, savedAt: record.savedAt, expiresAt: record.expiresAt, active: active,
                 activeBecause: reason, expired: record.expiresAt.map { MainCoordinator.hasExpired($0, now: now) },
-                refreshable: record.refreshable)
+                refreshable: record.refreshable, kind: record.kind, dialect: record.dialect)
         }
     }
 
@@ -104,8 +108,12 @@ public struct SessionStatus: Sendable, Hashable, Codable {
             DetailsViewModel(key: "E-mail", value: email),
         ]
         if let username { rows.append(DetailsViewModel(key: "User name", value: username)) }
+        if let dialect {
+            rows += Self.rows(for: dialect)
+        } else {
+            rows.append(DetailsViewModel(key: "App ID", value: appId))
+        }
         rows += [
-            DetailsViewModel(key: "App ID", value: appId),
             DetailsViewModel(key: "Token in", value: "\(keystore.rawValue) (\(location))"),
             DetailsViewModel(key: "Saved", value: Self.format(savedAt, now: now)),
             DetailsViewModel(key: "Expires", value: expiresAt.map { Self.format($0, now: now) } ?? "unknown"),
@@ -116,6 +124,36 @@ public struct SessionStatus: Sendable, Hashable, Codable {
             rows.append(DetailsViewModel(key: "Checked", value: "refreshed: the server accepts the new token"))
         case nil: break
         }
+        return rows
+    }
+
+    /// The rows that say how a server of another kind is spoken to: what the flags and discovery decided.
+    static func rows(for dialect: ServerDialect) -> [DetailsViewModel] {
+        var rows = [
+            DetailsViewModel(key: "Kind", value: dialect.kind.rawValue),
+            DetailsViewModel(key: dialect.kind == .oauth2 ? "Token URL" : "Login URL", value: dialect.loginURL),
+        ]
+        if let refresh = dialect.refreshURL, refresh != dialect.loginURL {
+            rows.append(DetailsViewModel(key: "Refresh URL", value: refresh))
+        }
+        rows += [
+            DetailsViewModel(key: "Revoke URL", value: dialect.revocationURL ?? "none: logout is local only"),
+            DetailsViewModel(key: "Profile URL", value: dialect.profileURL),
+        ]
+        if let clientID = dialect.clientID {
+            let secret = dialect.usesClientSecret ? " (with a client secret, kept with the tokens)" : ""
+            rows.append(DetailsViewModel(key: "Client ID", value: clientID + secret))
+        }
+        if let scope = dialect.scope { rows.append(DetailsViewModel(key: "Scope", value: scope)) }
+        let defaults: TokenFields = dialect.kind == .oauth2 ? .oauth2 : .camelCase
+        if dialect.fields != defaults {
+            let fields = dialect.fields
+            rows.append(
+                DetailsViewModel(
+                    key: "Token fields",
+                    value: "\(fields.accessToken), \(fields.refreshToken), \(fields.expiresIn)"))
+        }
+        if let found = dialect.discoveredAt { rows.append(DetailsViewModel(key: "Found in", value: found)) }
         return rows
     }
 

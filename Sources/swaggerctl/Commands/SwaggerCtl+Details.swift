@@ -36,17 +36,17 @@ extension SwaggerCtl {
                 return (try await controller.profile(selection, allowSaved: !noCache), selection.server)
             }
             if let notice = outcome.notice(server: server, now: Date()) { Terminal.notice(notice) }
-            Terminal.print(output.render(outcome.profile))
+            Terminal.print(output.render(outcome))
         }
     }
 }
 
 extension FormatOptions {
     /// The profile as a table of rows, or as JSON with every field as received.
-    func render(_ profile: Profile) -> String {
+    func render(_ outcome: MainCoordinator.ProfileOutcome) -> String {
         switch format {
-        case .table: Terminal.tableRenderer.render(DetailsViewModel.rows(for: profile))
-        case .json: profile.prettyJSON
+        case .table: Terminal.tableRenderer.render(DetailsViewModel.rows(for: outcome.profile, kind: outcome.kind))
+        case .json: outcome.profile.prettyJSON
         }
     }
 }

@@ -34,6 +34,7 @@ extension SwaggerCtl {
         var appId: String?
 
         @OptionGroup var output: FormatOptions
+        @OptionGroup(title: "Other kinds of server") var server: DialectOptions
 
         @Flag(name: .shortAndLong, help: "Print nothing on success: no profile, no \"Logged in\" line.")
         var quiet = false
@@ -62,22 +63,47 @@ extension SwaggerCtl {
             let login = try await SessionController.atTerminal(configuration, delegate: spinner) {
                 (controller) throws(SwaggerError) in
                 let selection = try controller.select(serverFlag: serverOption.server, email: nil)
+                let choice = try await controller.dialect(
+                    server.flags, on: selection, clientSecret: server.clientSecretStdin)
+                // Before the password is asked for: it says where the password will go.
+                if let discovered = choice.discovered, !quiet { Terminal.notice(discovered) }
                 let email =
                     if let email { email } else {
                         try Prompt.line("E-mail: ", cancelled: "Login cancelled: no e-mail given.")
                     }
-                let password =
-                    try passwordStdin
-                    ? Prompt.standardInput()
-                    : Prompt.secret("Password for \(email): ", cancelled: "Login cancelled: no password given.")
+                let (password, clientSecret) = try secrets(for: email)
                 spinner?.label = "Logging in to \(selection.server)"
                 let profile = try await controller.login(
-                    email: email, password: password, on: selection, appIDFlag: appId)
+                    email: email, password: password, on: selection, appIDFlag: appId, dialect: choice.dialect,
+                    clientSecret: clientSecret)
                 return (email: email, server: selection.server, profile: profile)
             }
             guard !quiet else { return }
             Terminal.notice("Logged in to \(login.server) as \(login.email).")
-            Terminal.print(output.render(login.profile.profile))
+            Terminal.print(output.render(login.profile))
+        }
+
+        /// The password and, with --client-secret-stdin, the client secret: from standard input, the password
+        /// on its first line and the secret on its second, or asked for on the terminal.
+        private func secrets(for email: String) throws(SwaggerError) -> (password: String, clientSecret: String?) {
+            guard passwordStdin else {
+                let password = try Prompt.secret(
+                    "Password for \(email): ", cancelled: "Login cancelled: no password given.")
+                guard server.clientSecretStdin else { return (password, nil) }
+                let secret = try Prompt.secret("Client secret: ", cancelled: "Login cancelled: no client secret given.")
+                return (password, secret)
+            }
+            let input = try Prompt.standardInput()
+            guard server.clientSecretStdin else { return (input, nil) }
+            let lines = input.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+            let password = lines[0].hasSuffix("\r") ? lines[0].dropLast() : lines[0]
+            guard lines.count == 2, !password.isEmpty, !lines[1].isEmpty else {
+                throw SwaggerError(
+                    .usage,
+                    "With --password-stdin and --client-secret-stdin, standard input holds the password on its first "
+                        + "line and the client secret on its second.")
+            }
+            return (String(password), String(lines[1]))
         }
     }
 }

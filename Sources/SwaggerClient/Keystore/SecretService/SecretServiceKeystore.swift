@@ -13,8 +13,9 @@ import Synchronization
 /// and the label `swaggerctl token for <email> on <server>`. Its secret is the access token alone, so
 /// `secret-tool lookup service swaggerctl:<url> username <email>` prints a usable bearer token.
 ///
-/// A refresh token is a second item, with `refresh-token-for` in place of `service`. It is kept apart so
-/// that a lookup by `service` and `username` can only ever find the access token.
+/// A refresh token is a second item, with `refresh-token-for` in place of `service`, and an OAuth 2 client
+/// secret a third, with `client-secret-for`. They are kept apart so that a lookup by `service` and
+/// `username` can only ever find the access token.
 ///
 /// Every operation is bounded: its libsecret calls share one deadline, ``timeout`` from the start, and each
 /// runs on a thread of its own that is never waited for past the deadline. After one failure,
@@ -58,6 +59,13 @@ public final class SecretServiceKeystore: Keystore {
         ["refresh-token-for": service(for: account), "username": account.email]
     }
 
+    /// The attributes of `account`'s client-secret item.
+    /// - Parameter account: The server and e-mail.
+    /// - Returns: `client-secret-for` and `username`.
+    public static func clientSecretAttributes(for account: Account) -> [String: String] {
+        ["client-secret-for": service(for: account), "username": account.email]
+    }
+
     /// The label of `account`'s access-token item, as keyring managers show it.
     /// - Parameter account: The server and e-mail.
     /// - Returns: `swaggerctl token for <email> on <server>`.
@@ -83,16 +91,26 @@ public final class SecretServiceKeystore: Keystore {
                     credentials.accessToken, label: label, attributes: Self.attributes(for: account),
                     cancellable: cancellable)
             }
-            let refreshAttributes = Self.refreshAttributes(for: account)
-            if let refreshToken = credentials.refreshToken {
-                try await call(until: deadline) { (cancellable) throws(SecretServiceError) in
-                    try LibSecret.store(
-                        refreshToken, label: "swaggerctl refresh token for \(account.email) on \(account.server)",
-                        attributes: refreshAttributes, cancellable: cancellable)
-                }
-            } else {
-                _ = try await remove(refreshAttributes, until: deadline)
-            }
+            try await replace(
+                credentials.refreshToken, label: "swaggerctl refresh token for \(account.email) on \(account.server)",
+                attributes: Self.refreshAttributes(for: account), until: deadline)
+            try await replace(
+                credentials.clientSecret, label: "swaggerctl client secret for \(account.email) on \(account.server)",
+                attributes: Self.clientSecretAttributes(for: account), until: deadline)
+        }
+    }
+
+    /// Stores `secret` in the item with `attributes`, or removes that item when there is no secret, so that an
+    /// old one never outlives the session it came with.
+    private func replace(
+        _ secret: String?, label: String, attributes: [String: String], until deadline: ContinuousClock.Instant
+    ) async throws(SecretServiceError) {
+        guard let secret else {
+            _ = try await remove(attributes, until: deadline)
+            return
+        }
+        try await call(until: deadline) { (cancellable) throws(SecretServiceError) in
+            try LibSecret.store(secret, label: label, attributes: attributes, cancellable: cancellable)
         }
     }
 
@@ -107,7 +125,8 @@ public final class SecretServiceKeystore: Keystore {
                 return nil
             }
             let refreshToken = try await lookup(Self.refreshAttributes(for: account), until: deadline)
-            return Credentials(accessToken: accessToken, refreshToken: refreshToken)
+            let clientSecret = try await lookup(Self.clientSecretAttributes(for: account), until: deadline)
+            return Credentials(accessToken: accessToken, refreshToken: refreshToken, clientSecret: clientSecret)
         }
     }
 
@@ -122,7 +141,7 @@ public final class SecretServiceKeystore: Keystore {
         }
     }
 
-    /// Deletes both items of `account`.
+    /// Deletes every item of `account`.
     /// - Parameter account: The server and e-mail whose tokens to delete.
     /// - Returns: `true` when something was deleted, `false` when nothing was stored.
     /// - Throws: ``SecretServiceError/locked`` when an item exists but its keyring stays locked, so it could
@@ -131,7 +150,8 @@ public final class SecretServiceKeystore: Keystore {
         try await operation { (deadline) throws(SecretServiceError) in
             let access = try await remove(Self.attributes(for: account), until: deadline)
             let refresh = try await remove(Self.refreshAttributes(for: account), until: deadline)
-            return access || refresh
+            let secret = try await remove(Self.clientSecretAttributes(for: account), until: deadline)
+            return access || refresh || secret
         }
     }
 

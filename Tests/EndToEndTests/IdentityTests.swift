@@ -1,0 +1,161 @@
+import Foundation
+import SwaggerClient
+import Testing
+
+/// `--kind identity` against a server shaped like ASP.NET Core Identity's bearer endpoints, and the per-server
+/// overrides of paths and token fields.
+@Suite("Server kinds: ASP.NET Core Identity, and overrides")
+struct IdentityTests {
+    static let ana = (email: "ana@example.com", password: "Passw0rd!")
+
+    static func stored(_ sandbox: Sandbox, _ server: String, _ email: String = ana.email) async throws -> Credentials {
+        try #require(try await sandbox.keystore.credentials(for: Account(server: server, email: email)))
+    }
+
+    @Test("login, profile, status, token, refresh and a local-only logout, end to end, under a group prefix")
+    func endToEnd() async throws {
+        let sandbox = try Sandbox()
+        try await IdentityServer.run(prefix: "/account") { url, server in
+            let login = try await sandbox.login(
+                url, email: Self.ana.email, password: Self.ana.password, extra: ["--kind", "identity"])
+            #expect(login.status == 0, "\(login)")
+            #expect(login.stdout == "email             ana@example.com\nisEmailConfirmed  false\n", "\(login)")
+            #expect(server.logins == 1)
+
+            let status = try await sandbox.swaggerctl("status")
+            for row in [
+                "Kind         identity", "Login URL    \(url)/login", "Refresh URL  \(url)/refresh",
+                "Revoke URL   none: logout is local only", "Profile URL  \(url)/manage/info",
+            ] {
+                #expect(status.stdout.contains(row + "\n"), "\(row): \(status)")
+            }
+            // Identity's tokens are opaque: the expiry comes from expiresIn.
+            #expect(status.stdout.contains(/Expires +\S+ \S+ UTC \(in (59 min|1 h 0 min)\)/), "\(status)")
+
+            let details = try await sandbox.swaggerctl("details", "--format", "json")
+            #expect(details.stdout == "{\n  \"email\" : \"ana@example.com\",\n  \"isEmailConfirmed\" : false\n}\n")
+            let token = try await sandbox.swaggerctl("token")
+            let before = try await Self.stored(sandbox, url)
+            #expect(token.stdout == before.accessToken + "\n")
+
+            let refresh = try await sandbox.swaggerctl("refresh")
+            #expect(refresh.status == 0, "\(refresh)")
+            #expect(server.refreshes == 1)
+            let after = try await Self.stored(sandbox, url)
+            #expect(after.accessToken != before.accessToken)
+            #expect(after.refreshToken != before.refreshToken)
+
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 0, "\(logout)")
+            #expect(
+                logout.stderr
+                    == "swaggerctl: warning: the session was removed from this machine; \(url) offers no way to "
+                    + "revoke it, so its tokens stay valid there until they expire.\n"
+                    + "Logged out ana@example.com from \(url).\n")
+            #expect(try sandbox.index.records().isEmpty)
+        }
+    }
+
+    @Test("a wrong password is Identity's 401, which exits 4 and stores nothing")
+    func wrongPassword() async throws {
+        let sandbox = try Sandbox()
+        try await IdentityServer.run { url, _ in
+            let login = try await sandbox.login(
+                url, email: Self.ana.email, password: "wrong", extra: ["--kind", "identity"])
+            #expect(login.status == 4)
+            #expect(login.stderr == "swaggerctl: \(url) refused the login (HTTP 401): \"Failed\".\n")
+            #expect(try sandbox.index.records().isEmpty)
+        }
+    }
+
+    @Test("an access token past its expiresIn is refreshed at /refresh before use")
+    func refreshBeforeUse() async throws {
+        let sandbox = try Sandbox()
+        try await IdentityServer.run(lifetime: .seconds(2)) { url, server in
+            let login = try await sandbox.login(
+                url, email: Self.ana.email, password: Self.ana.password, extra: ["--kind", "identity"])
+            try #require(login.status == 0, "\(login)")
+            // A token that lives 2 s is refreshed in the second half of its life.
+            try await Task.sleep(for: .seconds(1.2))
+            let details = try await sandbox.swaggerctl("details")
+            #expect(details.status == 0, "\(details)")
+            #expect(server.refreshes == 1)
+        }
+    }
+
+    @Test("paths, dotted token fields and a data-wrapped profile, from the flags, saved with the session")
+    func overrides() async throws {
+        let sandbox = try Sandbox()
+        let login = FaultServer.Reply(body: #"{"data": {"token": "tok-123", "renew": "ref-456", "ttl": 600}}"#)
+        let profile = FaultServer.Reply(body: #"{"data": {"email": "a@example.com", "roles": ["admin"]}}"#)
+        let logins = FaultServer.Replies([login])
+        try await FaultServer.run(logins: logins, profiles: FaultServer.Replies([profile])) { url in
+            let result = try await sandbox.login(
+                url, email: "a@example.com", password: "pw",
+                extra: [
+                    "--kind", "identity", "--login-path", "/User/AdminLogin", "--refresh-path", "/User/RefreshToken",
+                    "--profile-path", "/User/User", "--access-token-field", "data.token",
+                    "--refresh-token-field", "data.renew", "--expires-in-field", "data.ttl",
+                ])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout == "email  a@example.com\nroles  [\"admin\"]\n")
+            #expect(logins.bodies == [#"{"email":"a@example.com","password":"pw"}"#])
+            #expect(
+                try await sandbox.keystore.credentials(for: Account(server: url, email: "a@example.com"))
+                    == Credentials(accessToken: "tok-123", refreshToken: "ref-456"))
+
+            let status = try await sandbox.swaggerctl("status")
+            #expect(status.stdout.contains("Login URL     \(url)/User/AdminLogin\n"), "\(status)")
+            #expect(status.stdout.contains("Token fields  data.token, data.renew, data.ttl\n"), "\(status)")
+            #expect(status.stdout.contains(/Expires +\S+ \S+ UTC \(in (9|10) min\)/), "\(status)")
+
+            // A later command needs no flag: the details come from the saved dialect.
+            let details = try await sandbox.swaggerctl("details", "--format", "json")
+            #expect(details.stdout.contains("\"roles\" : [\n    \"admin\"\n  ]"), "\(details)")
+        }
+    }
+
+    @Test(
+        "a profile that is not a JSON object is reported before anything is stored", arguments: ["[1, 2]", "\"ana\""])
+    func profileNotAnObject(body: String) async throws {
+        let sandbox = try Sandbox()
+        let login = FaultServer.Reply(body: #"{"accessToken": "tok-123"}"#)
+        try await FaultServer.run(login: login, profile: FaultServer.Reply(body: body)) { url in
+            let result = try await sandbox.login(
+                url, email: "a@example.com", password: "pw",
+                extra: ["--kind", "identity", "--login-path", "/User/AdminLogin", "--profile-path", "/User/User"])
+            #expect(result.status == 5)
+            #expect(
+                result.stderr
+                    == "swaggerctl: Logged in to \(url) as a@example.com, but the profile it sent is not usable (the "
+                    + "profile is not a JSON object), so nothing was stored. The profile was read from \(url)/User/User; "
+                    + "give its address with --profile-path.\n")
+            #expect(try sandbox.index.records().isEmpty)
+            #expect(try sandbox.allFileContents().contains("tok-123") == false)
+        }
+    }
+
+    @Test(
+        "flags that describe another kind of server are refused with the original kind, before anything is sent",
+        arguments: [
+            (
+                ["--login-path", "/login"],
+                "--login-path describes an Identity or OAuth 2 server; say which with --kind identity or --kind oauth2."
+            ),
+            (
+                ["--kind", "original", "--profile-path", "/me"],
+                "--profile-path is for --kind identity or oauth2; the original API's requests are fixed by its document."
+            ),
+            (
+                ["--kind", "identity", "--client-id", "app"],
+                "--client-id is for --kind oauth2; ASP.NET Core Identity has no clients or scopes."
+            ),
+        ])
+    func refusedFlags(flags: [String], message: String) async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.login(
+            "http://127.0.0.1:9/api", email: "a@example.com", password: "pw", extra: flags)
+        #expect(result.status == 64)
+        #expect(result.stderr == "swaggerctl: \(message)\n")
+    }
+}
