@@ -118,17 +118,16 @@ struct TerminalTests {
         }
     }
 
-    @Test("a spinner shows on a terminal while a slow request is in flight, then erases itself")
+    @Test("a password typed ahead reaches --password-stdin; a spinner shows during a slow request, then goes")
     func spinner() async throws {
         let sandbox = try Sandbox()
         let slowProfile = FaultServer.Reply(body: #"{"id": 1}"#, delay: .seconds(1))
         try await FaultServer.run(profile: slowProfile) { url in
-            let terminal = try await sandbox.onTerminal("login", "-s", url, "-e", "a@example.com", "--password-stdin")
-            let status = try await onDedicatedThread {
-                // --password-stdin on a terminal reads to end of input: type the password, then Ctrl-D.
-                terminal.type("pw\n\u{04}")
-                return try terminal.finish()
-            }
+            // --password-stdin on a terminal reads to end of input: the password, then Ctrl-D, typed before the
+            // program starts, as a person who does not wait for it does.
+            let terminal = try await sandbox.onTerminal(
+                "login", "-s", url, "-e", "a@example.com", "--password-stdin", typedAhead: "pw\n\u{04}")
+            let status = try await onDedicatedThread { try terminal.finish() }
             #expect(status == 0, "\(terminal.transcript)")
             #expect(terminal.transcript.contains("⠋ Logging in to \(url)"))
             #expect(terminal.transcript.contains("\r\u{1B}[K"))

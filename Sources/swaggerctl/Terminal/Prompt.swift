@@ -16,8 +16,7 @@ import SwaggerClient
 enum Prompt {
     /// Reads one line with echo on, after writing `prompt` to standard error.
     static func line(_ prompt: String, cancelled: String) throws(SwaggerError) -> String {
-        Terminal.standardError.write(prompt)
-        let answer = try asking(cancelled: cancelled, echo: true) { readLine(from: STDIN_FILENO) }
+        let answer = try asking(prompt, cancelled: cancelled, echo: true) { readLine(from: STDIN_FILENO) }
         if !answer.endedLine { Terminal.standardError.write("\n") }
         let trimmed = answer.text?.trimmingCharacters(in: .whitespaces) ?? ""
         guard !trimmed.isEmpty else { throw SwaggerError(.cancelled, cancelled) }
@@ -26,8 +25,7 @@ enum Prompt {
 
     /// Reads one line with echo off, after writing `prompt` to standard error.
     static func secret(_ prompt: String, cancelled: String) throws(SwaggerError) -> String {
-        Terminal.standardError.write(prompt)
-        let answer = try asking(cancelled: cancelled, echo: false) { readLine(from: STDIN_FILENO) }
+        let answer = try asking(prompt, cancelled: cancelled, echo: false) { readLine(from: STDIN_FILENO) }
         // With echo off, the terminal shows the line break only for Enter (ECHONL), never for Ctrl-D.
         if !answer.endedLine { Terminal.standardError.write("\n") }
         guard let text = answer.text, !text.isEmpty else { throw SwaggerError(.cancelled, cancelled) }
@@ -42,7 +40,7 @@ enum Prompt {
     static func standardInput() throws(SwaggerError) -> String {
         var bytes =
             Terminal.isTerminal(STDIN_FILENO)
-            ? try asking(cancelled: "Login cancelled: no password given.", echo: false) {
+            ? try asking(nil, cancelled: "Login cancelled: no password given.", echo: false) {
                 readBytes(upTo: passwordLimit + 1, from: STDIN_FILENO)
             }
             : readBytes(upTo: passwordLimit + 1, from: STDIN_FILENO)
@@ -61,12 +59,16 @@ enum Prompt {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Runs `body`, which reads from the terminal, with echo as asked. The terminal's settings are restored
-    /// afterwards, and also when the process is interrupted (Ctrl-C), terminated, hung up or quit meanwhile: a
-    /// signal handler puts them back, ends the line, says the prompt was cancelled, and re-raises the signal
-    /// with its default action, as `readpassphrase(3)` does.
+    /// Writes `prompt` and runs `body`, which reads from the terminal, with echo as asked. The terminal's
+    /// settings are restored afterwards, and also when the process is interrupted (Ctrl-C), terminated, hung up
+    /// or quit meanwhile: a signal handler puts them back, ends the line, says the prompt was cancelled, and
+    /// re-raises the signal with its default action, as `readpassphrase(3)` does.
+    ///
+    /// A prompt turns echo off before it shows, discarding what was typed earlier, as `readpassphrase(3)` does:
+    /// keys pressed before the question are not its answer, and an answer typed after it must not be discarded.
+    /// `--password-stdin` shows no prompt, so what was typed ahead of it is its input, and is kept.
     private static func asking<Value>(
-        cancelled: String, echo: Bool, _ body: () -> Value
+        _ prompt: String?, cancelled: String, echo: Bool, _ body: () -> Value
     ) throws(SwaggerError) -> Value {
         var original = termios()
         let onTerminal = tcgetattr(STDIN_FILENO, &original) == 0
@@ -89,10 +91,11 @@ enum Prompt {
             var silent = original
             silent.c_lflag &= ~tcflag_t(ECHO)
             silent.c_lflag |= tcflag_t(ECHONL)
-            guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent) == 0 else {
+            guard tcsetattr(STDIN_FILENO, prompt == nil ? TCSANOW : TCSAFLUSH, &silent) == 0 else {
                 throw SwaggerError(.failure, "Could not turn off echo on the terminal.")
             }
         }
+        if let prompt { Terminal.standardError.write(prompt) }
         return body()
     }
 

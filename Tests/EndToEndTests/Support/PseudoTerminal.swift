@@ -16,7 +16,9 @@ final class PseudoTerminalProcess: @unchecked Sendable {
     private var status: Int32?
     private(set) var transcript = ""
 
-    init(_ arguments: [String], environment: [String: String]) throws {
+    /// Starts `swaggerctl` with `arguments`; `typedAhead` is typed before it starts, and waits in the
+    /// terminal's input.
+    init(_ arguments: [String], environment: [String: String], typedAhead: String = "") throws {
         var master: Int32 = -1
         var slave: Int32 = -1
         guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw Failure("openpty failed") }
@@ -26,6 +28,9 @@ final class PseudoTerminalProcess: @unchecked Sendable {
         let name = String(cString: terminalName)
         close(slave)
         self.master = master
+        if !typedAhead.isEmpty {
+            _ = typedAhead.utf8CString.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count - 1) }
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -138,11 +143,13 @@ final class PseudoTerminalProcess: @unchecked Sendable {
 
 extension Sandbox {
     /// Starts `swaggerctl` on a pseudo-terminal, off the threads that async tests share.
-    func onTerminal(_ arguments: String..., environment extra: [String: String] = [:]) async throws
-        -> PseudoTerminalProcess
+    func onTerminal(_ arguments: String..., environment extra: [String: String] = [:], typedAhead: String = "")
+        async throws -> PseudoTerminalProcess
     {
         let environment = environment.merging(["TERM": "xterm-256color"]) { $1 }.merging(extra) { $1 }
-        return try await onDedicatedThread { try PseudoTerminalProcess(arguments, environment: environment) }
+        return try await onDedicatedThread {
+            try PseudoTerminalProcess(arguments, environment: environment, typedAhead: typedAhead)
+        }
     }
 }
 
