@@ -27,10 +27,12 @@ demo: build
 # The tests and the demo run inside a private D-Bus session with its own unlocked gnome-keyring (scripts/keyring-session);
 # the Secret Service tests fail, rather than skip, anywhere else.
 # The man page is built first: the packaging tests read it, and a nested `swift package` cannot run while
-# `swift test` holds the build folder.
+# `swift test` holds the build folder. scripts/python-env makes the venv of the FastAPI and Django OAuth
+# Toolkit servers that the tests log in to.
 test: deps
 	$(SWIFT) build --build-tests
 	scripts/man $(MANPAGE) debug
+	scripts/python-env
 	scripts/keyring-session $(SWIFT) test --skip-build
 
 # The fuzz properties (Tests/SwaggerClientTests/FuzzTests.swift) run FUZZ_COUNT times each here, against

@@ -60,7 +60,9 @@ extension APIService {
 
     /// The error for a status that is not a success, with the server's own words where its body has them.
     static func failure(status: Int, operation: Operation, headers: HTTPFields, body: Data?) -> APIServiceError {
-        let refused = oauth2Error(json: body).map(refusals.contains) ?? (status == 401)
+        // A token endpoint that answers 400 or 401 without RFC 6749's error code (FastAPI's tutorial sends a
+        // bare `detail`) is refusing what it was given: the request itself is always well formed.
+        let refused = oauth2Error(json: body).map(refusals.contains) ?? true
         switch (status, operation) {
         case (401, .login), (403, .login): return .badCredentials(status: status, message: serverMessage(json: body))
         case (400, .oauth2Login) where refused, (401, .oauth2Login):

@@ -1,0 +1,284 @@
+import Foundation
+import SwaggerClient
+import Testing
+
+/// `--kind oauth2` against servers nobody here wrote: a FastAPI app on OAuth2PasswordRequestForm, and
+/// Django OAuth Toolkit, a real OAuth 2 authorization server.
+@Suite("Server kinds: OAuth 2 against FastAPI and Django OAuth Toolkit")
+struct OAuth2Tests {
+    static let ana = (email: "ana@example.com", password: "Passw0rd!")
+    static let publicClient = "swaggerctl-public"
+    static let confidential = (id: "swaggerctl-confidential", secret: "s3cret-client-secret")
+
+    static func stored(_ sandbox: Sandbox, _ server: String) async throws -> Credentials {
+        try #require(try await sandbox.keystore.credentials(for: Account(server: server, email: ana.email)))
+    }
+
+    /// Logs in to DOT as the public client, with its OpenID scope.
+    /// - Returns: The issuer, which is the session's server, and the login's result.
+    static func loginToDOT(_ server: PythonServer, in sandbox: Sandbox, password: String = ana.password)
+        async throws -> (issuer: String, login: CommandResult)
+    {
+        let issuer = server.origin + "/o"
+        let login = try await sandbox.login(
+            issuer, email: ana.email, password: password,
+            extra: ["--kind", "oauth2", "--client-id", publicClient, "--scope", "openid"])
+        return (issuer, login)
+    }
+
+    // MARK: - FastAPI
+
+    @Test("FastAPI: the token and refresh URLs come from its OpenAPI document; login, details, refresh, logout")
+    func fastAPI() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.fastapi) { server in
+            let url = server.origin
+            let login = try await sandbox.login(
+                url, email: Self.ana.email, password: Self.ana.password,
+                extra: ["--kind", "oauth2", "--profile-path", "/users/me"])
+            #expect(login.status == 0, "\(login)")
+            #expect(
+                login.stderr.hasPrefix(
+                    "Found in \(url)/openapi.json: the token endpoint \(url)/token, the profile at \(url)/users/me, "
+                        + "no revocation endpoint; they are saved with the session.\n"), "\(login)")
+            #expect(login.stdout.contains("full_name  Ana Horvat\n"), "\(login)")
+
+            let status = try await sandbox.swaggerctl("status")
+            for row in [
+                "Kind         oauth2", "Token URL    \(url)/token", "Refresh URL  \(url)/token/refresh",
+                "Found in     \(url)/openapi.json",
+            ] {
+                #expect(status.stdout.contains(row + "\n"), "\(row): \(status)")
+            }
+
+            let before = try await Self.stored(sandbox, url)
+            let refresh = try await sandbox.swaggerctl("refresh")
+            #expect(refresh.status == 0, "\(refresh)")
+            let after = try await Self.stored(sandbox, url)
+            #expect(after.refreshToken != before.refreshToken)
+            // The spent refresh token is refused now (the server rotates them).
+            let spent = try await server.json([
+                "-d", "grant_type=refresh_token", "-d", "refresh_token=\(before.refreshToken ?? "")",
+                "\(url)/token/refresh",
+            ])
+            #expect(spent["error"] as? String == "invalid_grant")
+
+            let details = try await sandbox.swaggerctl("details", "--format", "json")
+            #expect(details.stdout.contains(#""email" : "ana@example.com""#), "\(details)")
+
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 0)
+            #expect(logout.stderr.contains("offers no way to revoke it"), "\(logout)")
+        }
+    }
+
+    @Test("FastAPI: a wrong password is its tutorial's 400 with a detail, which exits 4 with that detail")
+    func fastAPIWrongPassword() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.fastapi) { server in
+            let login = try await sandbox.login(
+                server.origin, email: Self.ana.email, password: "wrong",
+                extra: ["--kind", "oauth2", "--login-path", "/token", "--profile-path", "/users/me"])
+            #expect(login.status == 4, "\(login)")
+            #expect(
+                login.stderr
+                    == "swaggerctl: \(server.origin) refused the login (HTTP 400): \"Incorrect username or password\".\n"
+            )
+            #expect(try sandbox.index.records().isEmpty)
+        }
+    }
+
+    @Test("discovery says what it tried, and what is still missing, before any password is sent")
+    func discoveryFailures() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.fastapi) { server in
+            let noProfile = try await sandbox.login(
+                server.origin, email: Self.ana.email, password: Self.ana.password, extra: ["--kind", "oauth2"])
+            #expect(noProfile.status == 64)
+            #expect(
+                noProfile.stderr
+                    == "swaggerctl: Found the token endpoint \(server.origin)/token but no profile (userinfo) "
+                    + "endpoint for \(server.origin); give the profile's path with --profile-path.\n")
+            let counters = try await server.json(["\(server.origin)/test/counters"])
+            #expect(counters["logins"] as? Int == 0)
+        }
+        try await withDemoServer { demo in
+            let nothing = try await sandbox.login(
+                demo.apiURL, email: "demo@example.com", password: "demo-password", extra: ["--kind", "oauth2"])
+            #expect(nothing.status == 64)
+            let origin = try #require(URL(string: demo.apiURL).flatMap(ServerURL.origin(of:))?.absoluteString)
+            let tried = [
+                "\(demo.apiURL)/.well-known/openid-configuration",
+                "\(origin)/.well-known/oauth-authorization-server/api",
+                "\(demo.apiURL)/.well-known/oauth-authorization-server", "\(demo.apiURL)/openapi.json",
+                "\(demo.apiURL)/swagger/v1/swagger.json", "\(demo.apiURL)/v3/api-docs", "\(demo.apiURL)/swagger.json",
+                "\(origin)/openapi.json", "\(origin)/swagger/v1/swagger.json", "\(origin)/v3/api-docs",
+                "\(origin)/swagger.json",
+            ]
+            #expect(
+                nothing.stderr
+                    == "swaggerctl: No OAuth 2 token endpoint was found for \(demo.apiURL); tried "
+                    + tried.joined(separator: ", ")
+                    + ". Give it with --login-path, or the server's OpenAPI document with --openapi.\n")
+            #expect(demo.logLines(containing: "login") == 0)
+        }
+    }
+
+    @Test("an --openapi document in YAML is read, and its relative token URL follows its servers entry")
+    func openAPIYAML() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.fastapi) { server in
+            let document = sandbox.root.appending(path: "api.yaml")
+            try Data(
+                """
+                openapi: 3.0.3
+                info: {title: test, version: "1"}
+                servers:
+                  - url: \(server.origin)/
+                paths: {}
+                components:
+                  securitySchemes:
+                    password:
+                      type: oauth2
+                      flows:
+                        password:
+                          tokenUrl: token
+                          refreshUrl: token/refresh
+                          scopes: {}
+                """.utf8
+            ).write(to: document)
+            try await FileServer.serve(document) { documentURL in
+                let login = try await sandbox.login(
+                    server.origin, email: Self.ana.email, password: Self.ana.password,
+                    extra: ["--kind", "oauth2", "--openapi", documentURL, "--profile-path", "/users/me"])
+                #expect(login.status == 0, "\(login)")
+                #expect(login.stderr.hasPrefix("Found in \(documentURL): the token endpoint \(server.origin)/token,"))
+            }
+        }
+    }
+
+    // MARK: - Django OAuth Toolkit
+
+    @Test("DOT: OpenID discovery and RFC 8414 metadata together; login, userinfo, rotation, and a revoking logout")
+    func djangoOAuthToolkit() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.dot) { server in
+            let (issuer, login) = try await Self.loginToDOT(server, in: sandbox)
+            #expect(login.status == 0, "\(login)")
+            #expect(
+                login.stderr.hasPrefix(
+                    "Found in \(issuer)/.well-known/openid-configuration and \(issuer)/.well-known/oauth-authorization-server: "
+                        + "the token endpoint \(issuer)/token/, the profile at \(issuer)/userinfo/, revocation at "
+                        + "\(issuer)/revoke_token/; they are saved with the session.\n"), "\(login)")
+            #expect(login.stdout.contains("email  ana@example.com\n"), "\(login)")
+            #expect(login.stdout.contains("name   Ana Horvat\n"), "\(login)")
+
+            let first = try await Self.stored(sandbox, issuer)
+            #expect(try await Self.introspect(server, first.accessToken) == true)
+            let refresh = try await sandbox.swaggerctl("refresh")
+            #expect(refresh.status == 0, "\(refresh)")
+            let second = try await Self.stored(sandbox, issuer)
+            #expect(second.refreshToken != first.refreshToken)
+            let reuse = try await server.json([
+                "-d", "grant_type=refresh_token", "-d", "refresh_token=\(first.refreshToken ?? "")", "-d",
+                "client_id=\(Self.publicClient)", "\(issuer)/token/",
+            ])
+            #expect(reuse["error"] as? String == "invalid_grant")
+
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 0, "\(logout)")
+            #expect(logout.stderr == "Logged out ana@example.com from \(issuer).\n")
+            // RFC 7662: the server no longer knows the access token; and the refresh token is spent.
+            #expect(try await Self.introspect(server, second.accessToken) == false)
+            let afterLogout = try await server.json([
+                "-d", "grant_type=refresh_token", "-d", "refresh_token=\(second.refreshToken ?? "")", "-d",
+                "client_id=\(Self.publicClient)", "\(issuer)/token/",
+            ])
+            #expect(afterLogout["error"] as? String == "invalid_grant")
+        }
+    }
+
+    @Test("DOT: a wrong password is invalid_grant, which exits 4 with the server's description")
+    func invalidGrant() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.dot) { server in
+            let (issuer, login) = try await Self.loginToDOT(server, in: sandbox, password: "wrong")
+            #expect(login.status == 4, "\(login)")
+            #expect(
+                login.stderr.hasSuffix(
+                    "swaggerctl: \(issuer) refused the login (HTTP 400): \"Invalid credentials given.\".\n"), "\(login)"
+            )
+            #expect(try sandbox.index.records().isEmpty)
+        }
+    }
+
+    @Test(
+        "DOT: a confidential client's secret comes from standard input, goes by HTTP Basic, and is kept with the tokens"
+    )
+    func confidentialClient() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.dot) { server in
+            let issuer = server.origin + "/o"
+            let login = try await sandbox.swaggerctl(
+                [
+                    "login", "-s", issuer, "-e", Self.ana.email, "--password-stdin", "--client-secret-stdin", "--kind",
+                    "oauth2", "--client-id", Self.confidential.id, "--scope", "openid",
+                ], stdin: "\(Self.ana.password)\n\(Self.confidential.secret)\n")
+            #expect(login.status == 0, "\(login)")
+            #expect(try await Self.stored(sandbox, issuer).clientSecret == Self.confidential.secret)
+            #expect(try !String(contentsOf: sandbox.sessionsFile, encoding: .utf8).contains(Self.confidential.secret))
+            let status = try await sandbox.swaggerctl("status")
+            #expect(
+                status.stdout.contains(
+                    "Client ID    \(Self.confidential.id) (with a client secret, kept with the tokens)\n"),
+                "\(status)")
+
+            // The refresh and the revocation authenticate the client with the stored secret.
+            #expect(try await sandbox.swaggerctl("refresh").status == 0)
+            let token = try await Self.stored(sandbox, issuer).accessToken
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.stderr == "Logged out ana@example.com from \(issuer).\n", "\(logout)")
+            #expect(try await Self.introspect(server, token) == false)
+        }
+    }
+
+    @Test("DOT: a refresh token revoked elsewhere ends the session at the next refresh")
+    func revokedElsewhere() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.dot) { server in
+            let (issuer, login) = try await Self.loginToDOT(server, in: sandbox)
+            try #require(login.status == 0, "\(login)")
+            let credentials = try await Self.stored(sandbox, issuer)
+            _ = try await server.curl([
+                "-d", "token=\(credentials.refreshToken ?? "")", "-d", "client_id=\(Self.publicClient)",
+                "\(issuer)/revoke_token/",
+            ])
+            let refresh = try await sandbox.swaggerctl("refresh")
+            #expect(refresh.status == 4, "\(refresh)")
+            #expect(refresh.stderr.contains("has ended: the server no longer accepts it"), "\(refresh)")
+            #expect(try sandbox.index.records().isEmpty)
+        }
+    }
+
+    @Test("DOT: an access token past its expires_in is refreshed before use")
+    func refreshBeforeUse() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.dot, environment: ["ACCESS_TOKEN_SECONDS": "2"]) { server in
+            let (issuer, login) = try await Self.loginToDOT(server, in: sandbox)
+            try #require(login.status == 0, "\(login)")
+            let first = try await Self.stored(sandbox, issuer)
+            try await Task.sleep(for: .seconds(1.2))
+            let details = try await sandbox.swaggerctl("details")
+            #expect(details.status == 0, "\(details)")
+            #expect(details.stderr.isEmpty, "\(details)")
+            #expect(try await Self.stored(sandbox, issuer).refreshToken != first.refreshToken)
+        }
+    }
+
+    /// Whether DOT's RFC 7662 introspection calls `token` active, asked as the confidential client.
+    static func introspect(_ server: PythonServer, _ token: String) async throws -> Bool? {
+        try await server.json([
+            "-u", "\(confidential.id):\(confidential.secret)", "-d", "token=\(token)", "\(server.origin)/o/introspect/",
+        ])["active"] as? Bool
+    }
+}

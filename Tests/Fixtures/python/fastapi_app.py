@@ -1,0 +1,145 @@
+"""A FastAPI app of the kind FastAPI's security tutorial builds: OAuth2PasswordRequestForm at /token,
+OAuth2PasswordBearer on every other route, and /users/me for the profile. Refresh tokens are spent once, at
+/token/refresh (the bearer scheme's refreshUrl, which the OpenAPI document names).
+
+It also pages through lists in the shapes swaggerctl api --paginate follows: Stack Exchange's has_more with a
+page parameter (/questions), RFC 8288 Link headers (/linked), and a next URL in the body (/cursor).
+
+ACCESS_TOKEN_SECONDS sets the access tokens' lifetime. /test/* routes let a test end every access token or
+read counters; they stand for what a server restart or an operator would do.
+"""
+
+import os
+import secrets
+import time
+
+from fastapi import Depends, FastAPI, Form, HTTPException, Request, Response
+from fastapi.responses import JSONResponse
+from fastapi.security import OAuth2PasswordBearer, OAuth2PasswordRequestForm
+
+USERS = {
+    "ana@example.com": {"password": "Passw0rd!", "full_name": "Ana Horvat"},
+}
+LIFETIME = int(os.environ.get("ACCESS_TOKEN_SECONDS", "3600"))
+
+app = FastAPI(title="swaggerctl test API")
+oauth2_scheme = OAuth2PasswordBearer(tokenUrl="token", refreshUrl="token/refresh")
+
+access_tokens = {}
+refresh_tokens = {}
+counters = {"logins": 0, "refreshes": 0, "requests": 0}
+
+
+def issue(username):
+    access = secrets.token_urlsafe(24)
+    refresh = secrets.token_urlsafe(24)
+    access_tokens[access] = (username, time.time() + LIFETIME)
+    refresh_tokens[refresh] = username
+    return {"access_token": access, "token_type": "bearer", "expires_in": LIFETIME, "refresh_token": refresh}
+
+
+@app.post("/token")
+def login(form: OAuth2PasswordRequestForm = Depends()):
+    counters["logins"] += 1
+    user = USERS.get(form.username)
+    if not user or user["password"] != form.password:
+        # As FastAPI's tutorial answers: 400 with a detail, not RFC 6749's error code.
+        raise HTTPException(status_code=400, detail="Incorrect username or password")
+    return issue(form.username)
+
+
+@app.post("/token/refresh")
+def refresh(grant_type: str = Form(), refresh_token: str = Form()):
+    counters["refreshes"] += 1
+    if grant_type != "refresh_token":
+        return JSONResponse(status_code=400, content={"error": "unsupported_grant_type"})
+    username = refresh_tokens.pop(refresh_token, None)
+    if username is None:
+        return JSONResponse(
+            status_code=400, content={"error": "invalid_grant", "error_description": "The refresh token is not valid"}
+        )
+    return issue(username)
+
+
+def current_user(token: str = Depends(oauth2_scheme)):
+    counters["requests"] += 1
+    grant = access_tokens.get(token)
+    if grant is None or grant[1] < time.time():
+        raise HTTPException(status_code=401, detail="Not authenticated", headers={"WWW-Authenticate": "Bearer"})
+    return grant[0]
+
+
+@app.get("/users/me")
+def me(username: str = Depends(current_user)):
+    return {"username": username, "email": username, "full_name": USERS[username]["full_name"], "disabled": False}
+
+
+ITEMS = 8
+
+
+@app.get("/questions")
+def questions(page: int = 1, pagesize: int = 3, username: str = Depends(current_user)):
+    start = (page - 1) * pagesize
+    end = min(start + pagesize, ITEMS)
+    items = [{"question_id": i + 1, "title": f"Question {i + 1}"} for i in range(start, end)]
+    return {"items": items, "has_more": end < ITEMS, "quota_remaining": 300 - page}
+
+
+@app.get("/linked")
+def linked(request: Request, response: Response, page: int = 1, username: str = Depends(current_user)):
+    per_page = 3
+    start = (page - 1) * per_page
+    end = min(start + per_page, ITEMS)
+    if end < ITEMS:
+        following = request.url.include_query_params(page=page + 1)
+        last = request.url.include_query_params(page=(ITEMS + per_page - 1) // per_page)
+        response.headers["Link"] = f'<{following}>; rel="next", <{last}>; rel="last"'
+    return [{"id": i + 1} for i in range(start, end)]
+
+
+@app.get("/cursor")
+def cursor(request: Request, page: int = 1, username: str = Depends(current_user)):
+    per_page = 4
+    start = (page - 1) * per_page
+    end = min(start + per_page, ITEMS)
+    following = str(request.url.include_query_params(page=page + 1)) if end < ITEMS else None
+    return {"count": ITEMS, "next": following, "previous": None, "results": [{"pk": i + 1} for i in range(start, end)]}
+
+
+@app.get("/endless")
+def endless(page: int = 1, username: str = Depends(current_user)):
+    return {"items": [{"page": page}], "has_more": True}
+
+
+@app.get("/elsewhere")
+def elsewhere(username: str = Depends(current_user)):
+    return {"results": [1], "next": "http://attacker.example/collect?page=2"}
+
+
+@app.api_route("/echo", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
+async def echo(request: Request, username: str = Depends(current_user)):
+    body = await request.body()
+    return {
+        "method": request.method,
+        "query": dict(request.query_params),
+        "contentType": request.headers.get("content-type"),
+        "header": request.headers.get("x-swaggerctl-test"),
+        "body": body.decode("utf-8", "replace"),
+    }
+
+
+@app.get("/teapot")
+def teapot(username: str = Depends(current_user)):
+    return JSONResponse(status_code=418, content={"detail": "I'm a teapot"})
+
+
+@app.post("/test/expire-access-tokens")
+def expire_access_tokens():
+    ended = len(access_tokens)
+    access_tokens.clear()
+    return {"ended": ended}
+
+
+@app.get("/test/counters")
+def read_counters():
+    return counters

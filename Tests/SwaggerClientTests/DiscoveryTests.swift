@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import SwaggerClient
+
+@Suite("Discovery: reading an OAuth 2 server's documents")
+struct DiscoveryTests {
+    static let fastAPI = Data(
+        #"""
+        {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+         "components": {"securitySchemes": {"OAuth2PasswordBearer": {"type": "oauth2",
+           "flows": {"password": {"refreshUrl": "token/refresh", "scopes": {}, "tokenUrl": "token"}}}}}}
+        """#.utf8)
+
+    @Test("FastAPI's document: tokenUrl and refreshUrl, relative to the document without a servers entry")
+    func fastAPIDocument() throws {
+        let found = try #require(Discovery.openAPI(Self.fastAPI, at: URL(string: "http://h:8000/openapi.json")!))
+        #expect(found.token?.absoluteString == "http://h:8000/token")
+        #expect(found.refresh?.absoluteString == "http://h:8000/token/refresh")
+    }
+
+    @Test("a YAML document's relative tokenUrl follows its first servers entry, a folder")
+    func yamlWithServers() throws {
+        let yaml = Data(
+            """
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            servers:
+              - url: https://api.example.com/v2
+                description: 1:30
+            paths: {}
+            components:
+              securitySchemes:
+                other: {type: http, scheme: bearer}
+                password:
+                  type: oauth2
+                  flows:
+                    password:
+                      tokenUrl: auth/token
+                      scopes: {}
+            """.utf8)
+        let found = try #require(Discovery.openAPI(yaml, at: URL(string: "https://docs.example.com/api.yaml")!))
+        #expect(found.token?.absoluteString == "https://api.example.com/v2/auth/token")
+        #expect(found.refresh == nil)
+    }
+
+    @Test("Swagger 2's securityDefinitions with flow: password, and an absolute tokenUrl")
+    func swagger2() throws {
+        let document = Data(
+            #"{"swagger": "2.0", "securityDefinitions": {"o": {"type": "oauth2", "flow": "password", "tokenUrl": "https://auth.example.com/token"}}}"#
+                .utf8)
+        let found = try #require(Discovery.openAPI(document, at: URL(string: "https://api.example.com/swagger.json")!))
+        #expect(found.token?.absoluteString == "https://auth.example.com/token")
+    }
+
+    @Test(
+        "a document with no password flow, or no document at all, names nothing",
+        arguments: [
+            #"{"openapi": "3.0.0", "components": {"securitySchemes": {"b": {"type": "http", "scheme": "bearer"}}}}"#,
+            #"{"openapi": "3.0.0", "components": {"securitySchemes": {"c": {"type": "oauth2", "flows": {"clientCredentials": {"tokenUrl": "t"}}}}}}"#,
+            "<html><body>Not Found</body></html>",
+            "[1, 2]",
+        ])
+    func nothing(text: String) {
+        #expect(Discovery.openAPI(Data(text.utf8), at: URL(string: "http://h/openapi.json")!) == nil)
+    }
+
+    @Test("metadata documents: the endpoints they name, relative ones resolved; javascript: and the like refused")
+    func metadata() throws {
+        let document = Data(
+            #"{"issuer": "https://h/o", "token_endpoint": "https://h/o/token/", "userinfo_endpoint": "/o/userinfo/", "revocation_endpoint": "javascript:alert(1)"}"#
+                .utf8)
+        let found = try #require(
+            Discovery.metadata(document, at: URL(string: "https://h/o/.well-known/openid-configuration")!))
+        #expect(found.token?.absoluteString == "https://h/o/token/")
+        #expect(found.userinfo?.absoluteString == "https://h/o/userinfo/")
+        #expect(found.revocation == nil)
+        #expect(Discovery.metadata(Data("{}".utf8), at: URL(string: "https://h/")!) == nil)
+    }
+
+    @Test("the documents tried for an issuer with a path: OIDC, RFC 8414 at the origin and under the path")
+    func candidates() throws {
+        let server = try ServerURL("https://h.example.com/realms/x")
+        #expect(
+            Discovery.metadataDocuments(for: server).map(\.absoluteString) == [
+                "https://h.example.com/realms/x/.well-known/openid-configuration",
+                "https://h.example.com/.well-known/oauth-authorization-server/realms/x",
+                "https://h.example.com/realms/x/.well-known/oauth-authorization-server",
+            ])
+        #expect(Discovery.openAPIDocuments(for: try ServerURL("https://h.example.com")).count == 4)
+        #expect(Discovery.openAPIDocuments(for: server).count == 8)
+    }
+}
