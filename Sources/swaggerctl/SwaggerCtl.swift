@@ -23,7 +23,8 @@ struct SwaggerCtl: AsyncParsableCommand {
             """,
         version: version,
         subcommands: [
-            Login.self, Details.self, Logout.self, Status.self, Token.self, Refresh.self, Switch.self, Completion.self,
+            Login.self, Details.self, Logout.self, Status.self, Token.self, Refresh.self, Switch.self, API.self,
+            Completion.self,
         ]
     )
 

@@ -43,6 +43,29 @@ struct FuzzTests {
         }
     }
 
+    @Test("indented JSON is the same value, and a page's items are its elements, each valid JSON")
+    func jsonText() async {
+        await propertyCheck(count: Self.count, input: Self.numbers) { numbers in
+            await Task.yield()
+            let object = FuzzInput.json(numbers)
+            for text in [object, "[\(object), \(object)]", #"{"items": [\#(object)], "has_more": true}"#] {
+                let data = Data(text.utf8)
+                let value = Self.jsonObject(data)
+                let indented = JSONText.indented(data)
+                #expect((indented == nil) == (value == nil), "\(text)")
+                guard let value, let indented else { continue }
+                #expect(Self.jsonObject(Data(indented.utf8)) == value, "\(text)")
+                guard text.hasPrefix("["), let items = JSONText.items(of: data) else { continue }
+                #expect(NSArray(array: items.compactMap { Self.jsonObject(Data($0.utf8)) }) == value, "\(text)")
+            }
+        }
+    }
+
+    /// The value Foundation reads from `data`, compared by `isEqual`; `nil` when it is not JSON.
+    static func jsonObject(_ data: Data) -> NSObject? {
+        (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) as? NSObject
+    }
+
     @Test("any profile body either fails to decode or renders as one clean line per row, and as clean JSON")
     func profiles() async {
         await propertyCheck(count: Self.count, input: Self.numbers) { numbers in

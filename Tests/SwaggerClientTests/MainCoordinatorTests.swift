@@ -237,7 +237,7 @@ struct MainCoordinatorTests {
 
     @Test(
         "under the lock, tokens another process stored meanwhile are used and not refreshed again",
-        arguments: [Coordinator.Purpose.profile(allowSaved: true), .token])
+        arguments: [Coordinator.Purpose.profile(allowSaved: true), .token, .request])
     func usesAnotherProcessTokens(purpose: Coordinator.Purpose) {
         // The other process's token lives for 2 s only: less than the margin, but it is new, so it is used.
         var renewed = Self.record(expiresIn: 2)
@@ -256,6 +256,9 @@ struct MainCoordinatorTests {
             )
         case .token:
             #expect(action == .use(.deliver(accessToken: "their-access")))
+        case .request:
+            #expect(action == .use(.send(accessToken: "their-access")))
+            #expect(coordinator.responseReceived(status: 401) == .answered)
         }
     }
 
@@ -489,6 +492,71 @@ struct MainCoordinatorTests {
         await #expect(processExitsWith: .failure) {
             var coordinator = MainCoordinator()
             _ = coordinator.tokenRead("token")
+        }
+    }
+
+    // MARK: - The person's own requests (api)
+
+    @Test("api: a 401 renews the token and repeats the request once; a second 401 is the answer; the session stays")
+    func requestRefreshesOnce() {
+        var coordinator = Coordinator()
+        #expect(coordinator.start(.stored(Self.fresh), for: .request, now: Self.now) == .readAccessToken(Self.fresh))
+        #expect(coordinator.tokenRead(Self.stored.accessToken) == .use(.send(accessToken: "old-access")))
+        #expect(coordinator.responseReceived(status: 401) == .lockForRefresh(Fixtures.ana))
+        #expect(
+            coordinator.lockTaken(record: Self.fresh, credentials: Self.stored, now: Self.now)
+                == .refresh(.init(server: Fixtures.server, refreshToken: "old-refresh", appID: "swaggerctl-demo")))
+        _ = coordinator.refreshed(.init(credentials: Credentials(accessToken: "new-access")), now: Self.now)
+        #expect(coordinator.rotationStored() == .send(accessToken: "new-access"))
+        // Not .endSession: the session was renewed a moment ago, so only this endpoint refuses it.
+        #expect(coordinator.responseReceived(status: 401) == .answered)
+    }
+
+    @Test("api: each page may renew once; other statuses, a 403 among them, are answers")
+    func requestPages() {
+        var coordinator = Coordinator()
+        _ = coordinator.start(.stored(Self.fresh), for: .request, now: Self.now)
+        _ = coordinator.tokenRead(Self.stored.accessToken)
+        #expect(coordinator.responseReceived(status: 403) == .answered)
+        #expect(coordinator.nextRequest() == .send(accessToken: "old-access"))
+        #expect(coordinator.responseReceived(status: 200) == .answered)
+        #expect(coordinator.nextRequest() == .send(accessToken: "old-access"))
+        #expect(coordinator.responseReceived(status: 401) == .lockForRefresh(Fixtures.ana))
+        // Another process renewed meanwhile: its token is used for the repeat.
+        #expect(
+            coordinator.lockTaken(
+                record: Self.fresh, credentials: Credentials(accessToken: "theirs", refreshToken: "r"), now: Self.now)
+                == .use(.send(accessToken: "theirs")))
+        #expect(coordinator.responseReceived(status: 200) == .answered)
+        #expect(coordinator.nextRequest() == .send(accessToken: "theirs"))
+        #expect(coordinator.responseReceived(status: 401) == .lockForRefresh(Fixtures.ana))
+    }
+
+    @Test("api: a 401 is the answer when nothing can renew the token: SWAGGERCTL_TOKEN, or no refresh token")
+    func requestWithoutRefresh() {
+        var environment = Coordinator()
+        #expect(
+            environment.start(.environment(token: "env", server: Fixtures.server), for: .request, now: Self.now)
+                == .use(.send(accessToken: "env")))
+        #expect(environment.responseReceived(status: 401) == .answered)
+
+        let bare = Self.record(expiresIn: 600, refreshable: false)
+        var stored = Coordinator()
+        _ = stored.start(.stored(bare), for: .request, now: Self.now)
+        _ = stored.tokenRead(Self.stored.accessToken)
+        #expect(stored.responseReceived(status: 401) == .answered)
+    }
+
+    @Test("api: an expired token is renewed before the request; a request with no answer keeps the session")
+    func requestExpired() {
+        var coordinator = Self.waitingForLock(Self.expired, purpose: .request)
+        _ = coordinator.lockTaken(record: Self.expired, credentials: Self.stored, now: Self.now)
+        _ = coordinator.refreshed(.init(credentials: Credentials(accessToken: "new-access")), now: Self.now)
+        #expect(coordinator.rotationStored() == .send(accessToken: "new-access"))
+        let unexpected = coordinator.requestFailed(.timedOut)
+        guard case .request(.timedOut, .stored(_)) = unexpected else {
+            Issue.record("\(unexpected)")
+            return
         }
     }
 }

@@ -3,14 +3,14 @@ import Foundation
 /// How a login finds out how to talk to its server: from the flags, the session saved for the server, the
 /// kind's defaults, and, for an OAuth 2 server whose endpoints the flags do not name, discovery.
 ///
-/// Only decisions are here; ``SessionController`` fetches the documents that ``discover`` names.
+/// Only decisions are here; ``SessionController`` fetches the documents that ``discover(metadata:openAPI:)`` names.
 public enum DialectPlan: Sendable, Hashable {
     /// The original API, whose requests are fixed by its document.
     case original
     /// This dialect; nothing needs to be fetched.
     case ready(ServerDialect)
     /// Read these documents in turn, the OAuth 2 metadata first and OpenAPI documents after, then send what
-    /// was found to ``complete(_:found:at:tried:)``.
+    /// was found to ``complete(flags:saved:server:clientSecret:found:at:tried:)``.
     case discover(metadata: [URL], openAPI: [URL])
 
     /// Decides how to log in.

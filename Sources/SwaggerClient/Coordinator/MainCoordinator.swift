@@ -13,7 +13,11 @@ import Foundation
 /// - after taking the refresh lock, use the tokens another process stored meanwhile rather than spend the
 ///   refresh token a second time;
 /// - on a 401, refresh once and repeat the request once;
-/// - end the session when the server rejects the refresh, answers 401 again after one, or answers 403;
+/// - end the session when the server rejects the refresh, or when the profile is refused again after one
+///   (401) or forbidden (403);
+/// - for `swaggerctl api`, refresh once and repeat on a 401 as well, but keep the session when the repeat is
+///   refused too, or forbidden: one endpoint refusing a token that was just renewed says nothing about the
+///   session, and its answer is shown as it is;
 /// - show the saved profile when the server cannot be reached;
 /// - store a new session only after its profile request: never when the answer is not a profile at all (not
 ///   a JSON object: the address names something else), and with a failure that says both when it failed
@@ -43,6 +47,8 @@ public struct MainCoordinator: Sendable {
         case profile(allowSaved: Bool)
         /// An access token that has not expired (`token`, `refresh`).
         case token
+        /// A request of the person's own (`api`): one, or one for each page.
+        case request
     }
 
     /// What to do with an access token that is ready to use.
@@ -52,6 +58,9 @@ public struct MainCoordinator: Sendable {
         case fetchProfile(server: String, dialect: ServerDialect?, accessToken: String)
         /// Hand it to the person: the flow is complete.
         case deliver(accessToken: String)
+        /// Send the person's request with it, then send ``MainCoordinator/responseReceived(status:)`` or
+        /// ``MainCoordinator/requestFailed(_:)``.
+        case send(accessToken: String)
     }
 
     /// The refresh request to send while the refresh lock is held.
@@ -198,6 +207,15 @@ public struct MainCoordinator: Sendable {
         case fail(Failure)
     }
 
+    /// What follows ``responseReceived(status:)``.
+    public enum ResponseAction: Sendable, Hashable {
+        /// The token was refused: take the refresh lock, read again, then send
+        /// ``lockTaken(record:credentials:now:)``, which leads to the same request again.
+        case lockForRefresh(Account)
+        /// The response is the answer, whatever its status. Send ``nextRequest()`` for another page.
+        case answered
+    }
+
     /// What follows ``savedProfileLoaded(_:)``.
     public enum SavedProfileAction: Sendable, Hashable {
         /// Show the saved profile, with a notice saying why it is not fresh.
@@ -249,6 +267,8 @@ public struct MainCoordinator: Sendable {
         case refreshing(Flow, Session)
         case storingRotation(Flow, Session)
         case fetchingProfile(Flow, accessToken: String)
+        case sending(Flow, accessToken: String)
+        case answered(Flow, accessToken: String)
         case loadingSavedProfile(Flow, because: APIServiceError)
         case finished
     }
@@ -389,8 +409,8 @@ public struct MainCoordinator: Sendable {
             state = .finished
             if rejected != nil { return .endSession(SessionEndedAction(record: record, reason: .tokenRejected)) }
             switch flow.purpose {
-            case .profile:
-                // The expiry is only what the token says; the server decides, and a 401 ends the session.
+            case .profile, .request:
+                // The expiry is only what the token says; the server decides.
                 flow.refreshed = true
                 return .use(use(credentials.accessToken, in: flow))
             case .token:
@@ -504,6 +524,35 @@ public struct MainCoordinator: Sendable {
         return .fail(.request(error, flow.source))
     }
 
+    // MARK: - The person's own requests
+
+    /// The response to the person's request arrived, with `status`.
+    public mutating func responseReceived(status: Int) -> ResponseAction {
+        guard case .sending(let flow, let accessToken) = state else { invalid("responseReceived") }
+        if status == 401, !flow.refreshed, let record = flow.record, record.refreshable != false {
+            state = .waitingForLock(flow, rejected: accessToken)
+            return .lockForRefresh(record.account)
+        }
+        state = .answered(flow, accessToken: accessToken)
+        return .answered
+    }
+
+    /// No response arrived.
+    /// - Returns: The failure to report; the session is kept.
+    public mutating func requestFailed(_ error: APIServiceError) -> Failure {
+        guard case .sending(let flow, _) = state else { invalid("requestFailed") }
+        state = .finished
+        return .request(error, flow.source)
+    }
+
+    /// The person's request needs another request, such as the next page.
+    /// - Returns: The token to send it with, which may be refreshed once more on a 401.
+    public mutating func nextRequest() -> Use {
+        guard case .answered(var flow, let accessToken) = state else { invalid("nextRequest") }
+        flow.refreshed = false
+        return use(accessToken, in: flow)
+    }
+
     /// The saved profile was read: `nil` when none was saved.
     public mutating func savedProfileLoaded(_ saved: SavedProfile?) -> SavedProfileAction {
         guard case .loadingSavedProfile(let flow, let error) = state else {
@@ -534,6 +583,8 @@ public struct MainCoordinator: Sendable {
             case .refreshing: "refreshing"
             case .storingRotation: "storingRotation"
             case .fetchingProfile: "fetchingProfile"
+            case .sending: "sending"
+            case .answered: "answered"
             case .loadingSavedProfile: "loadingSavedProfile"
             case .finished: "finished"
             }
@@ -548,6 +599,9 @@ public struct MainCoordinator: Sendable {
         case .token:
             state = .finished
             return .deliver(accessToken: accessToken)
+        case .request:
+            state = .sending(flow, accessToken: accessToken)
+            return .send(accessToken: accessToken)
         }
     }
 

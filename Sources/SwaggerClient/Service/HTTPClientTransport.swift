@@ -41,7 +41,9 @@ struct HTTPClientTransport: ClientTransport {
             // A repeated field (Set-Cookie, say) is kept as often as it came.
             if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
         }
-        let response = HTTPResponse(status: .init(code: Int(incoming.status.code)), headerFields: fields)
+        let response = HTTPResponse(
+            status: .init(code: Int(incoming.status.code), reasonPhrase: incoming.status.reasonPhrase),
+            headerFields: fields)
         switch request.method {
         case .head, .connect, .trace:
             return (response, nil)

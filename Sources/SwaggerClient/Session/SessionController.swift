@@ -233,9 +233,11 @@ public struct SessionController: Sendable {
     // MARK: - Carrying out the coordinator's actions
 
     /// What a flow over a stored session or `SWAGGERCTL_TOKEN` ends with.
-    private enum Outcome {
+    enum Outcome {
         case profile(MainCoordinator.ProfileOutcome)
         case token(String)
+        /// A token to send the person's own request with.
+        case send(accessToken: String)
     }
 
     /// What is left to do once the refresh lock is released.
@@ -244,7 +246,7 @@ public struct SessionController: Sendable {
         case loadSavedProfile(Account)
     }
 
-    private func source(of selection: SessionSelection) throws(SwaggerError) -> MainCoordinator.Source {
+    func source(of selection: SessionSelection) throws(SwaggerError) -> MainCoordinator.Source {
         if let token = selection.environmentToken {
             return .environment(token: token, server: selection.server.string)
         }
@@ -277,7 +279,7 @@ public struct SessionController: Sendable {
         return try await handle(coordinator.start(source, for: purpose, now: Date()), &coordinator)
     }
 
-    private func handle(_ action: MainCoordinator.StartAction, _ coordinator: inout MainCoordinator)
+    func handle(_ action: MainCoordinator.StartAction, _ coordinator: inout MainCoordinator)
         async throws(SwaggerError) -> Outcome
     {
         switch action {
@@ -301,6 +303,8 @@ public struct SessionController: Sendable {
         switch use {
         case .deliver(let accessToken):
             return .token(accessToken)
+        case .send(let accessToken):
+            return .send(accessToken: accessToken)
         case .fetchProfile(let server, let dialect, let accessToken):
             let profile: Profile
             do throws(APIServiceError) {
@@ -350,7 +354,7 @@ public struct SessionController: Sendable {
         return outcome
     }
 
-    private func refreshUnderLock(_ account: Account, _ coordinator: inout MainCoordinator)
+    func refreshUnderLock(_ account: Account, _ coordinator: inout MainCoordinator)
         async throws(SwaggerError) -> Outcome
     {
         switch try await withRefreshLock(account, &coordinator) {

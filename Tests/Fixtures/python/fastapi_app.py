@@ -133,6 +133,12 @@ def teapot(username: str = Depends(current_user)):
     return JSONResponse(status_code=418, content={"detail": "I'm a teapot"})
 
 
+@app.get("/admin")
+def admin(username: str = Depends(current_user)):
+    # Another realm's endpoint: it refuses every token, a renewed one too.
+    raise HTTPException(status_code=401, detail="Admins only", headers={"WWW-Authenticate": "Bearer"})
+
+
 @app.post("/test/expire-access-tokens")
 def expire_access_tokens():
     ended = len(access_tokens)

@@ -1,0 +1,158 @@
+import ArgumentParser
+import Foundation
+import SwaggerClient
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension SwaggerCtl {
+    struct API: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "api",
+            abstract: "Send an authenticated request to the server, and print the response.",
+            discussion: """
+                PATH is under the session's server, such as /users/me; a full URL must be on the same server, \
+                because the token goes nowhere else. Redirects are not followed. An expired token is renewed \
+                first, and a 401 renews it and repeats the request once. GET, HEAD, PUT, DELETE and OPTIONS are \
+                retried on 429, 502, 503 and 504.
+
+                The body goes to stdout: indented JSON on a terminal, exactly as received in a pipe, error \
+                bodies too. Exit status: 0 for 2xx, 4 for 401, 1 for any other 4xx or a redirect, 5 for 5xx.
+
+                -f key=value sends a string, key:=json any JSON value, key=@file a file's text (@- for stdin). \
+                The fields go in the query for GET and HEAD, and with --input; otherwise they make a JSON body, \
+                and the method defaults to POST.
+
+                --paginate follows a Link header with rel="next", a "next" URL in the body, or "has_more": \
+                true with a page parameter, up to --max-pages pages.
+
+                Examples:
+                  swaggerctl api /users/me
+                  swaggerctl api /questions --paginate --slurp | jq length
+                  swaggerctl api -X PATCH /users/me -f full_name='Ana H.'
+                  swaggerctl api /items -f tag=new -f limit:=10
+                  swaggerctl api -X PUT /items/7 --input item.json
+                """)
+
+        @Argument(help: ArgumentHelp("A path under the server, or a URL on it.", valueName: "path"))
+        var path: String
+
+        @Option(name: [.customShort("X"), .long], help: "The method. Default: GET, or POST with fields or --input.")
+        var method: String?
+
+        @Option(name: [.customShort("H"), .long], help: ArgumentHelp("A header to add.", valueName: "name: value"))
+        var header: [String] = []
+
+        @Option(
+            name: [.customShort("f"), .long],
+            help: ArgumentHelp("A field: key=value, key:=json or key=@file.", valueName: "field"))
+        var field: [String] = []
+
+        @Option(help: ArgumentHelp("Send this file's bytes as the body; - for stdin.", valueName: "file"))
+        var input: String?
+
+        @Flag(help: "Fetch every page, each one printed as it arrives.")
+        var paginate = false
+
+        @Flag(help: "With --paginate, print one JSON array of every page's items.")
+        var slurp = false
+
+        @Option(help: ArgumentHelp("With --paginate, the most pages to fetch.", valueName: "count"))
+        var maxPages = Pagination.defaultLimit
+
+        @Flag(name: [.customShort("i"), .long], help: "Print the status line and headers to stderr.")
+        var include = false
+
+        @Flag(help: "Do not print the response body.")
+        var silent = false
+
+        @OptionGroup var session: SessionOptions
+        @OptionGroup var keyring: KeyringOption
+        @OptionGroup var network: NetworkOptions
+
+        func validate() throws {
+            if slurp, !paginate { throw ValidationError("--slurp needs --paginate.") }
+            if maxPages < 1 { throw ValidationError("--max-pages must be at least 1.") }
+            if paginate, let method, method.uppercased() != "GET" {
+                throw ValidationError("--paginate follows pages with GET; it cannot be used with -X \(method).")
+            }
+            let stdinReaders = (input == "-" ? 1 : 0) + field.filter { $0.contains("=@-") }.count
+            if stdinReaders > 1 { throw ValidationError("Only one of --input and the -f fields can read stdin.") }
+        }
+
+        func run() async throws {
+            let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
+            let fields = try field.map(Self.field)
+            let body = try input.map { (file) throws(SwaggerError) in try Self.contents(of: file) }
+            let renderer = ResponseRenderer(forTerminal: Terminal.isTerminal(STDOUT_FILENO))
+            let spinner = Spinner.forStandardError(label: "Waiting for \(path)")
+            var items: [String] = []
+            var lastFailure: APIResponse?
+            let outcome = try await SessionController.atTerminal(configuration, delegate: spinner) {
+                (controller) throws(SwaggerError) in
+                let selection = try controller.select(
+                    serverFlag: session.server, email: session.email, usingEnvironmentToken: true)
+                let request = try APIRequest(
+                    path, on: selection.server, method: paginate ? "GET" : method, headers: header, fields: fields,
+                    input: body)
+                return try await controller.send(request, with: selection, pageLimit: paginate ? maxPages : nil) {
+                    (response) throws(SwaggerError) in
+                    if include { Terminal.standardError.write(renderer.head(response)) }
+                    guard response.isSuccess else {
+                        lastFailure = response
+                        if !silent { Terminal.standardOutput.write(renderer.body(response.body)) }
+                        return
+                    }
+                    if slurp {
+                        guard let pageItems = JSONText.items(of: response.body) ?? Self.single(response.body) else {
+                            throw SwaggerError(
+                                .server,
+                                "A page from \(response.url.absoluteString.prefix(300)) is not JSON, which --slurp needs."
+                            )
+                        }
+                        items += pageItems
+                    } else if !silent {
+                        Terminal.standardOutput.write(renderer.body(response.body, separated: paginate))
+                    }
+                }
+            }
+            if slurp, !silent, lastFailure == nil { Terminal.standardOutput.write(renderer.slurped(items)) }
+            if let lastFailure, let failure = ResponseRenderer.failure(lastFailure, outcome) { throw failure }
+            switch outcome.stoppedEarly.flatMap({ ResponseRenderer.stop($0, outcome) }) {
+            case .success(let warning): Terminal.warning(warning)
+            case .failure(let error): throw error
+            case nil: break
+            }
+        }
+
+        /// A page that is JSON but not a list is one item.
+        private static func single(_ body: Data) -> [String]? {
+            JSONText.isJSON(body) ? [String(decoding: body, as: UTF8.self)] : nil
+        }
+
+        private static func field(_ argument: String) throws(SwaggerError) -> RequestField {
+            switch try RequestField.parse(argument) {
+            case .value(let field):
+                return field
+            case .file(let key, let path):
+                var text = String(decoding: try contents(of: path), as: UTF8.self)
+                // As a shell's $(…) does: a file ends with a line break that is not part of the value.
+                if text.hasSuffix("\n") { text.removeLast() }
+                return RequestField(key: key, string: text)
+            }
+        }
+
+        /// The bytes of the file at `path`, or of standard input for `-`.
+        private static func contents(of path: String) throws(SwaggerError) -> Data {
+            if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+            do {
+                return try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw SwaggerError(.usage, "\(path) cannot be read: \((error as NSError).localizedDescription)")
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// `swaggerctl api` against the FastAPI app: each pagination style, `--slurp`, the page limit, a 401 renewed
+/// and repeated, the statuses' exit codes, and the token kept to the session's server.
+@Suite("api: authenticated requests and pagination, against FastAPI")
+struct APITests {
+    /// Logs in to the FastAPI app, then runs `body`.
+    func withSession(_ body: (Sandbox, PythonServer) async throws -> Void) async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.fastapi) { server in
+            let login = try await sandbox.login(
+                server.origin, email: OAuth2Tests.ana.email, password: OAuth2Tests.ana.password,
+                extra: ["--kind", "oauth2", "--profile-path", "/users/me"])
+            try #require(login.status == 0, "\(login)")
+            try await body(sandbox, server)
+        }
+    }
+
+    /// What the app has counted: logins, refreshes and authenticated requests.
+    static func counters(_ server: PythonServer) async throws -> [String: Int] {
+        try await server.json(["\(server.origin)/test/counters"]) as? [String: Int] ?? [:]
+    }
+
+    @Test(
+        "--paginate --slurp gives every item once, in order, whichever way the pages link",
+        arguments: [("/questions", "question_id"), ("/linked", "id"), ("/cursor", "pk")])
+    func slurp(path: String, key: String) async throws {
+        try await withSession { sandbox, _ in
+            let result = try await sandbox.swaggerctl("api", path, "--paginate", "--slurp")
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stderr.isEmpty, "\(result)")
+            let items = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+            #expect(items?.compactMap { $0[key] as? Int } == Array(1...8), "\(result)")
+        }
+    }
+
+    @Test("--paginate in a pipe writes each page as received, one per line")
+    func pagesAsReceived() async throws {
+        try await withSession { sandbox, _ in
+            let result = try await sandbox.swaggerctl("api", "/questions", "--paginate")
+            #expect(result.status == 0, "\(result)")
+            let pages = result.stdout.split(separator: "\n")
+            #expect(pages.count == 3, "\(result)")
+            #expect(pages.first?.hasPrefix(#"{"items":[{"question_id":1,"title":"Question 1"}"#) == true, "\(result)")
+        }
+    }
+
+    @Test("pagination stops at --max-pages, and at 100 pages by default, with a warning and exit 0")
+    func pageLimit() async throws {
+        try await withSession { sandbox, _ in
+            let three = try await sandbox.swaggerctl("api", "/endless", "--paginate", "--slurp", "--max-pages", "3")
+            #expect(three.status == 0, "\(three)")
+            #expect(three.stdout == #"[{"page":1},{"page":2},{"page":3}]"# + "\n", "\(three)")
+            #expect(
+                three.stderr.hasPrefix("swaggerctl: warning: stopped after 3 pages, the limit; the next is "),
+                "\(three)")
+            #expect(three.stderr.contains("/endless?page=4. Raise it with --max-pages.\n"), "\(three)")
+
+            let all = try await sandbox.swaggerctl("api", "/endless", "--paginate", "--slurp")
+            #expect(all.status == 0, "\(all)")
+            let items = try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [Any]
+            #expect(items?.count == 100, "\(all.stderr)")
+        }
+    }
+
+    @Test("a 401 renews the token and repeats the request once; a 401 after that exits 4 and keeps the session")
+    func refreshAndRepeat() async throws {
+        try await withSession { sandbox, server in
+            let before = try await OAuth2Tests.stored(sandbox, server.origin)
+            _ = try await server.curl(["-X", "POST", "\(server.origin)/test/expire-access-tokens"])
+            let repeated = try await sandbox.swaggerctl("api", "/users/me")
+            #expect(repeated.status == 0, "\(repeated)")
+            #expect(repeated.stdout.contains(#""full_name":"Ana Horvat""#), "\(repeated)")
+            #expect(try await Self.counters(server)["refreshes"] == 1)
+            #expect(try await OAuth2Tests.stored(sandbox, server.origin).refreshToken != before.refreshToken)
+
+            let refused = try await sandbox.swaggerctl("api", "/admin")
+            #expect(refused.status == 4, "\(refused)")
+            #expect(refused.stdout == #"{"detail":"Admins only"}"#, "\(refused)")
+            #expect(
+                refused.stderr
+                    == "swaggerctl: \(server.origin) answered HTTP 401 Unauthorized: it refused the token for this "
+                    + "request. If the session has ended, `swaggerctl details` says so; then run `swaggerctl login -s "
+                    + "\(server.origin)`.\n", "\(refused)")
+            #expect(try await Self.counters(server)["refreshes"] == 2)
+            #expect(try sandbox.index.records().count == 1)
+            #expect(try await sandbox.swaggerctl("details").status == 0)
+        }
+    }
+
+    @Test("a URL on another origin is refused before anything is sent; so is a next page there, after the first")
+    func tokenStaysOnServer() async throws {
+        try await withSession { sandbox, server in
+            let requests = try await Self.counters(server)["requests"]
+            let port = try #require(URL(string: server.origin)?.port)
+            let other = try await sandbox.swaggerctl("api", "http://localhost:\(port)/users/me")
+            #expect(other.status == 64, "\(other)")
+            #expect(
+                other.stderr.hasPrefix(
+                    "swaggerctl: Refusing to send the session's token for \(server.origin) to http://localhost:\(port):"
+                ),
+                "\(other)")
+            #expect(try await Self.counters(server)["requests"] == requests)
+
+            let elsewhere = try await sandbox.swaggerctl("api", "/elsewhere", "--paginate")
+            #expect(elsewhere.status == 1, "\(elsewhere)")
+            #expect(elsewhere.stdout.hasPrefix(#"{"results":[1],"#), "\(elsewhere)")
+            #expect(
+                elsewhere.stderr
+                    == "swaggerctl: Stopped after 1 page: the next page is at http://attacker.example/collect?page=2, "
+                    + "off \(server.origin), and the token goes only to the server that issued it.\n", "\(elsewhere)")
+        }
+    }
+
+    @Test("-f makes a JSON body, or the query for GET; --input sends bytes; -H adds a header; -i shows the status")
+    func requestParts() async throws {
+        try await withSession { sandbox, server in
+            let post = try await sandbox.swaggerctl(
+                "api", "/echo", "-f", "name=Ana", "-f", "age:=41", "-H", "X-Swaggerctl-Test: yes")
+            let echoed = try JSONSerialization.jsonObject(with: Data(post.stdout.utf8)) as? [String: Any]
+            #expect(echoed?["method"] as? String == "POST", "\(post)")
+            #expect(echoed?["body"] as? String == #"{"name":"Ana","age":41}"#, "\(post)")
+            #expect(echoed?["contentType"] as? String == "application/json", "\(post)")
+            #expect(echoed?["header"] as? String == "yes", "\(post)")
+
+            let get = try await sandbox.swaggerctl("api", "-X", "GET", "/echo", "-f", "q=a+b&c")
+            let query = try JSONSerialization.jsonObject(with: Data(get.stdout.utf8)) as? [String: Any]
+            #expect(query?["query"] as? [String: String] == ["q": "a+b&c"], "\(get)")
+
+            let put = try await sandbox.swaggerctl(["api", "-X", "PUT", "/echo", "--input", "-"], stdin: "[1, 2]")
+            let input = try JSONSerialization.jsonObject(with: Data(put.stdout.utf8)) as? [String: Any]
+            #expect(input?["body"] as? String == "[1, 2]", "\(put)")
+
+            let teapot = try await sandbox.swaggerctl("api", "-i", "/teapot")
+            #expect(teapot.status == 1, "\(teapot)")
+            #expect(teapot.stdout == #"{"detail":"I'm a teapot"}"#, "\(teapot)")
+            #expect(teapot.stderr.hasPrefix("HTTP 418 I'm a teapot\n"), "\(teapot)")
+            #expect(teapot.stderr.contains("content-type: application/json\n"), "\(teapot)")
+            #expect(teapot.stderr.hasSuffix("swaggerctl: \(server.origin) answered HTTP 418 I'm a teapot.\n"))
+        }
+    }
+}

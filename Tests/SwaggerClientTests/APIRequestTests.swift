@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+@testable import SwaggerClient
+
+/// `swaggerctl api`'s parts with no I/O: the request it builds, the pages it follows, and the JSON it shows.
+@Suite("api: requests, pagination and JSON text")
+struct APIRequestTests {
+    static let server = APIRequestTests.serverURL()
+
+    static func serverURL() -> ServerURL {
+        do {
+            return try ServerURL("https://api.example.com/v2")
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    // MARK: - Building the request
+
+    @Test("a path goes under the server; a URL must be on the same origin, or nothing is sent")
+    func targets() throws {
+        #expect(
+            try APIRequest("/users/me", on: Self.server).url.absoluteString == "https://api.example.com/v2/users/me")
+        #expect(try APIRequest("users/me?a=1", on: Self.server).url.absoluteString.hasSuffix("/v2/users/me?a=1"))
+        #expect(
+            try APIRequest("HTTPS://API.example.com:443/v2/x", on: Self.server).url.absoluteString
+                == "HTTPS://API.example.com:443/v2/x")
+        for elsewhere in ["https://evil.example/v2/x", "http://api.example.com/v2/x", "https://api.example.com:8443/"] {
+            #expect(throws: SwaggerError.self, "\(elsewhere)") { try APIRequest(elsewhere, on: Self.server) }
+        }
+    }
+
+    @Test("fields make a JSON body in order, the last of a key winning, and the method defaults to POST")
+    func jsonBody() throws {
+        let fields = try ["name=Ana", "age:=41", "tags:=[\"a\"]", "name=Ana H."].map(Self.field)
+        let request = try APIRequest("/users", on: Self.server, fields: fields)
+        #expect(request.method == "POST")
+        #expect(String(decoding: request.body ?? Data(), as: UTF8.self) == #"{"age":41,"tags":["a"],"name":"Ana H."}"#)
+        #expect(request.headers == [HeaderField(name: "Content-Type", value: "application/json")])
+    }
+
+    @Test("for GET, and with --input, fields go in the query, percent-encoded: + and & stay themselves")
+    func queryFields() throws {
+        let fields = try ["q=a+b&c", "n:=5", "flag:=true", "sp=x y"].map(Self.field)
+        let get = try APIRequest("/search?x=1", on: Self.server, method: "get", fields: fields)
+        #expect(get.method == "GET")
+        #expect(get.body == nil)
+        #expect(get.url.query == "x=1&q=a%2Bb%26c&n=5&flag=true&sp=x%20y")
+
+        let put = try APIRequest("/items/7", on: Self.server, method: "PUT", fields: fields, input: Data("raw".utf8))
+        #expect(put.url.query == "q=a%2Bb%26c&n=5&flag=true&sp=x%20y")
+        #expect(put.body == Data("raw".utf8))
+        #expect(put.headers == [HeaderField(name: "Content-Type", value: "application/octet-stream")])
+    }
+
+    @Test("a field needs a key and a value, := needs JSON, and =@ names a file to read")
+    func fieldSyntax() throws {
+        #expect(try RequestField.parse("doc=@notes.txt") == .file(key: "doc", path: "notes.txt"))
+        #expect(try RequestField.parse("a=b=c") == .value(RequestField(key: "a", string: "b=c")))
+        for bad in ["novalue", "=x", ":=1", "n:=not json"] {
+            #expect(throws: SwaggerError.self, "\(bad)") { try RequestField.parse(bad) }
+        }
+    }
+
+    @Test("-H takes Name: value; the token's header, the host and framing are not the person's to set")
+    func headers() throws {
+        let request = try APIRequest("/x", on: Self.server, headers: ["X-Trace:  abc ", "Accept: text/csv"])
+        #expect(request.headers == [.init(name: "X-Trace", value: "abc"), .init(name: "Accept", value: "text/csv")])
+        for bad in [
+            "Authorization: Bearer x", "host: a", "Content-Length: 3", "no colon", "Bad Name: x", "X: a\r\nB: c",
+        ] {
+            #expect(throws: SwaggerError.self, "\(bad)") { try APIRequest("/x", on: Self.server, headers: [bad]) }
+        }
+        #expect(throws: SwaggerError.self) { try APIRequest("/x", on: Self.server, method: "GE T") }
+    }
+
+    static func field(_ argument: String) throws -> RequestField {
+        guard case .value(let field) = try RequestField.parse(argument) else { throw SwaggerError(.usage, argument) }
+        return field
+    }
+
+    // MARK: - Pagination
+
+    static let first = url("https://api.example.com/v2/items?sort=new")
+
+    static func url(_ text: String) -> URL {
+        guard let url = URL(string: text) else { preconditionFailure(text) }
+        return url
+    }
+
+    @Test(
+        "Link rel=next is found among others, quoted or not, with commas inside quotes, and resolved against the page",
+        arguments: [
+            (#"<https://api.example.com/v2/items?page=2>; rel="next", <…?page=9>; rel="last""#, "?page=2"),
+            (#"<./items?page=3>; title="a, b"; rel="prev next""#, "?page=3"),
+            (#"</v2/items?page=4>; REL=Next"#, "?page=4"),
+        ])
+    func linkHeader(link: String, suffix: String) {
+        let next = Pagination.next(after: Self.first, link: link, body: Data())
+        #expect(
+            next?.absoluteString.hasPrefix("https://api.example.com/v2/items") == true, "\(String(describing: next))")
+        #expect(next?.absoluteString.hasSuffix(suffix) == true, "\(String(describing: next))")
+    }
+
+    @Test("the body's next, @odata.nextLink and has_more give the next page; null, false and none end the list")
+    func bodyShapes() {
+        func next(_ body: String, after url: URL = Self.first) -> String? {
+            Pagination.next(after: url, link: nil, body: Data(body.utf8))?.absoluteString
+        }
+        #expect(
+            next(#"{"next": "https://api.example.com/v2/items?cursor=x"}"#)
+                == "https://api.example.com/v2/items?cursor=x")
+        #expect(next(#"{"@odata.nextLink": "items?$skip=10"}"#) == "https://api.example.com/v2/items?$skip=10")
+        #expect(next(#"{"items": [], "has_more": true}"#) == "https://api.example.com/v2/items?sort=new&page=2")
+        #expect(
+            next(#"{"has_more": true}"#, after: Self.url("https://api.example.com/v2/items?page=4&x=1"))
+                == "https://api.example.com/v2/items?x=1&page=5")
+        for last in [#"{"next": null, "results": []}"#, #"{"has_more": false}"#, "[1, 2]", "not json", ""] {
+            #expect(next(last) == nil, "\(last)")
+        }
+    }
+
+    @Test("pages stop at the limit, before another origin, and at a page already fetched")
+    func stops() {
+        func page(_ target: String) -> Data { Data(#"{"next": "\#(target)"}"#.utf8) }
+        var limited = Pagination(first: Self.first, server: Self.server, limit: 2)
+        let second = Self.url("https://api.example.com/v2/items?page=2")
+        #expect(limited.received(Self.first, link: nil, body: page(second.absoluteString)) == .fetch(second))
+        let third = Self.url("https://api.example.com/v2/items?page=3")
+        #expect(limited.received(second, link: nil, body: page(third.absoluteString)) == .limitReached(next: third))
+
+        var elsewhere = Pagination(first: Self.first, server: Self.server)
+        let evil = Self.url("https://evil.example/collect")
+        #expect(elsewhere.received(Self.first, link: nil, body: page(evil.absoluteString)) == .offServer(evil))
+
+        var looping = Pagination(first: Self.first, server: Self.server)
+        #expect(looping.received(Self.first, link: nil, body: page(second.absoluteString)) == .fetch(second))
+        #expect(looping.received(second, link: nil, body: page(Self.first.absoluteString)) == .loop(Self.first))
+        #expect(looping.received(second, link: nil, body: Data("[]".utf8)) == .complete)
+    }
+
+    // MARK: - JSON text
+
+    @Test("indenting keeps member order, number spellings and escapes, and empty containers stay on one line")
+    func indented() {
+        let text = #"{"z":1.50,"a":[ ],"s":"x\"],{y\\","o":{},"n":[1,{"k":null}],"e":1E+2}"#
+        #expect(
+            JSONText.indented(Data(text.utf8)) == """
+                {
+                  "z": 1.50,
+                  "a": [],
+                  "s": "x\\"],{y\\\\",
+                  "o": {},
+                  "n": [
+                    1,
+                    {
+                      "k": null
+                    }
+                  ],
+                  "e": 1E+2
+                }
+                """)
+        #expect(JSONText.indented(Data("42".utf8)) == "42")
+        #expect(JSONText.indented(Data("{\"a\":".utf8)) == nil)
+        #expect(JSONText.indented(Data("<html>".utf8)) == nil)
+    }
+
+    @Test("a page's items: a top-level array, or the array under items, results, data or value, each as sent")
+    func items() {
+        #expect(
+            JSONText.items(of: Data(#" [ {"b":1, "a":2} , "x,]" ,3 ] "#.utf8)) == [#"{"b":1, "a":2}"#, #""x,]""#, "3"])
+        #expect(
+            JSONText.items(of: Data(#"{"count":2,"results":[{"pk":1},{"pk":2}],"next":null}"#.utf8)) == [
+                #"{"pk":1}"#, #"{"pk":2}"#,
+            ])
+        #expect(JSONText.items(of: Data(#"{"data":{"id":1},"value":[]}"#.utf8)) == [])
+        #expect(JSONText.items(of: Data(#"{"id":1}"#.utf8)) == nil)
+        #expect(JSONText.items(of: Data("[1,".utf8)) == nil)
+    }
+
+    // MARK: - What is shown
+
+    @Test("in a pipe the body is exactly as received; on a terminal JSON is indented and escapes are made visible")
+    func rendering() {
+        // Valid JSON may hold a raw CSI (U+009B) or a bidi override (U+202E) in a string.
+        let body = Data("{\"t\":\"a\u{9B}2Jb\u{202E}c\"}".utf8)
+        #expect(ResponseRenderer(forTerminal: false).body(body) == body)
+        #expect(ResponseRenderer(forTerminal: false).body(body, separated: true) == body + Data("\n".utf8))
+        let shown = String(decoding: ResponseRenderer(forTerminal: true).body(body), as: UTF8.self)
+        #expect(shown == "{\n  \"t\": \"a\\u009b2Jb\\u202ec\"\n}\n")
+        let text = String(
+            decoding: ResponseRenderer(forTerminal: true).body(Data("a\u{1B}[2J\r\nb\n".utf8)), as: UTF8.self)
+        #expect(text == "a\\u{1b}[2J\nb\n")
+    }
+}
