@@ -12,7 +12,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.7.0"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.7.0"),
+        // Without its FullFoundation trait, the runtime uses FoundationEssentials alone, as the client does.
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.0", traits: []),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.24.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.0.0"),
@@ -25,14 +26,19 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
-        .package(url: "https://github.com/jpsim/Yams.git", from: "5.0.1"),
     ],
     targets: [
-        // libsecret-1, the Secret Service client library.
+        // libsecret-1, the Secret Service client library: its headers only. The client loads it with dlopen
+        // when the keyring is first used (LibSecretLibrary); pkg-config would also link it, and GLib, into
+        // every command. Its importers add the include folders (libsecretHeaders).
         .systemLibrary(
             name: "CSecret",
-            pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
         ),
         // The account API contract, generated from openapi.yaml for both the client and the demo server.
         .target(
@@ -58,8 +64,9 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // OpenAPI documents in YAML, for discovery.
-                .product(name: "Yams", package: "Yams"),
-            ]
+                "CYAML",
+            ],
+            swiftSettings: essentialsOnly + libsecretHeaders
         ),
         .executableTarget(
             name: "swaggerctl",
@@ -67,6 +74,7 @@ let package = Package(
                 "SwaggerClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: essentialsOnly,
             plugins: ["BuildInfo"]
         ),
         // Stamps the commit and the Swift version into swaggerctl, for --version.
@@ -122,7 +130,9 @@ let package = Package(
         .executableTarget(
             name: "StalledSecretService",
             dependencies: ["CSecret"],
-            path: "Tests/StalledSecretService"
+            path: "Tests/StalledSecretService",
+            swiftSettings: libsecretHeaders,
+            linkerSettings: ["secret-1", "gio-2.0", "gobject-2.0", "glib-2.0"].map { .linkedLibrary($0) }
         ),
         // Runs the built swaggerctl and swagger-demo-server binaries as a person would.
         .testTarget(
@@ -137,3 +147,21 @@ let package = Package(
         ),
     ]
 )
+
+/// The client uses FoundationEssentials alone. On Linux the whole of Foundation (NSString's string methods,
+/// FileHandle, JSONSerialization) brings in CoreFoundation and ICU: 44 MB of binary, and thousands of
+/// protocol conformances that start-up's dynamic casts scan. A member is visible only from a module the file
+/// imports, so a Foundation method that another module re-exports cannot be picked by accident.
+var essentialsOnly: [SwiftSetting] { [.enableUpcomingFeature("MemberImportVisibility")] }
+
+/// Where Debian puts libsecret's and GLib's headers, as `pkg-config --cflags libsecret-1` says: given by hand
+/// because a system library's pkg-config name would link the libraries too.
+var libsecretHeaders: [SwiftSetting] {
+    #if arch(arm64)
+        let multiarch = "aarch64-linux-gnu"
+    #else
+        let multiarch = "x86_64-linux-gnu"
+    #endif
+    let folders = ["/usr/include/libsecret-1", "/usr/include/glib-2.0", "/usr/lib/\(multiarch)/glib-2.0/include"]
+    return [.unsafeFlags(folders.flatMap { ["-Xcc", "-I\($0)"] })]
+}

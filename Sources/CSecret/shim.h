@@ -1,10 +1,34 @@
 #ifndef SWAGGERCTL_CSECRET_SHIM_H
 #define SWAGGERCTL_CSECRET_SHIM_H
 
-// libsecret's public API. Swift calls the non-variadic functions (secret_password_storev_sync and the
-// like, which take a GHashTable of attributes) directly; this header adds only what Swift cannot
-// express on its own.
+// libsecret's public API, for its types and the functions' signatures. swaggerctl does not link libsecret:
+// it loads it with dlopen when the keyring is first used, so that a command that never uses it (the file
+// backend, --version, status) never maps libsecret, GLib, GObject and GIO, which costs about 2 ms of every
+// start. Swift calls the non-variadic functions (secret_password_storev_sync and the like, which take a
+// GHashTable of attributes) through the pointers that dlsym returns, typed by the typedefs below.
 #include <libsecret/secret.h>
+
+// One function-pointer type for each function swaggerctl looks up, with the function's own signature.
+typedef __typeof__(&secret_password_storev_sync) swaggerctl_secret_password_storev_sync;
+typedef __typeof__(&secret_password_lookupv_sync) swaggerctl_secret_password_lookupv_sync;
+typedef __typeof__(&secret_password_clearv_sync) swaggerctl_secret_password_clearv_sync;
+typedef __typeof__(&secret_password_free) swaggerctl_secret_password_free;
+typedef __typeof__(&secret_service_search_sync) swaggerctl_secret_service_search_sync;
+typedef __typeof__(&secret_item_get_locked) swaggerctl_secret_item_get_locked;
+typedef __typeof__(&secret_error_get_quark) swaggerctl_secret_error_get_quark;
+typedef __typeof__(&g_io_error_quark) swaggerctl_g_io_error_quark;
+typedef __typeof__(&g_dbus_error_quark) swaggerctl_g_dbus_error_quark;
+typedef __typeof__(&g_dbus_error_strip_remote_error) swaggerctl_g_dbus_error_strip_remote_error;
+typedef __typeof__(&g_error_free) swaggerctl_g_error_free;
+typedef __typeof__(&g_hash_table_new_full) swaggerctl_g_hash_table_new_full;
+typedef __typeof__(&g_hash_table_insert) swaggerctl_g_hash_table_insert;
+typedef __typeof__(&g_hash_table_unref) swaggerctl_g_hash_table_unref;
+typedef __typeof__(&g_strdup) swaggerctl_g_strdup;
+typedef __typeof__(&g_list_free_full) swaggerctl_g_list_free_full;
+typedef __typeof__(&g_cancellable_new) swaggerctl_g_cancellable_new;
+typedef __typeof__(&g_cancellable_cancel) swaggerctl_g_cancellable_cancel;
+typedef __typeof__(&g_cancellable_is_cancelled) swaggerctl_g_cancellable_is_cancelled;
+typedef __typeof__(&g_object_unref) swaggerctl_g_object_unref;
 
 // The schema of swaggerctl's items. A SecretSchema holds a fixed array of 32 attribute structs, which Swift
 // can neither declare as a static constant nor initialise without copying it onto the heap on every call.

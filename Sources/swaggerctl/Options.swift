@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import SwaggerClient
 
 /// `-s/--server`: which API a command talks to. The shell completes it from the stored sessions.

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import SwaggerClient
 
 @main
@@ -51,14 +52,24 @@ struct SwaggerCtl: AsyncParsableCommand {
             }
         } catch let error as SwaggerError {
             Terminal.error(error.message)
-            Foundation.exit(exitCode(for: error.code).rawValue)
+            terminate(exitCode(for: error.code).rawValue)
         } catch {
             let code = exitCode(for: error)
             // Help and --version go to stdout, as argument-parser prints them.
             guard code != .success else { exit(withError: error) }
             Terminal.standardError.write(UsageCheck.message(fullMessage(for: error)))
-            Foundation.exit(code.rawValue)
+            terminate(code.rawValue)
         }
+    }
+
+    /// Ends the process with `status`. The C library's `exit`, which the command's own `exit(withError:)`
+    /// would hide.
+    private static func terminate(_ status: Int32) -> Never {
+        #if canImport(Glibc)
+            Glibc.exit(status)
+        #else
+            Darwin.exit(status)
+        #endif
     }
 
     static func exitCode(for code: SwaggerError.Code) -> ExitCode {

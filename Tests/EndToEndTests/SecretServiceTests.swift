@@ -36,6 +36,40 @@ struct SecretServiceTests {
         #expect(try await keystore.removeCredentials(for: account) == false)
     }
 
+    @Test("libsecret is loaded only when the keyring is used: a file-backed token or --version never opens it")
+    func libsecretOnDemand() async throws {
+        try await withDemoServer { server in
+            // The libraries a command opens, as strace sees them: what a linked library would be too.
+            func opened(_ arguments: [String], in sandbox: Sandbox) async throws -> [String] {
+                let trace = sandbox.root.appending(path: "open.trace")
+                let result = try await runProgram(
+                    URL(filePath: "/usr/bin/strace"),
+                    ["-f", "-e", "trace=openat", "-o", trace.path, Binaries.swaggerctl.path] + arguments,
+                    environment: sandbox.environment)
+                #expect(result.status == 0, "\(arguments): \(result)")
+                return try String(contentsOf: trace, encoding: .utf8).split(separator: "\n").filter {
+                    $0.contains(".so") && !$0.contains("ENOENT")
+                }.map(String.init)
+            }
+            func libsecret(_ lines: [String]) -> Bool { lines.contains { $0.contains("libsecret-1.so") } }
+            func glib(_ lines: [String]) -> Bool { lines.contains { $0.contains("libglib-2.0.so") } }
+
+            let file = try Sandbox(environment: ["SWAGGERCTL_KEYRING": "file"])
+            try #require(try await file.loginAsDemo(server.apiURL).status == 0)
+            let fileToken = try await opened(["token"], in: file)
+            #expect(!libsecret(fileToken) && !glib(fileToken), "\(fileToken)")
+            let version = try await opened(["--version"], in: file)
+            #expect(!libsecret(version) && !glib(version), "\(version)")
+
+            let keyring = try Sandbox(environment: [
+                "SWAGGERCTL_KEYRING": "secret-service", "DBUS_SESSION_BUS_ADDRESS": try TestKeyring.busAddress(),
+            ])
+            try #require(try await keyring.loginAsDemo(server.apiURL).status == 0)
+            let keyringToken = try await opened(["token"], in: keyring)
+            #expect(libsecret(keyringToken) && glib(keyringToken), "\(keyringToken)")
+        }
+    }
+
     @Test("an OAuth 2 client secret is a third item, found by client-secret-for, and goes with the tokens")
     func clientSecret() async throws {
         let bus = try TestKeyring.busAddress()

@@ -166,6 +166,18 @@ struct APIRequestTests {
         #expect(JSONText.indented(Data("<html>".utf8)) == nil)
     }
 
+    @Test("JSON is RFC 8259's grammar: no trailing commas, leading zeros, raw controls, bad escapes or deep nesting")
+    func grammar() {
+        let valid = [#" {"a": [1, -0.5e+3, 1e999, true, null, "\u00e9\n"]} "#, "0", #""x""#, "[]", "{}"]
+        for text in valid { #expect(JSONText.isJSON(Data(text.utf8)), "\(text)") }
+        let invalid = [
+            "[1,]", #"{"a":1,}"#, "01", "1.", ".5", "+1", "'a'", "\"a\u{1}\"", #""\x""#, #""\u12""#, "[1] [2]", "nul",
+            String(repeating: "[", count: 600) + String(repeating: "]", count: 600), "",
+        ]
+        for text in invalid { #expect(!JSONText.isJSON(Data(text.utf8)), "\(text)") }
+        #expect(!JSONText.isJSON(Data([0x22, 0xFF, 0x22])))
+    }
+
     @Test("a page's items: a top-level array, or the array under items, results, data or value, each as sent")
     func items() {
         #expect(

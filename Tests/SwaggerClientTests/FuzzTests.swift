@@ -52,8 +52,18 @@ struct FuzzTests {
                 let data = Data(text.utf8)
                 let value = Self.jsonObject(data)
                 let indented = JSONText.indented(data)
-                #expect((indented == nil) == (value == nil), "\(text)")
-                guard let value, let indented else { continue }
+                guard let indented else {
+                    #expect(value == nil, "\(text)")
+                    continue
+                }
+                #expect(JSONText.indented(Data(indented.utf8)) == indented, "\(text)")
+                guard let value else {
+                    // Foundation refuses a number too large for a Double, which RFC 8259's grammar allows;
+                    // without exponents the text must be JSON to Foundation too.
+                    let small = text.replacing(/(: |\[|, )(-?[0-9.]+)[eE][-+]?[0-9]+/) { "\($0.1)\($0.2)" }
+                    #expect(Self.jsonObject(Data(small.utf8)) != nil, "\(text)")
+                    continue
+                }
                 #expect(Self.jsonObject(Data(indented.utf8)) == value, "\(text)")
                 guard text.hasPrefix("["), let items = JSONText.items(of: data) else { continue }
                 #expect(NSArray(array: items.compactMap { Self.jsonObject(Data($0.utf8)) }) == value, "\(text)")

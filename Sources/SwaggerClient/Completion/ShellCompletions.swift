@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the shell offers for `--server` and `--email`: the stored sessions' servers, and the accounts stored
 /// for the server on the command line so far. It reads only the session list; nothing it meets is ever an

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Settings that come from the environment: where files live, which keystore to use, timeouts and defaults.
 ///

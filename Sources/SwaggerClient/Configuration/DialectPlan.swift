@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a login finds out how to talk to its server: from the flags, the session saved for the server, the
 /// kind's defaults, and, for an OAuth 2 server whose endpoints the flags do not name, discovery.

@@ -1,5 +1,4 @@
-import Foundation
-import Yams
+import FoundationEssentials
 
 /// Finding an OAuth 2 server's endpoints from the documents it publishes: its OpenID Connect configuration,
 /// its RFC 8414 metadata, or its OpenAPI document. Only the reading is here; the fetching is the owner's.
@@ -148,33 +147,6 @@ enum DocumentText {
     /// The document as a value: JSON first, then YAML, of which JSON is a subset but that is slower to read.
     static func value(of data: Data) -> JSONValue? {
         if let value = try? JSONDecoder().decode(JSONValue.self, from: data) { return value }
-        guard let text = String(data: data, encoding: .utf8), let node = try? Yams.compose(yaml: text) else {
-            return nil
-        }
-        return value(of: node)
-    }
-
-    /// A YAML node as a value, each scalar by the type its resolved tag names. Decoding would try each type in
-    /// turn instead, and YAML 1.1's sexagesimal integers make an integer of a URL such as `https://host/v2`.
-    private static func value(of node: Node) -> JSONValue {
-        switch node {
-        case .scalar:
-            // The resolved tag's name, which Yams shows only as the tag's description.
-            switch Tag.Name(rawValue: node.tag.description) {
-            case .null: return .null
-            case .bool: return node.bool.map(JSONValue.bool) ?? .string(node.string ?? "")
-            case .int: return node.int.map { .integer(Int64($0)) } ?? .string(node.string ?? "")
-            case .float: return node.float.map(JSONValue.number) ?? .string(node.string ?? "")
-            default: return .string(node.string ?? "")
-            }
-        case .sequence(let sequence):
-            return .array(sequence.map(value(of:)))
-        case .mapping(let mapping):
-            var members: [String: JSONValue] = [:]
-            for (key, value) in mapping {
-                if let name = key.string { members[name] = Self.value(of: value) }
-            }
-            return .object(members)
-        }
+        return YAMLDocument.value(of: data)
     }
 }

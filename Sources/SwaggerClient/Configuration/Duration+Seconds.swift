@@ -7,6 +7,16 @@ extension Duration {
 
     /// The duration in seconds for messages: "3 sec", "0.5 sec".
     var secondsText: String {
-        "\(timeInterval.formatted(.number.precision(.fractionLength(0...2)))) sec"
+        // By hand: a number format style would need FoundationInternationalization, and ICU with it.
+        let hundredths = Int((timeInterval * 100).rounded())
+        let (whole, fraction) = hundredths.quotientAndRemainder(dividingBy: 100)
+        let decimals =
+            switch fraction {
+            case 0: ""
+            case let tenths where tenths % 10 == 0: ".\(tenths / 10)"
+            case 1..<10: ".0\(fraction)"
+            default: ".\(fraction)"
+            }
+        return "\(whole)\(decimals) sec"
     }
 }

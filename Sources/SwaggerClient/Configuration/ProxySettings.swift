@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The HTTP proxies the environment names, and the hosts that bypass them, read as curl reads them.
 ///
@@ -48,7 +49,7 @@ public struct ProxySettings: Sendable, Hashable {
     public init(environment: [String: String]) throws(SwaggerError) {
         func value(_ names: String...) -> (name: String, value: String)? {
             for name in names {
-                if let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty {
+                if let value = environment[name]?.trimmingWhitespace(), !value.isEmpty {
                     return (name, value)
                 }
             }
@@ -62,7 +63,7 @@ public struct ProxySettings: Sendable, Hashable {
             https = try Self.proxy(named.value, from: named.name)
         }
         bypass = (value("no_proxy", "NO_PROXY")?.value ?? "").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .map { $0.trimmingWhitespace().lowercased() }
             .filter { !$0.isEmpty }
     }
 
@@ -75,7 +76,7 @@ public struct ProxySettings: Sendable, Hashable {
 
     /// Whether `no_proxy` sends `host` directly.
     func bypasses(_ host: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let host = host.lowercased().trimming(while: { $0 == "[" || $0 == "]" })
         let address = IPAddress(host)
         for entry in bypass {
             if entry == "*" { return true }
@@ -103,9 +104,9 @@ public struct ProxySettings: Sendable, Hashable {
             throw SwaggerError(.usage, "\(name) has port \(port); a port is a number from 1 to 65535.")
         }
         return Proxy(
-            host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port,
-            username: components.user?.removingPercentEncoding,
-            password: components.password?.removingPercentEncoding)
+            host: host.trimming(while: { $0 == "[" || $0 == "]" }), port: port,
+            username: components.user.map { PercentEncoding.decode($0) ?? $0 },
+            password: components.password.map { PercentEncoding.decode($0) ?? $0 })
     }
 }
 

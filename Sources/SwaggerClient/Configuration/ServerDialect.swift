@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The kinds of server swaggerctl logs in to.
 public enum ServerKind: String, Sendable, Hashable, Codable, CaseIterable {

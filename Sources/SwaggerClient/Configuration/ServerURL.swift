@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An API base URL in canonical form: `http` or `https`, a host, an optional port and path, and no trailing
 /// slash, query or fragment. Two spellings of the same base URL give the same session key.
@@ -12,7 +12,7 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter text: What the person typed, such as `HTTPS://Host/api/`.
     /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` when it is not an HTTP(S) URL.
     public init(_ text: String) throws(SwaggerError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         // Messages quote what was typed only when it cannot hold a secret: no user info, query or fragment.
         let shown = trimmed.contains(where: { "@?#".contains($0) }) ? "The server URL" : "\"\(trimmed)\""
         let hint = "Give a base URL such as https://host/api."
@@ -68,7 +68,7 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: The absolute URL.
     /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` when it is neither.
     public func resolve(_ pathOrURL: String) throws(SwaggerError) -> URL {
-        let text = pathOrURL.trimmingCharacters(in: .whitespaces)
+        let text = pathOrURL.trimmingWhitespace()
         if let scheme = URLComponents(string: text)?.scheme?.lowercased() {
             guard scheme == "http" || scheme == "https", let url = URL(string: text), url.host != nil else {
                 throw SwaggerError(.usage, "\"\(text.prefix(200))\" is not an http or https URL or a path.")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which certificate authorities swaggerctl trusts for `https://` servers. It never turns verification off.
 ///
@@ -38,8 +38,8 @@ public struct TrustSettings: Sendable, Hashable {
     }
 
     private static func readable(_ path: String, from name: String, folder: Bool) throws(SwaggerError) -> String {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue == folder,
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder == folder,
             FileManager.default.isReadableFile(atPath: path)
         else {
             let what = folder ? "a folder of certificates" : "a PEM file of certificates"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The session flow's decisions, as a value-type state machine with no I/O.
 ///

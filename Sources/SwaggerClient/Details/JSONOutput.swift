@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// JSON for standard output, as `--format json` prints it: pretty, keys sorted, safe on a terminal
 /// (``TerminalText/escapedJSON(_:)``), and ending in a newline.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension MainCoordinator.ProfileOutcome {
     /// The line to show on standard error when the profile is the saved one, or `nil` when it came from the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How far a time is from now, in words for people: "in 59 min", "2 h 5 min ago", "now".
 enum RelativeTime {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A list of per-account elements in a ``PrivateJSONFile``, in which one element that cannot be read
 /// affects only its own account.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Keeps tokens in `credentials.json`, a 0600 file in the 0700 configuration folder.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -28,9 +28,9 @@ struct PrivateDirectory: Sendable {
     /// Whether the folder exists.
     /// - Throws: ``SwaggerError`` when something other than a folder is in its place.
     func exists() throws(SwaggerError) -> Bool {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
-        guard isDirectory.boolValue else {
+        guard isDirectory else {
             throw SwaggerError(.failure, "\(path) is not a folder. Move it aside or set SWAGGERCTL_CONFIG_DIR.")
         }
         return true
@@ -74,7 +74,7 @@ struct PrivateDirectory: Sendable {
             if errno == ENOENT { return nil }
             throw SwaggerError(.failure, "Could not read \(file): \(Self.errnoText()).")
         }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw SwaggerError(.failure, "Could not read \(file): \(Self.errnoText()).")
@@ -93,10 +93,10 @@ struct PrivateDirectory: Sendable {
                     + "not use it. If no one else could have read it, run `chmod 600 \(file)`; otherwise log out and "
                     + "log in again.")
         }
-        do {
-            return try handle.readToEnd() ?? Data()
+        do throws(DescriptorIO.Failure) {
+            return try DescriptorIO.readAll(descriptor)
         } catch {
-            throw SwaggerError(.failure, "Could not read \(file): \(Self.reason(error)).")
+            throw SwaggerError(.failure, "Could not read \(file): \(error).")
         }
     }
 
@@ -109,14 +109,18 @@ struct PrivateDirectory: Sendable {
         guard descriptor >= 0 else {
             throw SwaggerError(.failure, "Could not write in \(path): \(Self.errnoText()).")
         }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        do {
-            try handle.write(contentsOf: data)
-            if durable { try handle.synchronize() }
-            try handle.close()
+        var failure: DescriptorIO.Failure?
+        do throws(DescriptorIO.Failure) {
+            try DescriptorIO.writeAll(data, to: descriptor)
+            if durable, fsync(descriptor) != 0 { throw DescriptorIO.Failure(code: errno) }
         } catch {
+            failure = error
+        }
+        // close(2) can report a write that failed late, as on NFS.
+        if close(descriptor) != 0, failure == nil { failure = DescriptorIO.Failure(code: errno) }
+        if let failure {
             unlink(temporary)
-            throw SwaggerError(.failure, "Could not write \(target): \(Self.reason(error)).")
+            throw SwaggerError(.failure, "Could not write \(target): \(failure).")
         }
         guard rename(temporary, target) == 0 else {
             let reason = Self.errnoText()
@@ -183,6 +187,7 @@ struct PrivateDirectory: Sendable {
         if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
             return errnoText(underlying.code.rawValue)
         }
-        return (error as NSError).localizedDescription
+        if let error = error as? POSIXError { return errnoText(error.code.rawValue) }
+        return String(describing: error)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A versioned JSON document in a ``PrivateDirectory``, read under a shared lock and changed under an
 /// exclusive one.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What swaggerctl knows about a stored session, apart from its secrets.
 public struct SessionRecord: Sendable, Hashable, Codable {

@@ -205,6 +205,7 @@ public struct TokenStore: Sendable {
             switch error {
             case .noSessionBus, .busUnreachable: "Run it in the desktop session that holds the keyring\(orFile)"
             case .noService: "Start a Secret Service such as gnome-keyring-daemon\(orFile)"
+            case .noLibrary: "Install libsecret (apt install libsecret-1-0)\(orFile)"
             case .locked: "Unlock the keyring (for example in Seahorse), then \(again)"
             case .timedOut: "Check the keyring, or allow longer with SWAGGERCTL_KEYRING_TIMEOUT"
             case .cancelled, .failed: "Check the keyring\(orFile)"

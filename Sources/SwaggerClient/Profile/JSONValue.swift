@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Any JSON value, kept as received so that nothing a server sends is lost.
 public enum JSONValue: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The signed-in user's profile, exactly as the server sent it: every field, including `null`s and fields
 /// the API does not name.

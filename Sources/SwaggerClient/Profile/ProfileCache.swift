@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A profile as it last arrived from the server, kept for when the server cannot be reached.
 public struct SavedProfile: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `swaggerctl api` sends, built from its arguments: the method, the URL under the session's server, the
 /// extra headers and the body. The session's token is added when it is sent, and nowhere else.
@@ -65,7 +65,7 @@ public struct APIRequest: Sendable, Hashable {
     /// The URL that `target` names on `server`. The session's token goes only to the session's server, so an
     /// absolute URL anywhere else is refused here, before anything is read or sent.
     static func url(_ target: String, on server: ServerURL) throws(SwaggerError) -> URL {
-        let trimmed = target.trimmingCharacters(in: .whitespaces)
+        let trimmed = target.trimmingWhitespace()
         let lowered = trimmed.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
             guard let url = URL(string: trimmed), url.host != nil else {
@@ -108,12 +108,12 @@ public struct HeaderField: Sendable, Hashable {
     /// Parses `-H`'s `Name: value`.
     init(argument: String) throws(SwaggerError) {
         let parts = argument.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        let name = parts[0].trimmingCharacters(in: .whitespaces)
+        let name = parts[0].trimmingWhitespace()
         guard parts.count == 2, !name.isEmpty, name.utf8.allSatisfy(Self.isTokenCharacter) else {
             throw SwaggerError(
                 .usage, "-H \"\(TerminalText.escaped(argument))\" is not a header; write it as -H 'Name: value'.")
         }
-        let value = parts[1].trimmingCharacters(in: .whitespaces)
+        let value = parts[1].trimmingWhitespace()
         // A line break would start a second header, or the body, of the server's choosing.
         guard !value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
             throw SwaggerError(.usage, "-H \(name): the value has a control character, which no header may hold.")
@@ -172,11 +172,11 @@ public struct RequestField: Sendable, Hashable {
             throw SwaggerError(.usage, "-f \(TerminalText.escaped(argument)) has no key.")
         }
         if isJSON {
-            guard (try? JSONSerialization.jsonObject(with: Data(value.utf8), options: .fragmentsAllowed)) != nil else {
+            guard JSONText.isJSON(Data(value.utf8)) else {
                 throw SwaggerError(
                     .usage, "-f \(TerminalText.escaped(key)):= takes JSON, such as 42, true, null, [1,2] or {\"a\":1}.")
             }
-            return .value(RequestField(key: key, json: value.trimmingCharacters(in: .whitespacesAndNewlines)))
+            return .value(RequestField(key: key, json: value.trimmingWhitespace()))
         }
         if value.hasPrefix("@") { return .file(key: key, path: String(value.dropFirst())) }
         return .value(RequestField(key: key, string: value))
@@ -205,12 +205,8 @@ public struct RequestField: Sendable, Hashable {
         return URLQueryItem(name: Self.percentEncoded(key), value: Self.percentEncoded(value))
     }
 
-    /// RFC 3986's unreserved characters stay; everything else is percent-encoded.
     private static func percentEncoded(_ text: String) -> String {
-        var unreserved = CharacterSet.alphanumerics.intersection(
-            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(0x80)))
-        unreserved.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+        PercentEncoding.encode(text)
     }
 
     /// The fields as one JSON object, in the order given; a key given twice keeps its last value.

@@ -1,16 +1,28 @@
-import Foundation
+import FoundationEssentials
 
 /// JSON handled as text: indented and split without being decoded, so that member order, number spellings
-/// and escapes stay exactly as the server sent them, as `jq` and `gh` keep them. Foundation's decoder checks
-/// that the text is JSON first; only then is it scanned.
+/// and escapes stay exactly as the server sent them, as `jq` and `gh` keep them. The text is checked against
+/// RFC 8259's grammar first; only then is it scanned.
 public enum JSONText {
     /// The keys under which a page of a list keeps its items, in order of preference: Stack Exchange's and
     /// many others' `items`, Django REST Framework's `results`, `data`, and OData's `value`.
     static let itemKeys = ["items", "results", "data", "value"]
 
-    /// Whether `data` is one JSON value.
+    /// Whether `data` is one JSON value, by RFC 8259's grammar, in UTF-8, nested at most ``maximumDepth``
+    /// deep. Checked rather than decoded: a number too large for a `Double` is still JSON.
     public static func isJSON(_ data: Data) -> Bool {
-        (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil
+        guard String(validating: data, as: UTF8.self) != nil else { return false }
+        var validator = Validator(bytes: [UInt8](data))
+        return validator.document()
+    }
+
+    /// The deepest nesting accepted, as deep as Foundation's decoders go; deeper text is refused rather than
+    /// risk the stack.
+    static let maximumDepth = 512
+
+    /// The JSON value `data` holds; `nil` when it is not JSON.
+    public static func value(of data: Data) -> JSONValue? {
+        try? JSONDecoder().decode(JSONValue.self, from: data)
     }
 
     /// `data` indented by two spaces for each level, with `": "` after each key; `nil` when it is not JSON.
@@ -82,6 +94,129 @@ public enum JSONText {
             }
         }
         return nil
+    }
+
+    /// RFC 8259's grammar, by recursive descent.
+    private struct Validator {
+        let bytes: [UInt8]
+        var index = 0
+        var depth = 0
+
+        mutating func document() -> Bool {
+            skipSpace()
+            guard value() else { return false }
+            skipSpace()
+            return index == bytes.count
+        }
+
+        private mutating func value() -> Bool {
+            guard index < bytes.count else { return false }
+            switch bytes[index] {
+            case UInt8(ascii: "{"): return container(close: UInt8(ascii: "}"), members: true)
+            case UInt8(ascii: "["): return container(close: UInt8(ascii: "]"), members: false)
+            case UInt8(ascii: "\""): return string()
+            case UInt8(ascii: "t"): return literal("true")
+            case UInt8(ascii: "f"): return literal("false")
+            case UInt8(ascii: "n"): return literal("null")
+            default: return number()
+            }
+        }
+
+        private mutating func container(close: UInt8, members: Bool) -> Bool {
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= JSONText.maximumDepth else { return false }
+            index += 1
+            skipSpace()
+            if index < bytes.count, bytes[index] == close {
+                index += 1
+                return true
+            }
+            while true {
+                if members {
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), string() else { return false }
+                    skipSpace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
+                    index += 1
+                    skipSpace()
+                }
+                guard value() else { return false }
+                skipSpace()
+                guard index < bytes.count else { return false }
+                if bytes[index] == close {
+                    index += 1
+                    return true
+                }
+                guard bytes[index] == UInt8(ascii: ",") else { return false }
+                index += 1
+                skipSpace()
+            }
+        }
+
+        private mutating func string() -> Bool {
+            index += 1
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    return true
+                case UInt8(ascii: "\\"):
+                    guard index < bytes.count else { return false }
+                    let escaped = bytes[index]
+                    index += 1
+                    if escaped == UInt8(ascii: "u") {
+                        guard index + 4 <= bytes.count, bytes[index..<index + 4].allSatisfy(\.isHexDigit) else {
+                            return false
+                        }
+                        index += 4
+                    } else {
+                        guard Array(#""\/bfnrt"#.utf8).contains(escaped) else { return false }
+                    }
+                case 0..<0x20:
+                    return false
+                default:
+                    continue
+                }
+            }
+            return false
+        }
+
+        private mutating func number() -> Bool {
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, bytes[index].isDigit else { return false }
+            if bytes[index] == UInt8(ascii: "0") { index += 1 } else { skipDigits() }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                guard index < bytes.count, bytes[index].isDigit else { return false }
+                skipDigits()
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                    index += 1
+                }
+                guard index < bytes.count, bytes[index].isDigit else { return false }
+                skipDigits()
+            }
+            return true
+        }
+
+        private mutating func literal(_ word: String) -> Bool {
+            let expected = Array(word.utf8)
+            guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected
+            else { return false }
+            index += expected.count
+            return true
+        }
+
+        private mutating func skipDigits() {
+            while index < bytes.count, bytes[index].isDigit { index += 1 }
+        }
+
+        private mutating func skipSpace() {
+            while index < bytes.count, Array(" \t\n\r".utf8).contains(bytes[index]) { index += 1 }
+        }
     }
 
     // MARK: - Scanning text already known to be JSON
@@ -165,5 +300,13 @@ public enum JSONText {
         var index = start
         while index < bytes.count, Array(" \t\n\r".utf8).contains(bytes[index]) { index += 1 }
         return index
+    }
+}
+
+extension UInt8 {
+    fileprivate var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
+    fileprivate var isHexDigit: Bool {
+        isDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `--paginate`'s decisions: where the next page is, and when to stop. No I/O; the owner fetches each page
 /// and tells it what came back.
@@ -69,13 +69,13 @@ public struct Pagination: Sendable {
         if let link, let target = LinkHeader.target(of: "next", in: link) {
             return URL(string: target, relativeTo: url)?.absoluteURL
         }
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
+        guard case .object(let object)? = JSONText.value(of: body) else { return nil }
         for key in ["next", "@odata.nextLink"] {
-            if let target = object[key] as? String, !target.isEmpty {
+            if case .string(let target)? = object[key], !target.isEmpty {
                 return URL(string: target, relativeTo: url)?.absoluteURL
             }
         }
-        guard let more = object["has_more"] as? Bool, more else { return nil }
+        guard case .bool(true)? = object["has_more"] else { return nil }
         return following(url)
     }
 
@@ -108,10 +108,10 @@ enum LinkHeader {
             }
             for parameter in header[header.index(after: close)..<end].split(separator: ";") {
                 let pair = parameter.split(separator: "=", maxSplits: 1)
-                guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "rel" else {
+                guard pair.count == 2, pair[0].trimmingWhitespace().lowercased() == "rel" else {
                     continue
                 }
-                let value = pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["\""])
+                let value = pair[1].trimmingWhitespace().trimming(while: { $0 == "\"" })
                 if value.lowercased().split(separator: " ").contains(Substring(relation.lowercased())) {
                     return target
                 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The text of `swaggerctl api`: the body for standard output, the status and headers for `-i`, and the one
 /// line that says why a response is a failure.
@@ -48,7 +48,7 @@ public struct ResponseRenderer: Sendable {
     /// - Parameter response: The response.
     /// - Returns: The lines, each ended, each safe for a terminal.
     public func head(_ response: APIResponse) -> String {
-        let status = "HTTP \(response.status) \(response.reason)".trimmingCharacters(in: .whitespaces)
+        let status = "HTTP \(response.status) \(response.reason)".trimmingWhitespace()
         let lines = [status] + response.headers.map { "\($0.name): \($0.value)" }
         return lines.map { TerminalText.escaped($0) + "\n" }.joined() + "\n"
     }

@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
@@ -116,7 +116,7 @@ extension APIService {
             return nil
         }
         for key in messageMembers {
-            if case .string(let text) = object[key], !text.trimmingCharacters(in: .whitespaces).isEmpty {
+            if case .string(let text) = object[key], !text.trimmingWhitespace().isEmpty {
                 return String(text.prefix(200))
             }
         }

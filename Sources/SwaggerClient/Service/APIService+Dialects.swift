@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 
 extension APIService {
@@ -241,17 +241,7 @@ enum FormEncoding {
     }
 
     static func escape(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            if unescaped.contains(byte) {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            } else if byte == UInt8(ascii: " ") {
-                result.append("+")
-            } else {
-                result += String(format: "%%%02X", byte)
-            }
-        }
-        return result
+        PercentEncoding.encode(text, keeping: unescaped.contains, spaceAsPlus: true)
     }
 }
 

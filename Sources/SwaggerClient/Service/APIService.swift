@@ -1,7 +1,8 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import NIOCore
+import NIOPosix
 import NIOSSL
 import OpenAPIRuntime
 import SwaggerAPI
@@ -50,6 +51,9 @@ public actor APIService {
     private let log: (@Sendable (String) -> Void)?
     /// One client for each way out: directly, or through one proxy.
     private var clients: [ProxySettings.Proxy?: HTTPClient] = [:]
+    /// One event-loop thread, started by the first request: a command makes one request at a time, and one
+    /// that makes none starts no thread. NIO's shared group would start one for each core.
+    private var group: MultiThreadedEventLoopGroup?
 
     /// Creates a service. No connection is made until the first request.
     /// - Parameters:
@@ -180,6 +184,10 @@ public actor APIService {
         let open = clients.values
         clients = [:]
         for client in open { try? await client.shutdown() }
+        if let group {
+            self.group = nil
+            try? await group.shutdownGracefully()
+        }
     }
 
     /// Sends one operation through `outer` (the bearer token, the retries), then the deadline, the verbose log
@@ -272,6 +280,9 @@ public actor APIService {
         if let client = clients[proxy] { return client }
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
+        // Each command makes a request or two: HTTP/2's multiplexing has nothing to share, and its ALPN
+        // negotiation and connection set-up cost start-up time.
+        configuration.httpVersion = .http1Only
         configuration.decompression = .disabled
         configuration.timeout = .init(connect: TimeAmount(min(timeout, .seconds(5))), read: TimeAmount(timeout))
         // A refused connection is retried with backoff until the connect timeout by default, so a server that
@@ -283,7 +294,9 @@ public actor APIService {
                 host: proxy.host, port: proxy.port,
                 authorization: proxy.username.map { .basic(username: $0, password: proxy.password ?? "") })
         }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let group = self.group ?? MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        self.group = group
+        let client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
         clients[proxy] = client
         return client
     }

@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import NIOCore
 import NIOHTTP1

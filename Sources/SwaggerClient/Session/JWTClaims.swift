@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the expiry of an access token that is a JWT, without verifying it.
 ///
@@ -10,7 +10,7 @@ enum JWTClaims {
     static func times(of token: String) -> (issuedAt: Date?, expiresAt: Date?) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return (nil, nil) }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = String(parts[1].replacing("-", with: "+").replacing("_", with: "/"))
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64),
             let claims = try? JSONDecoder().decode([String: JSONValue].self, from: data)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension SessionController {
     /// The accounts logged in to `server`, the active one first.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension SessionController {
     /// How a login talks to its server, and the line that says what discovery found, if it ran.

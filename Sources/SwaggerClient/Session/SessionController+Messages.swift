@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension SessionController {
     /// The message for a flow that stopped: what happened, to which session, and what to do next.

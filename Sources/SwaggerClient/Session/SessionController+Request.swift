@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension SessionController {
     /// How `swaggerctl api` ended, once every response it fetched has been handed over.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Carries out what the person asked for: owns a ``MainCoordinator`` for each request, performs the I/O that
 /// its actions name (the ``APIService``, the ``TokenStore``, the ``SessionIndex``, the ``ProfileCache`` and

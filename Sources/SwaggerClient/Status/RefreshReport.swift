@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `swaggerctl refresh` prints.
 public enum RefreshReport {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A stored session as `swaggerctl status` shows it. It never holds a token.
 public struct SessionStatus: Sendable, Hashable, Codable {

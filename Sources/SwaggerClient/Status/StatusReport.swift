@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `swaggerctl status` shows: every stored session, and `SWAGGERCTL_TOKEN` when it is set. It never
 /// holds a token.

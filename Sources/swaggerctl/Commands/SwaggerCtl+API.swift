@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import SwaggerClient
 
 #if canImport(Glibc)
@@ -147,11 +147,10 @@ extension SwaggerCtl {
 
         /// The bytes of the file at `path`, or of standard input for `-`.
         private static func contents(of path: String) throws(SwaggerError) -> Data {
-            if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
-            do {
-                return try Data(contentsOf: URL(fileURLWithPath: path))
+            do throws(DescriptorIO.Failure) {
+                return try DescriptorIO.readFile(path)
             } catch {
-                throw SwaggerError(.usage, "\(path) cannot be read: \((error as NSError).localizedDescription)")
+                throw SwaggerError(.usage, "\(path) cannot be read: \(error).")
             }
         }
     }

@@ -3,6 +3,7 @@ import ArgumentParser
 extension SwaggerCtl {
     struct Completion: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "completion",
             abstract: "Print the completion script for bash, zsh or fish.",
             discussion: """
                 The script completes commands and options, --server from the stored sessions, and --email from \

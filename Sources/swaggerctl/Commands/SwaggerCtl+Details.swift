@@ -1,10 +1,11 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import SwaggerClient
 
 extension SwaggerCtl {
     struct Details: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "details",
             abstract: "Show your profile, using the stored session.",
             discussion: """
                 An expired access token is refreshed first. When the server cannot be reached, the profile saved \

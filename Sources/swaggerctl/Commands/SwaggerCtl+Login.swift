@@ -1,10 +1,12 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import SwaggerClient
 
 extension SwaggerCtl {
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "login",
             abstract: "Log in, store the token, and show your profile.",
             discussion: """
                 On a terminal, a missing e-mail and the password are asked for; the password is not echoed. \

@@ -4,6 +4,7 @@ import SwaggerClient
 extension SwaggerCtl {
     struct Logout: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "logout",
             abstract: "Remove the stored session for a server, and end it on the server.",
             discussion: """
                 The tokens, the session record and the saved profile are removed from this machine first; then \

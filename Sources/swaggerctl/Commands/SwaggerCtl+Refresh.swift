@@ -1,10 +1,11 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import SwaggerClient
 
 extension SwaggerCtl {
     struct Refresh: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "refresh",
             abstract: "Refresh the stored session now, and print when the new access token expires.",
             discussion: """
                 Spends the refresh token for new tokens, as details and token do by themselves when the access \

@@ -1,10 +1,11 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import SwaggerClient
 
 extension SwaggerCtl {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "List every stored session. Never prints a token.",
             discussion: """
                 Exits 4 when no session is stored. With --check, the active session (or the one -s and -e name) \

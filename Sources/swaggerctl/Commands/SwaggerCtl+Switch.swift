@@ -1,10 +1,12 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import SwaggerClient
 
 extension SwaggerCtl {
     struct Switch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "switch",
             abstract: "Make an account the active one on its server, and that server the default.",
             discussion: """
                 details, token, refresh and logout use the active account unless -e names another. On a \

@@ -4,6 +4,7 @@ import SwaggerClient
 extension SwaggerCtl {
     struct Token: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "token",
             abstract: "Print a usable access token, and nothing else.",
             discussion: """
                 For scripts: curl -H "Authorization: Bearer $(swaggerctl token)" …

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SwaggerClient
 
 #if canImport(Glibc)
@@ -18,7 +18,7 @@ enum Prompt {
     static func line(_ prompt: String, cancelled: String) throws(SwaggerError) -> String {
         let answer = try asking(prompt, cancelled: cancelled, echo: true) { readLine(from: STDIN_FILENO) }
         if !answer.endedLine { Terminal.standardError.write("\n") }
-        let trimmed = answer.text?.trimmingCharacters(in: .whitespaces) ?? ""
+        let trimmed = answer.text?.trimmingWhitespace() ?? ""
         guard !trimmed.isEmpty else { throw SwaggerError(.cancelled, cancelled) }
         return trimmed
     }

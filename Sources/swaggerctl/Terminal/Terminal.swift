@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SwaggerClient
 
 #if canImport(Glibc)
@@ -9,8 +9,21 @@ import SwaggerClient
 
 /// The process's standard streams and what kind of terminal, if any, sits behind them.
 enum Terminal {
-    static let standardError = FileHandle.standardError
-    static let standardOutput = FileHandle.standardOutput
+    static let standardError = Stream(descriptor: STDERR_FILENO)
+    static let standardOutput = Stream(descriptor: STDOUT_FILENO)
+
+    /// An output stream. A write that fails (a closed pipe, a full disk) loses its text, as `print` does.
+    struct Stream: Sendable {
+        let descriptor: Int32
+
+        func write(_ text: String) {
+            write(Data(text.utf8))
+        }
+
+        func write(_ data: Data) {
+            try? DescriptorIO.writeAll(data, to: descriptor)
+        }
+    }
 
     static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
@@ -45,11 +58,5 @@ enum Terminal {
     /// Writes one error line to standard error: `swaggerctl: <text>`.
     static func error(_ text: String) {
         notice("swaggerctl: \(text)")
-    }
-}
-
-extension FileHandle {
-    func write(_ text: String) {
-        write(Data(text.utf8))
     }
 }

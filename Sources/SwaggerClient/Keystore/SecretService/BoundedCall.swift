@@ -1,6 +1,7 @@
 internal import CSecret
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Runs one blocking libsecret call so that it can never hold the process up.
@@ -28,18 +29,16 @@ enum BoundedCall {
     ) async throws(SecretServiceError) -> Value {
         let now = ContinuousClock.now
         guard now < deadline else { throw .timedOut(timeout) }
-        let cancellable = Cancellable()
+        let cancellable = try Cancellable(library: LibSecretLibrary.shared.get())
         let outcome = Outcome<Value>()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<Value, SecretServiceError>, Never>) in
                 guard outcome.install(continuation) else { return }
-                let thread = Thread {
+                detachThread {
                     let result = Result { () throws(SecretServiceError) in try call(cancellable) }
                     outcome.finish(result)
                 }
-                thread.name = "swaggerctl keyring call"
-                thread.start()
                 let delay = deadline - now
                 DispatchQueue.global().asyncAfter(deadline: .now() + delay.timeInterval) {
                     // The deadline is the outcome before the cancellation can make the call return one of its own.
@@ -58,21 +57,25 @@ enum BoundedCall {
     /// one reference and drops it when the last of the call's thread, its timer and its caller lets go.
     final class Cancellable: @unchecked Sendable {
         let pointer: UnsafeMutablePointer<GCancellable>
+        /// The loaded library, which the call uses too.
+        let library: LibSecretLibrary
 
-        init() {
-            pointer = g_cancellable_new()
+        init(library: LibSecretLibrary) throws(SecretServiceError) {
+            guard let pointer = library.cancellableNew() else { throw .failed("GLib made no GCancellable") }
+            self.library = library
+            self.pointer = pointer
         }
 
         deinit {
-            g_object_unref(pointer)
+            library.objectUnref(pointer)
         }
 
         func cancel() {
-            g_cancellable_cancel(pointer)
+            library.cancellableCancel(pointer)
         }
 
         var isCancelled: Bool {
-            g_cancellable_is_cancelled(pointer) != 0
+            library.cancellableIsCancelled(pointer) != 0
         }
     }
 
@@ -116,4 +119,29 @@ enum BoundedCall {
             continuation?.resume(returning: result)
         }
     }
+}
+
+/// Runs `body` on a new, detached thread: a blocking call that may outlive its deadline must not hold one of
+/// the cooperative pool's few threads. A plain pthread, because Foundation's `Thread` would bring in the
+/// whole of Foundation.
+private func detachThread(_ body: @escaping @Sendable () -> Void) {
+    final class Box: Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    let box = Unmanaged.passRetained(Box(body)).toOpaque()
+    var thread = pthread_t()
+    let created = pthread_create(
+        &thread, nil,
+        { context in
+            guard let context else { return nil }
+            Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body()
+            return nil
+        }, box)
+    guard created == 0 else {
+        // No thread to be had: run here rather than never; the caller's deadline still answers first.
+        Unmanaged<Box>.fromOpaque(box).takeRetainedValue().body()
+        return
+    }
+    pthread_detach(thread)
 }

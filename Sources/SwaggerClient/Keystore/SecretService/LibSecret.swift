@@ -12,11 +12,11 @@ enum LibSecret {
         _ secret: String, label: String, attributes: [String: String], cancellable: BoundedCall.Cancellable
     ) throws(SecretServiceError) {
         var error: UnsafeMutablePointer<GError>?
-        let stored = withAttributes(attributes) { table in
-            secret_password_storev_sync(
-                swaggerctl_token_schema(), table, nil, label, secret, cancellable.pointer, &error)
+        let library = cancellable.library
+        let stored = withAttributes(attributes, library) { table in
+            library.passwordStorev(swaggerctl_token_schema(), table, nil, label, secret, cancellable.pointer, &error)
         }
-        try check(error)
+        try check(error, cancellable.library)
         guard stored != 0 else { throw .failed("libsecret refused to store the item") }
     }
 
@@ -26,12 +26,13 @@ enum LibSecret {
         attributes: [String: String], cancellable: BoundedCall.Cancellable
     ) throws(SecretServiceError) -> String? {
         var error: UnsafeMutablePointer<GError>?
-        let secret = withAttributes(attributes) { table in
-            secret_password_lookupv_sync(swaggerctl_token_schema(), table, cancellable.pointer, &error)
+        let library = cancellable.library
+        let secret = withAttributes(attributes, library) { table in
+            library.passwordLookupv(swaggerctl_token_schema(), table, cancellable.pointer, &error)
         }
-        try check(error)
+        try check(error, library)
         guard let secret else { return nil }
-        defer { secret_password_free(secret) }
+        defer { library.passwordFree(secret) }
         return String(cString: secret)
     }
 
@@ -41,10 +42,11 @@ enum LibSecret {
         attributes: [String: String], cancellable: BoundedCall.Cancellable
     ) throws(SecretServiceError) -> Bool {
         var error: UnsafeMutablePointer<GError>?
-        let cleared = withAttributes(attributes) { table in
-            secret_password_clearv_sync(swaggerctl_token_schema(), table, cancellable.pointer, &error)
+        let library = cancellable.library
+        let cleared = withAttributes(attributes, library) { table in
+            library.passwordClearv(swaggerctl_token_schema(), table, cancellable.pointer, &error)
         }
-        try check(error)
+        try check(error, library)
         return cleared != 0
     }
 
@@ -61,18 +63,19 @@ enum LibSecret {
         var error: UnsafeMutablePointer<GError>?
         let flags =
             unlock ? SecretSearchFlags(SECRET_SEARCH_ALL.rawValue | SECRET_SEARCH_UNLOCK.rawValue) : SECRET_SEARCH_ALL
-        let items = withAttributes(attributes) { table in
-            secret_service_search_sync(nil, swaggerctl_token_schema(), table, flags, cancellable.pointer, &error)
+        let library = cancellable.library
+        let items = withAttributes(attributes, library) { table in
+            library.serviceSearch(nil, swaggerctl_token_schema(), table, flags, cancellable.pointer, &error)
         }
-        try check(error)
-        defer { g_list_free_full(items, g_object_unref) }
+        try check(error, library)
+        defer { library.listFreeFull(items, library.objectUnref) }
         var all = 0
         var locked = 0
         var node = items
         while let current = node {
             all += 1
             if let item = current.pointee.data,
-                secret_item_get_locked(item.assumingMemoryBound(to: SecretItem.self)) != 0
+                library.itemGetLocked(item.assumingMemoryBound(to: SecretItem.self)) != 0
             {
                 locked += 1
             }
@@ -82,38 +85,41 @@ enum LibSecret {
     }
 
     /// Builds the GHashTable of attributes that the `v` functions take, and frees it afterwards.
-    private static func withAttributes<Result>(_ attributes: [String: String], _ body: (OpaquePointer) -> Result)
-        -> Result
-    {
-        let table: OpaquePointer = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)
-        defer { g_hash_table_unref(table) }
+    private static func withAttributes<Result>(
+        _ attributes: [String: String], _ library: LibSecretLibrary, _ body: (OpaquePointer) -> Result
+    ) -> Result {
+        guard let table = library.hashTableNewFull(library.strHash, library.strEqual, library.free, library.free)
+        else { preconditionFailure("g_hash_table_new_full aborts rather than return no table") }
+        defer { library.hashTableUnref(table) }
         for (name, value) in attributes {
-            g_hash_table_insert(table, g_strdup(name), g_strdup(value))
+            library.hashTableInsert(table, library.strdup(name), library.strdup(value))
         }
         return body(table)
     }
 
     /// Turns a GError into a ``SecretServiceError`` and frees it.
-    private static func check(_ error: UnsafeMutablePointer<GError>?) throws(SecretServiceError) {
+    private static func check(_ error: UnsafeMutablePointer<GError>?, _ library: LibSecretLibrary)
+        throws(SecretServiceError)
+    {
         guard let error else { return }
-        defer { g_error_free(error) }
+        defer { library.errorFree(error) }
         let domain = error.pointee.domain
         let code = error.pointee.code
-        if domain == g_io_error_quark(), code == Int32(G_IO_ERROR_CANCELLED.rawValue) {
+        if domain == library.ioErrorQuark(), code == Int32(G_IO_ERROR_CANCELLED.rawValue) {
             throw .cancelled
         }
-        if domain == secret_error_get_quark(), code == Int32(SECRET_ERROR_IS_LOCKED.rawValue) {
+        if domain == library.secretErrorQuark(), code == Int32(SECRET_ERROR_IS_LOCKED.rawValue) {
             throw .locked
         }
-        g_dbus_error_strip_remote_error(error)
+        _ = library.dbusErrorStripRemoteError(error)
         let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
-        if domain == g_io_error_quark(),
+        if domain == library.ioErrorQuark(),
             [G_IO_ERROR_NOT_FOUND, G_IO_ERROR_CONNECTION_REFUSED, G_IO_ERROR_CLOSED, G_IO_ERROR_BROKEN_PIPE]
                 .map({ Int32($0.rawValue) }).contains(code)
         {
             throw .busUnreachable(message)
         }
-        if domain == g_dbus_error_quark() {
+        if domain == library.dbusErrorQuark() {
             switch GDBusError(UInt32(code)) {
             case G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND,
                 G_DBUS_ERROR_SPAWN_EXEC_FAILED, G_DBUS_ERROR_SPAWN_CHILD_EXITED, G_DBUS_ERROR_SPAWN_FAILED:

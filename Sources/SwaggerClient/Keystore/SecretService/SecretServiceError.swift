@@ -8,6 +8,8 @@ public enum SecretServiceError: Error, Sendable, Hashable, CustomStringConvertib
     case busUnreachable(String)
     /// The session bus is there, but nothing on it provides `org.freedesktop.secrets`.
     case noService
+    /// libsecret is not installed, or cannot be loaded; dlopen's message says why.
+    case noLibrary(String)
     /// The keyring holding the item is locked, and it could not be unlocked: no prompt could be shown, or it
     /// was dismissed.
     case locked
@@ -27,6 +29,8 @@ public enum SecretServiceError: Error, Sendable, Hashable, CustomStringConvertib
             "the D-Bus session bus cannot be reached (\(detail))"
         case .noService:
             "nothing on the D-Bus session bus provides the Secret Service (org.freedesktop.secrets)"
+        case .noLibrary(let detail):
+            "libsecret cannot be loaded (\(detail)); install libsecret-1-0"
         case .locked:
             "the keyring is locked and could not be unlocked"
         case .timedOut(let timeout):

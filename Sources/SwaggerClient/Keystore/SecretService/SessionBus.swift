@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where a D-Bus client would find the session bus, found without connecting to it.
 ///

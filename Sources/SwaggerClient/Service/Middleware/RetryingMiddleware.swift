@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import OpenAPIRuntime
 
@@ -107,7 +107,7 @@ struct RetryingMiddleware: ClientMiddleware {
 
     /// The wait before retry number `attempt`, or `nil` when the server asked for a longer one than allowed.
     private func pause(before attempt: Int, retryAfter: String?) -> Duration? {
-        guard let retryAfter, let seconds = Int(retryAfter.trimmingCharacters(in: .whitespaces)), seconds >= 0
+        guard let retryAfter, let seconds = Int(retryAfter.trimmingWhitespace()), seconds >= 0
         else {
             return delay.delay(beforeRetry: attempt)
         }

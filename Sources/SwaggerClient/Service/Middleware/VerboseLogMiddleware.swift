@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import NIOHTTP1
 import OpenAPIRuntime
@@ -96,7 +96,7 @@ struct Redactor: Sendable {
         var text = text
         for secret in secrets {
             for form in Self.spellings(of: secret) where text.contains(form) {
-                text = text.replacingOccurrences(of: form, with: Self.mask)
+                text = text.replacing(form, with: Self.mask)
             }
         }
         return text
@@ -107,9 +107,9 @@ struct Redactor: Sendable {
         if let encoded = try? JSONEncoder().encode(secret) {
             forms.insert(String(decoding: encoded.dropFirst().dropLast(), as: UTF8.self))
         }
-        if let escaped = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) {
-            forms.insert(escaped)
-        }
+        // Percent-encoded as a URL with all but letters and digits escaped, and as a form writes it.
+        forms.insert(PercentEncoding.encode(secret) { $0 < 0x80 && Character(Unicode.Scalar($0)).isLetterOrDigit })
+        forms.insert(FormEncoding.escape(secret))
         return forms
     }
 
@@ -131,7 +131,7 @@ struct Redactor: Sendable {
     private static func redactedForm(_ form: String) -> String {
         form.split(separator: "&", omittingEmptySubsequences: false).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            let name = PercentEncoding.decode(String(parts[0])) ?? String(parts[0])
             return isSecret(name) ? "\(parts[0])=\(mask)" : String(pair)
         }.joined(separator: "&")
     }
@@ -146,4 +146,8 @@ extension Data {
             if count >= limit { break }
         }
     }
+}
+
+extension Character {
+    fileprivate var isLetterOrDigit: Bool { isLetter || isNumber }
 }
