@@ -29,6 +29,9 @@ def main():
     port = sock.getsockname()[1]
     os.environ["FIXTURE_ORIGIN"] = f"http://{host}:{port}"
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    # Listening before saying so: a client that connects while uvicorn is still starting waits in the
+    # backlog instead of being refused. asyncio's create_server listens on it again, which changes nothing.
+    sock.listen(128)
     print(f"listening on http://{host}:{port}", flush=True)
     server.run(sockets=[sock])
 
