@@ -113,6 +113,9 @@ struct APIRequestTests {
                 == "https://api.example.com/v2/items?cursor=x")
         #expect(next(#"{"@odata.nextLink": "items?$skip=10"}"#) == "https://api.example.com/v2/items?$skip=10")
         #expect(next(#"{"items": [], "has_more": true}"#) == "https://api.example.com/v2/items?sort=new&page=2")
+        // A number too large for a Double is still JSON, and the page still has a next one.
+        #expect(next(#"{"total": 1e999, "has_more": true}"#) == "https://api.example.com/v2/items?sort=new&page=2")
+        #expect(next(#"{"next": "items?page=\u0033"}"#) == "https://api.example.com/v2/items?page=3")
         #expect(
             next(#"{"has_more": true}"#, after: Self.url("https://api.example.com/v2/items?page=4&x=1"))
                 == "https://api.example.com/v2/items?x=1&page=5")

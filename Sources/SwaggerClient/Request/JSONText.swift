@@ -20,11 +20,6 @@ public enum JSONText {
     /// risk the stack.
     static let maximumDepth = 512
 
-    /// The JSON value `data` holds; `nil` when it is not JSON.
-    public static func value(of data: Data) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: data)
-    }
-
     /// `data` indented by two spaces for each level, with `": "` after each key; `nil` when it is not JSON.
     /// - Parameter data: JSON text.
     /// - Returns: The same JSON value, laid out for people.
@@ -77,7 +72,8 @@ public enum JSONText {
     }
 
     /// The text of each item of a page of a list: the elements of a top-level array, or of the array under
-    /// one of `items`, `results`, `data` and `value` (in that order of preference) in a top-level object. `nil` when `data` is not JSON or holds no such array.
+    /// one of `items`, `results`, `data` and `value` (in that order of preference) in a top-level object.
+    /// `nil` when `data` is not JSON or holds no such array.
     /// - Parameter data: A page.
     /// - Returns: Each item's JSON text, as sent.
     public static func items(of data: Data) -> [String]? {
@@ -96,8 +92,23 @@ public enum JSONText {
         return nil
     }
 
+    /// The text of each member of a top-level object, as sent; `nil` when `data` is not a JSON object. A key
+    /// written with escapes is kept as written.
+    /// - Parameter data: JSON text.
+    /// - Returns: Each member's value, by key.
+    public static func members(of data: Data) -> [String: String]? {
+        guard isJSON(data) else { return nil }
+        let bytes = [UInt8](data)
+        let start = skippingSpace(bytes, from: 0)
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { return nil }
+        return members(bytes, from: start).mapValues { String(decoding: bytes[$0], as: UTF8.self) }
+    }
+
     /// RFC 8259's grammar, by recursive descent.
     private struct Validator {
+        /// What may follow a backslash, but for `u`.
+        static let escapes = Set(#""\/bfnrt"#.utf8)
+
         let bytes: [UInt8]
         var index = 0
         var depth = 0
@@ -171,7 +182,7 @@ public enum JSONText {
                         }
                         index += 4
                     } else {
-                        guard Array(#""\/bfnrt"#.utf8).contains(escaped) else { return false }
+                        guard Self.escapes.contains(escaped) else { return false }
                     }
                 case 0..<0x20:
                     return false
@@ -215,7 +226,7 @@ public enum JSONText {
         }
 
         private mutating func skipSpace() {
-            while index < bytes.count, Array(" \t\n\r".utf8).contains(bytes[index]) { index += 1 }
+            index = JSONText.skippingSpace(bytes, from: index)
         }
     }
 
@@ -278,7 +289,11 @@ public enum JSONText {
         default:
             // A number, true, false or null: up to the next delimiter.
             var index = start
-            while index < bytes.count, !Array(",]} \t\n\r".utf8).contains(bytes[index]) { index += 1 }
+            while index < bytes.count, !bytes[index].isSpace,
+                ![UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}")].contains(bytes[index])
+            {
+                index += 1
+            }
             return index
         }
     }
@@ -296,14 +311,19 @@ public enum JSONText {
         return bytes.count
     }
 
-    private static func skippingSpace(_ bytes: [UInt8], from start: Int) -> Int {
+    fileprivate static func skippingSpace(_ bytes: [UInt8], from start: Int) -> Int {
         var index = start
-        while index < bytes.count, Array(" \t\n\r".utf8).contains(bytes[index]) { index += 1 }
+        while index < bytes.count, bytes[index].isSpace { index += 1 }
         return index
     }
 }
 
 extension UInt8 {
+    /// JSON's whitespace between tokens.
+    fileprivate var isSpace: Bool {
+        self == UInt8(ascii: " ") || self == UInt8(ascii: "\t") || self == UInt8(ascii: "\n")
+            || self == UInt8(ascii: "\r")
+    }
     fileprivate var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
     fileprivate var isHexDigit: Bool {
         isDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)

@@ -69,13 +69,16 @@ public struct Pagination: Sendable {
         if let link, let target = LinkHeader.target(of: "next", in: link) {
             return URL(string: target, relativeTo: url)?.absoluteURL
         }
-        guard case .object(let object)? = JSONText.value(of: body) else { return nil }
+        // Read as text, not decoded: a page is still a page when some number in it is too large for a Double.
+        guard let members = JSONText.members(of: body) else { return nil }
         for key in ["next", "@odata.nextLink"] {
-            if case .string(let target)? = object[key], !target.isEmpty {
+            if let text = members[key], let target = try? JSONDecoder().decode(String.self, from: Data(text.utf8)),
+                !target.isEmpty
+            {
                 return URL(string: target, relativeTo: url)?.absoluteURL
             }
         }
-        guard case .bool(true)? = object["has_more"] else { return nil }
+        guard members["has_more"] == "true" else { return nil }
         return following(url)
     }
 
