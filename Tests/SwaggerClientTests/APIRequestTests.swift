@@ -69,6 +69,7 @@ struct APIRequestTests {
         #expect(request.headers == [.init(name: "X-Trace", value: "abc"), .init(name: "Accept", value: "text/csv")])
         for bad in [
             "Authorization: Bearer x", "host: a", "Content-Length: 3", "no colon", "Bad Name: x", "X: a\r\nB: c",
+            "X: a\n",
         ] {
             #expect(throws: SwaggerError.self, "\(bad)") { try APIRequest("/x", on: Self.server, headers: [bad]) }
         }

@@ -5,8 +5,16 @@ import FoundationEssentials
 // protocol conformances that every dynamic cast at start-up scans. See Docs/performance.md.
 
 extension StringProtocol {
-    /// The text without leading and trailing whitespace: spaces, tabs and line breaks.
+    /// The text without leading and trailing spaces and tabs, as Foundation's `.whitespaces` trims: a line break
+    /// stays, so that a check after it still sees one.
     public func trimmingWhitespace() -> String {
+        trimming { character in
+            character.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+        }
+    }
+
+    /// The text without leading and trailing whitespace, line breaks included (`.whitespacesAndNewlines`).
+    public func trimmingWhitespaceAndNewlines() -> String {
         trimming { $0.isWhitespace }
     }
 

@@ -127,13 +127,15 @@ public struct HeaderField: Sendable, Hashable {
         self.init(name: name, value: value)
     }
 
+    private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
+
     /// RFC 9110's `tchar`, the characters of a method or header name.
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):
             true
-        default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        default: tokenSymbols.contains(byte)
         }
     }
 }
@@ -176,7 +178,7 @@ public struct RequestField: Sendable, Hashable {
                 throw SwaggerError(
                     .usage, "-f \(TerminalText.escaped(key)):= takes JSON, such as 42, true, null, [1,2] or {\"a\":1}.")
             }
-            return .value(RequestField(key: key, json: value.trimmingWhitespace()))
+            return .value(RequestField(key: key, json: value.trimmingWhitespaceAndNewlines()))
         }
         if value.hasPrefix("@") { return .file(key: key, path: String(value.dropFirst())) }
         return .value(RequestField(key: key, string: value))
@@ -202,11 +204,7 @@ public struct RequestField: Sendable, Hashable {
     /// The value in a query, percent-encoded: a string as it is, anything else as its JSON text.
     var queryItem: URLQueryItem {
         let value = (try? JSONDecoder().decode(String.self, from: Data(json.utf8))) ?? json
-        return URLQueryItem(name: Self.percentEncoded(key), value: Self.percentEncoded(value))
-    }
-
-    private static func percentEncoded(_ text: String) -> String {
-        PercentEncoding.encode(text)
+        return URLQueryItem(name: PercentEncoding.encode(key), value: PercentEncoding.encode(value))
     }
 
     /// The fields as one JSON object, in the order given; a key given twice keeps its last value.
