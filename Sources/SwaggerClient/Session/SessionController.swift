@@ -208,9 +208,7 @@ public struct SessionController: Sendable {
     /// a record that cannot be read, which never blocks the other sessions and is removed here.
     private func logoutWithoutRecord(_ selection: SessionSelection) async throws(SwaggerError) -> LogoutOutcome {
         let server = selection.server.string
-        var accounts = try index.damaged().compactMap { $0 }.filter {
-            $0.server == server && (selection.email == nil || $0.email == selection.email)
-        }
+        var accounts = try damagedAccounts(of: selection)
         if let email = selection.email, !accounts.contains(where: { $0.email == email }) {
             accounts.append(Account(server: server, email: email))
         }
@@ -221,6 +219,13 @@ public struct SessionController: Sendable {
             _ = try? profiles?.remove(account)
         }
         return removed.map { .loggedOut($0) } ?? .notLoggedIn
+    }
+
+    /// The accounts of the selection's server (and e-mail, if given) whose records cannot be read.
+    private func damagedAccounts(of selection: SessionSelection) throws(SwaggerError) -> [Account] {
+        try index.damaged().compactMap { $0 }.filter {
+            $0.server == selection.server.string && (selection.email == nil || $0.email == selection.email)
+        }
     }
 
     /// Every stored session, most recently active first. Reads only the index, never a token.
@@ -256,9 +261,7 @@ public struct SessionController: Sendable {
     private func storedRecord(of selection: SessionSelection) throws(SwaggerError) -> SessionRecord {
         guard let record = selection.record else {
             let server = selection.server.string
-            if let damaged = try index.damaged().compactMap({ $0 }).first(where: {
-                $0.server == server && (selection.email == nil || $0.email == selection.email)
-            }) {
+            if let damaged = try damagedAccounts(of: selection).first {
                 throw SwaggerError(
                     .failure,
                     "The session record for \(damaged.email) on \(server) in \(index.path) cannot be read. Run "
