@@ -46,7 +46,7 @@ extension APIService {
         guard let method = HTTPRequest.Method(request.method) else {
             throw report(.contractViolation("\(request.method.prefix(40)) is not an HTTP method"))
         }
-        var message = HTTPRequest(method: method, scheme: nil, authority: nil, path: "/")
+        var message = Self.request(method)
         message.headerFields[.accept] = "application/json, */*;q=0.5"
         for header in request.headers {
             guard let name = HTTPField.Name(header.name) else { continue }
