@@ -11,7 +11,7 @@ RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
 MANPAGE := .build/swaggerctl.1
 RELEASE_MANPAGE := .build-release/swaggerctl.1
 
-.PHONY: all deps build demo test fuzz man release install deb docs format lint bench clean
+.PHONY: all deps build demo test test-unit fuzz man release install deb docs format lint bench clean
 
 all: build
 
@@ -29,11 +29,23 @@ demo: build
 # The man page is built first: the packaging tests read it, and a nested `swift package` cannot run while
 # `swift test` holds the build folder. scripts/python-env makes the venv of the FastAPI and Django OAuth
 # Toolkit servers that the tests log in to.
+#
+# Swift Testing would start every test at once; most end-to-end tests start servers and commands, and a hundred
+# of them at once on two busy cores leave every one of them waiting. TEST_WIDTH bounds how many tests run at the
+# same time: three for each core.
+TEST_WIDTH ?= $$(( $$(nproc) * 3 ))
 test: deps
 	$(SWIFT) build --build-tests
 	scripts/man $(MANPAGE) debug
 	scripts/python-env
-	scripts/keyring-session $(SWIFT) test --skip-build
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) scripts/keyring-session $(SWIFT) test --skip-build
+
+# The tests that start no process and need no keyring: the library's units and the demo server's routes, in
+# process. Seconds, once built.
+UNIT_TESTS := SwaggerClientTests\.|SwaggerDemoServerTests\.
+test-unit: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter '$(UNIT_TESTS)'
 
 # The fuzz properties (Tests/SwaggerClientTests/FuzzTests.swift) run FUZZ_COUNT times each here, against
 # a few hundred in `make test`.
@@ -54,8 +66,12 @@ install: release
 	DESTDIR="$(DESTDIR)" scripts/install-files "$(RELEASE_BIN)/swaggerctl" $(RELEASE_MANPAGE) "$(PREFIX)"
 
 # .build-release/deb/swaggerctl_VERSION_ARCH.deb; scripts/deb says what goes in.
+# lintian then checks it, and fails on any error; it is installed first if missing.
 deb: release
-	scripts/deb "$(RELEASE_BIN)/swaggerctl" $(RELEASE_MANPAGE) .build-release/deb
+	scripts/deb "$(RELEASE_BIN)/swaggerctl" $(RELEASE_MANPAGE) .build-release/deb > .build-release/deb.path
+	command -v lintian >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends lintian; }
+	lintian --fail-on error --info $$(cat .build-release/deb.path)
+	cat .build-release/deb.path
 
 docs:
 	@scripts/docs

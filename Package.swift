@@ -3,11 +3,11 @@ import PackageDescription
 
 let package = Package(
     name: "swaggerctl",
-    platforms: [.macOS(.v15)],
+    // Linux only: the keyring is the Secret Service, through libsecret, and the targets read its headers where
+    // Debian puts them.
     products: [
         .executable(name: "swaggerctl", targets: ["swaggerctl"]),
         .executable(name: "swagger-demo-server", targets: ["SwaggerDemoServer"]),
-        .library(name: "SwaggerClient", targets: ["SwaggerClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        // The end-to-end tests start, wait for and end their child processes with it.
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.0"),
     ],
     targets: [
         // libsecret-1, the Secret Service client library: its headers only. The client loads it with dlopen
@@ -50,11 +52,25 @@ let package = Package(
                 .plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")
             ]
         ),
+        // The values every part shares: servers and their descriptions, accounts, session records, tokens,
+        // profiles and errors.
+        .target(name: "SwaggerModel", swiftSettings: essentialsOnly),
+        // The coordinators: every decision of a login, a use of a session and a logout, as state machines with no
+        // I/O at all.
+        .target(name: "SessionMachine", dependencies: ["SwaggerModel"], swiftSettings: essentialsOnly),
+        // Where sessions are kept: the session list, the token store with its keyring and file backends, saved
+        // profiles and the refresh lock. No networking.
         .target(
-            name: "SwaggerClient",
+            name: "SessionStorage",
+            dependencies: ["SwaggerModel", "CSecret"],
+            swiftSettings: essentialsOnly + libsecretHeaders
+        ),
+        // The HTTP side: the API service over AsyncHTTPClient, its middlewares, proxies and TLS. No libsecret.
+        .target(
+            name: "SwaggerHTTP",
             dependencies: [
+                "SwaggerModel",
                 "SwaggerAPI",
-                "CSecret",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -63,15 +79,31 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: essentialsOnly
+        ),
+        // The controller that runs the coordinators over the storage and the API service, the configuration,
+        // server discovery, and everything a command prints.
+        .target(
+            name: "SwaggerClient",
+            dependencies: [
+                "SwaggerModel",
+                "SessionMachine",
+                "SessionStorage",
+                "SwaggerHTTP",
                 // OpenAPI documents in YAML, for discovery.
                 "CYAML",
             ],
-            swiftSettings: essentialsOnly + libsecretHeaders
+            swiftSettings: essentialsOnly
         ),
         .executableTarget(
             name: "swaggerctl",
             dependencies: [
                 "SwaggerClient",
+                "SwaggerModel",
+                "SessionMachine",
+                "SessionStorage",
+                "SwaggerHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: essentialsOnly,
@@ -107,14 +139,31 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
+        // Fixtures and helpers that the unit test targets share.
+        .target(name: "TestSupport", dependencies: ["SwaggerModel"], path: "Tests/TestSupport"),
+        .testTarget(name: "SwaggerModelTests", dependencies: ["SwaggerModel", "TestSupport"]),
+        .testTarget(name: "SessionMachineTests", dependencies: ["SessionMachine", "SwaggerModel", "TestSupport"]),
+        .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "SwaggerModel", "TestSupport"]),
+        .testTarget(
+            name: "SwaggerHTTPTests",
+            dependencies: [
+                "SwaggerHTTP",
+                "SwaggerModel",
+                "TestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .testTarget(
             name: "SwaggerClientTests",
             dependencies: [
                 "SwaggerClient",
-                "SwaggerAPI",
+                "SwaggerModel",
+                "SessionMachine",
+                "SessionStorage",
+                "SwaggerHTTP",
+                "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .testTarget(
@@ -138,11 +187,17 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
+                "TestSupport",
                 "SwaggerClient",
+                "SwaggerModel",
+                "SessionMachine",
+                "SessionStorage",
+                "SwaggerHTTP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
     ]

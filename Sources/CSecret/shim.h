@@ -33,13 +33,15 @@ typedef __typeof__(&g_object_unref) swaggerctl_g_object_unref;
 // The schema of swaggerctl's items. A SecretSchema holds a fixed array of 32 attribute structs, which Swift
 // can neither declare as a static constant nor initialise without copying it onto the heap on every call.
 //
-// SECRET_SCHEMA_DONT_MATCH_NAME: lookups match on the attributes alone, not on this schema name, so an item
-// with the same `service` and `username` written by another Secret Service client (secret-tool, python
-// keyring, go-keyring) is found too.
+// SECRET_SCHEMA_NONE: libsecret stores this schema's name in each item's `xdg:schema` attribute, and lookups,
+// searches and deletions match on it. An item with the same `service` and `username` written by another
+// Secret Service client (python keyring, go-keyring, secret-tool) is then never read as a token, nor
+// replaced or deleted: it is not swaggerctl's. secret-tool still finds swaggerctl's items by `service` and
+// `username`, because it matches on the attributes it is given alone.
 static inline const SecretSchema *swaggerctl_token_schema(void) {
     static const SecretSchema schema = {
         "io.swaggerctl.Token",
-        SECRET_SCHEMA_DONT_MATCH_NAME,
+        SECRET_SCHEMA_NONE,
         {
             {"service", SECRET_SCHEMA_ATTRIBUTE_STRING},
             {"username", SECRET_SCHEMA_ATTRIBUTE_STRING},

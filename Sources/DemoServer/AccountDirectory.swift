@@ -7,7 +7,7 @@ import OpenAPIRuntime
 import SwaggerAPI
 
 /// The demo server's accounts: e-mail, password hash and profile, kept in the ``DemoDatabase``.
-public struct AccountDirectory: Sendable {
+package struct AccountDirectory: Sendable {
     struct Account: Sendable {
         var email: String
         var passwordHash: String
@@ -16,20 +16,15 @@ public struct AccountDirectory: Sendable {
     }
 
     /// One entry of a `--users` file.
-    public struct Seed: Sendable, Decodable {
-        /// The login e-mail.
-        public var email: String
+    package struct Seed: Sendable, Decodable {
+        package var email: String
         /// The password in clear; it is hashed when the server starts.
-        public var password: String
+        package var password: String
         /// The profile object as JSON, exactly as given, so that explicit `null`s are sent as `null`.
-        public var profile: Data?
+        package var profile: Data?
 
-        /// Creates a seed.
-        /// - Parameters:
-        ///   - email: The login e-mail.
-        ///   - password: The password in clear.
-        ///   - profile: The profile to return; `nil` for one with only the e-mail.
-        public init(email: String, password: String, profile: Components.Schemas.User? = nil) {
+        /// - Parameter profile: The profile to return; `nil` for one with only the e-mail.
+        package init(email: String, password: String, profile: Components.Schemas.User? = nil) {
             self.email = email
             self.password = password
             self.profile = profile.flatMap { try? JSONEncoder().encode($0) }
@@ -40,9 +35,7 @@ public struct AccountDirectory: Sendable {
         }
 
         /// Decodes a seed, keeping the profile's JSON as it was written.
-        /// - Parameter decoder: The decoder.
-        /// - Throws: `DecodingError` for a malformed entry.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             email = try container.decode(String.self, forKey: .email)
             password = try container.decode(String.self, forKey: .password)
@@ -53,9 +46,9 @@ public struct AccountDirectory: Sendable {
     }
 
     /// The built-in account.
-    public static let demoEmail = "demo@example.com"
+    package static let demoEmail = "demo@example.com"
     /// The built-in account's password.
-    public static let demoPassword = "demo-password"
+    package static let demoPassword = "demo-password"
 
     private let database: DemoDatabase
     /// A hash to verify against when the e-mail is unknown, so that a miss takes as long as a hit.
@@ -67,10 +60,8 @@ public struct AccountDirectory: Sendable {
     /// - Parameters:
     ///   - seeds: The accounts; the built-in demo account is added unless a seed uses its e-mail.
     ///   - cost: The bcrypt cost factor, 4 to 31.
-    ///   - database: Where accounts are kept.
-    /// - Returns: The directory.
     /// - Throws: ``DemoServerError`` for a seed whose profile does not match the API, or a database failure.
-    public static func make(seeds: [Seed], cost: UInt8, database: DemoDatabase) async throws -> AccountDirectory {
+    package static func make(seeds: [Seed], cost: UInt8, database: DemoDatabase) async throws -> AccountDirectory {
         var all = seeds
         if !all.contains(where: { $0.email.lowercased() == demoEmail }) {
             all.append(Seed(email: demoEmail, password: demoPassword, profile: DemoProfile.profile))
@@ -100,10 +91,7 @@ public struct AccountDirectory: Sendable {
     }
 
     /// Reads a `--users` file: a JSON array of ``Seed``.
-    /// - Parameter url: The file.
-    /// - Returns: The seeds.
-    /// - Throws: A message naming the file when it cannot be read or decoded.
-    public static func seeds(from url: URL) throws -> [Seed] {
+    package static func seeds(from url: URL) throws -> [Seed] {
         do {
             return try JSONDecoder().decode([Seed].self, from: Data(contentsOf: url))
         } catch {
@@ -120,7 +108,6 @@ public struct AccountDirectory: Sendable {
         return matches ? account : nil
     }
 
-    /// The account for `email`.
     func account(email: String) async throws -> Account? {
         try await database.writer.read { db in
             try Row.fetchOne(
@@ -130,8 +117,7 @@ public struct AccountDirectory: Sendable {
         }
     }
 
-    /// How many accounts there are.
-    public func count() async throws -> Int {
+    package func count() async throws -> Int {
         try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account") ?? 0 }
     }
 
@@ -149,9 +135,9 @@ public struct AccountDirectory: Sendable {
 }
 
 /// A start-up failure with a plain message.
-public struct DemoServerError: Error, CustomStringConvertible {
+package struct DemoServerError: Error, CustomStringConvertible {
     /// What went wrong, naming the file or option.
-    public var description: String
+    package var description: String
 
     init(_ description: String) {
         self.description = description

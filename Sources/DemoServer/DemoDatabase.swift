@@ -5,14 +5,11 @@ import GRDB
 ///
 /// With `--database PATH` it is a file, so a restarted server still accepts the sessions it issued; without
 /// it, the same schema lives in an in-memory database that ends with the process.
-public struct DemoDatabase: Sendable {
+package struct DemoDatabase: Sendable {
     let writer: any DatabaseWriter
 
     /// Opens (creating and migrating when needed) the database at `path`, or an in-memory one for `nil`.
-    /// - Parameter path: The SQLite file, or `nil` for memory.
-    /// - Returns: The database.
-    /// - Throws: ``DemoServerError`` when the file cannot be opened or is not this server's database.
-    public static func open(path: String?) throws -> DemoDatabase {
+    package static func open(path: String?) throws -> DemoDatabase {
         do {
             if let path {
                 // Password hashes and live refresh-token hashes are for the owner only. The file is created

@@ -33,9 +33,6 @@ extension DemoProfile {
     ///
     /// The generated type leaves out a known property that is `nil`, so an explicit `null` for one of them is
     /// carried as an additional property instead, which encodes as `null` under the same name.
-    /// - Parameter json: The profile object as stored.
-    /// - Returns: The profile to encode.
-    /// - Throws: `DecodingError` when the object does not match the User schema.
     static func wire(_ json: Data) throws -> Components.Schemas.User {
         var profile = try JSONDecoder().decode(Components.Schemas.User.self, from: json)
         let members = try JSONDecoder().decode(OpenAPIObjectContainer.self, from: json).value

@@ -9,50 +9,52 @@ import OpenAPIRuntime
 import SwaggerAPI
 
 /// Builds the demo server: the account API under `/api`, backed by a ``DemoDatabase``.
-public enum DemoServer {
+package enum DemoServer {
     /// The path the API is served under.
-    public static let basePath = "/api"
+    package static let basePath = "/api"
     /// The largest request body accepted; a larger one is answered 413.
-    public static let bodyLimit = 64 * 1024
+    package static let bodyLimit = 64 * 1024
 
     /// Settings for the demo server.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The address to listen on.
-        public var host = "127.0.0.1"
+        package var host = "127.0.0.1"
         /// The port; 0 picks a free one.
-        public var port = 8080
+        package var port = 8080
         /// The app id that logins must send.
-        public var appID = "swaggerctl-demo"
+        package var appID = "swaggerctl-demo"
         /// How long access tokens last.
-        public var accessTokenLifetime: Duration = .seconds(900)
+        package var accessTokenLifetime: Duration = .seconds(900)
         /// How long each refresh token lasts from when it is issued.
-        public var refreshTokenLifetime: Duration = .seconds(30 * 86_400)
+        package var refreshTokenLifetime: Duration = .seconds(30 * 86_400)
         /// The PEM certificate chain and private key to serve HTTPS with; plain HTTP when `nil`.
-        public var tls: (certificateChain: String, privateKey: String)?
+        package var tls: (certificateChain: String, privateKey: String)?
+        /// The clock that every expiry is measured by.
+        package var clock = DemoClock()
+        /// Whether `POST /_test/clock?advance=SECONDS` moves ``clock``, for connections from this machine.
+        package var exposesTestClock = false
 
-        /// Creates the default options.
-        public init() {}
+        package init() {}
     }
 
     /// The router with the API's handlers and middlewares.
     /// - Parameters:
-    ///   - directory: The accounts.
     ///   - database: Where the signing key and refresh-token families are kept.
-    ///   - options: The settings.
     ///   - logger: Receives one line per login, refresh, revocation and detected reuse.
     /// - Returns: A router for an `Application` or for tests.
-    /// - Throws: When the handlers cannot be registered or the database cannot be read.
-    public static func router(
+    package static func router(
         directory: AccountDirectory, database: DemoDatabase, options: Options,
         logger: Logger = Logger(label: "swagger-demo-server")
-    ) async throws -> Router<BasicRequestContext> {
-        let families = SessionFamilies(database: database, lifetime: options.refreshTokenLifetime)
+    ) async throws -> Router<DemoRequestContext> {
+        let families = SessionFamilies(
+            database: database, lifetime: options.refreshTokenLifetime, clock: options.clock)
         let issuer = try await TokenIssuer(
-            database: database, families: families, lifetime: options.accessTokenLifetime)
+            database: database, families: families, lifetime: options.accessTokenLifetime, clock: options.clock)
         let api = DemoAPI(
             directory: directory, issuer: issuer, families: families, appID: options.appID, logger: logger)
         let serverURL = URL(string: basePath) ?? URL(filePath: "/")
-        let router = Router()
+        let router = Router(context: DemoRequestContext.self)
+        if options.exposesTestClock { addTestClock(options.clock, to: router) }
         // Added before the routes, so that it also sees requests the router would answer 404.
         router.add(
             middleware: RouteRulesMiddleware(routes: try RouteTable.of(api, serverURL: serverURL), bodyLimit: bodyLimit)
@@ -64,14 +66,9 @@ public enum DemoServer {
     }
 
     /// The application. `onListening` receives the base URL once the socket is bound.
-    /// - Parameters:
-    ///   - directory: The accounts.
-    ///   - database: Where the signing key and refresh-token families are kept.
-    ///   - options: The settings.
-    ///   - onListening: Called with `http://HOST:PORT` when the server is ready.
+    /// - Parameter database: Where the signing key and refresh-token families are kept.
     /// - Returns: The application; run it with `runService()`.
-    /// - Throws: When the router cannot be built.
-    public static func application(
+    package static func application(
         directory: AccountDirectory, database: DemoDatabase, options: Options,
         onListening: @escaping @Sendable (String) -> Void
     ) async throws -> some ApplicationProtocol {
@@ -88,6 +85,19 @@ public enum DemoServer {
                 onListening("\(scheme)://\(shownHost):\(port)")
             }
         )
+    }
+
+    /// `POST /_test/clock?advance=SECONDS`: moves `clock` forward, so that tests make tokens expire without
+    /// waiting. Only connections from this machine may, whatever address the server listens on.
+    private static func addTestClock(_ clock: DemoClock, to router: Router<DemoRequestContext>) {
+        router.post("/_test/clock") { request, context -> HTTPResponse.Status in
+            guard context.isFromThisMachine else { return .forbidden }
+            guard let seconds = request.uri.queryParameters.get("advance", as: Int.self), seconds >= 0 else {
+                return .badRequest
+            }
+            clock.advance(by: .seconds(seconds))
+            return .noContent
+        }
     }
 
     /// The server's TLS configuration from PEM files.

@@ -12,6 +12,7 @@ struct SessionFamilies: Sendable {
     let database: DemoDatabase
     /// How long each refresh token is valid from when it is issued.
     let lifetime: Duration
+    let clock: DemoClock
 
     /// A family's member: the e-mail and the family the tokens belong to.
     struct Member: Sendable, Hashable {
@@ -31,7 +32,8 @@ struct SessionFamilies: Sendable {
 
     /// Starts a family for a new login.
     /// - Returns: The family and its first refresh token.
-    func start(accountKey: String, email: String, now: Date = Date()) async throws -> (Member, String) {
+    func start(accountKey: String, email: String) async throws -> (Member, String) {
+        let now = clock.now
         let familyID = Self.randomToken(bytes: 16)
         let token = Self.randomToken(bytes: 32)
         try await database.writer.write { db in
@@ -45,8 +47,9 @@ struct SessionFamilies: Sendable {
 
     /// Spends `token` and issues the next one, in one transaction, so two refreshes with the same token can
     /// never both succeed.
-    func rotate(_ token: String, now: Date = Date()) async throws -> Rotation {
-        try await database.writer.write { db in
+    func rotate(_ token: String) async throws -> Rotation {
+        let now = clock.now
+        return try await database.writer.write { db in
             guard
                 let row = try Row.fetchOne(
                     db,
@@ -80,8 +83,9 @@ struct SessionFamilies: Sendable {
     /// Revokes the family of `refreshToken`, when it is known, and `familyID`, when given.
     /// - Returns: The ids of the families that were live and are now revoked.
     @discardableResult
-    func revoke(refreshToken: String?, familyID: String?, now: Date = Date()) async throws -> [String] {
-        try await database.writer.write { db in
+    func revoke(refreshToken: String?, familyID: String?) async throws -> [String] {
+        let now = clock.now
+        return try await database.writer.write { db in
             var families: [String] = []
             if let refreshToken,
                 let id = try String.fetchOne(

@@ -52,6 +52,12 @@ struct SwaggerDemoServerCommand: AsyncParsableCommand {
     @Option(help: "The bcrypt cost factor for password hashes (4 to 31).")
     var bcryptCost = 10
 
+    @Flag(
+        help: ArgumentHelp(
+            "For tests: let POST /_test/clock?advance=SECONDS, from this machine only, move the server's clock "
+                + "forward, so that tokens expire without waiting."))
+    var testClock = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be from 4 to 31.") }
@@ -73,6 +79,7 @@ struct SwaggerDemoServerCommand: AsyncParsableCommand {
         options.accessTokenLifetime = .seconds(accessTokenLifetime)
         options.refreshTokenLifetime = .seconds(refreshTokenLifetime)
         if let tlsCert, let tlsKey { options.tls = (tlsCert, tlsKey) }
+        options.exposesTestClock = testClock
         let app = try await DemoServer.application(directory: directory, database: store, options: options) { url in
             // Unbuffered, so that a parent process reading a pipe sees the line at once.
             FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))

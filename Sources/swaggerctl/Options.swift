@@ -1,6 +1,10 @@
 import ArgumentParser
 import FoundationEssentials
+import SessionMachine
+import SessionStorage
 import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
 
 /// `-s/--server`: which API a command talks to. The shell completes it from the stored sessions.
 struct ServerOption: ParsableArguments {
@@ -12,8 +16,16 @@ struct ServerOption: ParsableArguments {
             valueName: "url"),
         completion: .custom { _, _, prefix in
             ShellCompletions.servers(prefix: prefix, environment: ProcessInfo.processInfo.environment)
+                .map(completionValue)
         })
     var server: String?
+}
+
+/// A value as the shell that asked for it reads it. zsh's `_describe` takes the text after an unescaped `:` for
+/// the value's description, which would leave `http` of a URL; bash's `:` is handled in the script (see
+/// ``SwaggerCtl/Completion``).
+func completionValue(_ value: String) -> String {
+    CompletionShell.requesting == .zsh ? value.replacing(":", with: "\\:") : value
 }
 
 /// `-s/--server` and `-e/--email`: which stored session a command uses. The shell completes the e-mail from
@@ -28,6 +40,7 @@ struct SessionOptions: ParsableArguments {
             valueName: "email"),
         completion: .custom { words, _, prefix in
             ShellCompletions.emails(words: words, prefix: prefix, environment: ProcessInfo.processInfo.environment)
+                .map(completionValue)
         })
     var email: String?
 
@@ -41,19 +54,19 @@ struct KeyringOption: ParsableArguments {
             "Where tokens are kept: auto (the keyring, else a private file, with a warning), secret-service "
                 + "(the keyring only) or file (never D-Bus). Default: SWAGGERCTL_KEYRING, else auto.",
             valueName: "backend"))
-    var keyring: KeystoreChoice?
+    var keyring: BackendChoice?
 }
 
-extension KeystoreChoice: ExpressibleByArgument {
-    /// Parses `--keyring`'s value as ``KeystoreChoice/init(parsing:)`` does.
-    public init?(argument: String) {
-        guard let choice = try? KeystoreChoice(parsing: argument) else { return nil }
+extension BackendChoice: ExpressibleByArgument {
+    /// Parses `--keyring`'s value as ``BackendChoice/init(parsing:)`` does.
+    package init?(argument: String) {
+        guard let choice = try? BackendChoice(parsing: argument) else { return nil }
         self = choice
     }
 }
 
 /// `--kind` and what describes a server that is not the original API. Each is saved with the session.
-struct DialectOptions: ParsableArguments {
+struct ServerOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "How to log in: original (this tool's own account API), identity (ASP.NET Core Identity's /login, "
@@ -111,8 +124,8 @@ struct DialectOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The login answer's member with the token's lifetime in seconds.", valueName: "name"))
     var expiresInField: String?
 
-    var flags: DialectFlags {
-        DialectFlags(
+    var flags: ServerFlags {
+        ServerFlags(
             kind: kind, loginPath: loginPath, refreshPath: refreshPath, revokePath: revokePath,
             profilePath: profilePath, openAPI: openAPI, clientID: clientId, scope: scope,
             accessTokenField: accessTokenField, refreshTokenField: refreshTokenField, expiresInField: expiresInField)

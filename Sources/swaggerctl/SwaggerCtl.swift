@@ -2,6 +2,8 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
 
 @main
 struct SwaggerCtl: AsyncParsableCommand {
@@ -33,12 +35,13 @@ struct SwaggerCtl: AsyncParsableCommand {
     static var version: String {
         let commit = BuildInfo.commit.map { "commit \($0)" } ?? "commit unknown"
         let swift = BuildInfo.swiftVersion.map { "Swift \($0)" } ?? "Swift unknown"
-        return "swaggerctl \(SwaggerClientVersion.current) (\(commit), \(swift))"
+        return "swaggerctl \(SwaggerctlVersion.current) (\(commit), \(swift))"
     }
 
     /// Parses the command line, runs the command, and turns every failure into its message and exit code:
     /// the only place that maps errors to exit codes.
     static func main() async {
+        APIService.configureProcess()
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             if let mistake = UsageCheck.unknownCommand(in: arguments, commands: commandNames) {

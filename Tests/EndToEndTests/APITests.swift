@@ -32,6 +32,9 @@ struct APITests {
             #expect(result.stderr.isEmpty, "\(result)")
             let items = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
             #expect(items?.compactMap { $0[key] as? Int } == Array(1...8), "\(result)")
+            // The pages waited in a scratch file whose name was removed at once.
+            let left = (try? FileManager.default.contentsOfDirectory(atPath: sandbox.cacheDirectory.path)) ?? []
+            #expect(!left.contains { $0.hasPrefix(".scratch") }, "\(left)")
         }
     }
 
@@ -84,7 +87,7 @@ struct APITests {
                     + "request. If the session has ended, `swaggerctl details` says so; then run `swaggerctl login -s "
                     + "\(server.origin)`.\n", "\(refused)")
             #expect(try await Self.counters(server)["refreshes"] == 2)
-            #expect(try sandbox.index.records().count == 1)
+            #expect(try sandbox.sessions.records().count == 1)
             #expect(try await sandbox.swaggerctl("details").status == 0)
         }
     }
@@ -138,6 +141,40 @@ struct APITests {
             #expect(teapot.stderr.hasPrefix("HTTP 418 I'm a teapot\n"), "\(teapot)")
             #expect(teapot.stderr.contains("content-type: application/json\n"), "\(teapot)")
             #expect(teapot.stderr.hasSuffix("swaggerctl: \(server.origin) answered HTTP 418 I'm a teapot.\n"))
+        }
+    }
+
+    @Test("a body over 1 MiB arrives whole; one over the limit, or endless, is refused before anything is sent")
+    func wholeBodies() async throws {
+        try await withSession { sandbox, server in
+            // Three megabytes of JSON, which a 1 MiB cut would leave invalid.
+            let items = (0..<150_000).map { "{\"n\":\($0)}" }.joined(separator: ",")
+            let json = Data("[\(items)]".utf8)
+            let file = sandbox.root.appending(path: "big.json")
+            try json.write(to: file)
+
+            let sent = try await sandbox.swaggerctl("api", "-X", "PUT", "/echo", "--input", file.path)
+            let echoed = try JSONSerialization.jsonObject(with: Data(sent.stdout.utf8)) as? [String: Any]
+            #expect(echoed?["length"] as? Int == json.count, "\(sent.stderr)")
+            #expect(echoed?["tail"] as? String == String(decoding: json.suffix(64), as: UTF8.self), "\(sent.stderr)")
+
+            let field = try await sandbox.swaggerctl("api", "/echo", "-f", "items=@\(file.path)")
+            let fieldEcho = try JSONSerialization.jsonObject(with: Data(field.stdout.utf8)) as? [String: Any]
+            #expect((fieldEcho?["length"] as? Int ?? 0) > json.count, "\(field.stderr)")
+
+            let before = try await Self.counters(server)["requests"]
+            let huge = sandbox.root.appending(path: "huge.bin")
+            try Data(count: 16 << 20 + 1).write(to: huge)
+            for arguments in [
+                ["--input", huge.path], ["--input", "/dev/zero"], ["-f", "x=@/dev/zero"], ["-f", "x=@\(huge.path)"],
+            ] {
+                let refused = try await sandbox.swaggerctl(["api", "-X", "PUT", "/echo"] + arguments)
+                #expect(refused.status == 64, "\(arguments): \(refused)")
+                #expect(refused.stdout.isEmpty, "\(arguments)")
+                #expect(refused.stderr.hasSuffix("more than 16 MiB, the most a request body can be.\n"), "\(refused)")
+                #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused)")
+            }
+            #expect(try await Self.counters(server)["requests"] == before, "nothing was sent")
         }
     }
 }

@@ -1,5 +1,10 @@
 import Foundation
+import SessionMachine
+import SessionStorage
 import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
+import TestSupport
 import Testing
 
 /// Several accounts on one or more servers: which one commands use, `switch`, and `logout --all`.
@@ -28,7 +33,7 @@ struct AccountsTests {
     }
 
     static func storedToken(_ sandbox: Sandbox, _ server: String, _ email: String) async throws -> String? {
-        try await sandbox.keystore.credentials(for: Account(server: server, email: email))?.accessToken
+        try await sandbox.file.credentials(for: Account(server: server, email: email))?.accessToken
     }
 
     @Test("switch changes which account details and token use in later processes, until a later login")
@@ -55,7 +60,8 @@ struct AccountsTests {
             #expect(used.token == (try await Self.storedToken(sandbox, server.apiURL, Sandbox.demo.email)))
             let status = try await sandbox.swaggerctl("status")
             #expect(
-                status.stdout.contains("\(server.apiURL) (active: chosen with swaggerctl switch)\nE-mail     demo@"))
+                status.stdout.contains(
+                    "\(server.apiURL) (default; active: chosen with swaggerctl switch)\nE-mail     demo@"))
 
             // -e still picks the other account for one command, without switching.
             #expect(try await Self.inUse(sandbox, "-e", Self.ana.email).email == Self.ana.email)
@@ -78,16 +84,15 @@ struct AccountsTests {
         let usersFile = sandbox.root.appending(path: "users.json")
         try JSONSerialization.data(withJSONObject: [["email": Self.ana.email, "password": Self.ana.password]])
             .write(to: usersFile)
-        // Tokens that live 2 s are refreshed in the second half of their life.
-        try await withDemoServer(["--users", usersFile.path, "--access-token-lifetime", "2"]) { server in
+        try await withDemoServer(["--users", usersFile.path]) { server in
             _ = try await sandbox.login(server.apiURL, email: Self.ana.email, password: Self.ana.password)
             try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
             try #require(try await sandbox.swaggerctl("switch", "-e", Self.ana.email).status == 0)
-            try await Task.sleep(for: .seconds(1.2))
+            try await sandbox.advanceClock(by: .seconds(1000), with: server)
 
             #expect(try await Self.inUse(sandbox, "-e", Sandbox.demo.email).email == Sandbox.demo.email)
             #expect(server.logLines(containing: "refresh token rotated") >= 1)
-            #expect(try sandbox.index.records().first?.email == Self.ana.email)
+            #expect(try sandbox.sessions.records().first?.email == Self.ana.email)
         }
     }
 
@@ -140,9 +145,17 @@ struct AccountsTests {
                     == "swaggerctl: Name the account with -e; logged in to \(server.apiURL): ana@example.com, "
                     + "demo@example.com.\n")
 
+            // An answer that is not one of the numbers is asked again, not taken for an error.
             let terminal = try await sandbox.onTerminal("switch")
-            let status = try await terminal.answer("Switch to [1-2]: ", with: "2\n")
+            let status = try await onDedicatedThread {
+                try terminal.read(until: "Switch to [1-2]: ")
+                terminal.type("7\n")
+                try terminal.read(until: "\"7\" is not one of the numbers 1 to 2.\r\nSwitch to [1-2]: ")
+                terminal.type("2\n")
+                return try terminal.finish()
+            }
             #expect(status == 0, "\(terminal.transcript)")
+            #expect(terminal.transcript.contains("\"7\" is not one of the numbers 1 to 2.\r\nSwitch to [1-2]: "))
             #expect(terminal.transcript.contains("  1. ana@example.com (active)\r\n  2. demo@example.com\r\n"))
             #expect(try await Self.inUse(sandbox).email == Sandbox.demo.email)
 
@@ -150,6 +163,45 @@ struct AccountsTests {
             let cancelledStatus = try await cancelled.answer("Switch to [1-2]: ", with: "\u{04}")
             #expect(cancelledStatus == 130, "\(cancelled.transcript)")
             #expect(try await Self.inUse(sandbox).email == Sandbox.demo.email)
+        }
+    }
+
+    @Test("switch and logout name the accounts and servers that are logged in when the one asked for is not")
+    func notThere() async throws {
+        let sandbox = try Sandbox()
+        try await Self.withTwoAccounts(sandbox) { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            try #require(
+                try await sandbox.login(server.apiURL, email: Self.ana.email, password: Self.ana.password).status == 0)
+
+            let elsewhere = try await sandbox.swaggerctl("switch", "-s", "http://127.0.0.1:9/other")
+            #expect(elsewhere.status == 4, "\(elsewhere)")
+            #expect(
+                elsewhere.stderr
+                    == "swaggerctl: No account is logged in to http://127.0.0.1:9/other; sessions are on "
+                    + "\(server.apiURL). Pick one with -s, or run `swaggerctl login -s http://127.0.0.1:9/other -e "
+                    + "you@example.com`.\n")
+
+            let nobody = try await sandbox.swaggerctl("logout", "-e", "nobody@example.com")
+            #expect(nobody.status == 0, "\(nobody)")
+            #expect(
+                nobody.stderr
+                    == "nobody@example.com is not logged in to \(server.apiURL) (ana@example.com, demo@example.com "
+                    + "are); nothing to remove.\n")
+            #expect(try sandbox.sessions.records().count == 2)
+
+            // status marks the session that commands use by default, and lists only what -s and -e name.
+            let status = try await sandbox.swaggerctl("status")
+            #expect(
+                status.stdout.contains(" \(server.apiURL) (default; active: logged in most recently)\n"), "\(status)")
+            #expect(status.stdout.components(separatedBy: "(default").count == 2, "\(status)")
+            let ana = try await sandbox.swaggerctl("status", "-e", Self.ana.email, "--format", "json")
+            let listed = try JSONSerialization.jsonObject(with: Data(ana.stdout.utf8)) as? [[String: Any]]
+            #expect(listed?.map { $0["email"] as? String } == [Self.ana.email], "\(ana)")
+            #expect(listed?.first?["default"] as? Bool == true, "\(ana)")
+            let none = try await sandbox.swaggerctl("status", "-s", "http://127.0.0.1:9/other")
+            #expect(none.status == 4, "\(none)")
+            #expect(none.stderr == "swaggerctl: No stored session matches -s http://127.0.0.1:9/other.\n")
         }
     }
 
@@ -164,12 +216,12 @@ struct AccountsTests {
                     first.apiURL, email: Self.ana.email, password: Self.ana.password, extra: ["--keyring", "file"])
                 try #require(ana.status == 0, "\(ana)")
                 try #require(try await sandbox.loginAsDemo(second.apiURL).status == 0)
-                let records = try sandbox.index.records()
-                #expect(Set(records.map(\.keystore)) == [.secretService, .file])
-                let keyring = TestKeyring.keystore(bus)
+                let records = try sandbox.sessions.records()
+                #expect(Set(records.map(\.backend)) == [.keyring, .file])
+                let keyring = TestKeyring.keyring(bus)
                 var tokens: [String] = []
                 for record in records {
-                    let stored = try await sandbox.keystore.credentials(for: record.account)
+                    let stored = try await sandbox.file.credentials(for: record.account)
                     let inKeyring = try await keyring.credentials(for: record.account)
                     tokens += [stored, inKeyring].compactMap { $0 }.flatMap { [$0.accessToken, $0.refreshToken] }
                         .compactMap { $0 }
@@ -180,9 +232,9 @@ struct AccountsTests {
                 #expect(result.status == 0, "\(result)")
                 #expect(result.stderr == "Logged out 3 sessions on 2 servers.\n")
 
-                #expect(try sandbox.index.records().isEmpty)
+                #expect(try sandbox.sessions.records().isEmpty)
                 for record in records {
-                    #expect(try await sandbox.keystore.credentials(for: record.account) == nil)
+                    #expect(try await sandbox.file.credentials(for: record.account) == nil)
                     #expect(try await keyring.credentials(for: record.account) == nil)
                     #expect(try await sandbox.profiles.profile(for: record.account) == nil)
                 }

@@ -1,5 +1,10 @@
 import Foundation
+import SessionMachine
+import SessionStorage
 import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
+import TestSupport
 import Testing
 
 @Suite("Concurrent processes")
@@ -22,10 +27,10 @@ struct ConcurrencyTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(results.allSatisfy { $0.status == 0 }, "\(results.filter { $0.status != 0 })")
-            let emails = Set(try sandbox.index.records().map(\.email))
+            let emails = Set(try sandbox.sessions.records().map(\.email))
             #expect(emails == Set(accounts.map(\.email)))
             for account in accounts {
-                let stored = try await sandbox.keystore.credentials(
+                let stored = try await sandbox.file.credentials(
                     for: Account(server: server.apiURL, email: account.email))
                 #expect(stored != nil, "\(account.email)")
             }

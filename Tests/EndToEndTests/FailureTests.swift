@@ -1,5 +1,10 @@
 import Foundation
+import SessionMachine
+import SessionStorage
 import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
+import TestSupport
 import Testing
 
 @Suite("Failures: one line on stderr, a documented exit code, nothing lost")
@@ -19,7 +24,7 @@ struct FailureTests {
             #expect(result.status == 4)
             expectOneLine(result)
             #expect(result.stderr.contains("Wrong e-mail or password"))
-            #expect(try sandbox.index.records().isEmpty)
+            #expect(try sandbox.sessions.records().isEmpty)
         }
     }
 
@@ -75,23 +80,24 @@ struct FailureTests {
     @Test("a server that was up at login and is down later: --no-cache and token exit 3 and keep the session")
     func serverGoesDown() async throws {
         let sandbox = try Sandbox()
-        let server = try await DemoServerProcess.startAlone()
-        let login = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "demo-password")
-        try #require(login.status == 0, "\(login)")
-        await server.stop()
+        let server = try await withDemoServer(alone: true) { server in
+            let login = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "demo-password")
+            try #require(login.status == 0, "\(login)")
+            return server
+        }
         for arguments in [["details", "--no-cache"], ["status", "--check"]] {
             let result = try await sandbox.swaggerctl(arguments)
             #expect(result.status == 3, "\(arguments): \(result)")
             expectOneLine(result)
             #expect(result.stderr.contains("Could not reach \(server.apiURL): connection refused"))
         }
-        #expect(try sandbox.index.records().count == 1)
+        #expect(try sandbox.sessions.records().count == 1)
     }
 
     @Test("a server slower than SWAGGERCTL_TIMEOUT exits 3")
     func slowServer() async throws {
         let sandbox = try Sandbox(environment: ["SWAGGERCTL_TIMEOUT": "1"])
-        try await FaultServer.run(login: .init(body: "{}", delay: .seconds(4))) { url in
+        try await FaultServer.run(login: .init(body: "{}", held: true)) { url in
             let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
             #expect(result.status == 3)
             expectOneLine(result)
@@ -114,7 +120,7 @@ struct FailureTests {
             let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
             #expect(result.status == 5)
             expectOneLine(result)
-            #expect(try sandbox.index.records().isEmpty)
+            #expect(try sandbox.sessions.records().isEmpty)
         }
     }
 
@@ -131,7 +137,7 @@ struct FailureTests {
             let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
             #expect(result.status == 5)
             expectOneLine(result)
-            #expect(try sandbox.index.records().count == (stored ? 1 : 0), "\(result)")
+            #expect(try sandbox.sessions.records().count == (stored ? 1 : 0), "\(result)")
             #expect(try sandbox.allFileContents().contains("fault-token") == stored)
             if !stored { #expect(result.stderr.contains("so nothing was stored"), "\(result)") }
         }
@@ -147,6 +153,33 @@ struct FailureTests {
             let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
             #expect(result.status == exit, "\(result)")
             expectOneLine(result)
+        }
+    }
+
+    @Test("a server root without the API's path, or a static site, is named as the wrong address, not the app id")
+    func wrongAddress() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let root = try #require(server.apiURL.split(separator: "/api").first.map(String.init))
+            let result = try await sandbox.login(root, email: "a@example.com", password: "pw")
+            #expect(result.status == 1, "\(result)")
+            expectOneLine(result)
+            #expect(result.stderr.contains("has nothing to answer this request at that address (HTTP 404)"))
+            #expect(result.stderr.contains("such as https://host/api") && !result.stderr.contains("app id"))
+        }
+        // Python's own static file server answers a POST with 501.
+        let port = try freeLoopbackPort()
+        let folder = sandbox.root.appending(path: "site")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try await withChildProcess(
+            URL(filePath: "/usr/bin/python3"),
+            ["-u", "-m", "http.server", "--bind", "127.0.0.1", "--directory", folder.path, String(port)]
+        ) { _ in
+            let result = try await sandbox.login("http://127.0.0.1:\(port)/api", email: "a@example.com", password: "pw")
+            #expect(result.status == 1, "\(result)")
+            expectOneLine(result)
+            #expect(result.stderr.contains("does not implement this request (HTTP 501)"), "\(result)")
+            #expect(!result.stderr.contains("Try again later"), "\(result)")
         }
     }
 
@@ -181,7 +214,7 @@ struct FailureTests {
             let login = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "demo-password")
             try #require(login.status == 0, "\(login)")
             let account = Account(server: server.apiURL, email: "demo@example.com")
-            try await sandbox.keystore.store(Credentials(accessToken: "forged.token.value"), for: account)
+            try await sandbox.file.store(Credentials(accessToken: "forged.token.value"), for: account)
 
             let result = try await sandbox.swaggerctl("details")
             #expect(result.status == 4)
@@ -190,8 +223,8 @@ struct FailureTests {
                 result.stderr
                     == "swaggerctl: Your session for demo@example.com on \(server.apiURL) has ended: the server no "
                     + "longer accepts it. Run `swaggerctl login -s \(server.apiURL) -e demo@example.com`.\n")
-            #expect(try await sandbox.keystore.credentials(for: account) == nil)
-            #expect(try sandbox.index.records().isEmpty)
+            #expect(try await sandbox.file.credentials(for: account) == nil)
+            #expect(try sandbox.sessions.records().isEmpty)
         }
     }
 

@@ -1,6 +1,11 @@
 import Foundation
 import Hummingbird
+import SessionMachine
+import SessionStorage
 import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -48,7 +53,7 @@ struct HostileServerTests {
         let login = FaultServer.Reply(body: #"{"accessToken": "\#(Self.jwt(claims))", "refreshToken": "r"}"#)
         try await FaultServer.run(login: login, profile: .init(body: #"{"id": 1}"#)) { url in
             #expect(try await sandbox.login(url, email: "a@example.com", password: "pw").status == 0)
-            #expect(try sandbox.index.records().first?.expiresAt == nil)
+            #expect(try sandbox.sessions.records().first?.expiresAt == nil)
             for arguments in [["status"], ["details"], ["token"], ["logout", "--local"]] {
                 let result = try await sandbox.swaggerctl(arguments)
                 #expect(result.status == 0, "\(arguments): \(result)")
@@ -86,8 +91,8 @@ struct HostileServerTests {
 
             let logout = try await sandbox.swaggerctl("logout", "-e", "broken@example.com")
             #expect(logout.status == 0, "\(logout)")
-            #expect(try sandbox.index.damaged().isEmpty)
-            #expect(try sandbox.index.records().map(\.email) == [Sandbox.demo.email])
+            #expect(try sandbox.sessions.damaged().isEmpty)
+            #expect(try sandbox.sessions.records().map(\.email) == [Sandbox.demo.email])
         }
     }
 
@@ -119,6 +124,50 @@ struct HostileServerTests {
                 #expect(result.stderr.contains(#"\u{1b}]52;c;cGF5bG9hZA==\u{7}"#), "\(result)")
                 #expect(result.stderr.contains(#"\u{a}swaggerctl: forged\u{202e}"#), "\(result)")
             }
+        }
+    }
+
+    @Test("a server that quotes the password, the refresh token or the client secret back never gets it shown")
+    func echoedSecrets() async throws {
+        let password = "hostile-Passw0rd!"
+        let refresh = "rt-0a1b2c3d4e5f"
+        let clientSecret = "s3cr3t-client-value"
+        let sandbox = try Sandbox()
+        let wrong = FaultServer.Reply(
+            status: .unauthorized, body: #"{"message":"Wrong password \#(password) for ana"}"#)
+        try await FaultServer.run(login: wrong) { url in
+            for extra in [[], ["--verbose"]] {
+                let result = try await sandbox.login(url, email: "ana@example.com", password: password, extra: extra)
+                #expect(result.status == 4, "\(result)")
+                #expect(!result.stderr.contains(password), "\(extra)")
+                #expect(result.stderr.contains("Wrong password [redacted] for ana"), "\(result)")
+            }
+        }
+
+        let login = FaultServer.Reply(body: #"{"accessToken":"fault-token","refreshToken":"\#(refresh)"}"#)
+        let bad = FaultServer.Reply(status: .badRequest, body: #"{"message":"bad refresh token \#(refresh)"}"#)
+        try await FaultServer.run(logins: .init([login]), profiles: .init([.init(body: "{}")]), refreshes: .init([bad]))
+        {
+            url in
+            #expect(try await sandbox.login(url, email: "ana@example.com", password: "pw").status == 0)
+            let result = try await sandbox.swaggerctl("refresh")
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("bad refresh token [redacted]"), "\(result)")
+            #expect(!result.stderr.contains(refresh))
+        }
+
+        let refused = FaultServer.Reply(
+            status: .badRequest,
+            body: #"{"error":"invalid_client","error_description":"client secret \#(clientSecret) is wrong"}"#)
+        try await FaultServer.run(login: refused) { url in
+            let result = try await sandbox.swaggerctl(
+                [
+                    "login", "-s", url, "-e", "ana", "--password-stdin", "--kind", "oauth2", "--login-path",
+                    "/User/AdminLogin", "--profile-path", "/User/User", "--client-id", "cli", "--client-secret-stdin",
+                ], stdin: "pw\n\(clientSecret)\n")
+            #expect(result.status == 4, "\(result)")
+            #expect(result.stderr.contains("client secret [redacted] is wrong"), "\(result)")
+            #expect(!result.stderr.contains(clientSecret))
         }
     }
 
@@ -168,7 +217,7 @@ struct HostileServerTests {
                 let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
                 #expect(result.status == 5, "\(result)")
                 expectClean(result)
-                #expect(try sandbox.index.records().isEmpty)
+                #expect(try sandbox.sessions.records().isEmpty)
             }
         }
         let environment = try await sandbox.swaggerctl(["token"], environment: ["SWAGGERCTL_TOKEN": "a\u{1B}[2Jb"])
@@ -176,9 +225,30 @@ struct HostileServerTests {
         #expect(environment.stdout.isEmpty)
     }
 
+    @Test("a malformed SWAGGERCTL_TOKEN stops only the commands that use it: login, status and logout go on")
+    func malformedEnvironmentToken() async throws {
+        try await withDemoServer { server in
+            let sandbox = try Sandbox(environment: ["SWAGGERCTL_TOKEN": "not a token"])
+            #expect(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            let status = try await sandbox.swaggerctl("status")
+            #expect(status.status == 0, "\(status)")
+            #expect(status.stdout.contains(Sandbox.demo.email), "\(status)")
+            for command in ["details", "token"] {
+                let refused = try await sandbox.swaggerctl(command)
+                #expect(refused.status == 64, "\(command): \(refused)")
+                #expect(refused.stderr.contains("SWAGGERCTL_TOKEN is not a token"), "\(refused)")
+            }
+            let logout = try await sandbox.swaggerctl("logout", "--local")
+            #expect(logout.status == 0, "\(logout)")
+            #expect(try sandbox.sessions.records().isEmpty)
+        }
+    }
+
     // MARK: - 4: a port above 65535
 
-    @Test("a port above 65535 is a usage error, never a crash", arguments: ["99999", "65536", "0"])
+    @Test(
+        "a port above 65535 is a usage error, never a crash",
+        arguments: ["99999", "65536", "0", "99999999999999999999"])
     func portOutOfRange(port: String) async throws {
         let sandbox = try Sandbox()
         for arguments in [["details", "-s", "http://127.0.0.1:\(port)/api"], ["status"]] {
@@ -223,6 +293,30 @@ struct HostileServerTests {
                 let result = try await run(arguments, nil)
                 #expect(result.status == 0, "\(arguments): \(result)")
             }
+            // A write fails and says so; the folder is never made writable behind its owner's back.
+            let refresh = try await run(["refresh"], nil)
+            #expect(refresh.status == 1, "\(refresh)")
+            expectClean(refresh)
+            let mode = try FileManager.default.attributesOfItem(atPath: sandbox.configDirectory.path)[.posixPermissions]
+            #expect(mode as? Int == 0o500)
+            #expect(try await run(["token"], nil).status == 0)
+        }
+    }
+
+    @Test("a symbolic link in place of a lock file is refused, and its target never created")
+    func symlinkedLock() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            #expect(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            let target = sandbox.root.appending(path: "planted")
+            let lock = sandbox.configDirectory.appending(path: ".sessions.json.lock")
+            try? FileManager.default.removeItem(at: lock)
+            try FileManager.default.createSymbolicLink(at: lock, withDestinationURL: target)
+            let result = try await sandbox.loginAsDemo(server.apiURL)
+            #expect(result.status == 1, "\(result)")
+            expectClean(result)
+            #expect(result.stderr.contains(lock.path), "\(result)")
+            #expect(!FileManager.default.fileExists(atPath: target.path))
         }
     }
 
@@ -312,7 +406,7 @@ struct HostileServerTests {
             #expect(
                 result.stderr.contains(
                     #"has ended: the server no longer accepts it (HTTP 403: "This account is disabled.")"#))
-            #expect(try sandbox.index.records().isEmpty)
+            #expect(try sandbox.sessions.records().isEmpty)
         }
     }
 
@@ -356,7 +450,7 @@ struct HostileServerTests {
                 let result = try await sandbox.swaggerctl(
                     ["login", "-s", url, "-e", "a@example.com", "--password-stdin"], stdin: "pw\n")
                 // The login itself succeeds; the profile request then gets the same answer, which is no profile.
-                #expect(try sandbox.index.records().count == 1, "attempt \(attempt): \(result)")
+                #expect(try sandbox.sessions.records().count == 1, "attempt \(attempt): \(result)")
             }
         }
     }

@@ -1,5 +1,10 @@
 import Foundation
+import SessionMachine
+import SessionStorage
 import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
+import TestSupport
 import Testing
 
 /// The networks people work on: a real proxy (tinyproxy), real TLS with a throwaway CA made by openssl, plain
@@ -15,13 +20,21 @@ struct NetworkTests {
 
     // MARK: - Proxies
 
-    @Test("HTTP_PROXY sends every request through tinyproxy; NO_PROXY sends them direct")
+    @Test("HTTP_PROXY sends every request through tinyproxy, to this machine only with --allow-http; NO_PROXY not")
     func httpProxy() async throws {
         try await withTinyproxy { proxy in
             try await withDemoServer { server in
                 let port = try #require(URL(string: server.apiURL)?.port)
                 let proxied = try Sandbox(environment: ["HTTP_PROXY": proxy.url])
-                let login = try await proxied.loginAsDemo(server.apiURL)
+                // Through the proxy, 127.0.0.1 is the proxy's machine, and the password would cross it in clear.
+                let refused = try await proxied.loginAsDemo(server.apiURL)
+                #expect(refused.status == 64, "\(refused)")
+                expectOneLine(refused)
+                #expect(refused.stderr.contains("through the proxy http://127.0.0.1:\(proxy.port)"), "\(refused)")
+                #expect(refused.stderr.contains("NO_PROXY"), "\(refused)")
+                #expect(proxy.connects.isEmpty, "nothing was sent: \(proxy.log)")
+
+                let login = try await proxied.loginAsDemo(server.apiURL, extra: ["--allow-http"])
                 #expect(login.status == 0, "\(login)")
                 let details = try await proxied.swaggerctl("details")
                 #expect(details.status == 0, "\(details)")
@@ -92,8 +105,15 @@ struct NetworkTests {
                         + "\(host) uses a private certificate authority, pass that authority's certificate with "
                         + "--ca-cert FILE or SWAGGERCTL_CA_CERT.\n")
 
-                let flag = try await Sandbox().loginAsDemo(server.apiURL, extra: ["--ca-cert", certificates.authority])
+                // The session keeps its login's --ca-cert: later commands need not name it again.
+                let remembering = try Sandbox()
+                let flag = try await remembering.loginAsDemo(
+                    server.apiURL, extra: ["--ca-cert", certificates.authority])
                 #expect(flag.status == 0, "\(flag)")
+                for command in [["details"], ["refresh"], ["api", "/User/User"], ["logout"]] {
+                    let later = try await remembering.swaggerctl(command)
+                    #expect(later.status == 0, "\(command): \(later)")
+                }
                 let folder = try await certificates.hashedFolder()
                 for environment in [
                     ["SSL_CERT_FILE": certificates.authority], ["SWAGGERCTL_CA_CERT": certificates.authority],
@@ -103,6 +123,53 @@ struct NetworkTests {
                     let login = try await sandbox.loginAsDemo(server.apiURL)
                     #expect(login.status == 0, "\(environment): \(login)")
                     #expect(try await sandbox.swaggerctl("details").status == 0)
+                }
+            }
+        }
+    }
+
+    @Test("SSL_CERT_FILE and SSL_CERT_DIR are one store, as OpenSSL reads them: either may hold the authority")
+    func bothStores() async throws {
+        try await withCertificates { certificates in
+            try await withDemoServer(certificates.good.serverArguments) { server in
+                let folder = try await certificates.hashedFolder().path
+                let system = "/etc/ssl/certs"
+                for environment in [
+                    // As many machines set them: the system's bundle and its folder, and the authority added.
+                    [
+                        "SSL_CERT_FILE": "\(system)/ca-certificates.crt", "SSL_CERT_DIR": system,
+                        "SWAGGERCTL_CA_CERT": certificates.authority,
+                    ],
+                    ["SSL_CERT_FILE": certificates.authority, "SSL_CERT_DIR": system],
+                    ["SSL_CERT_FILE": "\(system)/ca-certificates.crt", "SSL_CERT_DIR": folder],
+                    ["SSL_CERT_DIR": "\(system):\(folder)"],
+                    ["SSL_CERT_DIR": "\(folder):\(system)"],
+                ] {
+                    let sandbox = try Sandbox(environment: environment)
+                    let login = try await sandbox.loginAsDemo(server.apiURL)
+                    #expect(login.status == 0, "\(environment): \(login)")
+                }
+                let without = try await Sandbox(
+                    environment: ["SSL_CERT_FILE": "\(system)/ca-certificates.crt", "SSL_CERT_DIR": system]
+                ).loginAsDemo(server.apiURL)
+                #expect(without.status == 3, "the system's store alone does not trust a private CA: \(without)")
+            }
+        }
+    }
+
+    @Test("a trust store file that holds no certificate is named, exit 64")
+    func unloadableStore() async throws {
+        try await withCertificates { certificates in
+            try await withDemoServer(certificates.good.serverArguments) { server in
+                let sandbox = try Sandbox()
+                let junk = sandbox.root.appending(path: "junk.pem")
+                try Data("not a certificate\n".utf8).write(to: junk)
+                for environment in [["SSL_CERT_FILE": junk.path], ["SWAGGERCTL_CA_CERT": junk.path]] {
+                    let result = try await Sandbox(environment: environment).loginAsDemo(server.apiURL)
+                    #expect(result.status == 64, "\(environment): \(result)")
+                    expectOneLine(result)
+                    #expect(
+                        result.stderr.contains("The trust store \(junk.path) holds no PEM certificate"), "\(result)")
                 }
             }
         }
@@ -171,7 +238,7 @@ struct NetworkTests {
             let allowed = try await sandbox.login(
                 remote, email: "a@example.com", password: "pw", extra: ["--allow-http"])
             #expect(allowed.status == 0, "\(allowed)")
-            #expect(try sandbox.index.records().first?.allowsPlainHTTP == true)
+            #expect(try sandbox.sessions.records().first?.allowsPlainHTTP == true)
             let details = try await sandbox.swaggerctl("details")
             #expect(details.status == 0, "the saved choice needs no flag: \(details)")
 
@@ -190,18 +257,19 @@ struct NetworkTests {
     @Test("every command with --verbose shows requests and responses, and never the password or a token")
     func verboseRedacts() async throws {
         let sandbox = try Sandbox()
-        try await withDemoServer(["--access-token-lifetime", "2"]) { server in
+        try await withDemoServer { server in
             var outputs: [(String, CommandResult)] = []
             let login = try await sandbox.loginAsDemo(server.apiURL, extra: ["--verbose"])
             outputs.append(("login", login))
             var tokens: Set<String> = []
             func collectTokens() async throws {
-                let stored = try await sandbox.keystore.credentials(
+                let stored = try await sandbox.file.credentials(
                     for: Account(server: server.apiURL, email: Sandbox.demo.email))
                 tokens.formUnion([stored?.accessToken, stored?.refreshToken].compactMap { $0 })
             }
             try await collectTokens()
-            try await Task.sleep(for: .milliseconds(3100))
+            // Past the access token's 900 s as swaggerctl sees it, so that every command below refreshes first.
+            sandbox.advanceClock(by: .seconds(1000))
             for arguments in [["details"], ["refresh"], ["status", "--check"], ["token"]] {
                 let result = try await sandbox.swaggerctl(arguments + ["--verbose"])
                 #expect(result.status == 0, "\(arguments): \(result)")
@@ -225,6 +293,39 @@ struct NetworkTests {
                     #expect(!output.stderr.contains(secret), "\(name) showed a secret on stderr")
                     if secret != printedToken { #expect(!output.stdout.contains(secret), "\(name) showed a secret") }
                 }
+            }
+        }
+    }
+
+    @Test("--verbose hides new tokens under any member name, in credential headers, and in URL parameters")
+    func verboseHidesNewTokens() async throws {
+        let secrets = [
+            "access-AAAAAAAAAAAAAAAA", "refresh-RRRRRRRRRRRRRR", "jwt-JJJJJJJJJJ", "bearer-BBBBBBBB", "sess-SSSSSS",
+            "header-HHHHHHHHHHHHHHHH", "location-LLLLLLLL", "next-NNNNNNNN", "nested-QQQQQQQQQQQQQQQQ",
+        ]
+        // SimpleJWT names its tokens access and refresh; the rest are what other servers send.
+        let answer = """
+            {"access":"\(secrets[0])","refresh":"\(secrets[1])","jwt":"\(secrets[2])","bearer":"\(secrets[3])",
+             "session":"\(secrets[4])","next":"http://h/p?access_token=\(secrets[7])&page=2",
+             "data":{"opaque":"\(secrets[8])"}}
+            """
+        let login = FaultServer.Reply(
+            body: answer, location: "http://h/cb?state=1&access_token=\(secrets[6])",
+            headers: [("X-Access-Token", secrets[5])])
+        try await FaultServer.run(logins: .init([login]), profiles: .init([.init(body: #"{"id":1}"#)])) { url in
+            let sandbox = try Sandbox()
+            let result = try await sandbox.swaggerctl(
+                [
+                    "login", "-s", url, "-e", "ana@example.com", "--password-stdin", "--verbose", "--kind", "identity",
+                    "--login-path", "/User/AdminLogin", "--profile-path", "/User/User", "--access-token-field",
+                    "access", "--refresh-token-field", "refresh",
+                ], stdin: "pw\n")
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stderr.lowercased().contains("< x-access-token: [redacted]"), "\(result.stderr)")
+            #expect(result.stderr.contains("access_token=[redacted]&page=2"), "\(result.stderr)")
+            #expect(result.stderr.contains("> Authorization: [redacted]"), "\(result.stderr)")
+            for secret in secrets {
+                #expect(!result.stderr.contains(secret), "\(secret) was shown")
             }
         }
     }

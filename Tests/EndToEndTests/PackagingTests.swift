@@ -1,4 +1,6 @@
 import Foundation
+import SessionStorage
+import SwaggerModel
 import Testing
 
 /// What gets installed: the completion scripts in real shells, the man page through man and groff, and the
@@ -32,7 +34,7 @@ struct PackagingTests {
         read -ra COMP_WORDS <<<"$line"
         [[ $line == *" " ]] && COMP_WORDS+=("")
         COMP_LINE=$line COMP_POINT=${#line} COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-        _swaggerctl swaggerctl "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+        _swaggerctl_joining_colons swaggerctl "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
         printf '%s\n' "${COMPREPLY[@]}"
         """#
 
@@ -43,7 +45,8 @@ struct PackagingTests {
         #expect(try await Self.shell("bash", ["-n", script.path], sandbox).status == 0)
         let registered = try await Self.shell(
             "bash", ["-c", "source \"$1\" && complete -p swaggerctl", "bash", script.path], sandbox)
-        #expect(registered.stdout == "complete -o filenames -F _swaggerctl swaggerctl\n", "\(registered)")
+        #expect(
+            registered.stdout == "complete -o filenames -F _swaggerctl_joining_colons swaggerctl\n", "\(registered)")
 
         try await AccountsTests.withTwoAccounts(sandbox) { server in
             try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
@@ -63,6 +66,82 @@ struct PackagingTests {
                 #expect(result.stdout.split(separator: "\n").map(String.init) == expected, "\(line): \(result)")
             }
         }
+    }
+
+    /// The servers of the sessions that the interactive completion tests store, none of them running:
+    /// completion reads only the session list.
+    static let servers = [
+        "http://127.0.0.1:8080/api", "http://127.0.0.1:8081/api", "https://h.example:8443/v2", "http://localhost:9/api",
+    ]
+
+    /// A sandbox with a session on each of ``servers``, and two accounts on the first.
+    static func sandboxWithServers() throws -> Sandbox {
+        let sandbox = try Sandbox()
+        for (index, server) in servers.enumerated() {
+            let emails = index == 0 ? ["ana@example.com", "demo@example.com"] : ["demo@example.com"]
+            for email in emails {
+                let account = Account(server: try ServerURL(server), email: email)
+                try sandbox.sessions.save(
+                    SessionRecord(account: account, appID: "a", backend: .file, savedAt: Date()))
+            }
+        }
+        return sandbox
+    }
+
+    /// Types `line` and a Tab into an interactive `shell` on a terminal, then runs what the line became with
+    /// `printf '<%s>'` before its words, and returns those words: what completion put on the line, as the shell
+    /// itself reads it.
+    static func completedWords(_ line: String, in shell: PseudoTerminalProcess, marker: Int) throws -> [String] {
+        // Ctrl-E and Ctrl-A move to the end and the start of the line in bash's and zsh's emacs keys.
+        shell.type(line + "\t" + "\u{5}; echo end-'\(marker)'\u{1}printf '<%s>\\n' \r")
+        try shell.read(until: "end-\(marker)\r\n")
+        let output = shell.transcript.components(separatedBy: "printf '<%s>\\n' ").last ?? ""
+        return output.components(separatedBy: "\r\n").compactMap { line in
+            guard line.hasPrefix("<"), line.hasSuffix(">") else { return nil }
+            return String(line.dropFirst().dropLast())
+        }
+    }
+
+    @Test(
+        "in an interactive bash and zsh, --server completes whole URLs, colons and all, and -e completes after one",
+        arguments: ["bash", "zsh"])
+    func interactiveURLCompletion(shell name: String) async throws {
+        let sandbox = try Self.sandboxWithServers()
+        let script = try await Self.completionScript(name, in: sandbox)
+        let environment = sandbox.environment.merging(
+            ["PATH": Binaries.directory.path + ":/usr/bin:/bin", "TERM": "dumb", "PS1": "$ "]) { $1 }
+        let arguments = name == "bash" ? ["--norc", "--noprofile", "-i"] : ["-f", "-i"]
+        let shell = try await onDedicatedThread {
+            try PseudoTerminalProcess(
+                arguments, environment: environment, program: URL(filePath: "/usr/bin/\(name)"))
+        }
+        let setup =
+            name == "bash"
+            ? "source \(script.path)"
+            : "fpath=(\(script.deletingLastPathComponent().path) $fpath); autoload -Uz compinit; "
+                + "compinit -u -d \(sandbox.root.path)/zcompdump; PS1='$ '"
+        shell.type(setup + "; echo ready\r")
+        try await onDedicatedThread { try shell.read(until: "ready\r\n") }
+
+        let cases: [(String, [String])] = [
+            ("swaggerctl details -s https://h", ["https://h.example:8443/v2"]),
+            ("swaggerctl details -s http://127.0.0.1:8081", ["http://127.0.0.1:8081/api"]),
+            ("swaggerctl details -s http://loc", ["http://localhost:9/api"]),
+            ("swaggerctl details -s http://127.0.0.1:8080/api -e an", ["-e", "ana@example.com"]),
+        ]
+        for (index, (line, expected)) in cases.enumerated() {
+            let words = try await onDedicatedThread { try Self.completedWords(line, in: shell, marker: index) }
+            #expect(Array(words.suffix(expected.count)) == expected, "\(name): \(line) became \(words)")
+        }
+        if name == "zsh" {
+            // Every server is listed whole: none cut at its first colon, and none hidden behind another.
+            shell.type("swaggerctl details -s \t")
+            try await onDedicatedThread {
+                for server in Self.servers { try shell.read(until: server) }
+            }
+            #expect(!shell.transcript.contains(" -- //"), "\(shell.transcript)")
+        }
+        shell.type("\u{3}exit\r")
     }
 
     /// What zsh's completion system registers for swaggerctl, with `folder` first on `fpath`: `_swaggerctl`
@@ -94,7 +173,7 @@ struct PackagingTests {
         let options = try await Self.shell(
             "fish", ["--no-config", "-c", "source $argv[1]; complete -C 'swaggerctl logout --a'", script.path],
             sandbox)
-        #expect(options.stdout.hasPrefix("--all\tRemove every session"), "\(options)")
+        #expect(options.stdout.hasPrefix("--all\tLog out of every session"), "\(options)")
     }
 
     /// The man page `make test` writes before the tests run (scripts/man).
@@ -146,8 +225,21 @@ struct PackagingTests {
         let examples = try #require(Self.section("EXAMPLES", of: text))
         let quickStart = try #require(readme.firstMatch(of: /## At a glance\n\n```\n([^`]*)```/)?.1)
         for line in quickStart.split(separator: "\n") {
-            #expect(examples.contains(line), "\(line)")
+            // A comment may move to a line of its own, above its command, to keep within 80 columns.
+            let command = line.split(separator: "#", maxSplits: 1)[0].trimmingCharacters(in: .whitespaces)
+            #expect(examples.contains(command), "\(line)")
         }
+
+        // whatis and apropos show NAME's description as it is: no quotes, no full stop.
+        let name = try #require(Self.section("NAME", of: text))
+        #expect(name.contains("swaggerctl — sign in to a Swagger/OpenAPI account API and show your profile\n"))
+        // The package ships no Docs, so the page sends nobody there.
+        #expect(!text.contains(".md") && !text.contains("See Networks") && !text.contains("See Sessions"))
+        let narrow = try await runProgram(
+            URL(filePath: "/usr/bin/man"), ["-l", try Self.manPage().path],
+            environment: ["PATH": "/usr/bin:/bin", "MANWIDTH": "80", "LANG": "C.UTF-8", "MAN_KEEP_FORMATTING": ""])
+        let wide = narrow.stdout.replacing(/.\x08/, with: "").split(separator: "\n").filter { $0.count > 80 }
+        #expect(wide.isEmpty, "\(wide.count) lines wider than 80 columns: \(wide.prefix(3))")
 
         let configuration = try String(
             contentsOf: Project.root.appending(path: "Docs/configuration.md"), encoding: .utf8)
@@ -204,6 +296,7 @@ struct PackagingTests {
             ("/usr/share/zsh/vendor-completions/_swaggerctl", "-rw-r--r--"),
             ("/usr/share/fish/vendor_completions.d/swaggerctl.fish", "-rw-r--r--"),
             ("/usr/share/doc/swaggerctl/copyright", "-rw-r--r--"),
+            ("/usr/share/doc/swaggerctl/changelog.gz", "-rw-r--r--"),
         ] {
             #expect(paths.contains(path), "\(path) is not in: \(contents.stdout)")
             #expect(contents.stdout.contains(try Regex("\(mode) root/root .* \\.\(path)\n")), "\(path) \(mode)")
@@ -218,8 +311,10 @@ struct PackagingTests {
         #expect(fields["Architecture"] == architecture)
         // Computed by dpkg-shlibdeps from the binary's NEEDED entries, with the versions it needs.
         let depends = try #require(fields["Depends"])
-        #expect(depends.contains(/libsecret-1-0 \(>= [0-9.]+\)/), "\(depends)")
         #expect(depends.contains(/libc6 \(>= 2\.[0-9]+\)/), "\(depends)")
+        // Loaded only when the keyring is used: without it, tokens go to the private file.
+        #expect(!depends.contains("libsecret"), "\(depends)")
+        #expect(fields["Recommends"]?.contains(/libsecret-1-0 \(>= [0-9.]+\)/) == true, "\(info.stdout)")
         #expect(try await dpkg(["-I", package.path]).stdout.contains(" Installed-Size: "))
 
         let root = sandbox.root.appending(path: "extracted")
@@ -240,7 +335,7 @@ struct PackagingTests {
                 "-c",
                 "source /usr/share/bash-completion/bash_completion; _completion_loader swaggerctl; complete -p swaggerctl",
             ], sandbox, environment: ["XDG_DATA_DIRS": share])
-        #expect(bash.stdout == "complete -o filenames -F _swaggerctl swaggerctl\n", "\(bash)")
+        #expect(bash.stdout == "complete -o filenames -F _swaggerctl_joining_colons swaggerctl\n", "\(bash)")
         let fish = try await Self.shell(
             "fish", ["-c", "complete -C 'swaggerctl sw'"], sandbox, environment: ["XDG_DATA_DIRS": share])
         #expect(fish.stdout.hasPrefix("switch\t"), "\(fish)")

@@ -1,6 +1,11 @@
 import Foundation
+import SessionMachine
+import SessionStorage
 import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
 import Synchronization
+import TestSupport
 import Testing
 
 /// The table in Docs/exit-codes.md.
@@ -32,7 +37,7 @@ struct ScriptingTests {
             #expect(quiet.status == 0)
             #expect(quiet.stdout.isEmpty)
             #expect(quiet.stderr.isEmpty)
-            #expect(try sandbox.index.records().map(\.email) == [Sandbox.demo.email])
+            #expect(try sandbox.sessions.records().map(\.email) == [Sandbox.demo.email])
 
             let refused = try await sandbox.login(
                 server.apiURL, email: "x@example.com", password: "wrong", extra: ["-q"])

@@ -1,5 +1,10 @@
 import Foundation
+import SessionMachine
+import SessionStorage
 import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
+import TestSupport
 import Testing
 
 /// The Secret Service backend against the real gnome-keyring-daemon of `scripts/keyring-session`, and the
@@ -18,7 +23,7 @@ struct SecretServiceTests {
 
     @Test("store, lookup and delete go through the real daemon, access and refresh token alike")
     func storeLookupDelete() async throws {
-        let keystore = TestKeyring.keystore(try TestKeyring.busAddress())
+        let keystore = TestKeyring.keyring(try TestKeyring.busAddress())
         let account = Account(server: "http://127.0.0.1:1/api/\(UUID())", email: "ana@example.com")
         let credentials = Credentials(accessToken: "access-\(UUID())", refreshToken: "refresh-\(UUID())")
 
@@ -73,7 +78,7 @@ struct SecretServiceTests {
     @Test("an OAuth 2 client secret is a third item, found by client-secret-for, and goes with the tokens")
     func clientSecret() async throws {
         let bus = try TestKeyring.busAddress()
-        let keystore = TestKeyring.keystore(bus)
+        let keystore = TestKeyring.keyring(bus)
         let account = Account(server: "http://127.0.0.1:1/api/\(UUID())", email: "ana@example.com")
         let credentials = Credentials(
             accessToken: "a-\(UUID())", refreshToken: "r-\(UUID())", clientSecret: "s-\(UUID())")
@@ -100,7 +105,7 @@ struct SecretServiceTests {
         ])
     func unicodeAttributes(account: Account) async throws {
         let bus = try TestKeyring.busAddress()
-        let keystore = TestKeyring.keystore(bus)
+        let keystore = TestKeyring.keyring(bus)
         let token = "token-\(UUID())"
         try await keystore.store(Credentials(accessToken: token), for: account)
         defer { Task { _ = try? await keystore.removeCredentials(for: account) } }
@@ -111,7 +116,7 @@ struct SecretServiceTests {
         #expect(lookup.stdout == token)
 
         // Attributes match exactly: another port, another path or another e-mail finds nothing.
-        let otherPort = account.server.replacingOccurrences(of: ":8", with: ":7")
+        let otherPort = account.server.string.replacingOccurrences(of: ":8", with: ":7")
         for (service, email) in [
             ("swaggerctl:\(otherPort)", account.email), ("swaggerctl:\(account.server)/", account.email),
             ("swaggerctl:\(account.server)", account.email.uppercased()),
@@ -146,7 +151,7 @@ struct SecretServiceTests {
             #expect(after.stdout != before.stdout)
             let token = try await sandbox.swaggerctl("token")
             #expect(token.stdout == after.stdout + "\n")
-            #expect(try sandbox.index.records().map(\.keystore) == [.secretService])
+            #expect(try sandbox.sessions.records().map(\.backend) == [.keyring])
             #expect(!FileManager.default.fileExists(atPath: sandbox.credentialsFile.path))
         }
     }
@@ -187,6 +192,42 @@ struct SecretServiceTests {
             let json = try await sandbox.swaggerctl("status", "--format", "json")
             #expect(json.stdout.contains(#""keystore" : "secret-service""#))
             _ = try await sandbox.swaggerctl("logout")
+        }
+    }
+
+    @Test("only swaggerctl's own keyring items are used; a session whose access-token item is gone refreshes")
+    func foreignItems() async throws {
+        let bus = try TestKeyring.busAddress()
+        let sandbox = try Self.sandbox(bus: bus)
+        try await withDemoServer { server in
+            #expect(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            let token = try await sandbox.swaggerctl("token").stdout
+            let service = "swaggerctl:\(server.apiURL)"
+            let email = Self.demo.email
+            // The same service and user, as another program would write them.
+            let set = try await pythonKeyring(["set", service, email], stdin: "foreign-secret\n", bus: bus)
+            #expect(set.status == 0, "\(set)")
+            let both = try await secretTool("search", "--all", "service", service, "username", email, bus: bus)
+            #expect(both.stdout.components(separatedBy: "[/").count - 1 == 2, "two items: \(both)")
+
+            for _ in 0..<3 {
+                #expect(try await sandbox.swaggerctl("token").stdout == token)
+            }
+            #expect(try await sandbox.swaggerctl("details").status == 0)
+
+            // Another tool deletes swaggerctl's access-token item, and only that.
+            let cleared = try await secretTool(
+                "clear", "xdg:schema", "io.swaggerctl.Token", "service", service, "username", email, bus: bus)
+            #expect(cleared.status == 0, "\(cleared)")
+            let details = try await sandbox.swaggerctl("details")
+            #expect(details.status == 0, "\(details)")
+            let renewed = try await sandbox.swaggerctl("token")
+            #expect(renewed.status == 0 && renewed.stdout != token && !renewed.stdout.contains("foreign"), "\(renewed)")
+
+            #expect(try await sandbox.swaggerctl("logout").status == 0)
+            let foreign = try await pythonKeyring(["get", service, email], bus: bus)
+            #expect(foreign.stdout == "foreign-secret\n", "python keyring's item is left alone: \(foreign)")
+            _ = try await pythonKeyring(["del", service, email], bus: bus)
         }
     }
 
@@ -238,7 +279,7 @@ struct SecretServiceTests {
                         + "$XDG_RUNTIME_DIR/bus does not exist); the token is stored in \(sandbox.credentialsFile.path) "
                         + "instead.\n"), "\(login)")
             #expect(
-                try await sandbox.keystore.credentials(for: Account(server: server.apiURL, email: Self.demo.email))
+                try await sandbox.file.credentials(for: Account(server: server.apiURL, email: Self.demo.email))
                     != nil)
             let status = try await sandbox.swaggerctl("status")
             #expect(status.stdout.contains("Token in   file (\(sandbox.credentialsFile.path))"))
@@ -335,7 +376,7 @@ struct SecretServiceTests {
                 #expect(logout.status == 0, "\(logout)")
                 #expect(
                     logout.stderr.contains("an older copy of the token for demo@example.com may remain in the keyring"))
-                #expect(try sandbox.index.records().isEmpty)
+                #expect(try sandbox.sessions.records().isEmpty)
             }
         }
     }
@@ -360,7 +401,7 @@ struct SecretServiceTests {
                 let logout = try await sandbox.swaggerctl("logout")
                 #expect(logout.status == 1, "\(logout)")
                 #expect(logout.stderr.contains("so nothing was logged out: the keyring is locked"))
-                #expect(try sandbox.index.records().map(\.email) == [Self.demo.email])
+                #expect(try sandbox.sessions.records().map(\.email) == [Self.demo.email])
                 let items = try await secretTool(
                     "search", "--all", "service", "swaggerctl:\(server.apiURL)", bus: bus.address)
                 #expect(items.stderr.contains("attribute.username = \(Self.demo.email)"), "\(items)")
@@ -400,8 +441,8 @@ struct SecretServiceTests {
             let online = try await sandbox.loginAsDemo(server.apiURL)
             #expect(online.status == 0, "\(online)")
             let account = Account(server: server.apiURL, email: Self.demo.email)
-            #expect(try await sandbox.keystore.credentials(for: account) == nil)
-            #expect(try sandbox.index.records().map(\.keystore) == [.secretService])
+            #expect(try await sandbox.file.credentials(for: account) == nil)
+            #expect(try sandbox.sessions.records().map(\.backend) == [.keyring])
 
             // --keyring file never touches D-Bus, so it cannot read a token that is in the keyring.
             let fileOnly = try await sandbox.swaggerctl("details", "--keyring", "file")
@@ -410,7 +451,7 @@ struct SecretServiceTests {
             let fileLogout = try await sandbox.swaggerctl("logout", "--keyring", "file")
             #expect(fileLogout.status == 1, "\(fileLogout)")
             #expect(fileLogout.stderr.contains("which --keyring file does not use, so nothing was logged out"))
-            #expect(try sandbox.index.records().map(\.email) == [Self.demo.email])
+            #expect(try sandbox.sessions.records().map(\.email) == [Self.demo.email])
 
             let logout = try await sandbox.swaggerctl("logout")
             #expect(logout.status == 0, "\(logout)")

@@ -1,5 +1,10 @@
 import Foundation
+import SessionMachine
+import SessionStorage
 import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
+import TestSupport
 import Testing
 
 @Suite("A session, from login to logout, across processes")
@@ -25,9 +30,9 @@ struct SessionLifecycleTests {
             #expect(logout.status == 0, "\(logout)")
             #expect(logout.stderr == "Logged out demo@example.com from \(server.apiURL).\n")
             #expect(
-                try await sandbox.keystore.credentials(for: Account(server: server.apiURL, email: "demo@example.com"))
+                try await sandbox.file.credentials(for: Account(server: server.apiURL, email: "demo@example.com"))
                     == nil)
-            #expect(try sandbox.index.records().isEmpty)
+            #expect(try sandbox.sessions.records().isEmpty)
 
             let after = try await sandbox.swaggerctl("details", "-s", server.apiURL)
             #expect(after.status == 4)
@@ -44,7 +49,7 @@ struct SessionLifecycleTests {
             let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
             #expect(result.status == 0, "\(result)")
         }
-        let userAgent = "swaggerctl/\(SwaggerClientVersion.current)"
+        let userAgent = "swaggerctl/\(SwaggerctlVersion.current)"
         #expect(logins.headers.map { $0[.userAgent] } == [userAgent])
         #expect(logins.headers.map { $0[.authorization] } == [nil])
         #expect(profiles.headers.map { $0[.userAgent] } == [userAgent])
@@ -86,11 +91,11 @@ struct SessionLifecycleTests {
             let login = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "demo-password")
             try #require(login.status == 0, "\(login)")
             let stored = try #require(
-                try await sandbox.keystore.credentials(for: Account(server: server.apiURL, email: "demo@example.com")))
+                try await sandbox.file.credentials(for: Account(server: server.apiURL, email: "demo@example.com")))
 
             let token = try await sandbox.swaggerctl("token")
             #expect(token.status == 0)
-            #expect(token.stdout == stored.accessToken + "\n")
+            #expect(token.stdout == (stored.accessToken ?? "-") + "\n")
             #expect(token.stderr.isEmpty)
 
             for format in ["table", "json"] {
@@ -98,7 +103,7 @@ struct SessionLifecycleTests {
                 #expect(status.status == 0)
                 #expect(status.stdout.contains(server.apiURL))
                 #expect(status.stdout.contains("demo@example.com"))
-                #expect(!status.stdout.contains(stored.accessToken))
+                #expect(!status.stdout.contains(stored.accessToken ?? "-"))
                 #expect(!status.stdout.contains(try #require(stored.refreshToken)))
             }
             let json = try await sandbox.swaggerctl("status", "--format", "json")

@@ -1,37 +1,40 @@
 import Foundation
+import SessionMachine
+import SessionStorage
 import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
+import TestSupport
 import Testing
 
 /// Sessions that outlive their access token: refresh and rotation across processes, revocation, the saved
-/// profile, and `SWAGGERCTL_TOKEN`, against the demo server with two-second access tokens.
+/// profile, and `SWAGGERCTL_TOKEN`, against the demo server, whose clock and swaggerctl's the tests move.
 @Suite("Sessions that last: refresh, rotation, revoke, offline")
 struct SessionRefreshTests {
-    static let shortLived = ["--access-token-lifetime", "2"]
+    /// Longer than the demo server's access tokens live (900 s), and far shorter than its refresh tokens.
+    static let pastExpiry: Duration = .seconds(1000)
     static let rotated = "refresh token rotated"
     static let revoked = "session revoked"
 
     /// Logs in to a demo server, then stops the server: what a person on a train finds.
     static func loginThenStopServer(_ sandbox: Sandbox) async throws -> (apiURL: String, login: CommandResult) {
-        let server = try await DemoServerProcess.startAlone()
-        let login = try await sandbox.loginAsDemo(server.apiURL)
-        await server.stop()
+        let (apiURL, login) = try await withDemoServer(alone: true) { server in
+            (server.apiURL, try await sandbox.loginAsDemo(server.apiURL))
+        }
         try #require(login.status == 0, "\(login)")
-        return (server.apiURL, login)
+        return (apiURL, login)
     }
 
-    /// Logs in and waits until the access token has expired: its lifetime, plus the second that `exp` may be
-    /// rounded up by.
-    static func loginAndWaitForExpiry(
-        _ sandbox: Sandbox, _ server: DemoServerProcess, lifetime: Duration = .seconds(2)
-    ) async throws {
+    /// Logs in, then moves both clocks past the access token's expiry.
+    static func loginAndExpire(_ sandbox: Sandbox, _ server: DemoServerProcess) async throws {
         let login = try await sandbox.loginAsDemo(server.apiURL)
         try #require(login.status == 0, "\(login)")
-        try await Task.sleep(for: lifetime + .milliseconds(1100))
+        try await sandbox.advanceClock(by: pastExpiry, with: server)
     }
 
     static func storedCredentials(_ sandbox: Sandbox, _ server: DemoServerProcess) async throws -> Credentials {
         try #require(
-            try await sandbox.keystore.credentials(for: Account(server: server.apiURL, email: Sandbox.demo.email)))
+            try await sandbox.file.credentials(for: Account(server: server.apiURL, email: Sandbox.demo.email)))
     }
 
     /// `curl` with the bearer token on the profile, as a script would use `swaggerctl token`.
@@ -61,8 +64,8 @@ struct SessionRefreshTests {
     @Test("after the access token expires, details in a new process refreshes once; token then prints a usable token")
     func refreshAfterExpiry() async throws {
         let sandbox = try Sandbox()
-        try await withDemoServer(Self.shortLived) { server in
-            try await Self.loginAndWaitForExpiry(sandbox, server)
+        try await withDemoServer { server in
+            try await Self.loginAndExpire(sandbox, server)
             let before = try await Self.storedCredentials(sandbox, server)
 
             let details = try await sandbox.swaggerctl("details")
@@ -86,11 +89,8 @@ struct SessionRefreshTests {
     @Test("20 processes that start at once after the expiry all succeed with exactly one refresh between them")
     func concurrentRefresh() async throws {
         let sandbox = try Sandbox()
-        // The token that the first process gets must outlive the time the other 19 take to start and to take
-        // their turn at the lock; one that expired meanwhile is rightly refreshed again. Two seconds is too
-        // tight beside the rest of the suite on two cores, so this test's tokens live five.
-        try await withDemoServer(["--access-token-lifetime", "5"]) { server in
-            try await Self.loginAndWaitForExpiry(sandbox, server, lifetime: .seconds(5))
+        try await withDemoServer { server in
+            try await Self.loginAndExpire(sandbox, server)
 
             let results = try await withThrowingTaskGroup(of: CommandResult.self) { group in
                 for _ in 0..<20 { group.addTask { try await sandbox.swaggerctl("details") } }
@@ -106,7 +106,7 @@ struct SessionRefreshTests {
     @Test("a refresh token replayed after rotation revokes the session; swaggerctl reports it ended and removes it")
     func replayRevokes() async throws {
         let sandbox = try Sandbox()
-        try await withDemoServer(Self.shortLived) { server in
+        try await withDemoServer { server in
             let login = try await sandbox.loginAsDemo(server.apiURL)
             try #require(login.status == 0, "\(login)")
             let stolen = try #require(try await Self.storedCredentials(sandbox, server).refreshToken)
@@ -123,9 +123,9 @@ struct SessionRefreshTests {
                 details.stderr
                     == "swaggerctl: Your session for demo@example.com on \(server.apiURL) has ended: the server no "
                     + "longer accepts it. Run `swaggerctl login -s \(server.apiURL) -e demo@example.com`.\n")
-            #expect(try sandbox.index.records().isEmpty)
+            #expect(try sandbox.sessions.records().isEmpty)
             #expect(
-                try await sandbox.keystore.credentials(for: Account(server: server.apiURL, email: Sandbox.demo.email))
+                try await sandbox.file.credentials(for: Account(server: server.apiURL, email: Sandbox.demo.email))
                     == nil)
             #expect(try sandbox.profiles.profile(for: Account(server: server.apiURL, email: Sandbox.demo.email)) == nil)
         }
@@ -143,7 +143,7 @@ struct SessionRefreshTests {
             #expect(logout.status == 0, "\(logout)")
             #expect(logout.stderr == "Logged out demo@example.com from \(server.apiURL).\n")
             #expect(try await Self.curlRefresh(server, refreshToken: try #require(credentials.refreshToken)) == "401")
-            #expect(try await Self.curlProfile(server, token: credentials.accessToken).stdout == "401")
+            #expect(try await Self.curlProfile(server, token: try #require(credentials.accessToken)).stdout == "401")
 
             // Logging out twice is not an error, here or on the server.
             let again = try await sandbox.swaggerctl("logout")
@@ -161,8 +161,8 @@ struct SessionRefreshTests {
 
             let logout = try await sandbox.swaggerctl("logout", "--local")
             #expect(logout.status == 0, "\(logout)")
-            #expect(try sandbox.index.records().isEmpty)
-            #expect(try await Self.curlProfile(server, token: credentials.accessToken).stdout == "200")
+            #expect(try sandbox.sessions.records().isEmpty)
+            #expect(try await Self.curlProfile(server, token: try #require(credentials.accessToken)).stdout == "200")
             #expect(server.logLines(containing: Self.revoked) == 0)
         }
     }
@@ -181,9 +181,9 @@ struct SessionRefreshTests {
                 "swaggerctl: warning: the session was removed from this machine, but \(apiURL) could not be "
                     + "told to end it: Could not reach") == true, "\(logout)")
         #expect(lines.last == "Logged out demo@example.com from \(apiURL).")
-        #expect(try sandbox.index.records().isEmpty)
+        #expect(try sandbox.sessions.records().isEmpty)
         #expect(
-            try await sandbox.keystore.credentials(for: Account(server: apiURL, email: Sandbox.demo.email))
+            try await sandbox.file.credentials(for: Account(server: apiURL, email: Sandbox.demo.email))
                 == nil)
         #expect(try sandbox.profiles.profile(for: Account(server: apiURL, email: Sandbox.demo.email)) == nil)
         let left = try FileManager.default.contentsOfDirectory(atPath: sandbox.configDirectory.path)
@@ -230,10 +230,11 @@ struct SessionRefreshTests {
     func databaseSurvivesRestart() async throws {
         let sandbox = try Sandbox()
         let database = sandbox.root.appending(path: "demo.sqlite").path
-        let first = try await DemoServerProcess.startAlone(["--database", database])
-        let login = try await sandbox.loginAsDemo(first.apiURL)
-        try #require(login.status == 0, "\(login)")
-        await first.stop()
+        let first = try await withDemoServer(["--database", database], alone: true) { first in
+            let login = try await sandbox.loginAsDemo(first.apiURL)
+            try #require(login.status == 0, "\(login)")
+            return first
+        }
 
         try await withDemoServer(["--database", database] + first.hostAndPort) { second in
             #expect(second.apiURL == first.apiURL)
@@ -252,7 +253,7 @@ struct SessionRefreshTests {
         try await withDemoServer { server in
             let login = try await owner.loginAsDemo(server.apiURL)
             try #require(login.status == 0, "\(login)")
-            let token = try await Self.storedCredentials(owner, server).accessToken
+            let token = try #require(try await Self.storedCredentials(owner, server).accessToken)
 
             let ci = try Sandbox(environment: ["SWAGGERCTL_TOKEN": token, "SWAGGERCTL_SERVER": server.apiURL])
             let details = try await ci.swaggerctl("details")
@@ -285,17 +286,18 @@ struct SessionRefreshTests {
         #expect(emptyJSON.status == 4)
         #expect(try JSONSerialization.jsonObject(with: Data(emptyJSON.stdout.utf8)) as? [Any] != nil)
 
-        try await withDemoServer(Self.shortLived) { server in
-            try await Self.loginAndWaitForExpiry(sandbox, server)
+        try await withDemoServer { server in
+            try await Self.loginAndExpire(sandbox, server)
             let refreshed = try await sandbox.swaggerctl("status", "--check")
             #expect(refreshed.status == 0, "\(refreshed)")
             #expect(
                 refreshed.stdout.contains("Checked    refreshed: the server accepts the new token\n"), "\(refreshed)")
 
-            try await Task.sleep(for: .milliseconds(3100))
+            sandbox.advanceClock(by: Self.pastExpiry)
             let expired = try await sandbox.swaggerctl("status")
             #expect(
-                expired.stdout.contains("(active; the access token has expired, and is refreshed on next use)\n"),
+                expired.stdout.contains(
+                    "(default; active; the access token has expired, and is refreshed on next use)\n"),
                 "an expired token is never plainly active: \(expired)")
 
             let stolen = try #require(try await Self.storedCredentials(sandbox, server).refreshToken)
@@ -306,10 +308,11 @@ struct SessionRefreshTests {
             #expect(ended.stderr.contains("has ended"))
         }
 
+        let onTime = try Sandbox()
         try await withDemoServer { server in
-            let login = try await sandbox.loginAsDemo(server.apiURL)
+            let login = try await onTime.loginAsDemo(server.apiURL)
             try #require(login.status == 0, "\(login)")
-            let valid = try await sandbox.swaggerctl("status", "--check", "--format", "json")
+            let valid = try await onTime.swaggerctl("status", "--check", "--format", "json")
             #expect(valid.status == 0, "\(valid)")
             let sessions = try JSONSerialization.jsonObject(with: Data(valid.stdout.utf8)) as? [[String: Any]]
             #expect(sessions?.first?["check"] as? String == "valid")
@@ -328,7 +331,7 @@ struct SessionRefreshTests {
                 login.stderr
                     == "swaggerctl: Logged in to \(url) as a@example.com, but the profile could not be fetched: \(url) "
                     + "failed with HTTP 503. Try again later.\n")
-            #expect(try sandbox.index.records().map(\.email) == ["a@example.com"])
+            #expect(try sandbox.sessions.records().map(\.email) == ["a@example.com"])
             let status = try await sandbox.swaggerctl("status")
             #expect(status.status == 0, "\(status)")
         }

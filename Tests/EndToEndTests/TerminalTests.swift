@@ -57,7 +57,21 @@ struct TerminalTests {
             #expect(terminal.transcript.contains(line), "\(terminal.transcript)")
             #expect(terminal.transcript.hasSuffix("swaggerctl: \(message)\r\n"), "\(terminal.transcript)")
             #expect(terminal.echoes, "echo must be on again")
-            #expect(try sandbox.index.records().isEmpty)
+            #expect(try sandbox.sessions.records().isEmpty)
+        }
+    }
+
+    @Test("Ctrl-D after part of a password cancels the login instead of sending what was typed")
+    func partialPassword() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let terminal = try await sandbox.onTerminal("login", "-s", server.apiURL, "-e", "demo@example.com")
+            // The first Ctrl-D hands over what was typed without a line break; the second is the end of input.
+            let status = try await terminal.answer("Password for demo@example.com: ", with: "demo-pass\u{04}\u{04}")
+            #expect(status == 130, "\(terminal.transcript)")
+            #expect(terminal.transcript.hasSuffix("swaggerctl: Login cancelled: no password given.\r\n"))
+            #expect(terminal.echoes)
+            #expect(try sandbox.sessions.records().isEmpty)
         }
     }
 
@@ -79,7 +93,7 @@ struct TerminalTests {
             #expect(result.1 == 0, "\(terminal.transcript)")
             #expect(!terminal.transcript.contains("demo-password"), "\(terminal.transcript)")
             #expect(terminal.echoes)
-            #expect(try sandbox.index.records().map(\.email) == ["demo@example.com"])
+            #expect(try sandbox.sessions.records().map(\.email) == ["demo@example.com"])
         }
     }
 
@@ -96,7 +110,7 @@ struct TerminalTests {
                 return try terminal.finish()
             }
             #expect(status == 0, "\(terminal.transcript)")
-            #expect(try sandbox.index.records().map(\.email) == ["demo@example.com"])
+            #expect(try sandbox.sessions.records().map(\.email) == ["demo@example.com"])
         }
     }
 
@@ -121,12 +135,16 @@ struct TerminalTests {
     @Test("a password typed ahead reaches --password-stdin; a spinner shows during a slow request, then goes")
     func spinner() async throws {
         let sandbox = try Sandbox()
-        let slowProfile = FaultServer.Reply(body: #"{"id": 1}"#, delay: .seconds(1))
-        try await FaultServer.run(profile: slowProfile) { url in
+        let slowProfile = FaultServer.Reply(body: #"{"id": 1}"#, held: true)
+        let gate = FaultServer.Gate()
+        try await FaultServer.run(profile: slowProfile, gate: gate) { url in
             // --password-stdin on a terminal reads to end of input: the password, then Ctrl-D, typed before the
             // program starts, as a person who does not wait for it does.
             let terminal = try await sandbox.onTerminal(
                 "login", "-s", url, "-e", "a@example.com", "--password-stdin", typedAhead: "pw\n\u{04}")
+            // The profile is held until the spinner shows, however long a busy machine takes to draw it.
+            try await onDedicatedThread { try terminal.read(until: "⠋ Logging in to \(url)") }
+            gate.open()
             let status = try await onDedicatedThread { try terminal.finish() }
             #expect(status == 0, "\(terminal.transcript)")
             #expect(terminal.transcript.contains("⠋ Logging in to \(url)"))

@@ -1,5 +1,9 @@
 import Foundation
+import SessionMachine
+import SessionStorage
 import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
 import Testing
 
 @Suite("Usage: help, bad arguments and a bad environment")
@@ -96,7 +100,7 @@ struct UsageTests {
         // A build outside a git checkout says so, rather than guessing.
         let commit = head.status == 0 ? head.stdout.trimmingCharacters(in: .whitespacesAndNewlines) : "unknown"
         #expect(String(match.2) == commit)
-        #expect(String(match.1) == SwaggerClientVersion.current)
+        #expect(String(match.1) == SwaggerctlVersion.current)
     }
 
     @Test("no option takes a password as its value", arguments: ["--password", "-p", "--pass"])

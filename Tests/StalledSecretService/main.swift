@@ -3,7 +3,7 @@
 // gnome-keyring-daemon cannot be made to show on demand (a hung daemon, or a prompt on a display nobody
 // watches).
 //
-// It prints "ready" once it owns the name, and exits when its standard input closes.
+// It prints "ready" once it owns the name, and runs until a signal ends it.
 import CSecret
 import Foundation
 
@@ -42,10 +42,6 @@ enum StalledSecretService {
                 exit(1)
             }, nil, nil)
 
-        Thread.detachNewThread {
-            while (try? FileHandle.standardInput.read(upToCount: 4096))?.isEmpty == false {}
-            exit(0)
-        }
         g_main_loop_run(g_main_loop_new(nil, 0))
         fatalError("the main loop returned")
     }

@@ -1,4 +1,9 @@
 import Foundation
+import SessionMachine
+import SessionStorage
+import SwaggerHTTP
+import SwaggerModel
+import TestSupport
 import Testing
 
 @testable import SwaggerClient

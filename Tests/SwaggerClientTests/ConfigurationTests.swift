@@ -1,6 +1,12 @@
 import Foundation
-import SwaggerClient
+import SessionMachine
+import SessionStorage
+import SwaggerHTTP
+import SwaggerModel
+import TestSupport
 import Testing
+
+@testable import SwaggerClient
 
 @Suite("Configuration: settings from the environment, and flag > environment > saved > default")
 struct ConfigurationTests {
@@ -46,13 +52,13 @@ struct ConfigurationTests {
     @Test(
         "SWAGGERCTL_KEYRING names the keystore, in any case; unset is auto",
         arguments: [
-            ("file", KeystoreChoice.file), ("auto", .auto), ("FILE", .file), ("Auto", .auto), ("", .auto),
-            ("secret-service", .secretService), ("Secret-Service", .secretService),
+            ("file", BackendChoice.file), ("auto", .auto), ("FILE", .file), ("Auto", .auto), ("", .auto),
+            ("secret-service", .keyring), ("Secret-Service", .keyring),
         ])
-    func keyring(value: String, choice: KeystoreChoice) throws {
+    func keyring(value: String, choice: BackendChoice) throws {
         let environment = Self.home.merging(["SWAGGERCTL_KEYRING": value]) { $1 }
-        #expect(try Configuration(environment: environment).keystore == choice)
-        #expect(try Configuration(environment: Self.home).keystore == .auto)
+        #expect(try Configuration(environment: environment).backendChoice == choice)
+        #expect(try Configuration(environment: Self.home).backendChoice == .auto)
     }
 
     @Test(
@@ -68,9 +74,9 @@ struct ConfigurationTests {
     @Test("--keyring wins over SWAGGERCTL_KEYRING, even over a value that would not parse")
     func keyringFlag() throws {
         let environment = Self.home.merging(["SWAGGERCTL_KEYRING": "file"]) { $1 }
-        #expect(try Configuration(environment: environment, keyring: .secretService).keystore == .secretService)
+        #expect(try Configuration(environment: environment, keyring: .keyring).backendChoice == .keyring)
         let broken = Self.home.merging(["SWAGGERCTL_KEYRING": "nonsense"]) { $1 }
-        #expect(try Configuration(environment: broken, keyring: .file).keystore == .file)
+        #expect(try Configuration(environment: broken, keyring: .file).backendChoice == .file)
     }
 
     @Test(
@@ -162,8 +168,8 @@ struct ConfigurationTests {
     // MARK: - Server precedence
 
     /// An index holding sessions on two servers; the newest is on `https://newest.example/api`.
-    func index() throws -> SessionIndex {
-        let index = SessionIndex(directory: temporary.url)
+    func index() throws -> SessionList {
+        let index = SessionList(directory: temporary.url)
         let older = Account(server: "https://older.example/api", email: "ana@example.com")
         let newest = Account(server: "https://newest.example/api", email: "ana@example.com")
         let oldest = Account(server: "https://oldest.example/api", email: "ivo@example.com")
@@ -200,7 +206,7 @@ struct ConfigurationTests {
     @Test("with nothing saved, the default server is used")
     func serverDefault() throws {
         let configuration = try Configuration(environment: ["HOME": "/h"])
-        let empty = SessionIndex(directory: temporary.appending("never-created"))
+        let empty = SessionList(directory: temporary.appending("never-created"))
         #expect(try configuration.server(flag: nil, records: empty.records()).string == "http://127.0.0.1:8080/api")
         #expect(Configuration.defaultServer == "http://127.0.0.1:8080/api")
     }
@@ -208,29 +214,12 @@ struct ConfigurationTests {
     @Test("a malformed server from the flag or the environment is a usage error")
     func serverMalformed() throws {
         let configuration = try Configuration(environment: ["HOME": "/h", "SWAGGERCTL_SERVER": "ftp://env"])
-        let empty = SessionIndex(directory: temporary.appending("never-created"))
+        let empty = SessionList(directory: temporary.appending("never-created"))
         #expect(Self.code { try configuration.server(flag: "not a url", records: empty.records()) } == .usage)
         #expect(Self.code { try configuration.server(flag: nil, records: empty.records()) } == .usage)
     }
 
     // MARK: - App id precedence
-
-    @Test(
-        "the app id: --app-id, else SWAGGERCTL_APP_ID, else the saved one, else swaggerctl-demo",
-        arguments: [
-            ("flag-app", "env-app", "saved-app", "flag-app"),
-            ("flag-app", nil, nil, "flag-app"),
-            (nil, "env-app", "saved-app", "env-app"),
-            (nil, "env-app", nil, "env-app"),
-            (nil, nil, "saved-app", "saved-app"),
-            (nil, nil, nil, "swaggerctl-demo"),
-        ] as [(String?, String?, String?, String)])
-    func appID(flag: String?, environment: String?, saved: String?, expected: String) throws {
-        var variables = ["HOME": "/h"]
-        variables["SWAGGERCTL_APP_ID"] = environment
-        let configuration = try Configuration(environment: variables)
-        #expect(configuration.appID(flag: flag, saved: saved) == expected)
-    }
 
     /// The code of the `SwaggerError` that `body` throws, or `nil` when it throws nothing or something else.
     static func code<R>(_ body: () throws -> R) -> SwaggerError.Code? {

@@ -1,6 +1,12 @@
 import Foundation
-import SwaggerClient
+import SessionMachine
+import SessionStorage
+import SwaggerHTTP
+import SwaggerModel
+import TestSupport
 import Testing
+
+@testable import SwaggerClient
 
 @Suite("DetailsViewModel: the rows of the details table")
 struct DetailsViewModelTests {

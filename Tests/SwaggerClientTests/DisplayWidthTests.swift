@@ -1,3 +1,8 @@
+import SessionMachine
+import SessionStorage
+import SwaggerHTTP
+import SwaggerModel
+import TestSupport
 import Testing
 
 @testable import SwaggerClient

@@ -1,8 +1,13 @@
 import Foundation
 import PropertyBased
+import SessionMachine
+import TestSupport
 import Testing
 
+@testable import SessionStorage
 @testable import SwaggerClient
+@testable import SwaggerHTTP
+@testable import SwaggerModel
 
 /// Property-based fuzzing of everything that reads what a server sends, and of the one sanitiser that stands
 /// between it and the terminal. `make test` runs each property ``count`` times; `make fuzz` runs them far
@@ -97,10 +102,8 @@ struct FuzzTests {
 
     @Test("any error body gives at most 200 characters of message, and every error line stays one line")
     func errorBodies() async {
-        let controller = SessionController(
-            configuration: try! Configuration(environment: ["HOME": "/nonexistent"]),
-            tokens: TokenStore(configuration: try! Configuration(environment: ["HOME": "/nonexistent"])),
-            service: APIService(timeout: .seconds(1)))
+        let messages = Messages(timeout: .seconds(1), now: Date())
+        let server = Fixtures.serverURL("http://h/api")
         await propertyCheck(count: Self.count, input: Self.numbers) { numbers in
             await Task.yield()
             let body = Data(FuzzInput.json(numbers).utf8)
@@ -109,8 +112,21 @@ struct FuzzTests {
             for status in [400, 401, 403, 404, 429, 503] {
                 let error = APIService.failure(status: status, operation: .login, headers: [:], body: body)
                 let line = TerminalText.escaped(
-                    controller.message(for: error, on: "http://h/api", email: "a@b").message)
+                    messages.error(error, on: server, email: "a@b").message)
                 #expect(!line.contains("\n") && FuzzInput.unsafeOutsideEmoji(line).isEmpty)
+            }
+        }
+    }
+
+    @Test("any YAML text is no document or a value within the depth limit, read without a crash")
+    func yamlDocuments() async {
+        await propertyCheck(count: Self.count, input: Self.numbers) { numbers in
+            await Task.yield()
+            let text = FuzzInput.yaml(numbers)
+            // Repeated, so that the nesting and the aliases it builds reach past the limits.
+            for document in [text, String(repeating: text, count: 200)] {
+                guard let value = DocumentText.value(of: Data(document.utf8)) else { continue }
+                #expect(DiscoveryTests.depth(value) <= JSONValue.depthLimit, "\(text)")
             }
         }
     }
@@ -133,7 +149,8 @@ struct FuzzTests {
     func sessionLists() async {
         await propertyCheck(count: Self.count, input: Self.numbers) { numbers in
             await Task.yield()
-            let good = #"{"appId":"a","email":"e@x","keystore":"file","savedAt":"2026-01-01T00:00:00Z","server":"s"}"#
+            let good =
+                #"{"appId":"a","email":"e@x","keystore":"file","savedAt":"2026-01-01T00:00:00Z","server":"http://h/api"}"#
             let other = FuzzInput.json(numbers)
             guard other.hasPrefix("{") else { return }
             let list = "[\(good),\(other)]"
@@ -170,6 +187,18 @@ enum FuzzInput {
         var text = ""
         text.unicodeScalars.append(contentsOf: numbers.map(scalar))
         return text
+    }
+
+    /// YAML's structural pieces, and scalars of each kind, for text that libyaml mostly reads as far as its
+    /// nesting and aliases.
+    static let yamlPieces = [
+        "[", "]", "{", "}", ", ", ": ", "- ", "\n", "  ", "? ", "&a ", "*a", "&b ", "*b", "x", "-1", "0x1F", ".inf",
+        "\"q\\u00e9\"", "'s'", "null", "~", "!!str ", "!!int ", "|\n  ", "# c\n", "---\n", "\t", "\u{1B}",
+    ]
+
+    /// YAML text steered by `numbers`.
+    static func yaml(_ numbers: [UInt32]) -> String {
+        numbers.map { yamlPieces[Int($0 % UInt32(yamlPieces.count))] }.joined()
     }
 
     /// JSON text steered by `numbers`: an object of strings, numbers, nulls, nested objects and arrays;

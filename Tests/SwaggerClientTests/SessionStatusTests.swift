@@ -1,4 +1,9 @@
 import Foundation
+import SessionMachine
+import SessionStorage
+import SwaggerHTTP
+import SwaggerModel
+import TestSupport
 import Testing
 
 @testable import SwaggerClient
@@ -9,10 +14,10 @@ struct SessionStatusTests {
     static let now = Date(timeIntervalSince1970: 2_000_000_000)
     static let other = Account(server: Fixtures.otherServer, email: "ana@example.com")
 
-    /// Newest first, as `SessionIndex.records()` returns them.
+    /// Newest first, as `SessionList.records()` returns them.
     static let records = [
         Fixtures.record(Fixtures.ivo, savedAt: now.addingTimeInterval(-10)),
-        Fixtures.record(other, appId: "other-app", username: "ana.h", savedAt: now.addingTimeInterval(-20)),
+        Fixtures.record(other, appID: "other-app", username: "ana.h", savedAt: now.addingTimeInterval(-20)),
         Fixtures.record(Fixtures.ana, savedAt: now.addingTimeInterval(-30)),
         Fixtures.record(
             Account(server: Fixtures.otherServer, email: "old@example.com"), savedAt: now.addingTimeInterval(-40)),
@@ -28,8 +33,8 @@ struct SessionStatusTests {
         #expect(
             statuses[1]
                 == SessionStatus(
-                    server: Fixtures.otherServer, email: "ana@example.com", username: "ana.h", appId: "other-app",
-                    keystore: .file, savedAt: Self.now.addingTimeInterval(-20), expiresAt: nil, active: true,
+                    server: Fixtures.otherServer, email: "ana@example.com", username: "ana.h", appID: "other-app",
+                    backend: .file, savedAt: Self.now.addingTimeInterval(-20), expiresAt: nil, active: true,
                     activeBecause: .latestLogin))
         #expect(SessionStatus.list([], now: Self.now) == [])
     }
@@ -61,8 +66,8 @@ struct SessionStatusTests {
     @Test("rows for an active session with a user name and an expiry")
     func rowsFull() {
         let status = SessionStatus(
-            server: Fixtures.server, email: "ana@example.com", username: "ana.h", appId: "swaggerctl-demo",
-            keystore: .file, savedAt: Self.now.addingTimeInterval(-30), expiresAt: Self.now.addingTimeInterval(3700),
+            server: Fixtures.server, email: "ana@example.com", username: "ana.h", appID: "swaggerctl-demo",
+            backend: .file, savedAt: Self.now.addingTimeInterval(-30), expiresAt: Self.now.addingTimeInterval(3700),
             active: true, activeBecause: .only)
 
         #expect(
@@ -80,8 +85,8 @@ struct SessionStatusTests {
     @Test("rows for an inactive session without a user name or expiry")
     func rowsMinimal() {
         let status = SessionStatus(
-            server: Fixtures.otherServer, email: "ivo@example.com", username: nil, appId: "app",
-            keystore: .file, savedAt: Self.now.addingTimeInterval(-2 * 86_400), expiresAt: nil, active: false)
+            server: Fixtures.otherServer, email: "ivo@example.com", username: nil, appID: "app",
+            backend: .file, savedAt: Self.now.addingTimeInterval(-2 * 86_400), expiresAt: nil, active: false)
 
         #expect(
             status.rows(location: "/cfg/credentials.json", now: Self.now) == [
@@ -184,7 +189,7 @@ struct SessionStatusTests {
             ], now: Self.now)
 
         let text = SessionStatus.render(
-            statuses, location: { "/cfg/\($0.keystore.rawValue).json" }, renderer: TableRenderer(), now: Self.now)
+            statuses, location: { "/cfg/\($0.backend.rawValue).json" }, renderer: TableRenderer(), now: Self.now)
 
         #expect(
             text == """
@@ -211,9 +216,9 @@ struct SessionStatusTests {
         // Store a session the way login does: the token in the keystore, the record in the index.
         let folder = try TemporaryDirectory()
         let token = Self.jwt(exp: 2_000_003_600)
-        try await FileKeystore(directory: folder.url).store(
+        try await FileBackend(directory: folder.url).store(
             Credentials(accessToken: token, refreshToken: "REFRESH-TOKEN-TEXT"), for: Fixtures.ana)
-        let index = SessionIndex(directory: folder.url)
+        let index = SessionList(directory: folder.url)
         try index.save(Fixtures.record(Fixtures.ana, savedAt: Self.now, expiresAt: JWTClaims.expiry(of: token)))
         for record in Self.records where record.account != Fixtures.ana { try index.save(record) }
         let statuses = SessionStatus.list(try index.records(), now: Self.now)
@@ -249,9 +254,36 @@ struct SessionStatusTests {
 
         #expect(object["savedAt"] as? String == "2033-05-18T03:33:20.000Z")
         #expect(object["active"] as? Bool == true)
-        #expect(object["server"] as? String == Fixtures.server)
+        #expect(object["server"] as? String == Fixtures.server.string)
         #expect(object["email"] as? String == "ana@example.com")
         #expect(object["appId"] as? String == "swaggerctl-demo")
         #expect(object["keystore"] as? String == "file")
+    }
+}
+
+@Suite("RefreshReport: what refresh prints")
+struct RefreshReportTests {
+    static let now = Date(timeIntervalSince1970: 2_000_000_000)
+
+    @Test("a renewed session's expiry is the record's, whatever the token is: a JWT's exp or an expires_in")
+    func renewed() {
+        let record = Fixtures.record(Fixtures.ana, expiresAt: Self.now.addingTimeInterval(3600))
+        #expect(
+            RefreshReport.line(.renewed(record), now: Self.now)
+                == "Refreshed the session for ana@example.com on \(Fixtures.server): the access token expires "
+                + "2033-05-18 04:33:20 UTC (in 1 h 0 min).")
+        #expect(
+            RefreshReport.line(.renewed(Fixtures.record(Fixtures.ana)), now: Self.now)
+                == "Refreshed the session for ana@example.com on \(Fixtures.server): the server did not say when "
+                + "the new access token expires.")
+    }
+
+    @Test("a session without a refresh token: the server gave none, and the token is good until its expiry")
+    func notRenewable() {
+        let record = Fixtures.record(Fixtures.ana, expiresAt: Self.now.addingTimeInterval(600))
+        #expect(
+            RefreshReport.line(.notRenewable(record), now: Self.now)
+                == "\(Fixtures.server) gave no refresh token for ana@example.com, so there is nothing to renew; its "
+                + "access token is good until 2033-05-18 03:43:20 UTC (in 10 min).")
     }
 }

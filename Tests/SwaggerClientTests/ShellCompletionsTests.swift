@@ -1,4 +1,9 @@
 import Foundation
+import SessionMachine
+import SessionStorage
+import SwaggerHTTP
+import SwaggerModel
+import TestSupport
 import Testing
 
 @testable import SwaggerClient
@@ -8,7 +13,7 @@ struct ShellCompletionsTests {
     /// A configuration folder holding ana and ivo on the demo server (ivo newer) and ana on another server.
     static func folder() throws -> TemporaryDirectory {
         let folder = try TemporaryDirectory()
-        let index = SessionIndex(directory: folder.url)
+        let index = SessionList(directory: folder.url)
         try index.save(Fixtures.record(Fixtures.ana, savedAt: Fixtures.savedAt))
         try index.save(Fixtures.record(Fixtures.ivo, savedAt: Fixtures.savedAt.addingTimeInterval(10)))
         try index.save(
@@ -23,8 +28,10 @@ struct ShellCompletionsTests {
         let folder = try Self.folder()
         let environment = ["SWAGGERCTL_CONFIG_DIR": folder.url.path]
         #expect(
-            ShellCompletions.servers(prefix: "", environment: environment) == [Fixtures.server, Fixtures.otherServer])
-        #expect(ShellCompletions.servers(prefix: "https:", environment: environment) == [Fixtures.otherServer])
+            ShellCompletions.servers(prefix: "", environment: environment) == [
+                Fixtures.server.string, Fixtures.otherServer.string,
+            ])
+        #expect(ShellCompletions.servers(prefix: "https:", environment: environment) == [Fixtures.otherServer.string])
         #expect(ShellCompletions.servers(prefix: "ftp:", environment: environment) == [])
     }
 
@@ -35,10 +42,10 @@ struct ShellCompletionsTests {
             (["details", "-s", "https://API.example.com:443/v2/"], [:], ["ana@example.com"]),
             (["details", "--server=https://api.example.com/v2"], [:], ["ana@example.com"]),
             (
-                ["details", "--server", "https://api.example.com/v2", "-s", Fixtures.server], [:],
+                ["details", "--server", "https://api.example.com/v2", "-s", Fixtures.server.string], [:],
                 ["ivo@example.com", "ana@example.com"]
             ),
-            (["details"], ["SWAGGERCTL_SERVER": Fixtures.otherServer], ["ana@example.com"]),
+            (["details"], ["SWAGGERCTL_SERVER": Fixtures.otherServer.string], ["ana@example.com"]),
             (["details", "-s", "not a url"], [:], []),
             (["details", "-s", "https://elsewhere.example.com"], [:], []),
         ])
@@ -51,7 +58,7 @@ struct ShellCompletionsTests {
     @Test("nothing stored, or a folder that cannot be read, offers nothing and never fails")
     func nothing() throws {
         let folder = try TemporaryDirectory()
-        try Data("not json".utf8).write(to: folder.url.appending(path: SessionIndex.fileName))
+        try Data("not json".utf8).write(to: folder.url.appending(path: SessionList.fileName))
         let environment = ["SWAGGERCTL_CONFIG_DIR": folder.url.path]
         #expect(ShellCompletions.servers(prefix: "", environment: environment) == [])
         #expect(ShellCompletions.emails(words: [], prefix: "", environment: environment) == [])

@@ -1,3 +1,8 @@
+import SessionMachine
+import SessionStorage
+import SwaggerHTTP
+import SwaggerModel
+import TestSupport
 import Testing
 
 @testable import SwaggerClient
@@ -99,5 +104,35 @@ struct TableRendererTests {
         let rows = Self.rows(["a\u{1B}b": "v"])
 
         #expect(TableRenderer(style: .dimmedKeys).render(rows) == "\u{1B}[2m" + #"a\u{1b}b"# + "\u{1B}[22m  v\n")
+    }
+
+    @Test("on a narrow terminal a long value wraps under itself, at spaces where it can, never into the keys")
+    func wrapsAtTheTerminalWidth() {
+        let rows = Self.rows([
+            "ID": "1024", "Address": "12 Long Street, Springfield, Some Very Long County, Far Away",
+            "Token": String(repeating: "x", count: 70),
+        ])
+        let table = TableRenderer(columns: 40).render(rows)
+        #expect(
+            table
+                == "ID       1024\n"
+                + "Address  12 Long Street, Springfield,\n"
+                + "         Some Very Long County, Far Away\n"
+                + "Token    \(String(repeating: "x", count: 31))\n"
+                + "         \(String(repeating: "x", count: 31))\n"
+                + "         xxxxxxxx\n")
+        for line in table.split(separator: "\n") {
+            #expect(DisplayWidth.of(String(line)) <= 40, "\(line)")
+        }
+        // In a pipe, nothing is wrapped.
+        #expect(TableRenderer().render(rows).split(separator: "\n").count == 3)
+    }
+
+    @Test("keys too wide to leave room for values put each value on lines of its own")
+    func narrowerThanTheKeys() {
+        let rows = Self.rows(["A key far too long for this terminal": "a value that is long too"])
+        #expect(
+            TableRenderer(columns: 20).render(rows)
+                == "A key far too long for this terminal\n  a value that is\n  long too\n")
     }
 }

@@ -75,10 +75,11 @@ struct GetUserTests {
         var options = DemoServer.Options()
         options.accessTokenLifetime = .seconds(1)
         let server = try await TestServer.make(options: options)
+        let clock = options.clock
         try await server.run { client in
             let token = try await client.accessToken()
             #expect(try await client.getUser(authorization: "Bearer \(token)").status == .ok)
-            try await Task.sleep(for: .milliseconds(2100))
+            clock.advance(by: .seconds(2))
             let response = try await client.getUser(authorization: "Bearer \(token)")
             try Self.expectRejected(response)
         }

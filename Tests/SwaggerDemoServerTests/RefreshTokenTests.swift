@@ -63,12 +63,13 @@ struct RefreshTokenTests {
         var options = DemoServer.Options()
         options.refreshTokenLifetime = .seconds(1)
         let server = try await TestServer.make(options: options)
+        let clock = options.clock
         try await server.run { client in
             let tokens = try await client.tokens()
             let response: TestResponse
             switch kind {
             case "expired":
-                try await Task.sleep(for: .milliseconds(1100))
+                clock.advance(by: .seconds(2))
                 response = try await client.refresh(tokens.refreshToken)
             case "other-app":
                 response = try await client.refresh(tokens.refreshToken, appId: "someone-else")
@@ -104,9 +105,10 @@ struct RefreshTokenTests {
         options.accessTokenLifetime = .seconds(1)
         let foreign = try await TestServer.make().run { client in try await client.accessToken() }
         let server = try await TestServer.make(options: options)
+        let clock = options.clock
         try await server.run { client in
             let tokens = try await client.tokens()
-            try await Task.sleep(for: .milliseconds(2100))
+            clock.advance(by: .seconds(2))
             try GetUserTests.expectRejected(try await client.getUser(authorization: "Bearer \(tokens.accessToken)"))
 
             for bearer in [nil, foreign, "garbage"] as [String?] {

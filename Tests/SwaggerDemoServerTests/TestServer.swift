@@ -11,7 +11,7 @@ struct TestServer {
     /// The bcrypt cost for test directories: the lowest allowed, for speed.
     static let bcryptCost: UInt8 = 4
 
-    let router: Router<BasicRequestContext>
+    let router: Router<DemoRequestContext>
     let options: DemoServer.Options
 
     /// Builds a router over `seeds` (the demo account is added unless a seed takes its e-mail), with its state
@@ -27,9 +27,11 @@ struct TestServer {
             options: options)
     }
 
-    /// Runs `test` against this router.
-    func run<Value: Sendable>(_ test: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
-        try await Application(router: router).test(.router, test)
+    /// Runs `test` against this router: in-process, or with `.live` over a loopback connection.
+    func run<Value: Sendable>(
+        _ mode: TestingSetup = .router, _ test: @Sendable (any TestClientProtocol) async throws -> Value
+    ) async throws -> Value {
+        try await Application(router: router).test(mode, test)
     }
 }
 

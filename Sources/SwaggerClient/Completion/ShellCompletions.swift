@@ -1,32 +1,26 @@
 import FoundationEssentials
+import SessionStorage
+import SwaggerModel
 
 /// What the shell offers for `--server` and `--email`: the stored sessions' servers, and the accounts stored
 /// for the server on the command line so far. It reads only the session list; nothing it meets is ever an
 /// error, because a completion must never print one.
-public enum ShellCompletions {
+package enum ShellCompletions {
     /// The servers of the stored sessions that start with `prefix`, the default one first.
-    /// - Parameters:
-    ///   - prefix: What has been typed of the word.
-    ///   - environment: The process environment, for the configuration folder.
-    /// - Returns: The candidates, in order.
-    public static func servers(prefix: String, environment: [String: String]) -> [String] {
-        let servers = records(environment).map(\.server)
+    package static func servers(prefix: String, environment: [String: String]) -> [String] {
+        let servers = records(environment).map(\.server.string)
         return unique(servers).filter { $0.hasPrefix(prefix) }
     }
 
     /// The e-mails stored for the server that `words` give with `-s`/`--server`, else for the default server,
-    /// that start with `prefix`; the active account first.
-    /// - Parameters:
-    ///   - words: The command line so far, as the shell splits it.
-    ///   - prefix: What has been typed of the word.
-    ///   - environment: The process environment, for the configuration folder and `SWAGGERCTL_SERVER`.
-    /// - Returns: The candidates, in order.
-    public static func emails(words: [String], prefix: String, environment: [String: String]) -> [String] {
+    /// that start with `prefix`; the active account first. `words` is the command line so far, as the shell
+    /// splits it.
+    package static func emails(words: [String], prefix: String, environment: [String: String]) -> [String] {
         let records = records(environment)
         guard let configuration = try? Configuration(environment: environment),
             let server = try? configuration.server(flag: serverFlag(in: words), records: records)
         else { return [] }
-        return unique(records.filter { $0.server == server.string }.map(\.email)).filter { $0.hasPrefix(prefix) }
+        return unique(records.filter { $0.server == server }.map(\.email)).filter { $0.hasPrefix(prefix) }
     }
 
     /// The value after the last `-s`, `--server` or `--server=` in `words`.
@@ -44,7 +38,7 @@ public enum ShellCompletions {
 
     private static func records(_ environment: [String: String]) -> [SessionRecord] {
         guard let configuration = try? Configuration(environment: environment) else { return [] }
-        return (try? SessionIndex(directory: configuration.directory).records()) ?? []
+        return (try? SessionList(directory: configuration.directory).records()) ?? []
     }
 
     private static func unique(_ values: [String]) -> [String] {

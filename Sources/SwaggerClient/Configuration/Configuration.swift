@@ -1,56 +1,59 @@
 import FoundationEssentials
+import SessionMachine
+import SessionStorage
+import SwaggerHTTP
+import SwaggerModel
 
-/// Settings that come from the environment: where files live, which keystore to use, timeouts and defaults.
+/// Settings that come from the environment: where files live, which backend holds tokens, timeouts and defaults.
 ///
 /// Command-line flags win over the environment, and the environment wins over what was saved at login.
-/// ``Configuration`` holds the environment's part and applies that order in ``server(flag:records:)`` and
-/// ``appID(flag:saved:)``.
-public struct Configuration: Sendable {
+/// ``Configuration`` holds the environment's part and applies that order in ``server(flag:records:)``; the login
+/// coordinator applies it to the app id.
+package struct Configuration: Sendable {
     /// The server used when nothing else names one: the demo server's default address.
-    public static let defaultServer = "http://127.0.0.1:8080/api"
-    /// The app id used when nothing else names one.
-    public static let defaultAppID = "swaggerctl-demo"
+    package static let defaultServer = "http://127.0.0.1:8080/api"
     /// How long a request may take when `SWAGGERCTL_TIMEOUT` does not say.
-    public static let defaultTimeout: Duration = .seconds(10)
+    package static let defaultTimeout: Duration = .seconds(10)
 
     /// The configuration folder.
-    public var directory: URL
+    package var directory: URL
     /// The folder for saved profiles: `SWAGGERCTL_CACHE_DIR`, else `$XDG_CACHE_HOME/swaggerctl`, else
     /// `~/.cache/swaggerctl`; `nil` when none of them is set, and then no profile is saved.
-    public var cacheDirectory: URL?
+    package var cacheDirectory: URL?
     /// `SWAGGERCTL_TOKEN`, if set: the access token that `details` and `token` use instead of the stored
     /// session, as `GH_TOKEN` is for `gh`.
-    public var environmentToken: String?
-    /// Which keystore to use: `--keyring`, else `SWAGGERCTL_KEYRING`, else ``KeystoreChoice/auto``.
-    public var keystore: KeystoreChoice
+    package var environmentToken: String?
+    /// Where tokens may go: `--keyring`, else `SWAGGERCTL_KEYRING`, else `BackendChoice.auto`.
+    package var backendChoice: BackendChoice
     /// The limit on each keyring operation: `SWAGGERCTL_KEYRING_TIMEOUT`, else
-    /// ``SecretServiceKeystore/defaultTimeout``.
-    public var keyringTimeout: Duration
-    /// The D-Bus session bus, from ``SessionBus/address(in:)``; `nil` when there is none.
-    public var sessionBusAddress: String?
+    /// `KeyringBackend.defaultTimeout`.
+    package var keyringTimeout: Duration
+    /// The D-Bus session bus, from `SessionBus.address(in:)`; `nil` when there is none.
+    package var sessionBusAddress: String?
     /// The limit on each HTTP request, from connecting to the last byte.
-    public var timeout: Duration
+    package var timeout: Duration
     /// The HTTP proxies, from `https_proxy`, `http_proxy` and `no_proxy` and their upper-case forms.
-    public var proxies: ProxySettings
+    package var proxies: ProxySettings
     /// The certificate authorities trusted for `https://`.
-    public var trust: TrustSettings
-    /// Whether credentials may go over plain `http://` to a host that is not this machine:
+    package var trust: TrustSettings
+    /// Whether credentials may go over plain `http://` to a host that is not this machine, or through a proxy:
     /// `SWAGGERCTL_ALLOW_HTTP=1`, or `login --allow-http`.
-    public var allowsPlainHTTP: Bool
+    package var allowsPlainHTTP: Bool
+    /// The plain-HTTP rule that follows from ``allowsPlainHTTP`` and ``proxies``.
+    package var plainHTTP: PlainHTTP { PlainHTTP(allowed: allowsPlainHTTP, proxies: proxies) }
     /// Whether each request and response is described: `SWAGGERCTL_DEBUG=1`, or `--verbose`.
-    public var verbose: Bool
+    package var verbose: Bool
     /// `SWAGGERCTL_SERVER`, if set.
-    public var serverFromEnvironment: String?
+    package var serverFromEnvironment: String?
     /// `SWAGGERCTL_APP_ID`, if set.
-    public var appIDFromEnvironment: String?
+    package var appIDFromEnvironment: String?
 
     /// Reads the configuration from environment variables.
-    /// - Parameters:
-    ///   - environment: The process environment.
-    ///   - keyring: The `--keyring` value, if given; it wins over `SWAGGERCTL_KEYRING`.
-    ///   - caCertificate: The `--ca-cert` value, if given; it wins over `SWAGGERCTL_CA_CERT`.
-    /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` for a value that makes no sense.
-    public init(environment: [String: String], keyring: KeystoreChoice? = nil, caCertificate: String? = nil)
+    ///
+    /// `keyring` is the `--keyring` value, if given, and wins over `SWAGGERCTL_KEYRING`; `caCertificate` is the
+    /// `--ca-cert` value, if given, and wins over `SWAGGERCTL_CA_CERT`.
+    /// - Throws: `SwaggerError` with code `usage` for a value that makes no sense.
+    package init(environment: [String: String], keyring: BackendChoice? = nil, caCertificate: String? = nil)
         throws(SwaggerError)
     {
         func value(_ name: String) -> String? {
@@ -71,22 +74,19 @@ public struct Configuration: Sendable {
         }
         self.directory = directory
         cacheDirectory = folder("SWAGGERCTL_CACHE_DIR", xdg: "XDG_CACHE_HOME", fallback: ".cache/swaggerctl")
+        // Checked where it is used, so that a malformed one never stands in the way of a command that does not.
         environmentToken = value("SWAGGERCTL_TOKEN")
-        if let environmentToken, !Credentials.isToken(environmentToken) {
-            throw SwaggerError(
-                .usage, "SWAGGERCTL_TOKEN is not a token: it may hold only visible ASCII characters, with no spaces.")
-        }
         if let keyring {
-            keystore = keyring
+            backendChoice = keyring
         } else {
-            keystore = try KeystoreChoice(parsing: value("SWAGGERCTL_KEYRING") ?? KeystoreChoice.auto.rawValue)
+            backendChoice = try BackendChoice(parsing: value("SWAGGERCTL_KEYRING") ?? BackendChoice.auto.rawValue)
         }
         timeout =
             try Self.seconds(value("SWAGGERCTL_TIMEOUT"), name: "SWAGGERCTL_TIMEOUT", example: "10")
             ?? Self.defaultTimeout
         keyringTimeout =
             try Self.seconds(value("SWAGGERCTL_KEYRING_TIMEOUT"), name: "SWAGGERCTL_KEYRING_TIMEOUT", example: "3")
-            ?? SecretServiceKeystore.defaultTimeout
+            ?? KeyringBackend.defaultTimeout
         sessionBusAddress = SessionBus.address(in: environment)
         proxies = try ProxySettings(environment: environment)
         trust = try TrustSettings(environment: environment, caCertificate: caCertificate)
@@ -114,48 +114,22 @@ public struct Configuration: Sendable {
         return .seconds(seconds)
     }
 
-    /// The server to talk to: `--server`, else `SWAGGERCTL_SERVER`, else the default server (the one last logged in to or switched to), else
-    /// ``defaultServer``.
+    /// The server to talk to: `--server`, else `SWAGGERCTL_SERVER`, else the default server (the one last logged in
+    /// to or switched to), else ``defaultServer``.
     /// - Parameters:
     ///   - flag: The `--server` value, if given.
     ///   - records: The stored sessions, most recently active first; the first names the default server.
-    /// - Returns: The normalised server URL.
-    /// - Throws: ``SwaggerError`` for a malformed URL.
-    public func server(flag: String?, records: [SessionRecord]) throws(SwaggerError) -> ServerURL {
+    package func server(flag: String?, records: [SessionRecord]) throws(SwaggerError) -> ServerURL {
         if let flag { return try ServerURL(flag) }
         if let serverFromEnvironment { return try ServerURL(serverFromEnvironment) }
-        if let last = records.first { return try ServerURL(last.server) }
+        if let last = records.first { return last.server }
         return try ServerURL(Self.defaultServer)
     }
 
-    /// The app id to log in with: `--app-id`, else `SWAGGERCTL_APP_ID`, else the value saved at the last login
-    /// to this server, else ``defaultAppID``.
-    /// - Parameters:
-    ///   - flag: The `--app-id` value, if given.
-    ///   - saved: The app id saved with an earlier session on this server.
-    /// - Returns: The app id.
-    public func appID(flag: String?, saved: String?) -> String {
-        flag ?? appIDFromEnvironment ?? saved ?? Self.defaultAppID
-    }
-}
-
-/// Which keystore backend to use: `SWAGGERCTL_KEYRING` or `--keyring`.
-public enum KeystoreChoice: String, Sendable, Hashable, CaseIterable {
-    /// The Secret Service when it answers in time, else the private file, with a warning that says why.
-    case auto
-    /// The Secret Service, never the file: when the keyring cannot be used, the command fails.
-    case secretService = "secret-service"
-    /// The private file, always; D-Bus is never touched.
-    case file
-
-    /// Parses a backend name.
-    /// - Parameter text: `auto`, `secret-service` or `file`.
-    /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` for any other value.
-    public init(parsing text: String) throws(SwaggerError) {
-        guard let choice = KeystoreChoice(rawValue: text.lowercased()) else {
-            let names = Self.allCases.map(\.rawValue).joined(separator: ", ")
-            throw SwaggerError(.usage, "Unknown keyring \"\(text)\"; use one of: \(names).")
-        }
-        self = choice
+    /// The token store that the configuration asks for.
+    package func tokenStore(warn: @escaping @Sendable (String) -> Void) -> TokenStore {
+        TokenStore(
+            choice: backendChoice, directory: directory, keyringTimeout: keyringTimeout, busAddress: sessionBusAddress,
+            warn: warn)
     }
 }

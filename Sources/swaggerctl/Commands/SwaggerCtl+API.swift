@@ -1,6 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
 import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
 
 #if canImport(Glibc)
     import Glibc
@@ -88,38 +90,41 @@ extension SwaggerCtl {
             let fields = try field.map(Self.field)
             let body = try input.map { (file) throws(SwaggerError) in try Self.contents(of: file) }
             let renderer = ResponseRenderer(forTerminal: Terminal.isTerminal(STDOUT_FILENO))
-            let spinner = Spinner.forStandardError(label: "Waiting for \(path)")
-            var items: [String] = []
+            let spool = try slurp ? ItemSpool(in: configuration.cacheDirectory ?? configuration.directory) : nil
             var lastFailure: APIResponse?
-            let outcome = try await SessionController.atTerminal(configuration, delegate: spinner) {
-                (controller) throws(SwaggerError) in
-                let selection = try controller.select(
-                    serverFlag: session.server, email: session.email, usingEnvironmentToken: true)
-                let request = try APIRequest(
-                    path, on: selection.server, method: paginate ? "GET" : method, headers: header, fields: fields,
-                    input: body)
-                return try await controller.send(request, with: selection, pageLimit: paginate ? maxPages : nil) {
-                    (response) throws(SwaggerError) in
-                    if include { Terminal.standardError.write(renderer.head(response)) }
-                    guard response.isSuccess else {
-                        lastFailure = response
-                        if !silent { Terminal.standardOutput.write(renderer.body(response.body)) }
-                        return
-                    }
-                    if slurp {
-                        guard let pageItems = JSONText.items(of: response.body) ?? Self.single(response.body) else {
-                            throw SwaggerError(
-                                .server,
-                                "A page from \(response.url.absoluteString.prefix(300)) is not JSON, which --slurp needs."
-                            )
+            let outcome = try await Spinner.run("Waiting for \(path)") { spinner in
+                try await SessionController.atTerminal(configuration, delegate: spinner) {
+                    (controller) throws(SwaggerError) in
+                    let selection = try controller.select(
+                        serverFlag: session.server, email: session.email, usingEnvironmentToken: true)
+                    let request = try APIRequest(
+                        path, on: selection.server, method: paginate ? "GET" : method, headers: header, fields: fields,
+                        input: body)
+                    return try await controller.send(request, with: selection, pageLimit: paginate ? maxPages : nil) {
+                        (response) throws(SwaggerError) in
+                        if include { Terminal.standardError.write(renderer.head(response)) }
+                        guard response.isSuccess else {
+                            lastFailure = response
+                            if !silent { Terminal.standardOutput.write(renderer.body(response.body)) }
+                            return
                         }
-                        items += pageItems
-                    } else if !silent {
-                        Terminal.standardOutput.write(renderer.body(response.body, separated: paginate))
+                        if slurp {
+                            guard let pageItems = JSONText.items(of: response.body) ?? Self.single(response.body) else {
+                                throw SwaggerError(
+                                    .server,
+                                    "A page from \(response.url.absoluteString.prefix(300)) is not JSON, which --slurp needs."
+                                )
+                            }
+                            try spool?.append(pageItems)
+                        } else if !silent {
+                            Terminal.standardOutput.write(renderer.body(response.body, separated: paginate))
+                        }
                     }
                 }
             }
-            if slurp, !silent, lastFailure == nil { Terminal.standardOutput.write(renderer.slurped(items)) }
+            if let spool, !silent, lastFailure == nil {
+                try renderer.slurped(spool) { Terminal.standardOutput.write($0) }
+            }
             if let lastFailure, let failure = ResponseRenderer.failure(lastFailure, outcome) { throw failure }
             switch outcome.stoppedEarly.flatMap({ ResponseRenderer.stop($0, outcome) }) {
             case .success(let warning): Terminal.warning(warning)
@@ -145,13 +150,23 @@ extension SwaggerCtl {
             }
         }
 
-        /// The bytes of the file at `path`, or of standard input for `-`.
+        /// The bytes of the file at `path`, or of standard input for `-`, read no further than one byte past the
+        /// largest body: a larger file is refused, never cut.
         private static func contents(of path: String) throws(SwaggerError) -> Data {
+            let limit = APIService.requestBodyLimit
+            let data: Data
             do throws(DescriptorIO.Failure) {
-                return try DescriptorIO.readFile(path)
+                data = try DescriptorIO.readFile(path, limit: limit + 1)
             } catch {
                 throw SwaggerError(.usage, "\(path) cannot be read: \(error).")
             }
+            guard data.count <= limit else {
+                throw SwaggerError(
+                    .usage,
+                    "\(path == "-" ? "stdin" : path) holds more than \(limit >> 20) MiB, the most a request body can be."
+                )
+            }
+            return data
         }
     }
 }

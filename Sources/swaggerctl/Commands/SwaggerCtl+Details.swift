@@ -1,6 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
+import SessionMachine
 import SwaggerClient
+import SwaggerModel
 
 extension SwaggerCtl {
     struct Details: AsyncParsableCommand {
@@ -29,12 +31,13 @@ extension SwaggerCtl {
 
         func run() async throws {
             let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
-            let spinner = Spinner.forStandardError(label: "Fetching your profile")
-            let (outcome, server) = try await SessionController.atTerminal(configuration, delegate: spinner) {
-                (controller) throws(SwaggerError) in
-                let selection = try controller.select(
-                    serverFlag: session.server, email: session.email, usingEnvironmentToken: true)
-                return (try await controller.profile(selection, allowSaved: !noCache), selection.server)
+            let (outcome, server) = try await Spinner.run("Fetching your profile") { spinner in
+                try await SessionController.atTerminal(configuration, delegate: spinner) {
+                    (controller) throws(SwaggerError) in
+                    let selection = try controller.select(
+                        serverFlag: session.server, email: session.email, usingEnvironmentToken: true)
+                    return (try await controller.profile(selection, allowSaved: !noCache), selection.server)
+                }
             }
             if let notice = outcome.notice(server: server, now: Date()) { Terminal.notice(notice) }
             Terminal.print(output.render(outcome))
@@ -44,7 +47,7 @@ extension SwaggerCtl {
 
 extension FormatOptions {
     /// The profile as a table of rows, or as JSON with every field as received.
-    func render(_ outcome: MainCoordinator.ProfileOutcome) -> String {
+    func render(_ outcome: ProfileOutcome) -> String {
         switch format {
         case .table: Terminal.tableRenderer.render(DetailsViewModel.rows(for: outcome.profile, kind: outcome.kind))
         case .json: outcome.profile.prettyJSON

@@ -1,7 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import SessionMachine
 import SwaggerClient
+import SwaggerModel
 
 extension SwaggerCtl {
     struct Login: AsyncParsableCommand {
@@ -31,12 +33,13 @@ extension SwaggerCtl {
 
         @Option(
             help: ArgumentHelp(
-                "The app id to send. Default: SWAGGERCTL_APP_ID, else the one saved for the server, else \(Configuration.defaultAppID).",
+                "The app id to send. Default: SWAGGERCTL_APP_ID, else the one saved for the server, else "
+                    + "\(LoginCoordinator.defaultAppID).",
                 valueName: "id"))
         var appId: String?
 
         @OptionGroup var output: FormatOptions
-        @OptionGroup(title: "Other kinds of server") var server: DialectOptions
+        @OptionGroup(title: "Other kinds of server") var server: ServerOptions
 
         @Flag(name: .shortAndLong, help: "Print nothing on success: no profile, no \"Logged in\" line.")
         var quiet = false
@@ -61,24 +64,25 @@ extension SwaggerCtl {
         func run() async throws {
             var configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
             if allowHttp { configuration.allowsPlainHTTP = true }
-            let spinner = quiet ? nil : Spinner.forStandardError()
-            let login = try await SessionController.atTerminal(configuration, delegate: spinner) {
-                (controller) throws(SwaggerError) in
-                let selection = try controller.select(serverFlag: serverOption.server, email: nil)
-                let choice = try await controller.dialect(
-                    server.flags, on: selection, clientSecret: server.clientSecretStdin)
-                // Before the password is asked for: it says where the password will go.
-                if let discovered = choice.discovered, !quiet { Terminal.notice(discovered) }
-                let email =
-                    if let email { email } else {
-                        try Prompt.line("E-mail: ", cancelled: "Login cancelled: no e-mail given.")
-                    }
-                let (password, clientSecret) = try secrets(for: email)
-                spinner?.label = "Logging in to \(selection.server)"
-                let profile = try await controller.login(
-                    email: email, password: password, on: selection, appIDFlag: appId, dialect: choice.dialect,
-                    clientSecret: clientSecret)
-                return (email: email, server: selection.server, profile: profile)
+            let login = try await Spinner.run("Working") { spinner in
+                try await SessionController.atTerminal(configuration, delegate: quiet ? nil : spinner) {
+                    (controller) throws(SwaggerError) in
+                    let selection = try controller.select(serverFlag: serverOption.server, email: nil)
+                    let choice = try await controller.serverChoice(
+                        server.flags, on: selection, clientSecret: server.clientSecretStdin)
+                    // Before the password is asked for: it says where the password will go.
+                    if let discovered = Messages.discovery(choice), !quiet { Terminal.notice(discovered) }
+                    let email =
+                        if let email { email } else {
+                            try Prompt.line("E-mail: ", cancelled: "Login cancelled: no e-mail given.")
+                        }
+                    let (password, clientSecret) = try secrets(for: email)
+                    spinner?.label = "Logging in to \(selection.server)"
+                    let profile = try await controller.login(
+                        email: email, password: password, on: selection, appIDFlag: appId,
+                        serverDescription: choice.serverDescription, clientSecret: clientSecret)
+                    return LoginResult(email: email, server: selection.server, profile: profile)
+                }
             }
             guard !quiet else { return }
             Terminal.notice("Logged in to \(login.server) as \(login.email).")
@@ -108,4 +112,11 @@ extension SwaggerCtl {
             return (String(password), String(lines[1]))
         }
     }
+}
+
+/// What a login gives the command to print.
+private struct LoginResult: Sendable {
+    var email: String
+    var server: ServerURL
+    var profile: ProfileOutcome
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SwaggerClient
+import SwaggerModel
 
 extension SwaggerCtl {
     struct Logout: AsyncParsableCommand {
@@ -7,10 +8,10 @@ extension SwaggerCtl {
             commandName: "logout",
             abstract: "Remove the stored session for a server, and end it on the server.",
             discussion: """
-                The tokens, the session record and the saved profile are removed from this machine first; then \
-                the server is asked to revoke the session, within the request timeout. If the server cannot be \
-                told, a warning says so and logout still exits 0. Exits 0 when you were not logged in, after \
-                saying so.
+                Under the account's refresh lock, the server is asked to revoke the session, within the request \
+                timeout; then the tokens, the session record and the saved profile are removed from this \
+                machine. If the server cannot be told, a warning says so, the session is removed here all the \
+                same, and logout exits 0. Exits 0 when you were not logged in, after saying so.
 
                 Examples:
                   swaggerctl logout
@@ -25,7 +26,7 @@ extension SwaggerCtl {
         @Flag(help: "Only remove the session from this machine; do not ask the server to revoke it.")
         var local = false
 
-        @Flag(help: "Remove every session on every server: tokens first, then records, then saved profiles.")
+        @Flag(help: "Log out of every session on every server, one after another.")
         var all = false
 
         func validate() throws {
@@ -41,9 +42,16 @@ extension SwaggerCtl {
                 if all { return LogoutReport.line(removed: try await controller.logoutAll(revoke: !local)) }
                 let selection = try controller.select(serverFlag: session.server, email: session.email)
                 let server = selection.server
-                return switch try await controller.logout(selection, revoke: !local) {
-                case .loggedOut(let account): "Logged out \(account.email) from \(server)."
-                case .notLoggedIn: "Not logged in to \(server); nothing to remove."
+                switch try await controller.logout(selection, revoke: !local) {
+                case .loggedOut(let account):
+                    return "Logged out \(account.email) from \(server)."
+                case .notLoggedIn:
+                    guard let email = session.email else { return "Not logged in to \(server); nothing to remove." }
+                    let others = try controller.accounts(on: server).map(\.email)
+                    let there =
+                        others.isEmpty
+                        ? "" : " (\(others.joined(separator: ", ")) \(others.count == 1 ? "is" : "are"))"
+                    return "\(email) is not logged in to \(server)\(there); nothing to remove."
                 }
             }
             Terminal.notice(notice)

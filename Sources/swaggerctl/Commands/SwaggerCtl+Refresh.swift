@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import SwaggerClient
+import SwaggerModel
 
 extension SwaggerCtl {
     struct Refresh: AsyncParsableCommand {
@@ -9,7 +10,9 @@ extension SwaggerCtl {
             abstract: "Refresh the stored session now, and print when the new access token expires.",
             discussion: """
                 Spends the refresh token for new tokens, as details and token do by themselves when the access \
-                token has expired. If the server no longer accepts the session, it is removed (exit 4).
+                token has expired. If the server no longer accepts the session, it is removed (exit 4). A server \
+                that gave no refresh token has nothing to renew: refresh says so, and exits 0 while the access \
+                token is still good, 4 once it has expired.
 
                 Examples:
                   swaggerctl refresh
@@ -22,12 +25,13 @@ extension SwaggerCtl {
 
         func run() async throws {
             let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
-            let spinner = Spinner.forStandardError(label: "Refreshing the session")
-            let (account, expiry) = try await SessionController.atTerminal(configuration, delegate: spinner) {
-                (controller) throws(SwaggerError) in
-                try await controller.refresh(controller.select(serverFlag: session.server, email: session.email))
+            let outcome = try await Spinner.run("Refreshing the session") { spinner in
+                try await SessionController.atTerminal(configuration, delegate: spinner) {
+                    (controller) throws(SwaggerError) in
+                    try await controller.refresh(controller.select(serverFlag: session.server, email: session.email))
+                }
             }
-            Terminal.print(RefreshReport.line(account: account, expiry: expiry, now: Date()) + "\n")
+            Terminal.print(RefreshReport.line(outcome, now: Date()) + "\n")
         }
     }
 }

@@ -1,14 +1,17 @@
 import ArgumentParser
 import FoundationEssentials
+import SessionStorage
 import SwaggerClient
+import SwaggerModel
 
 extension SwaggerCtl {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status",
-            abstract: "List every stored session. Never prints a token.",
+            abstract: "List the stored sessions. Never prints a token.",
             discussion: """
-                Exits 4 when no session is stored. With --check, the active session (or the one -s and -e name) \
+                Every session, or those on the server -s names and of the account -e names. The one that \
+                commands use without -s and -e is marked default. Exits 4 when no session is listed. With --check, the active session (or the one -s and -e name) \
                 is checked with the server, refreshing it if needed: exit 0 when it is valid or was refreshed, \
                 4 when it has ended (it is then removed), 3 when the server cannot be reached.
 
@@ -35,14 +38,28 @@ extension SwaggerCtl {
                     ? try controller.select(
                         serverFlag: session.server, email: session.email, usingEnvironmentToken: true)
                     : nil
-                return (try await controller.status(checking: selection), controller.tokens)
+                let server = try session.server.map { (text) throws(SwaggerError) in try ServerURL(text) }
+                let report = try await controller.status(checking: selection, server: server, email: session.email)
+                return (report, controller.tokens)
             }
             if let notice = report.notice(now: Date()) { Terminal.notice(notice) }
             report.warnings.forEach(Terminal.warning)
             Terminal.print(
-                output.render(report.sessions, location: { tokens.location(of: $0.keystore, for: $0.account) }))
-            if report.isEmpty { throw SwaggerError.notLoggedInAnywhere }
+                output.render(report.sessions, location: { tokens.location(of: $0.backend, for: $0.account) }))
+            if report.isEmpty {
+                guard session.server == nil, session.email == nil else {
+                    throw SwaggerError(.authentication, "No stored session matches \(Self.filterText(session)).")
+                }
+                throw SwaggerError.notLoggedInAnywhere
+            }
         }
+    }
+}
+
+extension SwaggerCtl.Status {
+    /// `-s URL -e E` in words, for the error when nothing matches them.
+    static func filterText(_ session: SessionOptions) -> String {
+        [session.server.map { "-s \($0)" }, session.email.map { "-e \($0)" }].compactMap { $0 }.joined(separator: " ")
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import SwaggerClient
+import SwaggerModel
 
 extension SwaggerCtl {
     struct Switch: AsyncParsableCommand {
@@ -26,7 +27,7 @@ extension SwaggerCtl {
                 let selection = try controller.select(serverFlag: session.server, email: nil)
                 let email =
                     if let email = session.email { email } else {
-                        try AccountChooser.choose(from: controller.accounts(on: selection.server))
+                        try AccountChooser.choose(on: selection.server, among: controller.records())
                     }
                 return try controller.switchTo(email, on: selection.server)
             }
@@ -37,8 +38,11 @@ extension SwaggerCtl {
 
 /// Asks which account to switch to, on a terminal.
 enum AccountChooser {
-    static func choose(from accounts: [SessionRecord]) throws(SwaggerError) -> String {
-        guard let first = accounts.first else { throw SwaggerError.notLoggedInAnywhere }
+    /// The account to switch to on `server`, of the stored sessions `records`: the only one there, or the one
+    /// the person picks, asked again until the answer is one of the numbers shown.
+    static func choose(on server: ServerURL, among records: [SessionRecord]) throws(SwaggerError) -> String {
+        let accounts = records.filter { $0.server == server }
+        guard let first = accounts.first else { throw notLoggedIn(to: server, elsewhere: records) }
         guard accounts.count > 1 else { return first.email }
         let names = accounts.map(\.email)
         guard Terminal.isTerminal(STDIN_FILENO) else {
@@ -49,10 +53,21 @@ enum AccountChooser {
         for (number, name) in names.enumerated() {
             Terminal.notice("  \(number + 1). \(name)\(number == 0 ? " (active)" : "")")
         }
-        let answer = try Prompt.line("Switch to [1-\(names.count)]: ", cancelled: "Switch cancelled.")
-        guard let number = Int(answer), names.indices.contains(number - 1) else {
-            throw SwaggerError(.usage, "\"\(answer)\" is not one of the numbers 1 to \(names.count).")
+        while true {
+            let answer = try Prompt.line("Switch to [1-\(names.count)]: ", cancelled: "Switch cancelled.")
+            if let number = Int(answer), names.indices.contains(number - 1) { return names[number - 1] }
+            Terminal.notice("\"\(TerminalText.escaped(answer))\" is not one of the numbers 1 to \(names.count).")
         }
-        return names[number - 1]
+    }
+
+    /// Nobody is logged in to `server`: the error says where somebody is, if anywhere.
+    static func notLoggedIn(to server: ServerURL, elsewhere records: [SessionRecord]) -> SwaggerError {
+        var servers: [String] = []
+        for record in records where !servers.contains(record.server.string) { servers.append(record.server.string) }
+        guard !servers.isEmpty else { return .notLoggedInAnywhere }
+        return SwaggerError(
+            .authentication,
+            "No account is logged in to \(server); sessions are on \(servers.joined(separator: ", ")). Pick one "
+                + "with -s, or run `swaggerctl login -s \(server) -e you@example.com`.")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SwaggerClient
+import SwaggerModel
 
 extension SwaggerCtl {
     struct Token: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SwaggerClient
+import SwaggerModel
 
 #if canImport(Glibc)
     import Glibc
@@ -28,7 +29,11 @@ enum Prompt {
         let answer = try asking(prompt, cancelled: cancelled, echo: false) { readLine(from: STDIN_FILENO) }
         // With echo off, the terminal shows the line break only for Enter (ECHONL), never for Ctrl-D.
         if !answer.endedLine { Terminal.standardError.write("\n") }
-        guard let text = answer.text, !text.isEmpty else { throw SwaggerError(.cancelled, cancelled) }
+        // Only Enter submits: Ctrl-D after a few characters hands them over without a line break, and a
+        // password half typed is not the one meant.
+        guard answer.endedLine, let text = answer.text, !text.isEmpty else {
+            throw SwaggerError(.cancelled, cancelled)
+        }
         return text
     }
 

@@ -1,23 +1,32 @@
 import FoundationEssentials
 import Glibc
 import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
 import Synchronization
 
-/// Shows a spinner on standard error while the API service waits, and only when standard error is a
-/// terminal. It appears after a short delay, so quick answers do not flicker, and erases itself.
+/// A spinner on standard error while a request is in flight, and only when standard error is a terminal. It
+/// appears after a short delay, so quick answers do not flicker, and erases itself.
+///
+/// It draws from a child task of the command's work (``run(_:_:)``), which ends with the work; the API service,
+/// as its delegate, says when a request is in flight.
 final class Spinner: APIServiceDelegate {
     private struct State {
-        var label = ""
-        var generation = 0
-        var waiting = false
+        var label: String
+        /// When the request in flight started; `nil` while none is.
+        var waitingSince: ContinuousClock.Instant?
         var drawn = false
     }
 
     private static let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
-    private let state = Mutex(State())
+    /// How long a request must take before the spinner shows.
+    private static let delay: Duration = .milliseconds(150)
+    private static let frameTime: Duration = .milliseconds(80)
+
+    private let state: Mutex<State>
 
     private init(label: String) {
-        state.withLock { $0.label = label }
+        state = Mutex(State(label: label))
     }
 
     /// What the spinner says it is doing.
@@ -26,42 +35,44 @@ final class Spinner: APIServiceDelegate {
         set { state.withLock { $0.label = newValue } }
     }
 
-    /// A spinner for standard error, or `nil` when standard error is not a terminal.
-    static func forStandardError(label: String = "Working") -> Spinner? {
-        Terminal.isTerminal(STDERR_FILENO) ? Spinner(label: label) : nil
+    /// Runs `work` with a spinner that says `label`, or with none when standard error is not a terminal.
+    static func run<Result: Sendable>(_ label: String, _ work: (Spinner?) async throws -> Result) async throws
+        -> Result
+    {
+        guard Terminal.isTerminal(STDERR_FILENO) else { return try await work(nil) }
+        let spinner = Spinner(label: label)
+        return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+            group.addTask { await spinner.animate() }
+            defer { group.cancelAll() }
+            return try await work(spinner)
+        }
     }
 
     func apiService(_ service: APIService, isWaiting: Bool) {
-        if isWaiting {
-            let generation = state.withLock { state in
-                state.generation += 1
-                state.waiting = true
-                return state.generation
-            }
-            Task.detached { [self] in
-                try? await Task.sleep(for: .milliseconds(150))
-                var frame = 0
-                while draw(frame: frame, generation: generation) {
-                    frame += 1
-                    try? await Task.sleep(for: .milliseconds(80))
-                }
-            }
-        } else {
-            state.withLock { state in
-                if state.drawn { Terminal.standardError.write("\r\u{1B}[K") }
-                state.waiting = false
-                state.drawn = false
-            }
+        state.withLock { state in
+            state.waitingSince = isWaiting ? .now : nil
+            if !isWaiting { Self.erase(&state) }
         }
     }
 
-    private func draw(frame: Int, generation: Int) -> Bool {
-        state.withLock { state in
-            guard state.waiting, state.generation == generation else { return false }
-            Terminal.standardError.write(
-                "\r\(Self.frames[frame % Self.frames.count]) \(TerminalText.escaped(state.label))")
-            state.drawn = true
-            return true
+    /// Draws a frame while a request has been in flight for longer than the delay, until cancelled.
+    private func animate() async {
+        var frame = 0
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.frameTime)
+            state.withLock { state in
+                guard let since = state.waitingSince, ContinuousClock.now - since >= Self.delay else { return }
+                Terminal.standardError.write(
+                    "\r\(Self.frames[frame % Self.frames.count]) \(TerminalText.escaped(state.label))")
+                state.drawn = true
+                frame += 1
+            }
         }
+        state.withLock { Self.erase(&$0) }
+    }
+
+    private static func erase(_ state: inout State) {
+        if state.drawn { Terminal.standardError.write("\r\u{1B}[K") }
+        state.drawn = false
     }
 }

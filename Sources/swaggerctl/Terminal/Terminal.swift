@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SwaggerClient
+import SwaggerModel
 
 #if canImport(Glibc)
     import Glibc
@@ -34,12 +35,21 @@ enum Terminal {
         return environment["TERM"] != "dumb"
     }
 
-    /// The renderer for tables on standard output.
+    /// The renderer for tables on standard output, as wide as the terminal when it is one.
     static var tableRenderer: TableRenderer {
-        TableRenderer(style: stdoutSupportsColor ? .dimmedKeys : .plain)
+        TableRenderer(style: stdoutSupportsColor ? .dimmedKeys : .plain, columns: columns)
     }
 
-    /// Writes `text` to standard output.
+    /// Standard output's terminal width in columns: `COLUMNS` when set, as a shell sets it, else the
+    /// terminal's own; `nil` when standard output is not a terminal.
+    static var columns: Int? {
+        guard isTerminal(STDOUT_FILENO) else { return nil }
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let value = Int(text), value > 0 { return value }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     static func print(_ text: String) {
         standardOutput.write(text)
     }

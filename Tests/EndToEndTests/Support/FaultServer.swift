@@ -7,14 +7,16 @@ import Synchronization
 import Testing
 
 /// A real HTTP server on a loopback port that answers the account API's paths with whatever a test scripts:
-/// garbage, the wrong shape, nulls, hostile text, a body dripped a byte at a time, or nothing for a long time.
+/// garbage, the wrong shape, nulls, hostile text, a body dripped a byte at a time, or nothing until the test
+/// says so.
 /// It is for faults that the demo server, which keeps to the contract, never shows.
 enum FaultServer {
     struct Reply: Sendable {
         var status: HTTPResponse.Status = .ok
         var contentType = "application/json"
         var body: String
-        var delay: Duration = .zero
+        /// When set, the reply waits until the run's ``Gate`` opens: until the test opens it, or its body ends.
+        var held = false
         var location: String?
         /// When set, the body is sent one byte at a time with this pause before each.
         var drip: Duration?
@@ -27,24 +29,26 @@ enum FaultServer {
     /// Runs `body` with the base URL of a server that gives `login` for `POST /api/User/AdminLogin` and
     /// `profile` for `GET /api/User/User`.
     static func run(
-        login: Reply = goodLogin, profile: Reply = Reply(body: "{}"), _ body: @Sendable (String) async throws -> Void
+        login: Reply = goodLogin, profile: Reply = Reply(body: "{}"), gate: Gate = Gate(),
+        _ body: @Sendable (String) async throws -> Void
     ) async throws {
-        try await run(logins: Replies([login]), profiles: Replies([profile])) { url in try await body(url) }
+        try await run(logins: Replies([login]), profiles: Replies([profile]), gate: gate) { url in try await body(url) }
     }
 
     /// The same, with each path answered by its `Replies` in turn. With `everywhere`, the server listens on
-    /// every interface, and `body` gets the port alone as well.
+    /// every interface, and `body` gets the port alone as well. Held replies are let go when `body` ends.
     static func run(
         logins: Replies = Replies([goodLogin]), profiles: Replies, refreshes: Replies = Replies([]),
-        everywhere: Bool = false, _ body: @Sendable (String) async throws -> Void
+        everywhere: Bool = false, gate: Gate = Gate(), _ body: @Sendable (String) async throws -> Void
     ) async throws {
         let router = Router()
-        router.post("/api/User/AdminLogin") { request, _ in try await respond(logins.next(request)) }
-        router.get("/api/User/User") { request, _ in try await respond(profiles.next(request)) }
-        router.post("/api/User/RefreshToken") { request, _ in try await respond(refreshes.next(request)) }
+        router.post("/api/User/AdminLogin") { request, _ in try await respond(logins.next(request), gate) }
+        router.get("/api/User/User") { request, _ in try await respond(profiles.next(request), gate) }
+        router.post("/api/User/RefreshToken") { request, _ in try await respond(refreshes.next(request), gate) }
         guard everywhere else {
             try await Application(router: router).test(.live) { client in
                 let port = try #require(client.port)
+                defer { gate.open() }
                 try await body("http://127.0.0.1:\(port)/api")
             }
             return
@@ -58,6 +62,7 @@ enum FaultServer {
             group.addTask { try await app.run() }
             var next = ports.makeAsyncIterator()
             let port = try #require(await next.next())
+            defer { gate.open() }
             try await body("http://127.0.0.1:\(port)/api")
             group.cancelAll()
         }
@@ -87,8 +92,34 @@ enum FaultServer {
         }
     }
 
-    private static func respond(_ reply: Reply) async throws -> Response {
-        if reply.delay > .zero { try await Task.sleep(for: reply.delay) }
+    /// Holds ``Reply/held`` replies until it opens, once.
+    final class Gate: Sendable {
+        private let state = Mutex<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+        init() {}
+
+        func wait() async {
+            await withCheckedContinuation { continuation in
+                let isOpen = state.withLock { state in
+                    if !state.isOpen { state.waiting.append(continuation) }
+                    return state.isOpen
+                }
+                if isOpen { continuation.resume() }
+            }
+        }
+
+        func open() {
+            let waiting = state.withLock { state in
+                state.isOpen = true
+                defer { state.waiting = [] }
+                return state.waiting
+            }
+            for continuation in waiting { continuation.resume() }
+        }
+    }
+
+    private static func respond(_ reply: Reply, _ gate: Gate) async throws -> Response {
+        if reply.held { await gate.wait() }
         var headers: HTTPFields = [.contentType: reply.contentType]
         if let location = reply.location { headers[.location] = location }
         for (name, value) in reply.headers {

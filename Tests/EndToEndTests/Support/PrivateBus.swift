@@ -1,5 +1,9 @@
 import Foundation
+import SessionMachine
+import SessionStorage
 import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
 
 /// The session bus that `make test` runs the suite on (`scripts/keyring-session`), with its own unlocked
 /// gnome-keyring. The Secret Service tests use it freely, so they refuse any other bus: they fail, never
@@ -29,9 +33,9 @@ enum TestKeyring {
     /// ``patientSeconds`` as `SWAGGERCTL_KEYRING_TIMEOUT` takes it.
     static var patientTimeout: String { "\(patientSeconds)" }
 
-    /// A keystore on the private bus, with ``patientSeconds``.
-    static func keystore(_ address: String) -> SecretServiceKeystore {
-        SecretServiceKeystore(timeout: .seconds(patientSeconds), busAddress: address)
+    /// A keyring backend on the private bus, with ``patientSeconds``.
+    static func keyring(_ address: String) -> KeyringBackend {
+        KeyringBackend(timeout: .seconds(patientSeconds), busAddress: address)
     }
 }
 
@@ -45,9 +49,8 @@ enum Project {
 
 /// A D-Bus session bus of one test's own, from `dbus-run-session` with the project's bus configuration,
 /// which activates no services. What else is on it is up to the test: nothing, a Secret Service that never
-/// answers, or a gnome-keyring that the test may lock. It lives until ``stop()``: closing its standard
-/// input ends the command inside the session, and with it the session.
-final class PrivateBus: StoppableProcess {
+/// answers, or a gnome-keyring that the test may lock.
+struct PrivateBus: Sendable {
     enum Occupant {
         /// Only the bus: nothing provides org.freedesktop.secrets.
         case nothing
@@ -58,76 +61,34 @@ final class PrivateBus: StoppableProcess {
     }
 
     let address: String
-    private let process: Process
-    private let input: FileHandle
-
-    static func start(_ occupant: Occupant) async throws -> PrivateBus {
-        try await onDedicatedThread { try PrivateBus(occupant) }
-    }
-
-    private init(_ occupant: Occupant) throws {
-        let process = Process()
-        let printAddress = #"printf '%s\n' "$DBUS_SESSION_BUS_ADDRESS"; "#
-        let session = ["--config-file=\(Project.busConfiguration.path)", "--", "sh", "-c"]
-        var lines = 1
-        switch occupant {
-        case .nothing:
-            process.executableURL = URL(filePath: "/usr/bin/dbus-run-session")
-            process.arguments = session + [printAddress + "exec cat >/dev/null"]
-        case .stalledSecretService:
-            process.executableURL = URL(filePath: "/usr/bin/dbus-run-session")
-            process.arguments =
-                session + [
-                    printAddress + #"exec "$0""#, Binaries.directory.appending(path: "StalledSecretService").path,
-                ]
-            lines = 2
-        case .keyring:
-            process.executableURL = Project.keyringSession
-            process.arguments = ["sh", "-c", printAddress + "exec cat >/dev/null"]
-        }
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.runWithDefaultSignalMask()
-
-        guard let printed = readLines(lines, from: output.fileHandleForReading) else {
-            process.waitUntilExit()
-            throw StartFailure(description: "the private bus (\(occupant)) exited with \(process.terminationStatus)")
-        }
-        guard let address = printed.first, address.hasPrefix("unix:") else {
-            process.terminate()
-            throw StartFailure(description: "the private bus printed \(printed)")
-        }
-        self.address = address
-        self.process = process
-        self.input = input.fileHandleForWriting
-    }
-
-    /// Ends the session and waits for it, on a thread of its own.
-    func stop() async {
-        let (process, input) = (process, input)
-        _ = try? await onDedicatedThread {
-            try? input.close()
-            process.waitUntilExit()
-        }
-    }
-
-    deinit {
-        try? input.close()
-    }
-
-    struct StartFailure: Error, CustomStringConvertible {
-        var description: String
-    }
 }
 
-/// Runs `body` with a private bus, and ends the bus afterwards.
-func withPrivateBus<Result>(
+/// Runs `body` with a private bus, and ends the bus, and everything on it, afterwards.
+func withPrivateBus<Result: Sendable>(
     _ occupant: PrivateBus.Occupant, _ body: (PrivateBus) async throws -> Result
 ) async throws -> Result {
-    try await using(try await PrivateBus.start(occupant), body)
+    let printAddress = #"printf '%s\n' "$DBUS_SESSION_BUS_ADDRESS"; "#
+    let session = ["--config-file=\(Project.busConfiguration.path)", "--", "sh", "-c"]
+    let runSession = URL(filePath: "/usr/bin/dbus-run-session")
+    let (executable, arguments, lines): (URL, [String], Int) =
+        switch occupant {
+        case .nothing: (runSession, session + [printAddress + "exec sleep infinity"], 1)
+        case .stalledSecretService:
+            (
+                runSession,
+                session + [
+                    printAddress + #"exec "$0""#, Binaries.directory.appending(path: "StalledSecretService").path,
+                ],
+                2
+            )
+        case .keyring: (Project.keyringSession, ["sh", "-c", printAddress + "exec sleep infinity"], 1)
+        }
+    return try await withChildProcess(executable, arguments, readyLines: lines) { printed in
+        guard let address = printed.first, address.hasPrefix("unix:") else {
+            throw StartFailure(description: "the private bus (\(occupant)) printed \(printed)")
+        }
+        return try await body(PrivateBus(address: address))
+    }
 }
 
 /// Runs `secret-tool` against the bus at `address`, in a UTF-8 locale so that it takes non-ASCII arguments.
@@ -135,6 +96,14 @@ func secretTool(_ arguments: String..., bus address: String) async throws -> Com
     try await runProgram(
         URL(filePath: "/usr/bin/secret-tool"), arguments,
         environment: ["DBUS_SESSION_BUS_ADDRESS": address, "LC_ALL": "C.UTF-8"])
+}
+
+/// Runs python keyring's own command line (`keyring set|get|del SERVICE USER`) against the Secret Service on
+/// the bus at `address`; `set` reads the password from standard input.
+func pythonKeyring(_ arguments: [String], stdin: String? = nil, bus address: String) async throws -> CommandResult {
+    try await runProgram(
+        PythonServer.python, ["-m", "keyring", "-b", "keyring.backends.SecretService.Keyring"] + arguments,
+        environment: ["DBUS_SESSION_BUS_ADDRESS": address, "LC_ALL": "C.UTF-8"], stdin: stdin)
 }
 
 /// Locks every collection of the Secret Service on the bus at `address`, as a screen lock would. This is
@@ -147,5 +116,5 @@ func lockKeyring(bus address: String) async throws {
             "org.freedesktop.Secret.Service.Lock", "array:objpath:/org/freedesktop/secrets/collection/login",
         ],
         environment: ["DBUS_SESSION_BUS_ADDRESS": address])
-    guard result.status == 0 else { throw PrivateBus.StartFailure(description: "Lock failed: \(result)") }
+    guard result.status == 0 else { throw StartFailure(description: "Lock failed: \(result)") }
 }

@@ -16,9 +16,12 @@ final class PseudoTerminalProcess: @unchecked Sendable {
     private var status: Int32?
     private(set) var transcript = ""
 
-    /// Starts `swaggerctl` with `arguments`; `typedAhead` is typed before it starts, and waits in the
-    /// terminal's input.
-    init(_ arguments: [String], environment: [String: String], typedAhead: String = "") throws {
+    /// Starts `program` (`swaggerctl` unless given) with `arguments`; `typedAhead` is typed before it starts,
+    /// and waits in the terminal's input.
+    init(
+        _ arguments: [String], environment: [String: String], typedAhead: String = "",
+        program: URL = Binaries.swaggerctl
+    ) throws {
         var master: Int32 = -1
         var slave: Int32 = -1
         guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw Failure("openpty failed") }
@@ -54,7 +57,7 @@ final class PseudoTerminalProcess: @unchecked Sendable {
         // The test runner's other descriptors (pipes of other tests' processes) stay out of the child.
         guard closeFrom(&actions, 3) == 0 else { throw Failure("posix_spawn_file_actions_addclosefrom_np failed") }
 
-        let path = Binaries.swaggerctl.path
+        let path = program.path
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }

@@ -3,8 +3,8 @@ import Testing
 
 /// A third-party server that the tests log in to, from `Tests/Fixtures/python`, run with the venv that
 /// `make test` makes (`scripts/python-env`): the FastAPI app, or Django OAuth Toolkit. Each listens on a
-/// loopback address of its own and a free port, and is stopped with SIGTERM.
-final class PythonServer: StoppableProcess {
+/// loopback address of its own and a free port.
+struct PythonServer: Sendable {
     enum Fixture: String {
         /// FastAPI's OAuth2PasswordRequestForm and OAuth2PasswordBearer, with paged lists.
         case fastapi
@@ -15,62 +15,8 @@ final class PythonServer: StoppableProcess {
     /// The venv's interpreter.
     static var python: URL { Project.root.appending(path: ".build-py/venv/bin/python") }
 
-    let process: Process
     /// The server's origin, such as `http://127.4.5.6:41234`.
     let origin: String
-    private let folder: URL
-
-    private init(_ fixture: Fixture, environment: [String: String]) throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
-            throw Failure("no \(Self.python.path): `make test` makes it with scripts/python-env")
-        }
-        folder = FileManager.default.temporaryDirectory.appending(path: "swaggerctl-py-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let host = "127.\(Int.random(in: 1...254)).\(Int.random(in: 0...255)).\(Int.random(in: 1...254))"
-        let process = Process()
-        process.executableURL = Self.python
-        process.arguments = [
-            Project.root.appending(path: "Tests/Fixtures/python/serve.py").path, fixture.rawValue, host,
-        ]
-        process.environment = [
-            "PATH": "/usr/bin:/bin", "HOME": folder.path, "PYTHONDONTWRITEBYTECODE": "1",
-            "DOT_DATABASE": folder.appending(path: "db.sqlite3").path,
-        ].merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: Self.log(in: folder))
-        try process.runWithDefaultSignalMask()
-        guard let line = readLines(1, from: output.fileHandleForReading)?.first, line.hasPrefix("listening on ") else {
-            process.waitUntilExit()
-            let log = (try? String(contentsOf: folder.appending(path: "server.log"), encoding: .utf8)) ?? ""
-            throw Failure("\(fixture) exited with \(process.terminationStatus): \(log.suffix(2000))")
-        }
-        self.process = process
-        origin = String(line.dropFirst("listening on ".count))
-    }
-
-    private static func log(in folder: URL) -> URL {
-        let log = folder.appending(path: "server.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        return log
-    }
-
-    static func start(_ fixture: Fixture, environment: [String: String] = [:]) async throws -> PythonServer {
-        try await onDedicatedThread { try PythonServer(fixture, environment: environment) }
-    }
-
-    func stop() async {
-        guard process.isRunning else { return }
-        process.terminate()
-        let process = process
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume()
-            }
-        }
-        try? FileManager.default.removeItem(at: folder)
-    }
 
     /// Sends a request with curl, outside swaggerctl: how a test sees what the server thinks.
     func curl(_ arguments: [String]) async throws -> CommandResult {
@@ -93,9 +39,34 @@ final class PythonServer: StoppableProcess {
 }
 
 /// Runs `body` with a fresh `fixture` server, and stops it afterwards.
-func withPythonServer<Result>(
+func withPythonServer<Result: Sendable>(
     _ fixture: PythonServer.Fixture, environment: [String: String] = [:],
     _ body: (PythonServer) async throws -> Result
 ) async throws -> Result {
-    try await using(try await PythonServer.start(fixture, environment: environment), body)
+    guard FileManager.default.isExecutableFile(atPath: PythonServer.python.path) else {
+        throw PythonServer.Failure("no \(PythonServer.python.path): `make test` makes it with scripts/python-env")
+    }
+    let folder = FileManager.default.temporaryDirectory.appending(path: "swaggerctl-py-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let log = folder.appending(path: "server.log")
+    let host = "127.\(Int.random(in: 1...254)).\(Int.random(in: 0...255)).\(Int.random(in: 1...254))"
+    let serve = Project.root.appending(path: "Tests/Fixtures/python/serve.py").path
+    let fixtureEnvironment = [
+        "PATH": "/usr/bin:/bin", "HOME": folder.path, "PYTHONDONTWRITEBYTECODE": "1",
+        "DOT_DATABASE": folder.appending(path: "db.sqlite3").path,
+    ].merging(environment) { $1 }
+    do {
+        return try await withChildProcess(
+            PythonServer.python, [serve, fixture.rawValue, host], environment: fixtureEnvironment, log: log
+        ) { lines in
+            guard lines[0].hasPrefix("listening on ") else {
+                throw PythonServer.Failure("\(fixture) printed \(lines[0])")
+            }
+            return try await body(PythonServer(origin: String(lines[0].dropFirst("listening on ".count))))
+        }
+    } catch let failure as StartFailure {
+        let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        throw PythonServer.Failure("\(fixture): \(failure); its log: \(said.suffix(2000))")
+    }
 }

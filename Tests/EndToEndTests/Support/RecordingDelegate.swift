@@ -1,27 +1,13 @@
-import SwaggerClient
+import SwaggerHTTP
 import Synchronization
 
-/// An `APIServiceDelegate` that records every report, in order.
+/// An `APIServiceDelegate` that records whether a request was in flight, each time it is told.
 final class RecordingDelegate: APIServiceDelegate {
-    enum Report: Sendable, Equatable {
-        case waiting(Bool)
-        case failed(APIServiceError)
-        case received(Profile)
-    }
+    private let log = Mutex<[Bool]>([])
 
-    private let log = Mutex<[Report]>([])
-
-    var reports: [Report] { log.withLock { $0 } }
+    var reports: [Bool] { log.withLock { $0 } }
 
     func apiService(_ service: APIService, isWaiting: Bool) {
-        log.withLock { $0.append(.waiting(isWaiting)) }
-    }
-
-    func apiService(_ service: APIService, didFailWith error: APIServiceError) {
-        log.withLock { $0.append(.failed(error)) }
-    }
-
-    func apiService(_ service: APIService, didReceive profile: Profile) {
-        log.withLock { $0.append(.received(profile)) }
+        log.withLock { $0.append(isWaiting) }
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
-import SwaggerClient
+import SessionStorage
+import SwaggerModel
+import Synchronization
 
 /// A private configuration folder and a clean environment for running `swaggerctl`, so tests never see the
 /// developer's own sessions or settings.
@@ -8,6 +10,8 @@ final class Sandbox: Sendable {
     var configDirectory: URL { root.appending(path: "config") }
     var cacheDirectory: URL { root.appending(path: "cache") }
     let extraEnvironment: [String: String]
+    /// How far ahead of the system's clock the clock that swaggerctl sees is.
+    private let clockOffset = Mutex<Duration>(.zero)
 
     init(environment: [String: String] = [:]) throws {
         extraEnvironment = environment
@@ -32,6 +36,18 @@ final class Sandbox: Sendable {
         return environment
     }
 
+    /// Moves the clock that later `swaggerctl` runs see forward by `interval`, so that what they stored expires
+    /// without anyone waiting for it.
+    func advanceClock(by interval: Duration) {
+        clockOffset.withLock { $0 += interval }
+    }
+
+    /// Moves both clocks forward by `interval`: the one `swaggerctl` sees, and the demo server's.
+    func advanceClock(by interval: Duration, with server: DemoServerProcess) async throws {
+        try await server.advanceClock(by: interval)
+        advanceClock(by: interval)
+    }
+
     /// Runs `swaggerctl` with `arguments`.
     func swaggerctl(_ arguments: String..., stdin: String? = nil) async throws -> CommandResult {
         try await swaggerctl(arguments, stdin: stdin)
@@ -41,8 +57,19 @@ final class Sandbox: Sendable {
     func swaggerctl(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:])
         async throws -> CommandResult
     {
-        try await runProgram(
-            Binaries.swaggerctl, arguments, environment: self.environment.merging(environment) { $1 }, stdin: stdin)
+        let environment = self.environment.merging(environment) { $1 }
+        let offset = clockOffset.withLock { $0 }
+        guard offset > .zero else {
+            return try await runProgram(Binaries.swaggerctl, arguments, environment: environment, stdin: stdin)
+        }
+        // Debian's faketime moves the wall clock that swaggerctl reads, which expiry is measured by, and leaves the
+        // monotonic clock that its timeouts run on alone. It prepares libfaketime's environment before it starts
+        // the program: the library would otherwise change `environ` as it loads, and Swift finds the arguments
+        // through `environ`.
+        return try await runProgram(
+            URL(filePath: "/usr/bin/faketime"),
+            ["-m", "--exclude-monotonic", "-f", "+\(offset.seconds)", Binaries.swaggerctl.path] + arguments,
+            environment: environment, stdin: stdin)
     }
 
     /// The demo server's built-in account.
@@ -65,24 +92,16 @@ final class Sandbox: Sendable {
             environment: environment)
     }
 
-    var keystore: FileKeystore { FileKeystore(directory: configDirectory) }
+    var file: FileBackend { FileBackend(directory: configDirectory) }
     var profiles: ProfileCache { ProfileCache(directory: cacheDirectory) }
-    var index: SessionIndex { SessionIndex(directory: configDirectory) }
-    var credentialsFile: URL { configDirectory.appending(path: FileKeystore.fileName) }
-    var sessionsFile: URL { configDirectory.appending(path: SessionIndex.fileName) }
+    var sessions: SessionList { SessionList(directory: configDirectory) }
+    var credentialsFile: URL { configDirectory.appending(path: FileBackend.fileName) }
+    var sessionsFile: URL { configDirectory.appending(path: SessionList.fileName) }
 
     /// Every file in the configuration folder, read as text, joined: for checking what was written.
     func allFileContents() throws -> String {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: configDirectory.path)) ?? []
         return try names.map { try String(contentsOf: configDirectory.appending(path: $0), encoding: .utf8) }
             .joined(separator: "\n")
-    }
-}
-
-extension Data {
-    /// Writes the bytes to `url` as swaggerctl writes its files: readable by the owner alone.
-    func writePrivately(to url: URL) throws {
-        try write(to: url)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
     }
 }

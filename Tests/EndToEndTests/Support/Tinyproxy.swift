@@ -1,47 +1,11 @@
 import Foundation
 
 /// Debian's tinyproxy on a free loopback port, logging every request it carries, for the proxy tests.
-final class Tinyproxy: StoppableProcess {
+struct Tinyproxy: Sendable {
     let port: Int
-    private let folder: URL
-    private let process: Process
-
+    let folder: URL
     /// `http://127.0.0.1:PORT`, or with `user:password@` when the proxy asks for them.
     let url: String
-
-    /// Starts tinyproxy in the foreground; with `credentials`, it demands them (`BasicAuth`).
-    static func start(credentials: (user: String, password: String)? = nil) async throws -> Tinyproxy {
-        try await onDedicatedThread { try Tinyproxy(credentials: credentials) }
-    }
-
-    private init(credentials: (user: String, password: String)?) throws {
-        port = try freeLoopbackPort()
-        folder = FileManager.default.temporaryDirectory.appending(path: "tinyproxy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var configuration = """
-            Port \(port)
-            Listen 127.0.0.1
-            Timeout 30
-            LogFile "\(folder.appending(path: "tinyproxy.log").path)"
-            LogLevel Info
-            MaxClients 100
-            Allow 127.0.0.1
-
-            """
-        if let credentials { configuration += "BasicAuth \(credentials.user) \(credentials.password)\n" }
-        let file = folder.appending(path: "tinyproxy.conf")
-        try Data(configuration.utf8).write(to: file)
-        let credentialPart = credentials.map { "\($0.user):\($0.password)@" } ?? ""
-        url = "http://\(credentialPart)127.0.0.1:\(port)"
-
-        process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/tinyproxy")
-        process.arguments = ["-d", "-c", file.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.runWithDefaultSignalMask()
-        try waitUntilListening(port: port, while: process)
-    }
 
     /// What tinyproxy logged so far.
     var log: String {
@@ -53,28 +17,42 @@ final class Tinyproxy: StoppableProcess {
     var connects: [String] {
         log.split(separator: "\n").filter { $0.contains(": Request (") && $0.contains(": CONNECT ") }.map(String.init)
     }
-
-    func stop() async {
-        let (process, folder) = (process, folder)
-        _ = try? await onDedicatedThread {
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-            }
-            try? FileManager.default.removeItem(at: folder)
-        }
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-    }
 }
 
-/// Runs `body` with a tinyproxy, and stops it afterwards.
-func withTinyproxy<Result>(
+/// Runs `body` with a tinyproxy in the foreground, and stops it afterwards; with `credentials`, it demands
+/// them (`BasicAuth`).
+func withTinyproxy<Result: Sendable>(
     credentials: (user: String, password: String)? = nil, _ body: (Tinyproxy) async throws -> Result
 ) async throws -> Result {
-    try await using(try await Tinyproxy.start(credentials: credentials), body)
+    let port = try freeLoopbackPort()
+    let folder = FileManager.default.temporaryDirectory.appending(path: "tinyproxy-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var configuration = """
+        Port \(port)
+        Listen 127.0.0.1
+        Timeout 30
+        LogFile "\(folder.appending(path: "tinyproxy.log").path)"
+        LogLevel Info
+        MaxClients 100
+        Allow 127.0.0.1
+
+        """
+    if let credentials { configuration += "BasicAuth \(credentials.user) \(credentials.password)\n" }
+    let file = folder.appending(path: "tinyproxy.conf")
+    try Data(configuration.utf8).write(to: file)
+    let credentialPart = credentials.map { "\($0.user):\($0.password)@" } ?? ""
+    let proxy = Tinyproxy(port: port, folder: folder, url: "http://\(credentialPart)127.0.0.1:\(port)")
+    // tinyproxy says nothing when it is ready; a shell waits until the port accepts connections, then says so.
+    let script = #"""
+        "$0" -d -c "$1" >/dev/null 2>&1 &
+        until (exec 3<>"/dev/tcp/127.0.0.1/$2") 2>/dev/null; do kill -0 $! 2>/dev/null || exit 1; sleep 0.05; done
+        echo ready
+        wait
+        """#
+    return try await withChildProcess(
+        URL(filePath: "/bin/bash"), ["-c", script, "/usr/bin/tinyproxy", file.path, String(port)]
+    ) { _ in try await body(proxy) }
 }
 
 /// A loopback port that nothing listens on just now.
@@ -94,28 +72,6 @@ func freeLoopbackPort() throws -> Int {
     }
     guard bound else { throw PortFailure() }
     return Int(UInt16(bigEndian: address.sin_port))
-}
-
-/// Waits, up to ten seconds, until something accepts connections on the loopback `port`.
-func waitUntilListening(port: Int, while process: Process) throws {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while ContinuousClock.now < deadline {
-        guard process.isRunning else { throw PortFailure() }
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        close(descriptor)
-        if connected { return }
-        Thread.sleep(forTimeInterval: 0.05)
-    }
-    throw PortFailure()
 }
 
 struct PortFailure: Error {}

@@ -124,7 +124,9 @@ async def echo(request: Request, username: str = Depends(current_user)):
         "query": dict(request.query_params),
         "contentType": request.headers.get("content-type"),
         "header": request.headers.get("x-swaggerctl-test"),
-        "body": body.decode("utf-8", "replace"),
+        "body": body.decode("utf-8", "replace") if len(body) <= 4096 else None,
+        "length": len(body),
+        "tail": body[-64:].decode("utf-8", "replace"),
     }
 
 

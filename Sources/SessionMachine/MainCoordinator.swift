@@ -1,0 +1,435 @@
+import FoundationEssentials
+import SwaggerModel
+
+/// The decisions of one use of a session, as a value-type state machine with no I/O.
+///
+/// ``SessionController`` owns one for each command that uses a session. It performs the action that an event
+/// returns, and feeds the outcome back in as the next event. Each event returns its own action type, which
+/// holds only the actions that can follow it; where the uses differ, the action holds the ``SessionPurpose``'s
+/// own step. Each state carries everything the flow needs, so the owner keeps no copy of the session.
+///
+/// The decisions made here:
+/// - refuse, before anything is sent, to carry tokens over plain HTTP to another machine unless allowed;
+/// - refresh before using an access token that is due (``Expiry``);
+/// - after taking the refresh lock, use the tokens another process stored meanwhile rather than spend the
+///   refresh token a second time;
+/// - use the renewed tokens only once they are stored, and keep the old refresh token when the server does
+///   not rotate it (RFC 6749 §6);
+/// - end the session when the server rejects the refresh;
+/// - for the profile: refresh once and repeat once on a 401, end the session on a second 401 or a 403, and
+///   show the saved profile when the server cannot be reached;
+/// - for the person's own requests: refresh once and repeat once on a 401, and otherwise show every answer
+///   as it is, keeping the session.
+///
+/// Feeding an event in a state where it cannot happen is a programming error in the owner, and stops the
+/// process as a failed precondition does.
+package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
+    /// What follows ``start(_:now:plainHTTP:)`` and ``refreshRequested(_:plainHTTP:)``.
+    package enum StartAction: Sendable, Hashable {
+        /// Read the stored access token (only that: the refresh token is read under the lock), then send
+        /// ``tokenRead(_:)``.
+        case readAccessToken(SessionRecord)
+        /// Take the account's refresh lock, read its record and tokens again, then send
+        /// ``lockTaken(record:credentials:now:)``.
+        case lockForRefresh(Account)
+        case proceed(Purpose.Step)
+        case fail(SessionFailure)
+    }
+
+    /// What follows ``tokenRead(_:)``.
+    package enum TokenReadAction: Sendable, Hashable {
+        /// The access token is gone but the session can be renewed: take the lock as for
+        /// ``StartAction/lockForRefresh(_:)``.
+        case lockForRefresh(Account)
+        case proceed(Purpose.Step)
+        case fail(SessionFailure)
+    }
+
+    /// What follows ``lockTaken(record:credentials:now:)``. Only ``refresh(_:)`` keeps the lock.
+    package enum LockedAction: Sendable, Hashable {
+        /// Write the session back as it is, to learn that its renewal can be stored, then (or else send
+        /// ``renewalNotWritable(_:)``) send this refresh, still holding the lock, and then send
+        /// ``refreshed(_:now:)`` or ``refreshFailed(_:)``.
+        case refresh(RefreshRequest)
+        /// Release the lock and go on.
+        case proceed(Purpose.Step)
+        /// The session cannot be renewed: remove it, release the lock, and report.
+        case endSession(SessionEnd)
+        /// Release the lock and stop.
+        case fail(SessionFailure)
+    }
+
+    /// What follows ``refreshFailed(_:)``. The lock is released first in every case.
+    package enum RefreshFailedAction: Sendable, Hashable {
+        /// The server rejected the refresh token: remove the session and report.
+        case endSession(SessionEnd)
+        /// The server could not be reached, and the purpose has another way.
+        case proceed(Purpose.Step)
+        /// Stop; the session is kept.
+        case fail(SessionFailure)
+    }
+
+    /// Why the refresh lock is wanted.
+    private enum LockReason: Sendable {
+        /// The access token is due.
+        case due
+        /// The server refused this access token.
+        case rejected(String)
+        /// The person asked for a refresh, so one is made even if another process refreshed meanwhile.
+        case asked
+        /// No access token is stored, though the session has a refresh token: another program removed it.
+        case missing
+    }
+
+    private struct Flow: Sendable {
+        var source: TokenSource
+        /// The token in use came from under the refresh lock: another refusal is the server's last word.
+        var renewed = false
+    }
+
+    private enum State: Sendable {
+        case idle
+        case readingAccessToken(Flow, SessionRecord)
+        case waitingForLock(Flow, SessionRecord, LockReason)
+        case refreshing(Flow, Session)
+        case storingRotation(Flow, Session, accessToken: String)
+        /// The purpose's step with this token is under way.
+        case using(Flow, accessToken: String)
+        /// The person's request was answered; the next one, such as the next page, may follow.
+        case answered(Flow, accessToken: String)
+        /// The purpose's other way, for a server that could not be reached, is under way.
+        case fallingBack(Flow, because: APIServiceError)
+        case finished
+    }
+
+    private let purpose: Purpose
+    private var state: State = .idle
+
+    package init(purpose: Purpose) {
+        self.purpose = purpose
+    }
+
+    // MARK: - Events every use shares
+
+    /// The person asked for the purpose with the session from `source`. `plainHTTP` holds
+    /// `SWAGGERCTL_ALLOW_HTTP` and the proxies; a stored session also carries the allowance its login gave.
+    package mutating func start(_ source: TokenSource, now: Date, plainHTTP: PlainHTTP) -> StartAction {
+        guard case .idle = state else { invalid("start") }
+        if let refused = Self.plainHTTPRefusal(source, plainHTTP) {
+            state = .finished
+            return .fail(refused)
+        }
+        let flow = Flow(source: source)
+        switch source {
+        case .environment(let token, let server):
+            let times = JWTClaims.times(of: token)
+            guard Expiry.needsRefresh(expiresAt: times.expiresAt, issuedAt: times.issuedAt, now: now) else {
+                return .proceed(use(token, in: flow))
+            }
+            guard let step = purpose.unrenewable(token, from: source, now: now) else {
+                state = .finished
+                return .fail(.environmentTokenExpired(server: server))
+            }
+            state = .using(flow, accessToken: token)
+            return .proceed(step)
+        case .stored(let record):
+            if Expiry.needsRefresh(expiresAt: record.expiresAt, issuedAt: record.issuedAt, now: now) {
+                state = .waitingForLock(flow, record, .due)
+                return .lockForRefresh(record.account)
+            }
+            state = .readingAccessToken(flow, record)
+            return .readAccessToken(record)
+        }
+    }
+
+    /// The stored access token was read: `nil` when no backend holds one.
+    package mutating func tokenRead(_ accessToken: String?) -> TokenReadAction {
+        guard case .readingAccessToken(let flow, let record) = state else { invalid("tokenRead") }
+        guard let accessToken else {
+            // A keyring item can be deleted on its own, by a keyring manager or another tool; the refresh
+            // token's item may have survived it.
+            guard record.refreshable == true else {
+                state = .finished
+                return .fail(.noStoredToken(record.account))
+            }
+            state = .waitingForLock(flow, record, .missing)
+            return .lockForRefresh(record.account)
+        }
+        return .proceed(use(accessToken, in: flow))
+    }
+
+    /// The refresh lock is held, and the session was read again under it: `record` and `credentials` are `nil`
+    /// when they are no longer stored.
+    package mutating func lockTaken(record: SessionRecord?, credentials: Credentials?, now: Date) -> LockedAction {
+        guard case .waitingForLock(var flow, let original, let reason) = state else { invalid("lockTaken") }
+        state = .finished
+        guard let record else { return .fail(.sessionGone(original.account)) }
+        flow.source = .stored(record)
+        guard let credentials else { return .fail(.noStoredToken(record.account)) }
+        // Another process may have refreshed (or logged in again) while this one waited. A rotating refresh
+        // token may be spent only once, so its new tokens are used instead: a different token than the one
+        // refused, or a record that changed and whose token has not run out. Only the change is trusted here,
+        // not the margin: a token that lives less than the margin would otherwise be refreshed by every
+        // process that waited for it.
+        let unexpired = !Expiry.hasExpired(record.expiresAt, now: now)
+        let replaced: String? =
+            switch reason {
+            case .rejected(let refused): credentials.accessToken != refused && unexpired ? credentials.accessToken : nil
+            case .due, .missing: record != original && unexpired ? credentials.accessToken : nil
+            case .asked: nil
+            }
+        if let replaced {
+            flow.renewed = true
+            return .proceed(use(replaced, in: flow))
+        }
+        guard let refreshToken = credentials.refreshToken else {
+            guard let accessToken = credentials.accessToken else { return .fail(.noStoredToken(record.account)) }
+            if case .rejected = reason {
+                guard let step = purpose.rejectedWithoutRefreshToken(record) else {
+                    return .endSession(SessionEnd(record: record, reason: .tokenRejected))
+                }
+                return .proceed(step)
+            }
+            guard let step = purpose.unrenewable(accessToken, from: flow.source, now: now) else {
+                return .fail(.expiredWithoutRefreshToken(record.account))
+            }
+            // Whatever the server says of this token is final: there is nothing to renew it with.
+            flow.renewed = true
+            state = .using(flow, accessToken: accessToken)
+            return .proceed(step)
+        }
+        state = .refreshing(flow, Session(record: record, credentials: credentials))
+        return .refresh(
+            RefreshRequest(
+                server: record.server, serverDescription: record.serverDescription, refreshToken: refreshToken,
+                appID: record.appID, clientSecret: credentials.clientSecret))
+    }
+
+    /// The server renewed the tokens.
+    /// - Returns: The renewed session, for the owner to store in the backend that holds the session, before
+    ///   it sends ``rotationStored()`` and releases the lock.
+    package mutating func refreshed(_ grant: TokenGrant, now: Date) -> Session {
+        guard case .refreshing(let flow, var session) = state else { invalid("refreshed") }
+        // A server that does not rotate sends no new refresh token; the one it has is still good (RFC 6749 §6).
+        let refreshToken = grant.refreshToken ?? session.credentials.refreshToken
+        session.credentials = Credentials(
+            accessToken: grant.accessToken, refreshToken: refreshToken, clientSecret: session.credentials.clientSecret)
+        (session.record.issuedAt, session.record.expiresAt) = Expiry.times(of: grant, now: now)
+        session.record.refreshable = refreshToken != nil
+        if let username = grant.username { session.record.username = username }
+        state = .storingRotation(flow, session, accessToken: grant.accessToken)
+        return session
+    }
+
+    /// Writing the session as it is, before the refresh, failed: the renewed one could not be stored either,
+    /// and the server would spend the refresh token for nothing. Release the lock and stop.
+    package mutating func renewalNotWritable(_ error: SwaggerError) -> SessionFailure {
+        guard case .refreshing(_, let session) = state else { invalid("renewalNotWritable") }
+        state = .finished
+        return .renewalNotWritable(session.account, error)
+    }
+
+    /// The renewed session is stored; the lock is released next.
+    package mutating func rotationStored() -> Purpose.Step {
+        guard case .storingRotation(var flow, let session, let accessToken) = state else {
+            invalid("rotationStored")
+        }
+        flow.source = .stored(session.record)
+        flow.renewed = true
+        return use(accessToken, in: flow)
+    }
+
+    /// The renewed session could not be stored. The server has spent the old refresh token, so the stored
+    /// session cannot be renewed again.
+    package mutating func rotationNotStored(_ error: SwaggerError) -> SessionFailure {
+        guard case .storingRotation(_, let session, _) = state else { invalid("rotationNotStored") }
+        state = .finished
+        return .renewedButNotStored(session.account, error)
+    }
+
+    /// The refresh request failed.
+    package mutating func refreshFailed(_ error: APIServiceError) -> RefreshFailedAction {
+        guard case .refreshing(let flow, let session) = state else { invalid("refreshFailed") }
+        state = .finished
+        if error == .refreshRejected { return .endSession(SessionEnd(record: session.record, reason: error)) }
+        if error.isUnreachable, let step = purpose.unreachable(error, session.record) {
+            state = .fallingBack(flow, because: error)
+            return .proceed(step)
+        }
+        return .fail(flow.source.failure(error))
+    }
+
+    // MARK: - Helpers
+
+    /// The step that uses `accessToken`; its outcome is reported next, if the purpose has one.
+    private mutating func use(_ accessToken: String, in flow: Flow) -> Purpose.Step {
+        state = .using(flow, accessToken: accessToken)
+        return purpose.use(accessToken, from: flow.source, renewed: flow.renewed)
+    }
+
+    private static func plainHTTPRefusal(_ source: TokenSource, _ plainHTTP: PlainHTTP) -> SessionFailure? {
+        switch source {
+        case .stored(let record):
+            plainHTTP.refusal(
+                record.server, record.serverDescription, sessionAllows: record.allowsPlainHTTP == true
+            ).map { .plainHTTPRefused(server: $0, sending: .tokens(email: record.email)) }
+        case .environment(_, let server):
+            plainHTTP.refusal(server, .original(server)).map {
+                .plainHTTPRefused(server: $0, sending: .environmentToken)
+            }
+        }
+    }
+
+    /// Stops the process: the owner sent an event that cannot happen in this state. Only the state's name is
+    /// shown, because its payload holds tokens.
+    private func invalid(_ event: String) -> Never {
+        let name =
+            switch state {
+            case .idle: "idle"
+            case .readingAccessToken: "readingAccessToken"
+            case .waitingForLock: "waitingForLock"
+            case .refreshing: "refreshing"
+            case .storingRotation: "storingRotation"
+            case .using: "using"
+            case .answered: "answered"
+            case .fallingBack: "fallingBack"
+            case .finished: "finished"
+            }
+        preconditionFailure("MainCoordinator: \(event) cannot happen in state \(name)")
+    }
+}
+
+// MARK: - The profile
+
+extension MainCoordinator where Purpose == ProfilePurpose {
+    /// What follows ``profileReceived(_:)``.
+    package enum ProfileAction: Sendable, Hashable {
+        /// Save the profile for this account, then show it.
+        case saveAndShow(ProfileOutcome, Account)
+        /// Show the profile; nothing is saved for `SWAGGERCTL_TOKEN`.
+        case show(ProfileOutcome)
+    }
+
+    /// What follows ``profileFailed(_:)``.
+    package enum ProfileFailedAction: Sendable, Hashable {
+        /// The token was refused: take the refresh lock, read again, then send
+        /// ``lockTaken(record:credentials:now:)``.
+        case lockForRefresh(Account)
+        /// The server will not serve this session: remove it and report.
+        case endSession(SessionEnd)
+        case proceed(ProfilePurpose.Step)
+        case fail(SessionFailure)
+    }
+
+    /// What follows ``savedProfileLoaded(_:)``.
+    package enum SavedProfileAction: Sendable, Hashable {
+        /// Show the saved profile, with a notice saying why it is not fresh.
+        case show(ProfileOutcome)
+        /// Stop: nothing was saved.
+        case fail(SessionFailure)
+    }
+
+    /// The profile arrived.
+    package mutating func profileReceived(_ profile: Profile) -> ProfileAction {
+        guard case .using(let flow, _) = state else { invalid("profileReceived") }
+        state = .finished
+        let outcome = ProfileOutcome(
+            profile: profile, origin: .server(renewed: flow.renewed), kind: flow.source.serverDescription.kind)
+        guard case .stored(let record) = flow.source else { return .show(outcome) }
+        return .saveAndShow(outcome, record.account)
+    }
+
+    /// The profile request failed.
+    package mutating func profileFailed(_ error: APIServiceError) -> ProfileFailedAction {
+        guard case .using(let flow, let accessToken) = state else { invalid("profileFailed") }
+        state = .finished
+        guard case .stored(let record) = flow.source else {
+            return .fail(
+                error == .tokenRejected
+                    ? .environmentTokenRejected(server: flow.source.server) : flow.source.failure(error))
+        }
+        switch error {
+        case .tokenRejected where !flow.renewed:
+            state = .waitingForLock(flow, record, .rejected(accessToken))
+            return .lockForRefresh(record.account)
+        case .tokenRejected, .forbidden:
+            // A second 401, or a 403: the server knows this session and will not serve it. A refresh would not
+            // change its mind.
+            return .endSession(SessionEnd(record: record, reason: error))
+        default:
+            if error.isUnreachable, let step = purpose.unreachable(error, record) {
+                state = .fallingBack(flow, because: error)
+                return .proceed(step)
+            }
+            return .fail(flow.source.failure(error))
+        }
+    }
+
+    /// The saved profile was read: `nil` when none was saved.
+    package mutating func savedProfileLoaded(_ saved: SavedProfile?) -> SavedProfileAction {
+        guard case .fallingBack(let flow, let error) = state else { invalid("savedProfileLoaded") }
+        state = .finished
+        guard let saved else { return .fail(flow.source.failure(error)) }
+        return .show(
+            ProfileOutcome(
+                profile: saved.profile, origin: .saved(receivedAt: saved.receivedAt, because: error),
+                kind: flow.source.serverDescription.kind))
+    }
+}
+
+// MARK: - A refresh on request
+
+extension MainCoordinator where Purpose == RefreshPurpose {
+    /// The person asked to renew the stored session now, whatever its access token's expiry.
+    package mutating func refreshRequested(_ record: SessionRecord, plainHTTP: PlainHTTP) -> StartAction {
+        guard case .idle = state else { invalid("refreshRequested") }
+        let source = TokenSource.stored(record)
+        if let refused = Self.plainHTTPRefusal(source, plainHTTP) {
+            state = .finished
+            return .fail(refused)
+        }
+        state = .waitingForLock(Flow(source: source), record, .asked)
+        return .lockForRefresh(record.account)
+    }
+}
+
+// MARK: - The person's own requests
+
+extension MainCoordinator where Purpose == RequestPurpose {
+    /// What follows ``responseReceived(status:)``.
+    package enum ResponseAction: Sendable, Hashable {
+        /// The token was refused: take the refresh lock, read again, then send
+        /// ``lockTaken(record:credentials:now:)``, which leads to the same request again.
+        case lockForRefresh(Account)
+        /// The response is the answer, whatever its status. Send ``nextRequest()`` for another page.
+        case answered
+    }
+
+    /// The response to the person's request arrived, with `status`.
+    package mutating func responseReceived(status: Int) -> ResponseAction {
+        guard case .using(let flow, let accessToken) = state else { invalid("responseReceived") }
+        if status == 401, !flow.renewed, case .stored(let record) = flow.source, record.refreshable != false {
+            state = .waitingForLock(flow, record, .rejected(accessToken))
+            return .lockForRefresh(record.account)
+        }
+        state = .answered(flow, accessToken: accessToken)
+        return .answered
+    }
+
+    /// No response arrived.
+    /// - Returns: The failure to report; the session is kept.
+    package mutating func requestFailed(_ error: APIServiceError) -> SessionFailure {
+        guard case .using(let flow, _) = state else { invalid("requestFailed") }
+        state = .finished
+        return flow.source.failure(error)
+    }
+
+    /// The person's request needs another request, such as the next page.
+    /// - Returns: The token to send it with, which may be renewed once more on a 401.
+    package mutating func nextRequest() -> String {
+        guard case .answered(var flow, let accessToken) = state else { invalid("nextRequest") }
+        flow.renewed = false
+        state = .using(flow, accessToken: accessToken)
+        return accessToken
+    }
+}

@@ -1,0 +1,110 @@
+import FoundationEssentials
+import SwaggerModel
+
+/// Why a flow ends without its result, for the owner to word. A stored session is kept unless a
+/// ``SessionEnd`` said to remove it.
+package enum SessionFailure: Sendable, Hashable {
+    /// A request failed, or the server refused it; the session, if any, is kept. `email` is `nil` for
+    /// `SWAGGERCTL_TOKEN`.
+    case requestFailed(APIServiceError, server: ServerURL, email: String?, kind: ServerKind)
+    /// The server refused `SWAGGERCTL_TOKEN` (401).
+    case environmentTokenRejected(server: ServerURL)
+    /// `SWAGGERCTL_TOKEN` has expired, and a token that is not stored cannot be refreshed.
+    case environmentTokenExpired(server: ServerURL)
+    /// The server no longer accepts the session, which the owner has removed.
+    case sessionEnded(Account, because: APIServiceError)
+    /// The session's record is there, but no backend holds its token.
+    case noStoredToken(Account)
+    /// The session disappeared while this process waited for the refresh lock: another one logged out or
+    /// found it ended.
+    case sessionGone(Account)
+    /// The access token has expired, and the server gave no refresh token to renew it.
+    case expiredWithoutRefreshToken(Account)
+    /// Refused before anything was sent: `sending` would cross plain HTTP to `server`, another machine, and
+    /// nobody allowed it.
+    case plainHTTPRefused(server: ServerURL, sending: Secret)
+    /// The server refused the login, or could not be asked.
+    case loginFailed(APIServiceError, Account, kind: ServerKind)
+    /// The login stored its session, but the profile request that followed failed.
+    case profileAfterLogin(APIServiceError, SessionRecord)
+    /// The login succeeded, but its profile answer is not a profile; nothing was stored.
+    case unusableProfile(APIServiceError, Account, ServerDescription)
+    /// The login succeeded, but its session could not be stored; nothing was.
+    case notStored(Account, SwaggerError)
+    /// The server renewed the tokens, spending the old refresh token, but the new ones could not be stored.
+    case renewedButNotStored(Account, SwaggerError)
+    /// The session could not be written where it is kept, so it was not renewed: the server would spend the
+    /// refresh token, and the new one would be lost. The session is as it was.
+    case renewalNotWritable(Account, SwaggerError)
+    /// The session could not be removed from this machine; `revoked` when the server had ended it already.
+    case notRemoved(Account, SwaggerError, revoked: Bool)
+
+    /// What a refused plain-HTTP request would have carried.
+    package enum Secret: Sendable, Hashable {
+        case password
+        case tokens(email: String)
+        case environmentToken
+    }
+}
+
+/// A session that the server no longer accepts: the owner removes it from every store, with its saved profile,
+/// then reports ``SessionFailure/sessionEnded(_:because:)``.
+package struct SessionEnd: Sendable, Hashable {
+    package var record: SessionRecord
+    /// What the server said: a refused refresh, a 401 after one, or a 403.
+    package var reason: APIServiceError
+
+    package var failure: SessionFailure { .sessionEnded(record.account, because: reason) }
+}
+
+/// A profile to show, and where it came from.
+package struct ProfileOutcome: Sendable, Hashable {
+    /// Where a shown profile came from.
+    package enum Origin: Sendable, Hashable {
+        /// The server, just now; `renewed` when the tokens were refreshed on the way.
+        case server(renewed: Bool)
+        /// The profile that arrived at `receivedAt`, saved, because the server could not be reached.
+        case saved(receivedAt: Date, because: APIServiceError)
+    }
+
+    package var profile: Profile
+    package var origin: Origin
+    /// The kind of server it came from, which decides how it is laid out.
+    package var kind: ServerKind
+
+    package init(profile: Profile, origin: Origin, kind: ServerKind) {
+        self.profile = profile
+        self.origin = origin
+        self.kind = kind
+    }
+}
+
+/// Where a flow's access token comes from.
+package enum TokenSource: Sendable, Hashable, Redacting {
+    /// A session that `login` stored.
+    case stored(SessionRecord)
+    /// `SWAGGERCTL_TOKEN`, for `server`: never stored and never refreshed.
+    case environment(token: String, server: ServerURL)
+
+    package var server: ServerURL {
+        switch self {
+        case .stored(let record): record.server
+        case .environment(_, let server): server
+        }
+    }
+
+    package var serverDescription: ServerDescription {
+        switch self {
+        case .stored(let record): record.serverDescription
+        case .environment(_, let server): .original(server)
+        }
+    }
+
+    /// A failed request's failure, named after this source.
+    func failure(_ error: APIServiceError) -> SessionFailure {
+        switch self {
+        case .stored(let record): .requestFailed(error, server: record.server, email: record.email, kind: record.kind)
+        case .environment(_, let server): .requestFailed(error, server: server, email: nil, kind: .original)
+        }
+    }
+}

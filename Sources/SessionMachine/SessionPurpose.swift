@@ -1,0 +1,133 @@
+import FoundationEssentials
+import SwaggerModel
+
+/// What a use of a session is for: the profile, a token to print, a refresh on request, or the person's own
+/// request.
+///
+/// ``MainCoordinator`` makes the decisions every use shares (refresh before use, the lock, rotation, ending a
+/// session). Where the uses differ, it asks its purpose, and each purpose's ``Step`` says what happens next in
+/// its own terms, so the owner only ever meets the steps its purpose can take.
+package protocol SessionPurpose: Sendable {
+    /// What the flow does next once the token question is settled.
+    associatedtype Step: Sendable, Hashable
+
+    /// The step that uses `accessToken`, ready to use, from `source`; `renewed` when it came from under the
+    /// refresh lock.
+    func use(_ accessToken: String, from source: TokenSource, renewed: Bool) -> Step
+
+    /// The step for an access token that is due for a refresh that cannot happen, because the server gave no
+    /// refresh token or the token is `SWAGGERCTL_TOKEN`; `nil` to fail instead.
+    func unrenewable(_ accessToken: String, from source: TokenSource, now: Date) -> Step?
+
+    /// The step when the server refused `record`'s token and there is no refresh token to renew it; `nil` to
+    /// end the session.
+    func rejectedWithoutRefreshToken(_ record: SessionRecord) -> Step?
+
+    /// The step when a refresh could not reach the server (`error` is unreachable or a timeout); `nil` to fail.
+    func unreachable(_ error: APIServiceError, _ record: SessionRecord) -> Step?
+}
+
+/// `details` and `status --check`: the profile, from the server, or as saved when the server cannot be reached.
+package struct ProfilePurpose: SessionPurpose {
+    package enum Step: Sendable, Hashable, Redacting {
+        /// Request the profile, then send ``MainCoordinator/profileReceived(_:)`` or
+        /// ``MainCoordinator/profileFailed(_:)``.
+        case fetch(ProfileRequest)
+        /// Read the profile saved for the account, then send ``MainCoordinator/savedProfileLoaded(_:)``.
+        case loadSavedProfile(Account)
+    }
+
+    /// Whether an unreachable server is answered with the saved profile (not with `--no-cache`).
+    package var allowsSavedProfile: Bool
+
+    package init(allowsSavedProfile: Bool) {
+        self.allowsSavedProfile = allowsSavedProfile
+    }
+
+    package func use(_ accessToken: String, from source: TokenSource, renewed: Bool) -> Step {
+        .fetch(
+            ProfileRequest(
+                server: source.server, serverDescription: source.serverDescription, accessToken: accessToken))
+    }
+
+    /// The expiry is only what the token says; the server decides.
+    package func unrenewable(_ accessToken: String, from source: TokenSource, now: Date) -> Step? {
+        use(accessToken, from: source, renewed: false)
+    }
+
+    package func rejectedWithoutRefreshToken(_ record: SessionRecord) -> Step? { nil }
+
+    package func unreachable(_ error: APIServiceError, _ record: SessionRecord) -> Step? {
+        allowsSavedProfile ? .loadSavedProfile(record.account) : nil
+    }
+}
+
+/// `token`: an access token that has not expired, for a script to use.
+package struct TokenPurpose: SessionPurpose {
+    package init() {}
+
+    /// The token to print.
+    package func use(_ accessToken: String, from source: TokenSource, renewed: Bool) -> String { accessToken }
+
+    /// A token that is due and cannot be renewed is never handed out: a script would send it to be refused.
+    package func unrenewable(_ accessToken: String, from source: TokenSource, now: Date) -> String? { nil }
+
+    package func rejectedWithoutRefreshToken(_ record: SessionRecord) -> String? { nil }
+
+    package func unreachable(_ error: APIServiceError, _ record: SessionRecord) -> String? { nil }
+}
+
+/// `refresh`: renew the stored session now, whatever its access token's expiry.
+package struct RefreshPurpose: SessionPurpose {
+    package enum Step: Sendable, Hashable {
+        /// The tokens were renewed; the record holds the new expiry.
+        case renewed(SessionRecord)
+        /// The server gave no refresh token, and the access token is still good until the record's expiry.
+        case notRenewable(SessionRecord)
+    }
+
+    package init() {}
+
+    package func use(_ accessToken: String, from source: TokenSource, renewed: Bool) -> Step {
+        guard case .stored(let record) = source else { preconditionFailure("refresh is for a stored session") }
+        return renewed ? .renewed(record) : .notRenewable(record)
+    }
+
+    /// Without a refresh token there is nothing to renew; that is no failure while the access token is still
+    /// good.
+    package func unrenewable(_ accessToken: String, from source: TokenSource, now: Date) -> Step? {
+        guard case .stored(let record) = source, !Expiry.hasExpired(record.expiresAt, now: now) else { return nil }
+        return .notRenewable(record)
+    }
+
+    package func rejectedWithoutRefreshToken(_ record: SessionRecord) -> Step? { nil }
+
+    package func unreachable(_ error: APIServiceError, _ record: SessionRecord) -> Step? { nil }
+}
+
+/// `api`: the person's own requests, one, or one for each page.
+package struct RequestPurpose: SessionPurpose {
+    package enum Step: Sendable, Hashable, Redacting {
+        /// Send the request with this token, then send ``MainCoordinator/responseReceived(status:)`` or
+        /// ``MainCoordinator/requestFailed(_:)``.
+        case send(accessToken: String)
+        /// The response that was just refused is the answer; the session is kept.
+        case keepAnswer
+    }
+
+    package init() {}
+
+    package func use(_ accessToken: String, from source: TokenSource, renewed: Bool) -> Step {
+        .send(accessToken: accessToken)
+    }
+
+    /// The expiry is only what the token says; the server decides.
+    package func unrenewable(_ accessToken: String, from source: TokenSource, now: Date) -> Step? {
+        .send(accessToken: accessToken)
+    }
+
+    /// One endpoint refusing a token says nothing about the session: the refusal is shown as it is.
+    package func rejectedWithoutRefreshToken(_ record: SessionRecord) -> Step? { .keepAnswer }
+
+    package func unreachable(_ error: APIServiceError, _ record: SessionRecord) -> Step? { nil }
+}

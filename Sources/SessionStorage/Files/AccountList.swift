@@ -1,0 +1,93 @@
+import FoundationEssentials
+import SwaggerModel
+
+/// A list of per-account elements in a ``PrivateJSONFile``, in which one element that cannot be read
+/// affects only its own account.
+///
+/// An element that no longer decodes (a date no parser accepts, a field of the wrong type) is kept exactly as
+/// it is in the file, so nothing is lost when the file is rewritten, and it is attributed to its account when
+/// its `server` and `email` can still be read. Replacing or removing that account's element removes the
+/// damaged one too, so `logout` can always clear it.
+struct AccountList<Element: AccountKeyed>: Sendable {
+    private let file: PrivateJSONFile<[Lossy<Element>]>
+
+    init(file: PrivateJSONFile<[Lossy<Element>]>) {
+        self.file = file
+    }
+
+    var path: String { file.path }
+
+    /// The elements that decode, in file order.
+    func elements() throws(SwaggerError) -> [Element] {
+        try file.read().compactMap(\.element)
+    }
+
+    /// The accounts of the elements that do not decode; `nil` for one that does not even say whose it is.
+    func damaged() throws(SwaggerError) -> [Account?] {
+        try file.read().filter { $0.element == nil }.map(\.account)
+    }
+
+    /// Replaces the element for `element`'s account, damaged or not, or adds it, in one locked update.
+    func replace(_ element: Element) throws(SwaggerError) {
+        try file.update { (elements) throws(SwaggerError) in
+            elements.removeAll { $0.account == element.account }
+            elements.append(.decoded(element))
+        }
+    }
+
+    /// Removes the element for `account`, damaged or not; returns whether there was one. An absent one costs a
+    /// read, no write.
+    func remove(_ account: Account) throws(SwaggerError) -> Bool {
+        guard try file.read().contains(where: { $0.account == account }) else { return false }
+        return try file.update { (elements) throws(SwaggerError) in
+            let before = elements.count
+            elements.removeAll { $0.account == account }
+            return elements.count != before
+        }
+    }
+}
+
+/// An element stored under the account it belongs to.
+protocol AccountKeyed: Codable, Sendable {
+    var account: Account { get }
+}
+
+/// One element of a list, decoded, or kept as the JSON it was when it could not be.
+enum Lossy<Element: AccountKeyed>: Codable, Sendable {
+    case decoded(Element)
+    case damaged(JSONValue)
+
+    init(from decoder: any Decoder) throws {
+        do {
+            self = .decoded(try Element(from: decoder))
+        } catch {
+            self = .damaged(try JSONValue(from: decoder))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .decoded(let element): try element.encode(to: encoder)
+        case .damaged(let json): try json.encode(to: encoder)
+        }
+    }
+
+    var element: Element? {
+        if case .decoded(let element) = self { element } else { nil }
+    }
+
+    /// Whose element this is: read from a damaged one's `server` and `email`, when they are strings.
+    var account: Account? {
+        switch self {
+        case .decoded(let element):
+            return element.account
+        case .damaged(.object(let members)):
+            guard case .string(let server) = members["server"], case .string(let email) = members["email"],
+                let server = try? ServerURL(server)
+            else { return nil }
+            return Account(server: server, email: email)
+        case .damaged:
+            return nil
+        }
+    }
+}

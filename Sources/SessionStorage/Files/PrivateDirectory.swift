@@ -1,0 +1,213 @@
+import FoundationEssentials
+import SwaggerModel
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A folder that only its owner can read: 0700, holding files that are 0600.
+///
+/// Files are replaced atomically (a temporary file in the same folder, `fsync`, then `rename`), so a reader
+/// sees either the old or the new content, never a torn one.
+package struct PrivateDirectory: Sendable {
+    package let url: URL
+
+    package init(_ url: URL) {
+        self.url = url
+    }
+
+    var path: String { url.path }
+
+    func fileURL(_ name: String) -> URL {
+        url.appending(path: name, directoryHint: .notDirectory)
+    }
+
+    /// Whether the folder exists.
+    /// - Throws: ``SwaggerError`` when something other than a folder is in its place.
+    func exists() throws(SwaggerError) -> Bool {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
+        guard isDirectory else {
+            throw SwaggerError(.failure, "\(path) is not a folder. Move it aside or set SWAGGERCTL_CONFIG_DIR.")
+        }
+        return true
+    }
+
+    /// Creates the folder and any missing parents with mode 0700, and takes every permission of group and others
+    /// away from the folder itself. It never grants one: a folder its owner made read-only stays so, and the
+    /// writes that follow say so. A folder of another user is refused, never changed: run as root, swaggerctl
+    /// must not change someone else's files.
+    func create() throws(SwaggerError) {
+        var mode: mode_t = 0o700
+        if try exists() {
+            var status = stat()
+            if stat(path, &status) == 0, status.st_uid != geteuid() {
+                throw SwaggerError(
+                    .failure,
+                    "\(path) belongs to another user (uid \(status.st_uid)), so swaggerctl does not use it. Set "
+                        + "SWAGGERCTL_CONFIG_DIR or SWAGGERCTL_CACHE_DIR to a folder of your own.")
+            }
+            mode = status.st_mode & 0o700
+        } else {
+            do {
+                try FileManager.default.createDirectory(
+                    at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw SwaggerError(
+                    .failure,
+                    "Could not create the folder \(path): \(Self.reason(error)). Set SWAGGERCTL_CONFIG_DIR "
+                        + "to a folder you can write.")
+            }
+        }
+        guard chmod(path, mode) == 0 else {
+            throw SwaggerError(.failure, "Could not make \(path) private (mode 0700): \(Self.errnoText()).")
+        }
+    }
+
+    /// Reads a whole file, or returns `nil` when it does not exist. A file that another user owns, or that
+    /// others may read or write, is refused: it may not hold what swaggerctl wrote, and what swaggerctl wrote
+    /// may no longer be private.
+    func read(_ name: String) throws(SwaggerError) -> Data? {
+        let file = fileURL(name).path
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw SwaggerError(.failure, "Could not read \(file): \(Self.errnoText()).")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw SwaggerError(.failure, "Could not read \(file): \(Self.errnoText()).")
+        }
+        if status.st_uid != geteuid() {
+            throw SwaggerError(
+                .failure,
+                "\(file) belongs to another user (uid \(status.st_uid)), so swaggerctl does not use it. Move it "
+                    + "aside, or set SWAGGERCTL_CONFIG_DIR to a folder of your own.")
+        }
+        let mode = status.st_mode & 0o777
+        if mode & 0o077 != 0 {
+            throw SwaggerError(
+                .failure,
+                "\(file) can be read or changed by other users (mode 0\(String(mode, radix: 8))), so swaggerctl does "
+                    + "not use it. If no one else could have read it, run `chmod 600 \(file)`; otherwise log out and "
+                    + "log in again.")
+        }
+        do throws(DescriptorIO.Failure) {
+            return try DescriptorIO.readAll(descriptor)
+        } catch {
+            throw SwaggerError(.failure, "Could not read \(file): \(error).")
+        }
+    }
+
+    /// Replaces a file atomically with `data`, mode 0600. With `durable`, the data and the rename reach the
+    /// disk before this returns; a cache that can be fetched again does without, and saves two `fsync`s.
+    func write(_ data: Data, to name: String, durable: Bool = true) throws(SwaggerError) {
+        let target = fileURL(name).path
+        let temporary = fileURL(".\(name).\(getpid()).\(UInt32.random(in: .min ... .max)).tmp").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw SwaggerError(.failure, "Could not write in \(path): \(Self.errnoText()).")
+        }
+        var failure: DescriptorIO.Failure?
+        do throws(DescriptorIO.Failure) {
+            try DescriptorIO.writeAll(data, to: descriptor)
+            if durable, fsync(descriptor) != 0 { throw DescriptorIO.Failure(code: errno) }
+        } catch {
+            failure = error
+        }
+        // close(2) can report a write that failed late, as on NFS.
+        if close(descriptor) != 0, failure == nil { failure = DescriptorIO.Failure(code: errno) }
+        if let failure {
+            unlink(temporary)
+            throw SwaggerError(.failure, "Could not write \(target): \(failure).")
+        }
+        guard rename(temporary, target) == 0 else {
+            let reason = Self.errnoText()
+            unlink(temporary)
+            throw SwaggerError(.failure, "Could not replace \(target): \(reason).")
+        }
+        if durable { syncFolder() }
+    }
+
+    /// A new file, 0600, open for reading and writing, whose name is removed at once: scratch space that no
+    /// other process can find, and that nothing leaves behind however the process ends.
+    /// - Returns: The file descriptor; the caller closes it.
+    package func scratchFile() throws(SwaggerError) -> Int32 {
+        try create()
+        var template = Array(fileURL(".scratch.XXXXXX").path.utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map(mkstemp) ?? -1 }
+        guard descriptor >= 0 else {
+            throw SwaggerError(.failure, "Could not make a temporary file in \(path): \(Self.errnoText()).")
+        }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map(unlink) }
+        return descriptor
+    }
+
+    /// Runs `body` while holding an advisory lock on the lock file `name`, exclusive or shared; `body` learns
+    /// whether it holds one.
+    ///
+    /// The lock is an `flock(2)` on a file that is never replaced, so it serialises processes as well as
+    /// threads that open it separately. A shared lock opens the lock file read-only and never creates it, so
+    /// reading works in a folder that cannot be written. Without a lock file no writer has ever started, and
+    /// the atomic replace keeps a reader whole in any case, so the read then goes ahead unlocked.
+    func withLock<Result>(
+        _ name: String, exclusive: Bool, _ body: (_ locked: Bool) throws(SwaggerError) -> Result
+    ) throws(SwaggerError) -> Result {
+        let lockPath = fileURL(name).path
+        let descriptor =
+            exclusive
+            ? open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            : open(lockPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if descriptor < 0, !exclusive, errno == ENOENT { return try body(false) }
+        guard descriptor >= 0 else {
+            throw SwaggerError(.failure, "Could not open the lock file \(lockPath): \(Self.errnoText()).")
+        }
+        defer { close(descriptor) }
+        while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+            guard errno == EINTR else {
+                throw SwaggerError(.failure, "Could not lock \(lockPath): \(Self.errnoText()).")
+            }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body(true)
+    }
+
+    /// Removes the temporary files that ``write(_:to:)`` left for `name` when its process was killed. Call it
+    /// only while holding `name`'s lock, shared or exclusive: a writer holds the exclusive lock for as long as
+    /// its temporary file exists, so under either lock every one found is stale. Failures are ignored; a
+    /// read-only folder simply keeps them.
+    func removeStaleTemporaries(of name: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+        let prefix = ".\(name)."
+        for candidate in names where candidate.hasPrefix(prefix) && candidate.hasSuffix(".tmp") {
+            let middle = candidate.dropFirst(prefix.count).dropLast(".tmp".count).split(separator: ".")
+            guard middle.count == 2, middle.allSatisfy({ UInt64($0) != nil }) else { continue }
+            unlink(fileURL(candidate).path)
+        }
+    }
+
+    private func syncFolder() {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    static func errnoText(_ code: Int32 = errno) -> String {
+        String(cString: strerror(code))
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
+            return errnoText(underlying.code.rawValue)
+        }
+        if let error = error as? POSIXError { return errnoText(error.code.rawValue) }
+        return String(describing: error)
+    }
+}

@@ -1,0 +1,100 @@
+import FoundationEssentials
+import SwaggerModel
+
+/// A versioned JSON document in a ``PrivateDirectory``, read under a shared lock and changed under an
+/// exclusive one.
+///
+/// A file that cannot be decoded is never discarded or overwritten: both reading and updating stop with an
+/// error that names the file, so a person can inspect it.
+struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
+    let directory: PrivateDirectory
+    let name: String
+    /// What the file holds, for messages: "session list", "credentials file".
+    let kind: String
+    /// What moving a damaged file aside costs, for messages: "you will need to log in again".
+    var loss = "you will need to log in again"
+    /// Whether each write reaches the disk before it returns; not for a cache.
+    var durable = true
+    let empty: @Sendable () -> Document
+
+    var path: String { directory.fileURL(name).path }
+    private var lockName: String { ".\(name).lock" }
+
+    /// The current document, or an empty one when the file does not exist yet.
+    func read() throws(SwaggerError) -> Document {
+        guard try directory.exists() else { return empty() }
+        return try directory.withLock(lockName, exclusive: false) { (locked) throws(SwaggerError) in
+            // A temporary file left by a killed writer holds every token: it goes at the first chance.
+            if locked { directory.removeStaleTemporaries(of: name) }
+            return try load()
+        }
+    }
+
+    /// Reads the document, lets `change` modify it, and writes it back atomically, all under one exclusive
+    /// lock so that concurrent processes never lose each other's changes.
+    func update<Result>(_ change: (inout Document) throws(SwaggerError) -> Result) throws(SwaggerError) -> Result {
+        try directory.create()
+        return try directory.withLock(lockName, exclusive: true) { (_) throws(SwaggerError) in
+            directory.removeStaleTemporaries(of: name)
+            var document = try load()
+            let result = try change(&document)
+            try directory.write(try encode(document), to: name, durable: durable)
+            return result
+        }
+    }
+
+    private func load() throws(SwaggerError) -> Document {
+        guard let data = try directory.read(name) else { return empty() }
+        let envelope: Envelope
+        do {
+            envelope = try JSONDecoder.swaggerctl.decode(Envelope.self, from: data)
+        } catch {
+            throw corrupt("it is not a swaggerctl \(kind)")
+        }
+        guard envelope.version == Envelope.currentVersion else {
+            throw corrupt(
+                "it has format version \(envelope.version), and this swaggerctl reads version "
+                    + "\(Envelope.currentVersion)")
+        }
+        do {
+            return try JSONDecoder.swaggerctl.decode(Versioned.self, from: data).content
+        } catch {
+            throw corrupt("its content is damaged")
+        }
+    }
+
+    private func encode(_ document: Document) throws(SwaggerError) -> Data {
+        do {
+            var data = try JSONEncoder.swaggerctl.encode(Versioned(content: document))
+            data.append(0x0A)
+            return data
+        } catch {
+            throw SwaggerError(.failure, "Could not encode the \(kind) for \(path).")
+        }
+    }
+
+    private func corrupt(_ reason: String) -> SwaggerError {
+        SwaggerError(
+            .failure,
+            "Cannot use \(path): \(reason). It was left untouched; move it aside (\(loss)) or restore it.")
+    }
+
+    private struct Envelope: Decodable {
+        static var currentVersion: Int { 1 }
+        var version: Int
+    }
+
+    private struct Versioned: Codable {
+        var version = Envelope.currentVersion
+        var content: Document
+
+        init(content: Document) {
+            self.content = content
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case version
+            case content
+        }
+    }
+}

@@ -1,0 +1,80 @@
+internal import CSecret
+import Glibc
+import SwaggerModel
+
+/// libsecret's functions, and the GLib ones used with them, loaded with dlopen the first time the keyring is
+/// used. A command that never uses the keyring never maps libsecret, GLib, GObject or GIO: linked, they cost
+/// about 2 ms of every start, more than a file-backed `swaggerctl token` does otherwise. Without libsecret
+/// installed, the keyring is unavailable, as it is without a session bus, and `auto` falls back to the file.
+struct LibSecretLibrary: @unchecked Sendable {
+    let passwordStorev: swaggerctl_secret_password_storev_sync
+    let passwordLookupv: swaggerctl_secret_password_lookupv_sync
+    let passwordClearv: swaggerctl_secret_password_clearv_sync
+    let passwordFree: swaggerctl_secret_password_free
+    let serviceSearch: swaggerctl_secret_service_search_sync
+    let itemGetLocked: swaggerctl_secret_item_get_locked
+    let secretErrorQuark: swaggerctl_secret_error_get_quark
+    let ioErrorQuark: swaggerctl_g_io_error_quark
+    let dbusErrorQuark: swaggerctl_g_dbus_error_quark
+    let dbusErrorStripRemoteError: swaggerctl_g_dbus_error_strip_remote_error
+    let errorFree: swaggerctl_g_error_free
+    let hashTableNewFull: swaggerctl_g_hash_table_new_full
+    let hashTableInsert: swaggerctl_g_hash_table_insert
+    let hashTableUnref: swaggerctl_g_hash_table_unref
+    let strdup: swaggerctl_g_strdup
+    let listFreeFull: swaggerctl_g_list_free_full
+    let cancellableNew: swaggerctl_g_cancellable_new
+    let cancellableCancel: swaggerctl_g_cancellable_cancel
+    let cancellableIsCancelled: swaggerctl_g_cancellable_is_cancelled
+    let objectUnref: swaggerctl_g_object_unref
+    let strHash: GHashFunc
+    let strEqual: GEqualFunc
+    let free: GDestroyNotify
+
+    /// The library's soname in Debian's libsecret-1-0.
+    static let soname = "libsecret-1.so.0"
+
+    /// Loaded once, on first use, by whichever thread asks first; never unloaded.
+    static let shared: Result<LibSecretLibrary, SecretServiceError> = Result { () throws(SecretServiceError) in
+        try LibSecretLibrary()
+    }
+
+    private init() throws(SecretServiceError) {
+        // RTLD_LOCAL: GLib's symbols stay out of the global namespace; dlsym on the handle still finds them,
+        // because it searches the library's dependencies too.
+        guard let handle = dlopen(Self.soname, RTLD_NOW | RTLD_LOCAL) else {
+            throw .noLibrary(dlerror().map { String(cString: $0) } ?? Self.soname)
+        }
+        func symbol<Function>(_ name: String, as type: Function.Type) throws(SecretServiceError) -> Function {
+            guard let address = dlsym(handle, name) else {
+                throw .noLibrary("\(Self.soname) has no \(name)")
+            }
+            return unsafeBitCast(address, to: type)
+        }
+        passwordStorev = try symbol("secret_password_storev_sync", as: swaggerctl_secret_password_storev_sync.self)
+        passwordLookupv = try symbol("secret_password_lookupv_sync", as: swaggerctl_secret_password_lookupv_sync.self)
+        passwordClearv = try symbol("secret_password_clearv_sync", as: swaggerctl_secret_password_clearv_sync.self)
+        passwordFree = try symbol("secret_password_free", as: swaggerctl_secret_password_free.self)
+        serviceSearch = try symbol("secret_service_search_sync", as: swaggerctl_secret_service_search_sync.self)
+        itemGetLocked = try symbol("secret_item_get_locked", as: swaggerctl_secret_item_get_locked.self)
+        secretErrorQuark = try symbol("secret_error_get_quark", as: swaggerctl_secret_error_get_quark.self)
+        ioErrorQuark = try symbol("g_io_error_quark", as: swaggerctl_g_io_error_quark.self)
+        dbusErrorQuark = try symbol("g_dbus_error_quark", as: swaggerctl_g_dbus_error_quark.self)
+        dbusErrorStripRemoteError = try symbol(
+            "g_dbus_error_strip_remote_error", as: swaggerctl_g_dbus_error_strip_remote_error.self)
+        errorFree = try symbol("g_error_free", as: swaggerctl_g_error_free.self)
+        hashTableNewFull = try symbol("g_hash_table_new_full", as: swaggerctl_g_hash_table_new_full.self)
+        hashTableInsert = try symbol("g_hash_table_insert", as: swaggerctl_g_hash_table_insert.self)
+        hashTableUnref = try symbol("g_hash_table_unref", as: swaggerctl_g_hash_table_unref.self)
+        strdup = try symbol("g_strdup", as: swaggerctl_g_strdup.self)
+        listFreeFull = try symbol("g_list_free_full", as: swaggerctl_g_list_free_full.self)
+        cancellableNew = try symbol("g_cancellable_new", as: swaggerctl_g_cancellable_new.self)
+        cancellableCancel = try symbol("g_cancellable_cancel", as: swaggerctl_g_cancellable_cancel.self)
+        cancellableIsCancelled = try symbol(
+            "g_cancellable_is_cancelled", as: swaggerctl_g_cancellable_is_cancelled.self)
+        objectUnref = try symbol("g_object_unref", as: swaggerctl_g_object_unref.self)
+        strHash = try symbol("g_str_hash", as: GHashFunc.self)
+        strEqual = try symbol("g_str_equal", as: GEqualFunc.self)
+        free = try symbol("g_free", as: GDestroyNotify.self)
+    }
+}

@@ -1,0 +1,63 @@
+import FoundationEssentials
+import SwaggerModel
+
+/// The session list, `sessions.json` in the configuration folder: every session's record.
+///
+/// The session that most recently logged in or was switched to is its server's active one, and the most
+/// recent overall names the server that later commands use by default.
+package struct SessionList: Sendable {
+    /// The file's name inside the configuration folder.
+    package static let fileName = "sessions.json"
+
+    private let file: AccountList<SessionRecord>
+
+    /// The session list in the configuration folder `directory`.
+    package init(directory: URL) {
+        file = AccountList(
+            file: PrivateJSONFile(
+                directory: PrivateDirectory(directory), name: Self.fileName, kind: "session list", empty: { [] }))
+    }
+
+    package var path: String { file.path }
+
+    /// Every stored session, the most recently active first (``SessionRecord/activeSince``). Of two from the
+    /// same instant, the one saved last comes first: ``save(_:)`` appends.
+    package func records() throws(SwaggerError) -> [SessionRecord] {
+        try file.elements().enumerated()
+            .sorted { ($0.element.activeSince, $0.offset) > ($1.element.activeSince, $1.offset) }
+            .map(\.element)
+    }
+
+    /// The session to use on `server`: the one for `email` when given, else the active one there.
+    package func record(server: ServerURL, email: String? = nil) throws(SwaggerError) -> SessionRecord? {
+        try records().session(on: server, email: email)
+    }
+
+    /// The accounts whose records cannot be read (`nil` for one that does not say whose it is). They affect
+    /// only their own session, and ``remove(_:)`` removes them.
+    package func damaged() throws(SwaggerError) -> [Account?] {
+        try file.damaged()
+    }
+
+    /// Adds `record`, replacing any record for the same account.
+    package func save(_ record: SessionRecord) throws(SwaggerError) {
+        try file.replace(record)
+    }
+
+    /// Removes the record for `account`.
+    /// - Returns: `true` when a record was removed.
+    @discardableResult
+    package func remove(_ account: Account) throws(SwaggerError) -> Bool {
+        try file.remove(account)
+    }
+}
+
+extension SessionRecord: AccountKeyed {}
+
+extension [SessionRecord] {
+    /// Of records sorted as ``SessionList/records()`` sorts them: the one for `email` on `server` when given,
+    /// else the active one there.
+    package func session(on server: ServerURL, email: String?) -> SessionRecord? {
+        first { $0.server == server && (email == nil || $0.email == email) }
+    }
+}

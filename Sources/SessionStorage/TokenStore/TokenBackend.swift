@@ -1,0 +1,69 @@
+import SwaggerModel
+
+/// A place that holds tokens: the keyring (``KeyringBackend``) or the file (``FileBackend``).
+///
+/// A backend holds only secrets, keyed by ``Account``. What swaggerctl knows about a session besides its
+/// secrets lives in the ``SessionList``, so that listing sessions never has to unlock anything. Each backend
+/// throws its own error type, so that ``TokenStore`` can tell why the keyring failed, and fall back.
+package protocol TokenBackend: Sendable {
+    associatedtype Failure: Error
+
+    var kind: BackendKind { get }
+
+    /// Where the secrets are, for people: a file's path, or "the Secret Service".
+    var location: String { get }
+
+    /// Stores `credentials` for `account`, replacing any stored before.
+    func store(_ credentials: Credentials, for account: Account) async throws(Failure)
+
+    /// The credentials stored for `account`; `nil` when there are none.
+    func credentials(for account: Account) async throws(Failure) -> Credentials?
+
+    /// The access token stored for `account`, without the refresh token: what a request with a fresh token
+    /// needs, read in one round trip.
+    func accessToken(for account: Account) async throws(Failure) -> String?
+
+    /// Removes the credentials stored for `account`.
+    /// - Returns: Whether there were any.
+    /// - Throws: ``Failure`` when credentials exist but could not be removed.
+    func removeCredentials(for account: Account) async throws(Failure) -> Bool
+}
+
+/// Where tokens may go: `--keyring`, else `SWAGGERCTL_KEYRING`, else ``auto``.
+package enum BackendChoice: String, Sendable, Hashable, CaseIterable {
+    /// The keyring when it answers in time, else the file, with a warning that says why.
+    case auto
+    /// The keyring, never the file: when the keyring cannot be used, the command fails.
+    case keyring = "secret-service"
+    /// The file, always; D-Bus is never touched.
+    case file
+
+    /// Parses a backend name: `auto`, `secret-service` or `file`.
+    /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` for any other value.
+    package init(parsing text: String) throws(SwaggerError) {
+        guard let choice = BackendChoice(rawValue: text.lowercased()) else {
+            let names = Self.allCases.map(\.rawValue).joined(separator: ", ")
+            throw SwaggerError(.usage, "Unknown keyring \"\(text)\"; use one of: \(names).")
+        }
+        self = choice
+    }
+}
+
+/// What the session controller asks of the token store: the ``TokenStore``, or a stand-in in tests. Every
+/// failure is a ``SwaggerError`` ready to show.
+package protocol TokenStoring: Sendable {
+    /// Stores `credentials` for `account` where the choice allows.
+    /// - Returns: The backend that now holds them, for the session's record.
+    func store(_ credentials: Credentials, for account: Account) async throws(SwaggerError) -> BackendKind
+    /// The tokens of the session that `record` describes; `nil` when no allowed backend holds any.
+    func credentials(for record: SessionRecord) async throws(SwaggerError) -> Credentials?
+    /// The access token of the session that `record` describes, without its refresh token.
+    func accessToken(for record: SessionRecord) async throws(SwaggerError) -> String?
+    /// Replaces the tokens of `session` in the backend its record names, and nowhere else.
+    func replace(_ session: Session) async throws(SwaggerError)
+    /// Removes `account`'s tokens from every backend the choice allows.
+    /// - Returns: Whether any backend held a token.
+    func remove(_ account: Account, recordedIn recorded: BackendKind?) async throws(SwaggerError) -> Bool
+    /// Where `kind` keeps `account`'s token, for `status`: a file's path, or the keyring item's attributes.
+    func location(of kind: BackendKind, for account: Account) -> String
+}

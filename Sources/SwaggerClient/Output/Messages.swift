@@ -1,0 +1,303 @@
+import FoundationEssentials
+import SessionMachine
+import SwaggerModel
+
+/// The words for everything that goes wrong: one sentence that says what happened, to which session, and what
+/// to do next. Server text is quoted, and every line is sanitised where it is printed.
+package struct Messages: Sendable {
+    /// The request timeout, which a timeout's message names.
+    package var timeout: Duration
+    /// The current time, for certificate dates.
+    package var now: Date
+    /// The proxies, which a refusal of plain HTTP to this machine names.
+    package var proxies: ProxySettings
+
+    package init(timeout: Duration, now: Date, proxies: ProxySettings = ProxySettings()) {
+        self.timeout = timeout
+        self.now = now
+        self.proxies = proxies
+    }
+
+    /// The error for a flow that stopped.
+    package func error(_ failure: SessionFailure) -> SwaggerError {
+        switch failure {
+        case .requestFailed(let error, let server, let email, let kind):
+            return self.error(error, on: server, email: email, kind: kind)
+        case .environmentTokenRejected(let server):
+            return SwaggerError(
+                .authentication,
+                "\(server) rejected the token in SWAGGERCTL_TOKEN; it has expired or been revoked. Set a valid "
+                    + "token, or unset SWAGGERCTL_TOKEN to use the stored session.")
+        case .environmentTokenExpired(let server):
+            return SwaggerError(
+                .authentication,
+                "The token in SWAGGERCTL_TOKEN has expired, and swaggerctl cannot renew a token it did not store. "
+                    + "Set a fresh token, or unset SWAGGERCTL_TOKEN to use the stored session for \(server).")
+        case .sessionEnded(let account, let reason):
+            let said = if case .forbidden(let message?) = reason { " (HTTP 403: \(Self.quoted(message)))" } else { "" }
+            return SwaggerError(
+                .authentication,
+                "Your session for \(account.email) on \(account.server) has ended: the server no longer accepts "
+                    + "it\(said). Run `\(Self.login(account))`.")
+        case .noStoredToken(let account):
+            return SwaggerError(
+                .authentication,
+                "The session for \(account.email) on \(account.server) has no stored token. "
+                    + "Run `\(Self.login(account))` to log in again.")
+        case .sessionGone(let account):
+            return SwaggerError(
+                .authentication,
+                "\(account.email) is no longer logged in to \(account.server): another swaggerctl logged out or "
+                    + "found the session ended. Run `\(Self.login(account))`.")
+        case .expiredWithoutRefreshToken(let account):
+            return SwaggerError(
+                .authentication,
+                "The access token for \(account.email) on \(account.server) has expired, and the server gave no "
+                    + "refresh token to renew it. Run `\(Self.login(account))`.")
+        case .plainHTTPRefused(let server, let secret):
+            let what =
+                switch secret {
+                case .password: "your password"
+                case .tokens(let email): "the tokens for \(email)"
+                case .environmentToken: "the token in SWAGGERCTL_TOKEN"
+                }
+            return SwaggerError(.usage, plainHTTPRefusal(sending: what, to: server))
+        case .loginFailed(let error, let account, let kind):
+            return self.error(error, on: account.server, email: account.email, kind: kind)
+        case .profileAfterLogin(let error, let record):
+            let reason = self.error(error, on: record.server, email: record.email, kind: record.kind)
+            return SwaggerError(
+                reason.code,
+                "Logged in to \(record.server) as \(record.email), but the profile could not be fetched: "
+                    + reason.message)
+        case .unusableProfile(let error, let account, let description):
+            let detail = if case .notAProfile(let detail) = error { detail } else { "\(error)" }
+            let advice =
+                description.kind == .original
+                ? "Check that the server URL is the API's base URL, such as https://host/api."
+                : "The profile was read from \(description.profileURL.absoluteString); give its address with "
+                    + "--profile-path."
+            return SwaggerError(
+                .server,
+                "Logged in to \(account.server) as \(account.email), but the profile it sent is not usable "
+                    + "(\(detail)), so nothing was stored. \(advice)")
+        case .notStored(_, let error):
+            // The store's own words say which store, and what to do about it.
+            return error
+        case .renewalNotWritable(let account, let error):
+            return SwaggerError(
+                error.code,
+                "The session for \(account.email) on \(account.server) needs renewing, but it cannot be written, "
+                    + "so it was not renewed and is as it was: \(error.message) Fix that, then try again.")
+        case .renewedButNotStored(let account, let error):
+            return SwaggerError(
+                error.code,
+                "The server renewed the session for \(account.email) on \(account.server), but the new tokens "
+                    + "could not be stored, so the session is now unusable: \(error.message) Fix that, then run "
+                    + "`\(Self.login(account))`.")
+        case .notRemoved(let account, let error, let revoked):
+            guard revoked else { return error }
+            return SwaggerError(
+                error.code,
+                "\(account.server) has ended the session for \(account.email), but it could not be removed from "
+                    + "this machine: \(error.message)")
+        }
+    }
+
+    /// The error for a failed request: what happened, on which server, and what to do next.
+    package func error(_ error: APIServiceError, on server: ServerURL, email: String?, kind: ServerKind = .original)
+        -> SwaggerError
+    {
+        let login = Self.login(server, email ?? "you@example.com")
+        switch error {
+        case .badCredentials(let status, let said?):
+            // The server knows better than a canned guess: the app id, a locked account, a disabled user.
+            return SwaggerError(
+                .authentication, "\(server) refused the login (HTTP \(status)): \(Self.quoted(said)).")
+        case .badCredentials(_, nil):
+            return SwaggerError(
+                .authentication,
+                "Wrong e-mail or password for \(email ?? "that account") on \(server). Check both and try again.")
+        case .forbidden(let said):
+            return SwaggerError(
+                .authentication,
+                "\(server) refused the token for \(email ?? "that account") (HTTP 403)"
+                    + "\(said.map { ": \(Self.quoted($0))" } ?? ""). Run `\(login)` to log in again.")
+        case .tokenRejected, .refreshRejected:
+            return SwaggerError(
+                .authentication,
+                "\(server) rejected the stored token for \(email ?? "that account"); it has expired or been "
+                    + "revoked. Run `\(login)` to log in again.")
+        case .requestRejected(let status, let said) where status == 404 || status == 405:
+            // Nothing there to answer: the URL is wrong, not the app id or the credentials.
+            let reason = said.map { ": \(Self.quoted($0))" } ?? ""
+            return SwaggerError(
+                .failure,
+                "\(server) has nothing to answer this request at that address (HTTP \(status))\(reason). Check that "
+                    + "the server URL is the API's base URL, such as https://host/api\(kind == .original ? "" : ", and the paths given at login")."
+            )
+        case .serverFailed(501):
+            return SwaggerError(
+                .failure,
+                "\(server) does not implement this request (HTTP 501): it is not the account API, or not at this "
+                    + "address. Check that the server URL is the API's base URL, such as https://host/api.")
+        case .requestRejected(let status, let said):
+            let reason = said.map { ": \(Self.quoted($0))" } ?? ""
+            let check =
+                switch kind {
+                case .original: "the server URL and the app id"
+                case .identity: "the server URL and --login-path"
+                case .oauth2: "the server URL, the client id and the scope"
+                }
+            return SwaggerError(
+                .failure, "\(server) refused the request with HTTP \(status)\(reason). Check \(check).")
+        case .redirected(let status, let location):
+            return SwaggerError(
+                .failure,
+                "\(server) redirected (HTTP \(status)) to \(location ?? "another address"). swaggerctl does not "
+                    + "follow redirects with credentials; pass the final API URL with --server.")
+        case .serverFailed(429):
+            return SwaggerError(
+                .server, "\(server) is too busy (HTTP 429) and still was after three attempts. Try again later.")
+        case .serverFailed(let status):
+            return SwaggerError(.server, "\(server) failed with HTTP \(status). Try again later.")
+        case .notAProfile(let detail):
+            return SwaggerError(
+                .server,
+                "\(server) answered the profile request with something that is not a profile (\(detail)). Check "
+                    + "the server URL, or the profile's address with --profile-path at login.")
+        case .contractViolation(let detail):
+            return SwaggerError(
+                .server,
+                "\(server) answered with something that is not the account API (\(detail)). Check that the "
+                    + "server URL is the API's base URL, such as https://host/api.")
+        case .unreachable(let detail):
+            return SwaggerError(
+                .network, "Could not reach \(server): \(detail). Check the URL and that the server is up.")
+        case .timedOut:
+            return SwaggerError(
+                .network,
+                "\(server) did not answer within \(timeout.secondsText). Try again, or allow longer with "
+                    + "SWAGGERCTL_TIMEOUT.")
+        case .elsewhere(let origin, let failure):
+            return self.error(failure, on: origin, email: email, kind: kind)
+        case .proxyFailed(let proxy, .unreachable(let detail)):
+            return SwaggerError(
+                .network,
+                "Could not reach the proxy \(proxy), which requests to \(server) go through: \(detail). Check "
+                    + "https_proxy and http_proxy, or add \(server.url.host(percentEncoded: false) ?? "the host") to "
+                    + "no_proxy to go directly.")
+        case .proxyFailed(let proxy, .authenticationRequired):
+            return SwaggerError(
+                .network,
+                "The proxy \(proxy) wants a user name and password (HTTP 407) that it was not given. Put them in "
+                    + "the proxy's URL, as http://user:password@host:port.")
+        case .proxyFailed(let proxy, .refused):
+            return SwaggerError(
+                .network,
+                "The proxy \(proxy) would not open a connection to \(server.hostAndPort). Check the proxy's "
+                    + "rules, or add the host to no_proxy to go directly.")
+        case .requestTooLarge(let limit):
+            return SwaggerError(
+                .usage,
+                "The request body is larger than \(limit >> 20) MiB, the most swaggerctl sends; nothing was sent.")
+        case .tls(.unloadableTrustStore(let path)):
+            return SwaggerError(
+                .usage,
+                "The trust store \(path) holds no PEM certificate that can be loaded, so no TLS connection can be "
+                    + "checked. Point SSL_CERT_FILE, --ca-cert or SWAGGERCTL_CA_CERT at a PEM file of certificates.")
+        case .tls(let failure):
+            let host = server.hostAndPort
+            let reason =
+                switch failure {
+                case .untrusted:
+                    "its certificate is not trusted. If \(host) uses a private certificate authority, pass that "
+                        + "authority's certificate with --ca-cert FILE or SWAGGERCTL_CA_CERT"
+                case .expired(let date):
+                    "its certificate expired \(SessionStatus.format(date, now: now)). Its operator must renew it"
+                case .notYetValid(let date):
+                    "its certificate is not valid until \(SessionStatus.format(date, now: now)). Check this "
+                        + "machine's clock"
+                case .wrongHost:
+                    "its certificate is for another host name. Use the name that the certificate gives"
+                case .noCommonProtocol:
+                    "it shares no TLS version or cipher with swaggerctl, which needs TLS 1.2 or newer. Check the "
+                        + "server's TLS settings"
+                case .notTLS:
+                    "it does not speak TLS on that port. Check the URL's scheme (http or https) and port"
+                case .handshakeFailed, .unloadableTrustStore:
+                    "the TLS handshake failed. Check the URL and the server's certificate"
+                }
+            return SwaggerError(.network, "The TLS connection to \(host) failed: \(reason).")
+        }
+    }
+
+    /// The line for something that went wrong in a logout that went on all the same.
+    package func warning(_ warning: LogoutCoordinator.Warning) -> String {
+        switch warning {
+        case .serverCannotRevoke(let server):
+            "the session was removed from this machine; \(server) offers no way to revoke it, so its tokens stay "
+                + "valid there until they expire."
+        case .tokensUnreadable(let error, let server):
+            "the session was removed from this machine, but its token could not be read to end it on \(server): "
+                + error.message
+        case .plainHTTPRefused(let account, let to):
+            "the session was removed from this machine, but \(account.server) was not told: "
+                + plainHTTPRefusal(sending: "the tokens for \(account.email)", to: to)
+        case .revocationFailed(let error, let server):
+            "the session was removed from this machine, but \(server) could not be told to end it: "
+                + self.error(error, on: server, email: nil).message
+        }
+    }
+
+    /// `Found in URL: the token endpoint T, the profile at P, revocation at R; they are saved with the session.`;
+    /// `nil` when discovery read nothing.
+    package static func discovery(_ choice: SessionController.ServerChoice) -> String? {
+        guard !choice.discoveredIn.isEmpty else { return nil }
+        let description = choice.serverDescription
+        var parts = [
+            "the token endpoint \(description.loginURL.absoluteString)",
+            "the profile at \(description.profileURL.absoluteString)",
+        ]
+        parts.append(description.revocationURL.map { "revocation at \($0.absoluteString)" } ?? "no revocation endpoint")
+        return "Found in \(choice.discoveredIn.map(\.absoluteString).joined(separator: " and ")): "
+            + parts.joined(separator: ", ") + "; they are saved with the session."
+    }
+
+    /// Server text in quotes: it stands out as the server's words, not swaggerctl's.
+    static func quoted(_ text: String) -> String {
+        "\"\(text)\""
+    }
+
+    /// The command that logs in again.
+    package static func login(_ server: ServerURL, _ email: String) -> String {
+        "swaggerctl login -s \(server) -e \(email)"
+    }
+
+    static func login(_ account: Account) -> String {
+        login(account.server, account.email)
+    }
+
+    private func plainHTTPRefusal(sending what: String, to server: ServerURL) -> String {
+        let allow = "log in with --allow-http (or set SWAGGERCTL_ALLOW_HTTP=1)"
+        // Only a proxy makes this machine's own address a refusal: the proxy reads what it carries.
+        if server.isLoopback, let proxy = proxies.proxy(for: server) {
+            return "Refusing to send \(what) to \(server) over plain HTTP through the proxy \(proxy), which can "
+                + "read what is sent. Add \(server.url.host(percentEncoded: false) ?? "the host") to NO_PROXY to go "
+                + "directly, or, if you accept that, \(allow)."
+        }
+        return "Refusing to send \(what) to \(server) over plain HTTP, where anyone on the network between can read "
+            + "what is sent. Use https://, or, if you accept that, \(allow)."
+    }
+}
+
+extension SwaggerError {
+    /// `status` found nothing stored and no `SWAGGERCTL_TOKEN`.
+    package static let notLoggedInAnywhere = SwaggerError(
+        .authentication, "Not logged in to any server. Run `swaggerctl login -e you@example.com`.")
+
+    /// `token` found something that cannot be a token, so it prints nothing.
+    package static let notAToken = SwaggerError(
+        .server,
+        "The stored access token has characters that no token has, so it is not printed. Log in again to replace it.")
+}

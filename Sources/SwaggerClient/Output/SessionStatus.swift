@@ -1,0 +1,192 @@
+import FoundationEssentials
+import SessionMachine
+import SwaggerModel
+
+/// A stored session as `swaggerctl status` shows it. It never holds a token.
+package struct SessionStatus: Sendable, Hashable, Codable {
+    package var server: ServerURL
+    package var email: String
+    /// The user name the server returned at login.
+    package var username: String?
+    /// The app id sent at login.
+    package var appID: String
+    package var backend: BackendKind
+    package var savedAt: Date
+    /// When the access token expires, when known.
+    package var expiresAt: Date?
+    /// Whether commands use this session by default on its server.
+    package var active: Bool
+    /// Why it is the active one; `nil` for a session that is not.
+    package var activeBecause: ActiveReason?
+    /// Whether commands without `-s` and `-e` use this session: the active one on the default server.
+    package var isDefault = false
+    /// Whether the access token had expired when the list was made; `nil` when its expiry is not known.
+    package var expired: Bool?
+    /// Whether a refresh token is stored; `nil` when the record predates refresh tokens.
+    package var refreshable: Bool?
+    /// What the server said of this session, for the one that `status --check` asked about.
+    package var check: Check?
+    package var kind: ServerKind = .original
+    /// How the server is spoken to, when it is not the original API, whose requests its document fixes.
+    package var serverDescription: ServerDescription?
+
+    // The names `status --format json` has always printed.
+    private enum CodingKeys: String, CodingKey {
+        case server, email, username, appID = "appId", backend = "keystore", savedAt, expiresAt, active
+        case activeBecause, expired, refreshable, check, kind, serverDescription = "dialect"
+        case isDefault = "default"
+    }
+
+    /// Why a session is its server's active one.
+    package enum ActiveReason: String, Sendable, Hashable, Codable {
+        /// It is the only session on its server.
+        case only
+        /// `swaggerctl switch` chose it.
+        case switched
+        /// It logged in after every other session on its server was chosen.
+        case latestLogin = "latest-login"
+    }
+
+    /// What `status --check` learnt from the server.
+    package enum Check: String, Sendable, Hashable, Codable {
+        /// The server accepted the access token.
+        case valid
+        /// The tokens were refreshed, and the server accepted the new access token.
+        case refreshed
+    }
+
+    /// The session's key.
+    package var account: Account { Account(server: server, email: email) }
+
+    /// The status of every stored session, in `SessionList.records()` order; the first on each server is its
+    /// active one, and the active one on `defaultServer` is the default.
+    package static func list(_ records: [SessionRecord], now: Date, defaultServer: ServerURL? = nil)
+        -> [SessionStatus]
+    {
+        var seen: Set<ServerURL> = []
+        let perServer = Dictionary(grouping: records, by: \.server).mapValues(\.count)
+        return records.map { record in
+            let active = seen.insert(record.server).inserted
+            let reason = active ? activeReason(record, alone: perServer[record.server] == 1) : nil
+            return SessionStatus(
+                server: record.server, email: record.email, username: record.username, appID: record.appID,
+                backend: record.backend, savedAt: record.savedAt, expiresAt: record.expiresAt, active: active,
+                activeBecause: reason, isDefault: active && record.server == defaultServer,
+                expired: record.expiresAt.map { Expiry.hasExpired($0, now: now) },
+                refreshable: record.refreshable, kind: record.kind,
+                serverDescription: record.kind == .original ? nil : record.serverDescription)
+        }
+    }
+
+    private static func activeReason(_ record: SessionRecord, alone: Bool) -> ActiveReason {
+        if alone { return .only }
+        if let selected = record.selectedAt, selected >= record.savedAt { return .switched }
+        return .latestLogin
+    }
+
+    /// The state in words, after the server's URL: `active`, and whether the access token has expired and
+    /// what happens about it. A session with an expired token is never called plainly active.
+    var note: String? {
+        var parts: [String] = isDefault ? ["default"] : []
+        switch activeBecause {
+        case .only?: parts.append("active")
+        case .switched?: parts.append("active: chosen with swaggerctl switch")
+        case .latestLogin?: parts.append("active: logged in most recently")
+        case nil: break
+        }
+        if expired == true {
+            parts.append(
+                refreshable == false
+                    ? "the access token has expired: log in again"
+                    : "the access token has expired, and is refreshed on next use")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// The rows that describe this session in a table.
+    /// - Parameters:
+    ///   - location: Where the backend keeps tokens, such as a file path.
+    ///   - now: The current time, for "expired" and "in 3 h".
+    package func rows(location: String, now: Date) -> [DetailsViewModel] {
+        var rows = [
+            DetailsViewModel(key: "Server", value: server.string + (note.map { " (\($0))" } ?? "")),
+            DetailsViewModel(key: "E-mail", value: email),
+        ]
+        if let username { rows.append(DetailsViewModel(key: "User name", value: username)) }
+        if let serverDescription {
+            rows += Self.rows(for: serverDescription)
+        } else {
+            rows.append(DetailsViewModel(key: "App ID", value: appID))
+        }
+        rows += [
+            DetailsViewModel(key: "Token in", value: "\(backend.rawValue) (\(location))"),
+            DetailsViewModel(key: "Saved", value: Self.format(savedAt, now: now)),
+            DetailsViewModel(key: "Expires", value: expiresAt.map { Self.format($0, now: now) } ?? "unknown"),
+        ]
+        switch check {
+        case .valid: rows.append(DetailsViewModel(key: "Checked", value: "valid: the server accepts the token"))
+        case .refreshed:
+            rows.append(DetailsViewModel(key: "Checked", value: "refreshed: the server accepts the new token"))
+        case nil: break
+        }
+        return rows
+    }
+
+    /// The rows that say how a server of another kind is spoken to: what the flags and discovery decided.
+    static func rows(for description: ServerDescription) -> [DetailsViewModel] {
+        var rows = [
+            DetailsViewModel(key: "Kind", value: description.kind.rawValue),
+            DetailsViewModel(
+                key: description.kind == .oauth2 ? "Token URL" : "Login URL", value: description.loginURL.absoluteString
+            ),
+        ]
+        if let refresh = description.refreshURL, refresh != description.loginURL {
+            rows.append(DetailsViewModel(key: "Refresh URL", value: refresh.absoluteString))
+        }
+        rows += [
+            DetailsViewModel(
+                key: "Revoke URL", value: description.revocationURL?.absoluteString ?? "none: logout is local only"),
+            DetailsViewModel(key: "Profile URL", value: description.profileURL.absoluteString),
+        ]
+        if let clientID = description.clientID {
+            let secret = description.usesClientSecret ? " (with a client secret, kept with the tokens)" : ""
+            rows.append(DetailsViewModel(key: "Client ID", value: clientID + secret))
+        }
+        if let scope = description.scope { rows.append(DetailsViewModel(key: "Scope", value: scope)) }
+        let defaults: TokenFields = description.kind == .oauth2 ? .oauth2 : .camelCase
+        if description.fields != defaults {
+            let fields = description.fields
+            rows.append(
+                DetailsViewModel(
+                    key: "Token fields",
+                    value: "\(fields.accessToken), \(fields.refreshToken), \(fields.expiresIn)"))
+        }
+        if !description.discoveredAt.isEmpty {
+            rows.append(
+                DetailsViewModel(
+                    key: "Found in", value: description.discoveredAt.map(\.absoluteString).joined(separator: " ")))
+        }
+        return rows
+    }
+
+    /// The text of `status`: one table per session, separated by blank lines. `location` says where a session's
+    /// token is kept, such as a file path.
+    package static func render(
+        _ statuses: [SessionStatus], location: (SessionStatus) -> String, renderer: TableRenderer, now: Date
+    ) -> String {
+        statuses.map { renderer.render($0.rows(location: location($0), now: now)) }
+            .joined(separator: "\n")
+    }
+
+    /// The sessions as a pretty JSON array, ending in a newline.
+    package static func json(_ statuses: [SessionStatus]) -> String {
+        JSONOutput.render(statuses, fallback: "[]")
+    }
+
+    /// `2026-11-22 03:24:19 UTC (in 59 min)`: a UTC time stamp for people, and how far it is from `now`.
+    static func format(_ date: Date, now: Date) -> String {
+        let day = date.formatted(.iso8601.year().month().day().dateSeparator(.dash))
+        let time = date.formatted(.iso8601.time(includingFractionalSeconds: false).timeSeparator(.colon))
+        return "\(day) \(time) UTC (\(RelativeTime.phrase(date, from: now)))"
+    }
+}

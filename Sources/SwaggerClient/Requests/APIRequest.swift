@@ -1,0 +1,202 @@
+import FoundationEssentials
+import SwaggerHTTP
+import SwaggerModel
+
+/// What `swaggerctl api` sends, built from its arguments: the method, the URL under the session's server, the
+/// extra headers and the body. The session's token is added when it is sent, and nowhere else.
+package struct APIRequest: Sendable, Hashable {
+    /// The method, upper-cased: `GET` unless given, or `POST` when there is a body.
+    package var method: String
+    /// The absolute URL, on the session's server.
+    package var url: URL
+    /// The headers given with `-H`, in order.
+    package var headers: [HeaderField]
+    /// The body: the `-f` fields as a JSON object, or `--input`; `nil` for none.
+    package var body: Data?
+
+    /// The methods whose fields go into the query rather than a body.
+    static let queryMethods: Set<String> = ["GET", "HEAD"]
+
+    /// Headers that `-H` may not set: the token is the session's, and the host is the server's.
+    static let reservedHeaders: Set<String> = ["authorization", "host", "content-length", "transfer-encoding"]
+
+    /// Builds a request from `swaggerctl api`'s arguments.
+    ///
+    /// `target` is a path under `server` (`/users/me`, or `users/me`), or an absolute URL on the same origin.
+    /// `method` is the `-X` value, if given; `headers` are the `-H` values, each `Name: value`; `fields` are the
+    /// `-f` fields, with any `@file` already read. `input` is the `--input` bytes, if given; the fields then go
+    /// into the query, whatever the method.
+    /// - Throws: `SwaggerError` with code `usage` for anything that cannot be sent.
+    package init(
+        _ target: String, on server: ServerURL, method: String? = nil, headers: [String] = [],
+        fields: [RequestField] = [], input: Data? = nil
+    ) throws(SwaggerError) {
+        let hasBody = input != nil || !fields.isEmpty
+        let method = method?.uppercased() ?? (hasBody ? "POST" : "GET")
+        guard !method.isEmpty, method.utf8.allSatisfy(HeaderField.isTokenCharacter) else {
+            throw SwaggerError(.usage, "\"\(TerminalText.escaped(method))\" is not an HTTP method.")
+        }
+        let fieldsInQuery = input != nil || Self.queryMethods.contains(method)
+        var url = try Self.url(target, on: server)
+        if fieldsInQuery, !fields.isEmpty {
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            // Percent-encoded here: URLComponents leaves `+` as it is, which servers read as a space.
+            let items = (components?.percentEncodedQueryItems ?? []) + fields.map(\.queryItem)
+            components?.percentEncodedQueryItems = items
+            guard let withQuery = components?.url else {
+                throw SwaggerError(.usage, "The -f fields cannot be put in the URL's query.")
+            }
+            url = withQuery
+        }
+        self.method = method
+        self.url = url
+        self.headers = try headers.map { (text) throws(SwaggerError) in try HeaderField(argument: text) }
+        if let input {
+            body = input
+        } else if !fields.isEmpty, !fieldsInQuery {
+            body = Data(RequestField.object(fields).utf8)
+        }
+        if let body, body.count > APIService.requestBodyLimit {
+            throw SwaggerError(
+                .usage,
+                "The -f fields make a body larger than \(APIService.requestBodyLimit >> 20) MiB, the most a request "
+                    + "body can be.")
+        }
+        if let body, !self.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            let type = JSONText.isJSON(body) ? "application/json" : "application/octet-stream"
+            self.headers.append(HeaderField(name: "Content-Type", value: type))
+        }
+    }
+
+    /// The URL that `target` names on `server`. The session's token goes only to the session's server, so an
+    /// absolute URL anywhere else is refused here, before anything is read or sent.
+    static func url(_ target: String, on server: ServerURL) throws(SwaggerError) -> URL {
+        let trimmed = target.trimmingWhitespace()
+        let lowered = trimmed.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            guard let url = URL(string: trimmed), url.host != nil else {
+                throw SwaggerError(.usage, "\"\(TerminalText.escaped(trimmed))\" is not a URL.")
+            }
+            guard server.isSameOrigin(url) else {
+                throw SwaggerError(
+                    .usage,
+                    "Refusing to send the session's token for \(server) to \(ServerURL.origin(of: url)?.absoluteString ?? "another host"): "
+                        + "it goes only to the server it was issued by. Give a path, such as /users/me.")
+            }
+            return url
+        }
+        let path = trimmed.hasPrefix("/") ? trimmed : "/" + trimmed
+        guard let url = URL(string: server.string + path), url.host != nil else {
+            throw SwaggerError(
+                .usage,
+                "\"\(TerminalText.escaped(trimmed))\" is not a path; percent-encode spaces and other characters.")
+        }
+        return url
+    }
+}
+
+extension HeaderField {
+    /// Parses `-H`'s `Name: value`.
+    init(argument: String) throws(SwaggerError) {
+        let parts = argument.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = parts[0].trimmingWhitespace()
+        guard parts.count == 2, !name.isEmpty, name.utf8.allSatisfy(Self.isTokenCharacter) else {
+            throw SwaggerError(
+                .usage, "-H \"\(TerminalText.escaped(argument))\" is not a header; write it as -H 'Name: value'.")
+        }
+        let value = parts[1].trimmingWhitespace()
+        // A line break would start a second header, or the body, of the server's choosing.
+        guard !value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
+            throw SwaggerError(.usage, "-H \(name): the value has a control character, which no header may hold.")
+        }
+        guard !APIRequest.reservedHeaders.contains(name.lowercased()) else {
+            let reason =
+                name.lowercased() == "authorization"
+                ? "the session's token goes there" : "it follows from the URL and the body"
+            throw SwaggerError(.usage, "-H \(name) cannot be set: \(reason).")
+        }
+        self.init(name: name, value: value)
+    }
+
+    private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
+
+    /// RFC 9110's `tchar`, the characters of a method or header name.
+    static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: tokenSymbols.contains(byte)
+        }
+    }
+}
+
+/// One `-f` field: `key=value` is a string, `key:=json` is any JSON value, and `key=@file` is a file's text,
+/// which the command line reads before building the request.
+package struct RequestField: Sendable, Hashable {
+    package var key: String
+    /// The value as JSON text.
+    package var json: String
+
+    /// Where a `-f` field's value comes from, before any file is read.
+    package enum Source: Sendable, Hashable {
+        /// The value itself.
+        case value(RequestField)
+        /// The text of this file, or of standard input for `-`, as the string value of `key`.
+        case file(key: String, path: String)
+    }
+
+    /// Parses a `-f` argument.
+    /// - Parameter argument: `key=value`, `key:=json` or `key=@file`.
+    /// - Throws: `SwaggerError` with code `usage` for a field with no key, or `:=` with text that is not JSON.
+    package static func parse(_ argument: String) throws(SwaggerError) -> Source {
+        guard let equals = argument.firstIndex(of: "=") else {
+            throw SwaggerError(
+                .usage, "-f \(TerminalText.escaped(argument)) has no value; write key=value, key:=json or key=@file.")
+        }
+        var key = String(argument[..<equals])
+        let value = String(argument[argument.index(after: equals)...])
+        let isJSON = key.hasSuffix(":")
+        if isJSON { key.removeLast() }
+        guard !key.isEmpty else {
+            throw SwaggerError(.usage, "-f \(TerminalText.escaped(argument)) has no key.")
+        }
+        if isJSON {
+            guard JSONText.isJSON(Data(value.utf8)) else {
+                throw SwaggerError(
+                    .usage, "-f \(TerminalText.escaped(key)):= takes JSON, such as 42, true, null, [1,2] or {\"a\":1}.")
+            }
+            return .value(RequestField(key: key, json: value.trimmingWhitespaceAndNewlines()))
+        }
+        if value.hasPrefix("@") { return .file(key: key, path: String(value.dropFirst())) }
+        return .value(RequestField(key: key, string: value))
+    }
+
+    package init(key: String, json: String) {
+        self.key = key
+        self.json = json
+    }
+
+    package init(key: String, string: String) {
+        self.init(key: key, json: Self.quoted(string))
+    }
+
+    /// The value in a query, percent-encoded: a string as it is, anything else as its JSON text.
+    var queryItem: URLQueryItem {
+        let value = (try? JSONDecoder().decode(String.self, from: Data(json.utf8))) ?? json
+        return URLQueryItem(name: PercentEncoding.encode(key), value: PercentEncoding.encode(value))
+    }
+
+    /// The fields as one JSON object, in the order given; a key given twice keeps its last value.
+    static func object(_ fields: [RequestField]) -> String {
+        var seen = Set<String>()
+        let members = fields.reversed().filter { seen.insert($0.key).inserted }.reversed()
+        return "{" + members.map { "\(quoted($0.key)):\($0.json)" }.joined(separator: ",") + "}"
+    }
+
+    private static func quoted(_ text: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+    }
+}

@@ -1,0 +1,327 @@
+import FoundationEssentials
+import SwaggerModel
+
+/// JSON handled as text: indented and split without being decoded, so that member order, number spellings
+/// and escapes stay exactly as the server sent them, as `jq` and `gh` keep them. The text is checked against
+/// RFC 8259's grammar first; only then is it scanned.
+package enum JSONText {
+    /// The keys under which a page of a list keeps its items, in order of preference: Stack Exchange's and
+    /// many others' `items`, Django REST Framework's `results`, `data`, and OData's `value`.
+    static let itemKeys = ["items", "results", "data", "value"]
+
+    /// Whether `data` is one JSON value, by RFC 8259's grammar, in UTF-8, nested at most `maximumDepth`
+    /// deep. Checked rather than decoded: a number too large for a `Double` is still JSON.
+    package static func isJSON(_ data: Data) -> Bool {
+        guard String(validating: data, as: UTF8.self) != nil else { return false }
+        var validator = Validator(bytes: [UInt8](data))
+        return validator.document()
+    }
+
+    /// The deepest nesting accepted, as deep as Foundation's decoders go; deeper text is refused rather than
+    /// risk the stack.
+    static let maximumDepth = 512
+
+    /// `data` indented by two spaces for each level, with `": "` after each key; `nil` when it is not JSON.
+    package static func indented(_ data: Data) -> String? {
+        guard isJSON(data) else { return nil }
+        let bytes = [UInt8](data)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count * 2)
+        var depth = 0
+        var index = 0
+        func newline() {
+            output.append(UInt8(ascii: "\n"))
+            output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                let end = endOfString(bytes, from: index)
+                output.append(contentsOf: bytes[index..<end])
+                index = end
+                continue
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                break
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                output.append(byte)
+                let next = skippingSpace(bytes, from: index + 1)
+                if next < bytes.count, bytes[next] == byte + 2 {  // `}` and `]` follow `{` and `[` by two.
+                    output.append(bytes[next])
+                    index = next + 1
+                    continue
+                }
+                depth += 1
+                newline()
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                newline()
+                output.append(byte)
+            case UInt8(ascii: ","):
+                output.append(byte)
+                newline()
+            case UInt8(ascii: ":"):
+                output.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+            default:
+                output.append(byte)
+            }
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The text of each item of a page of a list: the elements of a top-level array, or of the array under
+    /// one of `items`, `results`, `data` and `value` (in that order of preference) in a top-level object.
+    /// `nil` when `data` is not JSON or holds no such array.
+    package static func items(of data: Data) -> [String]? {
+        guard isJSON(data) else { return nil }
+        let bytes = [UInt8](data)
+        let start = skippingSpace(bytes, from: 0)
+        guard start < bytes.count else { return nil }
+        if bytes[start] == UInt8(ascii: "[") { return elements(bytes, from: start) }
+        guard bytes[start] == UInt8(ascii: "{") else { return nil }
+        let members = self.members(bytes, from: start)
+        for key in itemKeys {
+            if let value = members[key], bytes[value.lowerBound] == UInt8(ascii: "[") {
+                return elements(bytes, from: value.lowerBound)
+            }
+        }
+        return nil
+    }
+
+    /// The text of each member of a top-level object, as sent; `nil` when `data` is not a JSON object. A key
+    /// written with escapes is kept as written.
+    package static func members(of data: Data) -> [String: String]? {
+        guard isJSON(data) else { return nil }
+        let bytes = [UInt8](data)
+        let start = skippingSpace(bytes, from: 0)
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { return nil }
+        return members(bytes, from: start).mapValues { String(decoding: bytes[$0], as: UTF8.self) }
+    }
+
+    /// RFC 8259's grammar, by recursive descent.
+    private struct Validator {
+        /// What may follow a backslash, but for `u`.
+        static let escapes = Set(#""\/bfnrt"#.utf8)
+
+        let bytes: [UInt8]
+        var index = 0
+        var depth = 0
+
+        mutating func document() -> Bool {
+            skipSpace()
+            guard value() else { return false }
+            skipSpace()
+            return index == bytes.count
+        }
+
+        private mutating func value() -> Bool {
+            guard index < bytes.count else { return false }
+            switch bytes[index] {
+            case UInt8(ascii: "{"): return container(close: UInt8(ascii: "}"), members: true)
+            case UInt8(ascii: "["): return container(close: UInt8(ascii: "]"), members: false)
+            case UInt8(ascii: "\""): return string()
+            case UInt8(ascii: "t"): return literal("true")
+            case UInt8(ascii: "f"): return literal("false")
+            case UInt8(ascii: "n"): return literal("null")
+            default: return number()
+            }
+        }
+
+        private mutating func container(close: UInt8, members: Bool) -> Bool {
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= JSONText.maximumDepth else { return false }
+            index += 1
+            skipSpace()
+            if index < bytes.count, bytes[index] == close {
+                index += 1
+                return true
+            }
+            while true {
+                if members {
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), string() else { return false }
+                    skipSpace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
+                    index += 1
+                    skipSpace()
+                }
+                guard value() else { return false }
+                skipSpace()
+                guard index < bytes.count else { return false }
+                if bytes[index] == close {
+                    index += 1
+                    return true
+                }
+                guard bytes[index] == UInt8(ascii: ",") else { return false }
+                index += 1
+                skipSpace()
+            }
+        }
+
+        private mutating func string() -> Bool {
+            index += 1
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    return true
+                case UInt8(ascii: "\\"):
+                    guard index < bytes.count else { return false }
+                    let escaped = bytes[index]
+                    index += 1
+                    if escaped == UInt8(ascii: "u") {
+                        guard index + 4 <= bytes.count, bytes[index..<index + 4].allSatisfy(\.isHexDigit) else {
+                            return false
+                        }
+                        index += 4
+                    } else {
+                        guard Self.escapes.contains(escaped) else { return false }
+                    }
+                case 0..<0x20:
+                    return false
+                default:
+                    continue
+                }
+            }
+            return false
+        }
+
+        private mutating func number() -> Bool {
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, bytes[index].isDigit else { return false }
+            if bytes[index] == UInt8(ascii: "0") { index += 1 } else { skipDigits() }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                guard index < bytes.count, bytes[index].isDigit else { return false }
+                skipDigits()
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                    index += 1
+                }
+                guard index < bytes.count, bytes[index].isDigit else { return false }
+                skipDigits()
+            }
+            return true
+        }
+
+        private mutating func literal(_ word: String) -> Bool {
+            let expected = Array(word.utf8)
+            guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected
+            else { return false }
+            index += expected.count
+            return true
+        }
+
+        private mutating func skipDigits() {
+            while index < bytes.count, bytes[index].isDigit { index += 1 }
+        }
+
+        private mutating func skipSpace() {
+            index = JSONText.skippingSpace(bytes, from: index)
+        }
+    }
+
+    // MARK: - Scanning text already known to be JSON
+
+    /// The members of the object that starts at `start`, by key, as ranges of their values. A key written
+    /// with escapes is kept as written; none of the keys looked for needs them.
+    private static func members(_ bytes: [UInt8], from start: Int) -> [String: Range<Int>] {
+        var members: [String: Range<Int>] = [:]
+        var index = skippingSpace(bytes, from: start + 1)
+        while index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            let keyEnd = endOfString(bytes, from: index)
+            let key = String(decoding: bytes[(index + 1)..<(keyEnd - 1)], as: UTF8.self)
+            let valueStart = skippingSpace(bytes, from: skippingSpace(bytes, from: keyEnd) + 1)
+            let valueEnd = endOfValue(bytes, from: valueStart)
+            members[key] = valueStart..<valueEnd
+            index = skippingSpace(bytes, from: valueEnd)
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { break }
+            index = skippingSpace(bytes, from: index + 1)
+        }
+        return members
+    }
+
+    /// The text of each element of the array that starts at `start`.
+    private static func elements(_ bytes: [UInt8], from start: Int) -> [String] {
+        var elements: [String] = []
+        var index = skippingSpace(bytes, from: start + 1)
+        while index < bytes.count, bytes[index] != UInt8(ascii: "]") {
+            let end = endOfValue(bytes, from: index)
+            elements.append(String(decoding: bytes[index..<end], as: UTF8.self))
+            index = skippingSpace(bytes, from: end)
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { break }
+            index = skippingSpace(bytes, from: index + 1)
+        }
+        return elements
+    }
+
+    /// The index just past the value that starts at `start`.
+    private static func endOfValue(_ bytes: [UInt8], from start: Int) -> Int {
+        switch bytes[start] {
+        case UInt8(ascii: "\""):
+            return endOfString(bytes, from: start)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var index = start
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    index = endOfString(bytes, from: index)
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return index + 1 }
+                default: break
+                }
+                index += 1
+            }
+            return index
+        default:
+            // A number, true, false or null: up to the next delimiter.
+            var index = start
+            while index < bytes.count, !bytes[index].isSpace,
+                ![UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}")].contains(bytes[index])
+            {
+                index += 1
+            }
+            return index
+        }
+    }
+
+    /// The index just past the closing quote of the string that starts at `start`.
+    private static func endOfString(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = start + 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"): index += 2
+            case UInt8(ascii: "\""): return index + 1
+            default: index += 1
+            }
+        }
+        return bytes.count
+    }
+
+    fileprivate static func skippingSpace(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = start
+        while index < bytes.count, bytes[index].isSpace { index += 1 }
+        return index
+    }
+}
+
+extension UInt8 {
+    /// JSON's whitespace between tokens.
+    fileprivate var isSpace: Bool {
+        self == UInt8(ascii: " ") || self == UInt8(ascii: "\t") || self == UInt8(ascii: "\n")
+            || self == UInt8(ascii: "\r")
+    }
+    fileprivate var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
+    fileprivate var isHexDigit: Bool {
+        isDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
+    }
+}

@@ -1,0 +1,118 @@
+import FoundationEssentials
+import SwaggerHTTP
+import SwaggerModel
+
+/// The text of `swaggerctl api`: the body for standard output, the status and headers for `-i`, and the one
+/// line that says why a response is a failure.
+///
+/// On a terminal, a JSON body is indented and anything a server could use to take over the terminal is shown
+/// as an escape instead; in a pipe, the body is written exactly as it arrived, for `jq` and friends.
+package struct ResponseRenderer: Sendable {
+    /// Whether standard output is a terminal.
+    package var forTerminal: Bool
+
+    package init(forTerminal: Bool) {
+        self.forTerminal = forTerminal
+    }
+
+    /// What standard output shows of `body`.
+    ///
+    /// `separated` says whether another body may follow, as with `--paginate`: a body that does not end its line
+    /// is ended, so that each page's JSON stays apart.
+    package func body(_ body: Data, separated: Bool = false) -> Data {
+        guard forTerminal else {
+            guard separated, let last = body.last, last != UInt8(ascii: "\n") else { return body }
+            return body + Data("\n".utf8)
+        }
+        guard !body.isEmpty else { return Data() }
+        if let indented = JSONText.indented(body) { return Data((TerminalText.escapedJSON(indented) + "\n").utf8) }
+        // Text: each line made safe on its own, so that the line breaks stay. In Swift "\r\n" is one Character.
+        var text = String(decoding: body, as: UTF8.self)
+        if text.last == "\n" || text.last == "\r\n" { text.removeLast() }
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map {
+            TerminalText.escaped(String($0))
+        }
+        return Data((lines.joined(separator: "\n") + "\n").utf8)
+    }
+
+    /// `--slurp`'s output, handed to `write` a piece at a time: one JSON array of every item, each as the
+    /// server wrote it. A pipe gets it straight from the spool; a terminal gets it indented, which needs it whole.
+    package func slurped(_ spool: ItemSpool, write: (Data) -> Void) throws(SwaggerError) {
+        guard forTerminal else {
+            try spool.array(write)
+            write(Data("\n".utf8))
+            return
+        }
+        var whole = Data()
+        try spool.array { whole.append($0) }
+        write(body(whole, separated: true))
+    }
+
+    /// `-i`'s lines for standard error: the status line, then each header, as `curl -i` shows them.
+    /// - Returns: The lines, each ended, each safe for a terminal.
+    package func head(_ response: APIResponse) -> String {
+        let status = "HTTP \(response.status) \(response.reason)".trimmingWhitespace()
+        let lines = [status] + response.headers.map { "\($0.name): \($0.value)" }
+        return lines.map { TerminalText.escaped($0) + "\n" }.joined() + "\n"
+    }
+
+    /// The error for a response that is not a success, whose body has been shown already; `nil` for a success.
+    /// - Returns: The error: 401 is code `authentication`, another 4xx or a 3xx `failure`, and 5xx or anything
+    ///   else `server`.
+    package static func failure(_ response: APIResponse, _ outcome: SessionController.RequestOutcome) -> SwaggerError? {
+        guard !response.isSuccess else { return nil }
+        let answered =
+            "\(outcome.server) answered HTTP \(response.status)\(response.reason.isEmpty ? "" : " \(response.reason)")"
+        switch response.status {
+        case 401:
+            let advice =
+                outcome.usedEnvironmentToken
+                ? "SWAGGERCTL_TOKEN is not accepted here; unset it to use the stored session."
+                : "If the session has ended, `swaggerctl details` says so; then run "
+                    + "`swaggerctl login -s \(outcome.server)`."
+            return SwaggerError(.authentication, "\(answered): it refused the token for this request. \(advice)")
+        case 300..<400:
+            let location = response.header("Location").map { ", to \(String($0.prefix(200)))" } ?? ""
+            return SwaggerError(
+                .failure,
+                "\(answered), a redirect\(location), which is not followed, so that the token goes nowhere else. Ask "
+                    + "for the new path instead.")
+        case 400..<500:
+            return SwaggerError(.failure, "\(answered).")
+        default:
+            return SwaggerError(.server, "\(answered).")
+        }
+    }
+
+    /// The line for a `--paginate` that stopped before the last page, and its code: only the page limit is
+    /// not an error, as it is asked for.
+    /// - Returns: A warning's text, or an error.
+    package static func stop(_ next: Pagination.Next, _ outcome: SessionController.RequestOutcome)
+        -> Result<String, SwaggerError>?
+    {
+        switch next {
+        case .limitReached(let url):
+            return .success(
+                "stopped after \(outcome.pages) pages, the limit; the next is \(url.absoluteString.prefix(300)). "
+                    + "Raise it with --max-pages.")
+        case .offServer(let url):
+            return .failure(
+                SwaggerError(
+                    .failure,
+                    "Stopped after \(Self.pages(outcome.pages)): the next page is at \(url.absoluteString.prefix(300)), off "
+                        + "\(outcome.server), and the token goes only to the server that issued it."))
+        case .loop(let url):
+            return .failure(
+                SwaggerError(
+                    .server,
+                    "Stopped after \(Self.pages(outcome.pages)): the server gave \(url.absoluteString.prefix(300)) as the "
+                        + "next page, which was fetched already."))
+        case .fetch, .complete:
+            return nil
+        }
+    }
+
+    private static func pages(_ count: Int) -> String {
+        count == 1 ? "1 page" : "\(count) pages"
+    }
+}

@@ -1,0 +1,146 @@
+import FoundationEssentials
+import SwaggerModel
+
+/// Finding an OAuth 2 server's endpoints from the documents it publishes: its OpenID Connect configuration,
+/// its RFC 8414 metadata, or its OpenAPI document. Only the reading is here; the fetching is the owner's.
+package enum Discovery {
+    /// The endpoints one document names.
+    package struct Endpoints: Sendable, Hashable {
+        /// The token endpoint (the password grant's, and the refresh's).
+        package var token: URL?
+        /// The refresh endpoint, when it is not the token endpoint (OpenAPI's `refreshUrl`).
+        package var refresh: URL?
+        /// The OpenID Connect userinfo endpoint.
+        package var userinfo: URL?
+        /// The RFC 7009 revocation endpoint.
+        package var revocation: URL?
+
+        package init(token: URL? = nil, refresh: URL? = nil, userinfo: URL? = nil, revocation: URL? = nil) {
+            self.token = token
+            self.refresh = refresh
+            self.userinfo = userinfo
+            self.revocation = revocation
+        }
+
+        /// These, with what `other` names and these do not.
+        package func merging(_ other: Endpoints) -> Endpoints {
+            Endpoints(
+                token: token ?? other.token, refresh: refresh ?? other.refresh, userinfo: userinfo ?? other.userinfo,
+                revocation: revocation ?? other.revocation)
+        }
+
+        /// Whether nothing was found.
+        package var isEmpty: Bool { token == nil && refresh == nil && userinfo == nil && revocation == nil }
+    }
+
+    /// The OAuth 2 metadata documents for an issuer, in the order they are read: OpenID Connect Discovery
+    /// 1.0 §4 (`{issuer}/.well-known/openid-configuration`), then RFC 8414 §3, whose well-known part goes
+    /// between the host and the issuer's path, and its form under the issuer's path, which servers mounted
+    /// under a prefix answer.
+    /// - Parameter issuer: The server's URL, taken as the issuer.
+    /// - Returns: The documents' URLs, without repeats.
+    package static func metadataDocuments(for issuer: ServerURL) -> [URL] {
+        let path = issuer.url.path(percentEncoded: true)
+        let origin = ServerURL.origin(of: issuer.url)?.absoluteString ?? issuer.string
+        let candidates = [
+            issuer.string + "/.well-known/openid-configuration",
+            origin + "/.well-known/oauth-authorization-server" + path,
+            issuer.string + "/.well-known/oauth-authorization-server",
+        ]
+        return unique(candidates.compactMap(URL.init(string:)))
+    }
+
+    /// Where servers usually publish their OpenAPI document: FastAPI's `/openapi.json`, Swashbuckle's
+    /// `/swagger/v1/swagger.json`, springdoc's `/v3/api-docs`, and `/swagger.json`, under the server's URL and,
+    /// when it has a path, under its origin too.
+    /// - Returns: The candidates, in the order they are tried.
+    package static func openAPIDocuments(for server: ServerURL) -> [URL] {
+        let paths = ["/openapi.json", "/swagger/v1/swagger.json", "/v3/api-docs", "/swagger.json"]
+        var bases = [server.string]
+        if let origin = ServerURL.origin(of: server.url)?.absoluteString, origin != server.string {
+            bases.append(origin)
+        }
+        return unique(bases.flatMap { base in paths.compactMap { URL(string: base + $0) } })
+    }
+
+    /// Reads an OpenID Connect configuration or RFC 8414 metadata document. Relative URLs are read against
+    /// `url`, where it came from.
+    /// - Returns: What it names; `nil` when it is not such a document.
+    package static func metadata(_ data: Data, at url: URL) -> Endpoints? {
+        guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: data) else { return nil }
+        func endpoint(_ name: String) -> URL? {
+            guard case .string(let text)? = members[name] else { return nil }
+            return resolve(text, against: url)
+        }
+        let endpoints = Endpoints(
+            token: endpoint("token_endpoint"), userinfo: endpoint("userinfo_endpoint"),
+            revocation: endpoint("revocation_endpoint"))
+        return endpoints.isEmpty ? nil : endpoints
+    }
+
+    /// Reads an OpenAPI 3 document's `oauth2` security scheme with a password flow (`flows.password.tokenUrl`
+    /// and `refreshUrl`), or a Swagger 2 document's (`flow: password`, `tokenUrl`). Relative URLs are read
+    /// against the document's first server, else the document's own URL, `url`. `data` may be JSON or YAML.
+    /// - Returns: The token endpoint, and the refresh endpoint if it is another; `nil` when the document has
+    ///   no such scheme or is not an API document.
+    package static func openAPI(_ data: Data, at url: URL) -> Endpoints? {
+        guard case .object(let document)? = DocumentText.value(of: data) else { return nil }
+        var base = url
+        if case .array(let servers)? = document["servers"], case .object(let first)? = servers.first,
+            case .string(let server)? = first["url"], let resolved = resolve(server, against: url)
+        {
+            // A server URL names a folder: "token" under "https://host/api" is "https://host/api/token".
+            base = resolved.absoluteString.hasSuffix("/") ? resolved : resolved.appending(path: "")
+        }
+        let schemes: [String: JSONValue]
+        if case .object(let components)? = document["components"],
+            case .object(let found)? = components["securitySchemes"]
+        {
+            schemes = found
+        } else if case .object(let found)? = document["securityDefinitions"] {
+            schemes = found
+        } else {
+            return nil
+        }
+        for name in schemes.keys.sorted() {
+            guard case .object(let scheme)? = schemes[name], scheme["type"] == .string("oauth2") else { continue }
+            let flow: [String: JSONValue]? =
+                if case .object(let flows)? = scheme["flows"], case .object(let password)? = flows["password"] {
+                    password
+                } else if scheme["flow"] == .string("password") {
+                    scheme
+                } else {
+                    nil
+                }
+            guard let flow, case .string(let tokenURL)? = flow["tokenUrl"],
+                let token = resolve(tokenURL, against: base)
+            else { continue }
+            var refresh: URL?
+            if case .string(let refreshURL)? = flow["refreshUrl"] { refresh = resolve(refreshURL, against: base) }
+            return Endpoints(token: token, refresh: refresh)
+        }
+        return nil
+    }
+
+    /// An http or https URL from `text`, read against `base` when relative.
+    static func resolve(_ text: String, against base: URL) -> URL? {
+        guard let url = URL(string: text, relativeTo: base)?.absoluteURL,
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
+        else { return nil }
+        return url
+    }
+
+    private static func unique(_ urls: [URL]) -> [URL] {
+        var seen: Set<String> = []
+        return urls.filter { seen.insert($0.absoluteString).inserted }
+    }
+}
+
+/// A document that may be JSON or YAML, as OpenAPI documents are.
+enum DocumentText {
+    /// The document as a value: JSON first, then YAML, of which JSON is a subset but that is slower to read.
+    static func value(of data: Data) -> JSONValue? {
+        if let value = try? JSONDecoder().decode(JSONValue.self, from: data) { return value }
+        return YAMLDocument.value(of: data)
+    }
+}

@@ -1,0 +1,143 @@
+import FoundationEssentials
+import SwaggerModel
+
+/// How a login finds out how to talk to its server: from the flags, the description saved for the server, the
+/// kind's defaults, and, for an OAuth 2 server whose endpoints the flags do not name, discovery.
+///
+/// Only decisions are here; the controller fetches the documents that ``discover(metadata:openAPI:)`` names.
+package enum ServerPlan: Sendable, Hashable {
+    /// This description; nothing needs to be fetched.
+    case ready(ServerDescription)
+    /// Read these documents in turn, the OAuth 2 metadata first and OpenAPI documents after, then send what
+    /// was found to ``complete(flags:saved:server:clientSecret:found:at:tried:)``.
+    case discover(metadata: [URL], openAPI: [URL])
+
+    /// Decides how to log in.
+    ///
+    /// `saved` is the description saved with the server's active session, if any: a later login reuses it, as it
+    /// reuses the app id. `clientSecret` says whether a client secret was given.
+    /// - Throws: `SwaggerError` with code `usage` for flags that do not fit the kind.
+    package static func plan(flags: ServerFlags, saved: ServerDescription?, server: ServerURL, clientSecret: Bool)
+        throws(SwaggerError) -> ServerPlan
+    {
+        let saved = saved?.kind == .original ? nil : saved
+        let kind = flags.kind ?? saved?.kind ?? (flags.isEmpty && !clientSecret ? .original : nil)
+        guard let kind else {
+            throw SwaggerError(
+                .usage,
+                "\(flags.given.first ?? "--client-secret-stdin") describes an Identity or OAuth 2 server; "
+                    + "say which with --kind identity or --kind oauth2.")
+        }
+        switch kind {
+        case .original:
+            if let given = flags.given.first ?? (clientSecret ? "--client-secret-stdin" : nil) {
+                throw SwaggerError(
+                    .usage,
+                    "\(given) is for --kind identity or oauth2; the original API's requests are fixed by its document.")
+            }
+            return .ready(.original(server))
+        case .identity:
+            if let given = [("--openapi", flags.openAPI), ("--client-id", flags.clientID), ("--scope", flags.scope)]
+                .first(where: { $0.1 != nil })?.0 ?? (clientSecret ? "--client-secret-stdin" : nil)
+            {
+                throw SwaggerError(
+                    .usage, "\(given) is for --kind oauth2; ASP.NET Core Identity has no clients or scopes.")
+            }
+            // ASP.NET Core Identity's routes, under the URL its MapIdentityApi group is mapped at.
+            let base: ServerDescription =
+                if let saved, saved.kind == .identity {
+                    saved
+                } else {
+                    ServerDescription(
+                        kind: .identity, loginURL: try server.resolve("/login"),
+                        refreshURL: try server.resolve("/refresh"), revocationURL: nil,
+                        profileURL: try server.resolve("/manage/info"), fields: .camelCase)
+                }
+            return .ready(
+                ServerDescription(
+                    kind: .identity, loginURL: try resolve(flags.loginPath, server) ?? base.loginURL,
+                    refreshURL: try resolve(flags.refreshPath, server) ?? base.refreshURL,
+                    revocationURL: try resolve(flags.revokePath, server) ?? base.revocationURL,
+                    profileURL: try resolve(flags.profilePath, server) ?? base.profileURL,
+                    fields: fields(flags, base: base.fields)))
+        case .oauth2:
+            let base = saved?.kind == .oauth2 ? saved : nil
+            if let token = try resolve(flags.loginPath, server) ?? base?.loginURL,
+                let profile = try resolve(flags.profilePath, server) ?? base?.profileURL, flags.openAPI == nil
+            {
+                return .ready(
+                    try oauth2(
+                        flags: flags, base: base, token: token, profile: profile, server: server,
+                        clientSecret: clientSecret))
+            }
+            // A document given by name is the only one read.
+            if let document = flags.openAPI {
+                return .discover(metadata: [], openAPI: [try server.resolve(document)])
+            }
+            return .discover(
+                metadata: Discovery.metadataDocuments(for: server), openAPI: Discovery.openAPIDocuments(for: server))
+        }
+    }
+
+    /// The OAuth 2 description once discovery has read what it could: the flags win over what was found, and
+    /// what was found over the saved description.
+    ///
+    /// `documents` are the documents that named something, and `tried` every document read, for the message
+    /// when nothing was found.
+    /// - Throws: `SwaggerError` with code `usage` when there is still no token endpoint or no profile endpoint:
+    ///   the flags must say.
+    package static func complete(
+        flags: ServerFlags, saved: ServerDescription?, server: ServerURL, clientSecret: Bool,
+        found: Discovery.Endpoints, at documents: [URL], tried: [URL]
+    ) throws(SwaggerError) -> ServerDescription {
+        let saved = saved?.kind == .oauth2 ? saved : nil
+        guard let token = try resolve(flags.loginPath, server) ?? found.token ?? saved?.loginURL else {
+            throw SwaggerError(
+                .usage,
+                "No OAuth 2 token endpoint was found for \(server); tried \(tried.map(\.absoluteString).joined(separator: ", ")). "
+                    + "Give it with --login-path, or the server's OpenAPI document with --openapi.")
+        }
+        guard let profile = try resolve(flags.profilePath, server) ?? found.userinfo ?? saved?.profileURL else {
+            throw SwaggerError(
+                .usage,
+                "Found the token endpoint \(token.absoluteString) but no profile (userinfo) endpoint for \(server); "
+                    + "give the profile's path with --profile-path.")
+        }
+        let fromDocuments = ServerDescription(
+            kind: .oauth2, loginURL: found.token ?? saved?.loginURL ?? token,
+            refreshURL: found.refresh ?? found.token ?? saved?.refreshURL,
+            revocationURL: found.revocation ?? saved?.revocationURL,
+            profileURL: found.userinfo ?? saved?.profileURL ?? profile,
+            fields: saved?.fields ?? .oauth2, discoveredAt: documents.isEmpty ? saved?.discoveredAt ?? [] : documents)
+        return try oauth2(
+            flags: flags, base: fromDocuments, token: token, profile: profile, server: server,
+            clientSecret: clientSecret)
+    }
+
+    /// The OAuth 2 description with the flags applied over `base`, for the token and profile endpoints that the
+    /// caller settled.
+    private static func oauth2(
+        flags: ServerFlags, base: ServerDescription?, token: URL, profile: URL, server: ServerURL, clientSecret: Bool
+    ) throws(SwaggerError) -> ServerDescription {
+        ServerDescription(
+            kind: .oauth2, loginURL: token,
+            refreshURL: try resolve(flags.refreshPath, server) ?? (flags.loginPath != nil ? token : base?.refreshURL)
+                ?? token,
+            revocationURL: try resolve(flags.revokePath, server) ?? base?.revocationURL, profileURL: profile,
+            clientID: flags.clientID ?? base?.clientID, scope: flags.scope ?? base?.scope,
+            fields: fields(flags, base: base?.fields ?? .oauth2), usesClientSecret: clientSecret,
+            discoveredAt: base?.discoveredAt ?? [])
+    }
+
+    private static func fields(_ flags: ServerFlags, base: TokenFields) -> TokenFields {
+        TokenFields(
+            accessToken: flags.accessTokenField ?? base.accessToken,
+            refreshToken: flags.refreshTokenField ?? base.refreshToken,
+            expiresIn: flags.expiresInField ?? base.expiresIn)
+    }
+
+    private static func resolve(_ path: String?, _ server: ServerURL) throws(SwaggerError) -> URL? {
+        guard let path else { return nil }
+        return try server.resolve(path)
+    }
+}

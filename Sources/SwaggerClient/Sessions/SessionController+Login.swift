@@ -1,0 +1,130 @@
+import FoundationEssentials
+import SessionMachine
+import SessionStorage
+import SwaggerHTTP
+import SwaggerModel
+
+extension SessionController {
+    /// How a login talks to its server, and where discovery found it, if it ran.
+    package struct ServerChoice: Sendable, Hashable {
+        package var serverDescription: ServerDescription
+        /// The documents discovery read the endpoints from; empty when it did not run or found nothing.
+        package var discoveredIn: [URL] = []
+    }
+
+    /// Decides how to talk to the selected server for a login, reading its discovery documents when the flags
+    /// and the saved session do not name an OAuth 2 server's endpoints. Nothing secret is sent.
+    ///
+    /// `selection` is the server and its active session, whose description a later login reuses; `clientSecret`
+    /// says whether a client secret was given.
+    /// - Throws: `SwaggerError`: usage for flags that do not fit, or endpoints that could not be found; the
+    ///   request's error for a server that could not be reached.
+    package func serverChoice(_ flags: ServerFlags, on selection: SessionSelection, clientSecret: Bool)
+        async throws(SwaggerError) -> ServerChoice
+    {
+        let server = selection.server
+        let saved = selection.record?.serverDescription
+        switch try ServerPlan.plan(flags: flags, saved: saved, server: server, clientSecret: clientSecret) {
+        case .ready(let description):
+            return ServerChoice(serverDescription: description)
+        case .discover(let metadata, let openAPI):
+            var found = Discovery.Endpoints()
+            var documents: [URL] = []
+            var tried: [URL] = []
+            for url in metadata {
+                tried.append(url)
+                if let data = try await document(url, selection), let named = Discovery.metadata(data, at: url) {
+                    found = found.merging(named)
+                    documents.append(url)
+                }
+            }
+            for url in openAPI where found.token == nil {
+                tried.append(url)
+                if let data = try await document(url, selection), let named = Discovery.openAPI(data, at: url) {
+                    found = found.merging(named)
+                    documents.append(url)
+                }
+            }
+            let description = try ServerPlan.complete(
+                flags: flags, saved: saved, server: server, clientSecret: clientSecret, found: found, at: documents,
+                tried: tried)
+            return ServerChoice(serverDescription: description, discoveredIn: documents)
+        }
+    }
+
+    private func document(_ url: URL, _ selection: SessionSelection) async throws(SwaggerError) -> Data? {
+        do throws(APIServiceError) {
+            return try await service(for: selection.record).document(at: url)
+        } catch {
+            guard let server = ServerURL(originOf: url) else {
+                throw SwaggerError(.usage, "\(url) is not an http URL.")
+            }
+            throw messages.error(error, on: server, email: nil)
+        }
+    }
+
+    /// Logs in, checks the new session with a profile request, stores it, and shows the profile, as the original
+    /// app did.
+    ///
+    /// When the profile request fails after a good login, the session is kept (its token is good) and the error
+    /// says both; when the answer is not a profile at all, nothing is stored.
+    ///
+    /// `password` is sent to the server and never stored; `clientSecret`, the OAuth 2 client secret, is kept with
+    /// the tokens. `selection` is the server and its active session, whose app id is reused, and
+    /// `serverDescription` comes from ``serverChoice(_:on:clientSecret:)``.
+    package func login(
+        email: String, password: String, on selection: SessionSelection, appIDFlag: String?,
+        serverDescription: ServerDescription, clientSecret: String? = nil
+    ) async throws(SwaggerError) -> ProfileOutcome {
+        var coordinator = LoginCoordinator()
+        let request = LoginCoordinator.Request(
+            account: Account(server: selection.server, email: email), serverDescription: serverDescription,
+            appIDFlag: appIDFlag, appIDFromEnvironment: configuration.appIDFromEnvironment,
+            previous: selection.record, plainHTTP: configuration.plainHTTP, clientSecret: clientSecret,
+            caCertificate: configuration.trust.additionalCertificates)
+        let service = service(for: selection.record)
+        let attempt: LoginAttempt
+        switch coordinator.loginRequested(request) {
+        case .authenticate(let next): attempt = next
+        case .fail(let failure): throw message(for: failure)
+        }
+        let grant: TokenGrant
+        do throws(APIServiceError) {
+            grant = try await service.login(attempt, password: password, clientSecret: clientSecret)
+        } catch {
+            throw message(for: coordinator.authenticationFailed(error))
+        }
+        let check = coordinator.authenticated(grant, now: now())
+        let toStore: LoginCoordinator.StoreTokens
+        do throws(APIServiceError) {
+            let profile = try await service.profile(check)
+            toStore = coordinator.profileReceived(profile)
+        } catch {
+            switch coordinator.profileFailed(error) {
+            case .storeTokens(let tokens): toStore = tokens
+            case .fail(let failure): throw message(for: failure)
+            }
+        }
+        let record: SessionRecord
+        do throws(SwaggerError) {
+            record = coordinator.tokensStored(in: try await tokens.store(toStore.credentials, for: toStore.account))
+        } catch {
+            throw message(for: coordinator.tokensNotStored(error))
+        }
+        do throws(SwaggerError) {
+            try sessions.save(record)
+        } catch {
+            let discard = coordinator.recordNotSaved(error)
+            do {
+                _ = try await tokens.remove(discard.account, recordedIn: discard.backend)
+            } catch {
+                warn("the tokens of the session that could not be stored remain: \(error.message)")
+            }
+            throw message(for: discard.failure)
+        }
+        switch coordinator.recordSaved() {
+        case .saveAndShow(let outcome, let account): return save(outcome, for: account)
+        case .fail(let failure): throw message(for: failure)
+        }
+    }
+}

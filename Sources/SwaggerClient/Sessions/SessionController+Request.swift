@@ -1,0 +1,82 @@
+import FoundationEssentials
+import SessionMachine
+import SwaggerHTTP
+import SwaggerModel
+
+extension SessionController {
+    /// How `swaggerctl api` ended, once every response it fetched has been handed over.
+    package struct RequestOutcome: Sendable, Hashable {
+        /// The last response's status.
+        package var status: Int
+        /// How many responses were handed over: one, or one for each page.
+        package var pages: Int
+        /// Why `--paginate` stopped early, when it did: ``Pagination/Next/limitReached(next:)``,
+        /// ``Pagination/Next/offServer(_:)`` or ``Pagination/Next/loop(_:)``.
+        package var stoppedEarly: Pagination.Next?
+        package var server: ServerURL
+        /// Whether the token came from `SWAGGERCTL_TOKEN`, which cannot be refreshed.
+        package var usedEnvironmentToken: Bool
+    }
+
+    /// Sends the person's own request with the session's token: refreshed first when it has expired, and once
+    /// more, with the request repeated, on a 401. With `pageLimit`, follows the next page until the last, or
+    /// until that many pages.
+    ///
+    /// `pageLimit` is for `--paginate`, and `nil` for one request; with it, `request` is a `GET`. `receive` gets
+    /// each response as it arrives, before the next page is asked for.
+    /// - Throws: `SwaggerError` when no session can be used, or a request has no response; what `receive`
+    ///   throws.
+    package func send(
+        _ request: APIRequest, with selection: SessionSelection, pageLimit: Int? = nil,
+        receive: (APIResponse) throws(SwaggerError) -> Void
+    ) async throws(SwaggerError) -> RequestOutcome {
+        var coordinator = MainCoordinator(purpose: RequestPurpose())
+        let start = coordinator.start(
+            try source(of: selection), now: now(), plainHTTP: configuration.plainHTTP)
+        var step = try await settle(start, &coordinator)
+        var pagination = pageLimit.map { Pagination(first: request.url, server: selection.server, limit: $0) }
+        var outcome = RequestOutcome(
+            status: 0, pages: 0, server: selection.server, usedEnvironmentToken: selection.environmentToken != nil)
+        var url = request.url
+        // The last response, which stands as the answer when a refused token cannot be renewed.
+        var refused: APIResponse?
+        while true {
+            let response: APIResponse
+            switch step {
+            case .send(let accessToken):
+                do throws(APIServiceError) {
+                    response = try await service(for: selection.record).send(request, to: url, accessToken: accessToken)
+                } catch {
+                    throw message(for: coordinator.requestFailed(error))
+                }
+                switch coordinator.responseReceived(status: response.status) {
+                case .lockForRefresh(let account):
+                    refused = response
+                    step = try await underLock(account, &coordinator)
+                    continue
+                case .answered:
+                    break
+                }
+            case .keepAnswer:
+                guard let refused else { return outcome }
+                response = refused
+            }
+            outcome.status = response.status
+            outcome.pages += 1
+            try receive(response)
+            guard response.isSuccess, var following = pagination else { return outcome }
+            let next = following.received(url, link: response.header("Link"), body: response.body)
+            pagination = following
+            switch next {
+            case .fetch(let nextURL):
+                url = nextURL
+                step = .send(accessToken: coordinator.nextRequest())
+            case .complete:
+                return outcome
+            case .limitReached, .offServer, .loop:
+                outcome.stoppedEarly = next
+                return outcome
+            }
+        }
+    }
+}

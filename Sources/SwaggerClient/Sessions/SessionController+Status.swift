@@ -1,0 +1,39 @@
+import FoundationEssentials
+import SessionMachine
+import SessionStorage
+import SwaggerModel
+
+extension SessionController {
+    /// The stored sessions, those on `server` or of `email` only when given, and `SWAGGERCTL_TOKEN` when it is
+    /// set. With `check`, the session that it selects is first checked with the server (refreshed if needed),
+    /// and its status says so. The session that commands use without `-s` and `-e` is marked the default.
+    /// - Parameters:
+    ///   - check: The session to check, from `select(…, usingEnvironmentToken: true)`, or `nil`.
+    ///   - server: `-s`: list only the sessions on this server.
+    ///   - email: `-e`: list only the sessions of this account.
+    /// - Throws: `SwaggerError`: what the check met (ended 4, unreachable 3), or an unreadable session list.
+    package func status(checking check: SessionSelection?, server: ServerURL? = nil, email: String? = nil)
+        async throws(SwaggerError) -> StatusReport
+    {
+        var result: SessionStatus.Check?
+        if let check {
+            let outcome = try await profile(check, allowSaved: false)
+            result = outcome.origin == .server(renewed: true) ? .refreshed : .valid
+        }
+        let records = try records()
+        // A malformed SWAGGERCTL_SERVER marks no session the default; status still lists them all.
+        let defaultServer = try? configuration.server(flag: nil, records: records)
+        var statuses = SessionStatus.list(records, now: now(), defaultServer: defaultServer).filter { status in
+            (server.map { $0 == status.server } ?? true) && (email.map { $0 == status.email } ?? true)
+        }
+        if let account = check?.record?.account, let checked = statuses.firstIndex(where: { $0.account == account }) {
+            statuses[checked].check = result
+        }
+        let environment = configuration.environmentToken.map { token in
+            StatusReport.EnvironmentToken(
+                expiresAt: JWTClaims.expiry(of: token), check: check?.environmentToken == nil ? nil : result)
+        }
+        return StatusReport(
+            sessions: statuses, damaged: try sessions.damaged(), path: sessions.path, environmentToken: environment)
+    }
+}

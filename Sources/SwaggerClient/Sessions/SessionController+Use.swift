@@ -1,0 +1,161 @@
+import FoundationEssentials
+import SessionMachine
+import SessionStorage
+import SwaggerModel
+
+extension SessionController {
+    /// The profile, with the stored session or `SWAGGERCTL_TOKEN`: refreshed first when the access token is due,
+    /// and once more on a 401. A session the server no longer accepts is removed.
+    ///
+    /// `allowSaved` says whether an unreachable server may be answered with the saved profile.
+    /// - Throws: `SwaggerError`, with code `authentication` when not logged in or the session ended.
+    package func profile(_ selection: SessionSelection, allowSaved: Bool) async throws(SwaggerError) -> ProfileOutcome {
+        var coordinator = MainCoordinator(purpose: ProfilePurpose(allowsSavedProfile: allowSaved))
+        let start = coordinator.start(
+            try source(of: selection), now: now(), plainHTTP: configuration.plainHTTP)
+        var step = try await settle(start, &coordinator)
+        while true {
+            switch step {
+            case .fetch(let request):
+                let profile: Profile
+                do throws(APIServiceError) {
+                    profile = try await service(for: selection.record).profile(request)
+                } catch {
+                    switch coordinator.profileFailed(error) {
+                    case .lockForRefresh(let account): step = try await underLock(account, &coordinator)
+                    case .endSession(let end): throw await endSession(end, releasing: RefreshLock?.none)
+                    case .proceed(let next): step = next
+                    case .fail(let failure): throw message(for: failure)
+                    }
+                    continue
+                }
+                switch coordinator.profileReceived(profile) {
+                case .saveAndShow(let outcome, let account): return save(outcome, for: account)
+                case .show(let outcome): return outcome
+                }
+            case .loadSavedProfile(let account):
+                switch coordinator.savedProfileLoaded(savedProfile(of: account)) {
+                case .show(let outcome): return outcome
+                case .fail(let failure): throw message(for: failure)
+                }
+            }
+        }
+    }
+
+    /// An access token that has not expired, refreshed first when it is due. It is never an expired token.
+    package func accessToken(_ selection: SessionSelection) async throws(SwaggerError) -> String {
+        var coordinator = MainCoordinator(purpose: TokenPurpose())
+        let start = coordinator.start(
+            try source(of: selection), now: now(), plainHTTP: configuration.plainHTTP)
+        return try await settle(start, &coordinator)
+    }
+
+    /// Renews the stored session now, whatever its access token's expiry.
+    /// - Returns: The session as renewed, or as it is when its server gave no refresh token and its access token
+    ///   is still good.
+    package func refresh(_ selection: SessionSelection) async throws(SwaggerError) -> RefreshPurpose.Step {
+        var coordinator = MainCoordinator(purpose: RefreshPurpose())
+        let start = coordinator.refreshRequested(
+            try storedRecord(of: selection), plainHTTP: configuration.plainHTTP)
+        return try await settle(start, &coordinator)
+    }
+
+    /// Carries out `action` and what follows it, until the coordinator names its purpose's step.
+    func settle<Purpose>(_ action: MainCoordinator<Purpose>.StartAction, _ coordinator: inout MainCoordinator<Purpose>)
+        async throws(SwaggerError) -> Purpose.Step
+    {
+        switch action {
+        case .readAccessToken(let record):
+            switch coordinator.tokenRead(try await tokens.accessToken(for: record)) {
+            case .lockForRefresh(let account): return try await underLock(account, &coordinator)
+            case .proceed(let step): return step
+            case .fail(let failure): throw message(for: failure)
+            }
+        case .lockForRefresh(let account):
+            return try await underLock(account, &coordinator)
+        case .proceed(let step):
+            return step
+        case .fail(let failure):
+            throw message(for: failure)
+        }
+    }
+
+    /// Takes the refresh lock, reads the session again, and refreshes if the coordinator says so. The lock is
+    /// released on return, before the step is taken.
+    func underLock<Purpose>(_ account: Account, _ coordinator: inout MainCoordinator<Purpose>)
+        async throws(SwaggerError) -> Purpose.Step
+    {
+        let lock = try RefreshLock(for: account, in: lockDirectory)
+        let record = try sessions.record(server: account.server, email: account.email)
+        let credentials = if let record { try await tokens.credentials(for: record) } else { Credentials?.none }
+        let request: RefreshRequest
+        switch coordinator.lockTaken(record: record, credentials: credentials, now: now()) {
+        case .refresh(let refresh): request = refresh
+        case .proceed(let step): return step
+        case .endSession(let end): throw await endSession(end, releasing: lock)
+        case .fail(let failure): throw message(for: failure)
+        }
+        if let record, let credentials {
+            do throws(SwaggerError) {
+                try await tokens.replace(Session(record: record, credentials: credentials))
+                try sessions.save(record)
+            } catch {
+                throw message(for: coordinator.renewalNotWritable(error))
+            }
+        }
+        let grant: TokenGrant
+        do throws(APIServiceError) {
+            grant = try await service(for: record).refresh(request)
+        } catch {
+            switch coordinator.refreshFailed(error) {
+            case .endSession(let end): throw await endSession(end, releasing: lock)
+            case .proceed(let step): return step
+            case .fail(let failure): throw message(for: failure)
+            }
+        }
+        // The server has spent the old refresh token: from here on, only the new tokens are any good.
+        let session = coordinator.refreshed(grant, now: now())
+        do throws(SwaggerError) {
+            try await tokens.replace(session)
+            try sessions.save(session.record)
+        } catch {
+            throw message(for: coordinator.rotationNotStored(error))
+        }
+        return coordinator.rotationStored()
+    }
+
+    /// Removes a session that the server no longer accepts, and returns the error that says so.
+    func endSession(_ end: SessionEnd, releasing held: consuming RefreshLock?) async -> SwaggerError {
+        let ended = message(for: end.failure)
+        do throws(SwaggerError) {
+            switch consume held {
+            case .some(let lock): try await remove(end.record, releasing: lock)
+            case .none: try await remove(end.record, releasing: RefreshLock(for: end.record.account, in: lockDirectory))
+            }
+        } catch {
+            return SwaggerError(
+                ended.code, "\(ended.message) It could not be removed from this machine: \(error.message)")
+        }
+        return ended
+    }
+
+    /// Saves a profile for offline use; a profile that cannot be saved is still shown.
+    func save(_ outcome: ProfileOutcome, for account: Account) -> ProfileOutcome {
+        do {
+            try profiles?.save(outcome.profile, for: account, receivedAt: now())
+        } catch {
+            warn("the profile could not be saved for offline use: \(error.message)")
+        }
+        return outcome
+    }
+
+    /// The profile saved for `account`; a cache that cannot be read is a warning, and no profile.
+    private func savedProfile(of account: Account) -> SavedProfile? {
+        do {
+            return try profiles?.profile(for: account)
+        } catch {
+            warn(error.message)
+            return nil
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import FoundationEssentials
+import SessionMachine
+import SessionStorage
+import SwaggerHTTP
+import SwaggerModel
+
+/// What the controller asks of the server: the `APIService`, or a stand-in in tests.
+package protocol SessionService: Sendable {
+    func login(_ attempt: LoginAttempt, password: String, clientSecret: String?) async throws(APIServiceError)
+        -> TokenGrant
+    func refresh(_ request: RefreshRequest) async throws(APIServiceError) -> TokenGrant
+    func revoke(_ revocation: Revocation) async throws(APIServiceError)
+    func profile(_ request: ProfileRequest) async throws(APIServiceError) -> Profile
+    func send(_ request: APIRequest, to url: URL, accessToken: String) async throws(APIServiceError) -> APIResponse
+    /// A document that needs no credentials, for discovery; `nil` for a status that says it is not there.
+    func document(at url: URL) async throws(APIServiceError) -> Data?
+    /// This service, trusting the certificate authorities in the PEM file `caCertificate` too, unless the
+    /// command named a file of its own.
+    func trusting(_ caCertificate: String) -> Self
+}
+
+extension APIService: SessionService {
+    package func send(_ request: APIRequest, to url: URL, accessToken: String) async throws(APIServiceError)
+        -> APIResponse
+    {
+        try await send(
+            method: request.method, headers: request.headers, body: request.body, to: url, accessToken: accessToken)
+    }
+}
+
+/// Carries out what the person asked for: runs a coordinator for each command (`LoginCoordinator`,
+/// `MainCoordinator`, `LogoutCoordinator`), performs the I/O that its actions name, and feeds the outcomes
+/// back in. It decides nothing of its own.
+///
+/// Its collaborators are parameters: the session list and saved profiles are files in the configured
+/// folders, while the server, the token store and the clock can be stand-ins, so that every flow can be tested
+/// without a process or a network. Every method throws only `SwaggerError`, whose message is ready to show.
+package struct SessionController: Sendable {
+    package let configuration: Configuration
+    package let sessions: SessionList
+    package let tokens: any TokenStoring
+    /// The saved profiles; `nil` when there is no cache folder.
+    package let profiles: ProfileCache?
+    let service: any SessionService
+    /// The time, for expiry: the system's clock, or a test's.
+    let now: @Sendable () -> Date
+    /// Receives one line for each thing that went wrong without stopping the command.
+    let warn: @Sendable (String) -> Void
+
+    package init(
+        configuration: Configuration, tokens: any TokenStoring, service: any SessionService,
+        now: @escaping @Sendable () -> Date = { Date() }, warn: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.configuration = configuration
+        self.sessions = SessionList(directory: configuration.directory)
+        self.tokens = tokens
+        self.profiles = configuration.cacheDirectory.map(ProfileCache.init(directory:))
+        self.service = service
+        self.now = now
+        self.warn = warn
+    }
+
+    /// Runs `body` with a controller for `configuration` over the real token store and API service, and closes
+    /// the service's connections afterwards.
+    ///
+    /// `warn` receives one line for each keyring fallback or other problem that does not stop the command,
+    /// without the "warning:" prefix; `log` receives each line that describes a request or response, when
+    /// `configuration.verbose` is on.
+    package static func withController<Result: Sendable>(
+        configuration: Configuration, delegate: (any APIServiceDelegate)? = nil,
+        warn: @escaping @Sendable (String) -> Void = { _ in }, log: @escaping @Sendable (String) -> Void = { _ in },
+        _ body: (SessionController) async throws(SwaggerError) -> Result
+    ) async throws(SwaggerError) -> Result {
+        let service = APIService(
+            timeout: configuration.timeout, proxies: configuration.proxies, trust: configuration.trust,
+            delegate: delegate, log: configuration.verbose ? log : nil)
+        let controller = SessionController(
+            configuration: configuration, tokens: configuration.tokenStore(warn: warn), service: service, warn: warn)
+        do {
+            let result = try await body(controller)
+            await service.shutdown()
+            return result
+        } catch {
+            await service.shutdown()
+            throw error
+        }
+    }
+
+    /// Resolves the server and the stored session to use on it, from one read of the session list.
+    ///
+    /// With `usingEnvironmentToken` and `SWAGGERCTL_TOKEN` set, the token is used instead and the session list
+    /// is not read: the server is `--server`, else `SWAGGERCTL_SERVER`, else the default.
+    package func select(serverFlag: String?, email: String?, usingEnvironmentToken: Bool = false)
+        throws(SwaggerError) -> SessionSelection
+    {
+        if usingEnvironmentToken, let token = configuration.environmentToken {
+            guard Credentials.isToken(token) else {
+                throw SwaggerError(
+                    .usage,
+                    "SWAGGERCTL_TOKEN is not a token: it may hold only visible ASCII characters, with no spaces.")
+            }
+            let server = try configuration.server(flag: serverFlag, records: [])
+            return SessionSelection(server: server, email: email, environmentToken: token)
+        }
+        let records = try sessions.records()
+        let server = try configuration.server(flag: serverFlag, records: records)
+        return SessionSelection(server: server, email: email, record: records.session(on: server, email: email))
+    }
+
+    /// Every stored session, most recently active first. Reads only the session list, never a token.
+    package func records() throws(SwaggerError) -> [SessionRecord] {
+        try sessions.records()
+    }
+
+    /// The service for `record`'s requests: one that trusts the certificate authorities its login was given
+    /// with `--ca-cert`, when the command names none.
+    func service(for record: SessionRecord?) -> any SessionService {
+        guard let caCertificate = record?.caCertificate else { return service }
+        return service.trusting(caCertificate)
+    }
+
+    func source(of selection: SessionSelection) throws(SwaggerError) -> TokenSource {
+        if let token = selection.environmentToken {
+            return .environment(token: token, server: selection.server)
+        }
+        return .stored(try storedRecord(of: selection))
+    }
+
+    func storedRecord(of selection: SessionSelection) throws(SwaggerError) -> SessionRecord {
+        guard let record = selection.record else {
+            let server = selection.server
+            if let damaged = try damagedAccounts(of: selection).first {
+                throw SwaggerError(
+                    .failure,
+                    "The session record for \(damaged.email) on \(server) in \(sessions.path) cannot be read. Run "
+                        + "`swaggerctl logout -s \(server) -e \(damaged.email)` to remove it, then log in again.")
+            }
+            let who = selection.email.map { "\($0) is not" } ?? "You are not"
+            let login = Messages.login(server, selection.email ?? "you@example.com")
+            throw SwaggerError(.authentication, "\(who) logged in to \(server). Run `\(login)`.")
+        }
+        return record
+    }
+
+    /// The accounts of the selection's server (and e-mail, if given) whose records cannot be read.
+    func damagedAccounts(of selection: SessionSelection) throws(SwaggerError) -> [Account] {
+        try sessions.damaged().compactMap { $0 }.filter {
+            $0.server == selection.server && (selection.email == nil || $0.email == selection.email)
+        }
+    }
+
+    /// The words for what went wrong, now.
+    var messages: Messages {
+        Messages(timeout: configuration.timeout, now: now(), proxies: configuration.proxies)
+    }
+
+    func message(for failure: SessionFailure) -> SwaggerError {
+        messages.error(failure)
+    }
+
+    /// Where the refresh locks are: the configuration folder, beside the session list they guard.
+    var lockDirectory: PrivateDirectory { PrivateDirectory(configuration.directory) }
+
+    /// Removes a session from this machine: tokens first and the record next, so a failure never leaves tokens
+    /// that nothing lists; then the saved profile, which is personal data; and last the lock file, which only a
+    /// stored session needs.
+    func remove(_ record: SessionRecord, releasing lock: consuming RefreshLock) async throws(SwaggerError) {
+        _ = try await tokens.remove(record.account, recordedIn: record.backend)
+        try sessions.remove(record.account)
+        do {
+            try profiles?.remove(record.account)
+        } catch {
+            warn("the saved profile could not be deleted: \(error.message)")
+        }
+        lock.releaseRemovingFile()
+    }
+}

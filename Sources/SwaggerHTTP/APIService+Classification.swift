@@ -1,0 +1,222 @@
+import AsyncHTTPClient
+import FoundationEssentials
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import OpenAPIRuntime
+import SwaggerAPI
+import SwaggerModel
+
+extension APIService {
+    /// Sorts a thrown error into an ``APIServiceError``.
+    ///
+    /// The rule: if a response arrived, its status decides (a 2xx that failed to decode breaks the contract);
+    /// if none arrived, the transport failed, and the kind of transport error decides.
+    ///
+    /// `body` is the response body as the recorder kept it: a documented error status whose body does not
+    /// match its schema still has the server's words in it.
+    static func classify(_ error: any Error, operation: Operation, body: Data? = nil) -> APIServiceError {
+        if let error = error as? APIServiceError { return error }
+        guard let clientError = error as? ClientError else { return transportFailure(error) }
+        if let known = clientError.underlyingError as? APIServiceError { return known }
+        if let response = clientError.response {
+            if (200..<300).contains(response.status.code) {
+                // A profile that is not even an object is not a profile at all, not a profile that is wrong.
+                if operation == .profile, let body, case .notAProfile(let detail)? = notAProfile(body, response) {
+                    return .notAProfile(detail)
+                }
+                return .contractViolation(contractDetail(clientError))
+            }
+            return failure(
+                status: response.status.code, operation: operation, headers: response.headerFields, body: body)
+        }
+        return transportFailure(clientError.underlyingError)
+    }
+
+    /// The operations, which read 401 and 403 differently.
+    enum Operation {
+        /// `POST /User/AdminLogin`, Identity's `/login`: 401 and 403 mean bad credentials.
+        case login
+        /// `POST /User/RefreshToken`, Identity's `/refresh`: 401 means the session has ended.
+        case refresh
+        /// An OAuth 2 password grant: `invalid_grant` and `invalid_client` (RFC 6749 §5.2) mean bad
+        /// credentials, and so does a 401.
+        case oauth2Login
+        /// An OAuth 2 refresh: `invalid_grant` and `invalid_client` mean the session has ended.
+        case oauth2Refresh
+        /// An RFC 7009 revocation, which needs no bearer token.
+        case revocation
+        /// `POST /User/Logout`, `swaggerctl api`: 401 means the bearer token was rejected.
+        case bearer
+        /// A profile request: as ``bearer``, and an answer that is not a JSON object is not a profile.
+        case profile
+        /// A document read without credentials, for discovery: every status is the caller's to read.
+        case document
+    }
+
+    /// The OAuth 2 error codes (RFC 6749 §5.2) that mean the credentials, the client or the grant were refused.
+    static let refusals: Set<String> = ["invalid_grant", "invalid_client", "unauthorized_client"]
+
+    /// The error for a status that is not a success, with the server's own words where its body has them.
+    static func failure(status: Int, operation: Operation, headers: HTTPFields, body: Data?) -> APIServiceError {
+        // A token endpoint that answers 400 or 401 without RFC 6749's error code (FastAPI's tutorial sends a
+        // bare `detail`) is refusing what it was given: the request itself is always well formed.
+        let refused = oauth2Error(json: body).map(refusals.contains) ?? true
+        switch (status, operation) {
+        case (401, .login), (403, .login): return .badCredentials(status: status, message: serverMessage(json: body))
+        case (400, .oauth2Login) where refused, (401, .oauth2Login):
+            return .badCredentials(status: status, message: serverMessage(json: body))
+        case (401, .refresh),
+            (400, .oauth2Refresh) where refused, (401, .oauth2Refresh):
+            return .refreshRejected
+        case (401, .bearer), (401, .profile): return .tokenRejected
+        case (403, .bearer), (403, .profile): return .forbidden(message: serverMessage(json: body))
+        // Retried first where that is safe; still busy after that is the server's trouble, not the request's.
+        case (429, _): return .serverFailed(status: status)
+        default: return failure(status: status, headers: headers, body: body)
+        }
+    }
+
+    /// The error when `body` is not a profile at all.
+    private static func notAProfile(_ body: Data, _ response: HTTPResponse) -> APIServiceError? {
+        do throws(APIServiceError) {
+            _ = try Profile(answer: body, contentType: response.headerFields[.contentType])
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The `error` member of an OAuth 2 error answer (RFC 6749 §5.2).
+    static func oauth2Error(json body: Data?) -> String? {
+        guard let body,
+            case .string(let code)? = try? JSONDecoder().decode([String: JSONValue].self, from: body)["error"]
+        else { return nil }
+        return code
+    }
+
+    private static func failure(status: Int, headers: HTTPFields, body: Data?) -> APIServiceError {
+        switch status {
+        case 300..<400: .redirected(status: status, location: headers[.location].map { String($0.prefix(200)) })
+        case 400..<500: .requestRejected(status: status, message: serverMessage(json: body))
+        case 500..<600: .serverFailed(status: status)
+        default: .contractViolation("HTTP status \(status) is not part of the API")
+        }
+    }
+
+    /// The members that carry an error body's sentence for people, best first: this API's `message`, OAuth 2's
+    /// `error_description` (RFC 6749 §5.2), RFC 9457's `detail` and `title`, and the bare `error` code.
+    static let messageMembers = ["message", "error_description", "detail", "title", "error"]
+
+    /// The sentence a JSON error body carries for people, when it has one, cut to 200 characters. It is the
+    /// server's text: whoever shows it quotes it and sanitises it.
+    static func serverMessage(json body: Data?) -> String? {
+        guard let body, let object = try? JSONDecoder().decode([String: JSONValue].self, from: body) else {
+            return nil
+        }
+        for key in messageMembers {
+            if case .string(let text) = object[key], !text.trimmingWhitespace().isEmpty {
+                return String(text.prefix(200))
+            }
+        }
+        return nil
+    }
+
+    private static func contractDetail(_ error: ClientError) -> String {
+        switch error.underlyingError {
+        case let decoding as DecodingError:
+            switch decoding {
+            case .keyNotFound(let key, _): "the field \"\(key.stringValue)\" is missing"
+            case .typeMismatch(_, let context) where context.codingPath.isEmpty: "the answer is not a JSON object"
+            case .typeMismatch(_, let context), .valueNotFound(_, let context):
+                "the field \"\(path(context.codingPath))\" has the wrong type"
+            case .dataCorrupted(let context) where context.codingPath.isEmpty: "the body is not valid JSON"
+            case .dataCorrupted(let context): "the field \"\(path(context.codingPath))\" is malformed"
+            @unknown default: "the body could not be decoded"
+            }
+        default:
+            if let contentType = error.response?.headerFields[.contentType] {
+                "it sent \"\(contentType.prefix(60))\" instead of JSON"
+            } else {
+                "it sent no JSON body"
+            }
+        }
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        String(codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".").prefix(100))
+    }
+
+    /// BoringSSL's reason, in words; its own text (error codes and a build path) is never shown.
+    private static func tlsFailure(_ error: BoringSSLError) -> TLSFailure {
+        let reasons = String(describing: error).uppercased()
+        func says(_ names: String...) -> Bool { names.contains { reasons.contains($0) } }
+        if says("CERTIFICATE_VERIFY_FAILED") { return .untrusted }
+        if says("WRONG_VERSION_NUMBER", "HTTP_REQUEST", "PACKET_LENGTH_TOO_LONG", "RECORD_TOO_LARGE") { return .notTLS }
+        if says(
+            "UNSUPPORTED_PROTOCOL", "PROTOCOL_VERSION", "NO_SHARED_CIPHER", "NO_CIPHERS_AVAILABLE",
+            "HANDSHAKE_FAILURE", "NO_SUPPORTED_VERSIONS")
+        {
+            return .noCommonProtocol
+        }
+        return .handshakeFailed
+    }
+
+    private static func transportFailure(_ error: any Error) -> APIServiceError {
+        switch error {
+        case let error as HTTPClientError:
+            switch error {
+            case .connectTimeout, .deadlineExceeded, .readTimeout, .writeTimeout, .tlsHandshakeTimeout:
+                return .timedOut
+            case .remoteConnectionClosed:
+                return .unreachable("the server closed the connection")
+            // Through a proxy only; ``APIService`` names the proxy.
+            case .proxyAuthenticationRequired:
+                return .proxyFailed(proxy: "", .authenticationRequired)
+            case .invalidProxyResponse:
+                return .proxyFailed(proxy: "", .refused)
+            default:
+                return .unreachable(String(describing: error))
+            }
+        case let error as HTTPParserError:
+            // The connection dropped part-way through the response, or what came back was not HTTP at all,
+            // which is what an https, SSH or other non-HTTP port sends to a plain http request.
+            if error == .invalidEOFState { return .unreachable("the connection closed before the whole response came") }
+            return .contractViolation("it did not answer in HTTP; check the URL's scheme and port")
+        case let error as NIOSSLExtraError where error == .failedToValidateHostname:
+            return .tls(.wrongHost)
+        case let error as NIOSSLError:
+            if case .handshakeFailed(let boringSSL) = error { return .tls(tlsFailure(boringSSL)) }
+            return .tls(.handshakeFailed)
+        case let error as BoringSSLError:
+            return .tls(tlsFailure(error))
+        case is NIOSSLExtraError:
+            return .tls(.handshakeFailed)
+        case let error as IOError:
+            return .unreachable(String(cString: strerror(error.errnoCode)).lowercased())
+        case let error as NIOConnectionError:
+            return error.connectionErrors.first.map { transportFailure($0.error) }
+                ?? .unreachable("the host name could not be resolved")
+        case let error as ChannelError:
+            if case .connectTimeout = error { return .timedOut }
+            return .unreachable("the connection failed")
+        case is SocketAddressError:
+            return .unreachable("the host name could not be resolved")
+        default:
+            return .unreachable(String(describing: error))
+        }
+    }
+}
+
+extension ResponseRecorder {
+    /// The error for the response recorded last, which the generated client decoded as a failure, with the
+    /// exchange's secrets hidden in whatever it quotes.
+    func failure(_ operation: APIService.Operation) -> APIServiceError {
+        guard let response else { return .contractViolation("no response was recorded") }
+        let failure = APIService.failure(
+            status: response.status.code, operation: operation, headers: response.headerFields, body: body)
+        return redactor?.scrub(failure) ?? failure
+    }
+}

@@ -1,0 +1,168 @@
+import FoundationEssentials
+import HTTPTypes
+import SwaggerModel
+
+/// The requests of the kinds of server that the API document does not describe, sent through
+/// ``APIService/exchange(_:body:to:operation:outer:recorder:secrets:)``.
+extension APIService {
+    /// Logs in to an ASP.NET Core Identity server (`POST /login` with `{email, password}`), or to an OAuth 2
+    /// server with the password grant (RFC 6749 §4.3: a form with `grant_type=password`, `username`,
+    /// `password`, and `scope` and `client_id` when set; a client secret goes by HTTP Basic, §2.3.1).
+    /// `email` is what OAuth 2 calls the user name. Refused credentials (401, or OAuth 2's `invalid_grant` and
+    /// `invalid_client`) are ``APIServiceError/badCredentials(status:message:)``.
+    func login(
+        _ description: ServerDescription, email: String, password: String, clientSecret: String?, home: ServerURL
+    ) async throws(APIServiceError) -> TokenGrant {
+        let body: TokenRequestBody =
+            switch description.kind {
+            case .oauth2:
+                .form(
+                    [("grant_type", "password"), ("username", email), ("password", password)]
+                        + Self.clientFields(description, clientSecret: clientSecret))
+            case .identity, .original:
+                .json(["email": .string(email), "password": .string(password)])
+            }
+        return try await tokens(
+            from: description.loginURL, body, description: description, clientSecret: clientSecret,
+            operation: description.kind == .oauth2 ? .oauth2Login : .login, secrets: [password, clientSecret],
+            home: home)
+    }
+
+    /// Spends the refresh token: Identity's `POST /refresh` with `{refreshToken}`, or OAuth 2's
+    /// `grant_type=refresh_token` (RFC 6749 §6).
+    /// A refused refresh (401, or `invalid_grant`) is ``APIServiceError/refreshRejected``.
+    func refresh(_ description: ServerDescription, refreshToken: String, clientSecret: String?, home: ServerURL)
+        async throws(APIServiceError) -> TokenGrant
+    {
+        guard let url = description.refreshURL else { throw .refreshRejected }
+        let body: TokenRequestBody =
+            switch description.kind {
+            case .oauth2:
+                .form(
+                    [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
+                        + Self.clientFields(description, clientSecret: clientSecret, scope: false))
+            case .identity, .original:
+                .json(["refreshToken": .string(refreshToken)])
+            }
+        return try await tokens(
+            from: url, body, description: description, clientSecret: clientSecret,
+            operation: description.kind == .oauth2 ? .oauth2Refresh : .refresh, secrets: [refreshToken, clientSecret],
+            home: home)
+    }
+
+    /// Ends the session at the description's revocation endpoint: OAuth 2 revokes the refresh token and then the
+    /// access token (RFC 7009 §2.1); another kind posts `{refreshToken}` with the bearer token.
+    func revoke(_ description: ServerDescription, credentials: Credentials, home: ServerURL)
+        async throws(APIServiceError)
+    {
+        guard let url = description.revocationURL else { return }
+        let secrets = [credentials.accessToken, credentials.refreshToken, credentials.clientSecret]
+        guard description.kind == .oauth2 else {
+            let recorder = ResponseRecorder()
+            let body = JSONValue.object(["refreshToken": credentials.refreshToken.map(JSONValue.string) ?? .null])
+            let response = try await exchange(
+                Self.request(.post, contentType: "application/json"), body: Data(body.compactJSON.utf8), to: url,
+                operation: .bearer, outer: credentials.accessToken.map { [HeaderMiddleware.bearer($0)] } ?? [],
+                recorder: recorder, secrets: secrets, home: home)
+            try Self.requireSuccess(response, recorder, .bearer)
+            return
+        }
+        // Revoking the refresh token ends the grant; the access token is revoked too, for servers that keep
+        // access tokens alive until they expire.
+        let tokens = [(credentials.refreshToken, "refresh_token"), (credentials.accessToken, "access_token")]
+        for case (let token?, let hint) in tokens {
+            let fields =
+                [("token", token), ("token_type_hint", hint)]
+                + Self.clientFields(description, clientSecret: credentials.clientSecret, scope: false)
+            var request = Self.request(.post, contentType: "application/x-www-form-urlencoded")
+            request.headerFields[.authorization] = Self.basic(description, clientSecret: credentials.clientSecret)
+            let recorder = ResponseRecorder()
+            let response = try await exchange(
+                request, body: Data(FormEncoding.encode(fields).utf8), to: url, operation: .revocation,
+                recorder: recorder, secrets: secrets, home: home)
+            try Self.requireSuccess(response, recorder, .revocation)
+        }
+    }
+
+    /// Reads the profile at the profile URL with the bearer token, retried on 429, 502, 503 and 504 as the
+    /// original API's is: the answer's object, or the object in its only member, `data`. An answer that is not a
+    /// JSON object is ``APIServiceError/notAProfile(_:)``.
+    func profile(_ description: ServerDescription, accessToken: String, home: ServerURL)
+        async throws(APIServiceError) -> Profile
+    {
+        let url = description.profileURL
+        let recorder = ResponseRecorder()
+        var request = Self.request(.get)
+        request.headerFields[.accept] = "application/json"
+        let response = try await exchange(
+            request, body: nil, to: url, operation: .profile,
+            outer: [HeaderMiddleware.bearer(accessToken), RetryingMiddleware()], recorder: recorder,
+            secrets: [accessToken], home: home)
+        try Self.requireSuccess(response, recorder, .profile)
+        return try Profile(answer: recorder.body ?? Data(), contentType: response.headerFields[.contentType])
+    }
+
+    /// The body of a login or refresh.
+    enum TokenRequestBody {
+        case json([String: JSONValue])
+        case form([(String, String)])
+    }
+
+    private func tokens(
+        from url: URL, _ body: TokenRequestBody, description: ServerDescription, clientSecret: String?,
+        operation: Operation, secrets: [String?], home: ServerURL
+    ) async throws(APIServiceError) -> TokenGrant {
+        var request: HTTPRequest
+        let data: Data
+        switch body {
+        case .json(let members):
+            request = Self.request(.post, contentType: "application/json")
+            data = Data(JSONValue.object(members).compactJSON.utf8)
+        case .form(let fields):
+            request = Self.request(.post, contentType: "application/x-www-form-urlencoded")
+            request.headerFields[.authorization] = Self.basic(description, clientSecret: clientSecret)
+            data = Data(FormEncoding.encode(fields).utf8)
+        }
+        request.headerFields[.accept] = "application/json"
+        let recorder = ResponseRecorder()
+        let response = try await exchange(
+            request, body: data, to: url, operation: operation, recorder: recorder, secrets: secrets,
+            tokenFields: description.fields, home: home)
+        try Self.requireSuccess(response, recorder, operation)
+        return try TokenAnswer.grant(
+            from: recorder.body, contentType: response.headerFields[.contentType], fields: description.fields,
+            operation: operation == .oauth2Refresh || operation == .refresh ? "refresh" : "login")
+    }
+
+    /// `scope` (unless not wanted) and, for a client without a secret, `client_id`, as form fields.
+    static func clientFields(_ description: ServerDescription, clientSecret: String?, scope: Bool = true) -> [(
+        String, String
+    )] {
+        var fields: [(String, String)] = []
+        if scope, let value = description.scope { fields.append(("scope", value)) }
+        // A client with a secret authenticates by HTTP Basic instead (RFC 6749 §2.3.1).
+        if clientSecret == nil, let clientID = description.clientID { fields.append(("client_id", clientID)) }
+        return fields
+    }
+
+    /// `Basic base64(urlencode(id):urlencode(secret))`, RFC 6749 §2.3.1; `nil` without a secret.
+    static func basic(_ description: ServerDescription, clientSecret: String?) -> String? {
+        guard let clientSecret else { return nil }
+        let pair = FormEncoding.escape(description.clientID ?? "") + ":" + FormEncoding.escape(clientSecret)
+        return "Basic " + Data(pair.utf8).base64EncodedString()
+    }
+
+    static func request(_ method: HTTPRequest.Method, contentType: String? = nil) -> HTTPRequest {
+        var request = HTTPRequest(method: method, scheme: nil, authority: nil, path: "/")
+        if let contentType { request.headerFields[.contentType] = contentType }
+        return request
+    }
+
+    /// Throws the error for a response that is not a success.
+    static func requireSuccess(_ response: HTTPResponse, _ recorder: ResponseRecorder, _ operation: Operation)
+        throws(APIServiceError)
+    {
+        guard !(200..<300).contains(response.status.code) else { return }
+        throw recorder.failure(operation)
+    }
+}

@@ -1,0 +1,363 @@
+import AsyncHTTPClient
+import FoundationEssentials
+import HTTPTypes
+import NIOCore
+import NIOPosix
+import NIOSSL
+import OpenAPIRuntime
+import SwaggerAPI
+import SwaggerModel
+import Synchronization
+
+/// Talks to the server: posts credentials, refreshes and revokes sessions, fetches the profile, and sends the
+/// person's own requests, telling its delegate while it waits.
+///
+/// Each call runs on an AsyncHTTPClient that goes through the proxy the environment names for the server, and
+/// trusts the certificate authorities of ``TrustSettings``. Middlewares add the `User-Agent` (and the bearer
+/// token where needed), bound each attempt from connecting to its last byte, describe the exchange for
+/// `--verbose` with every secret hidden, and keep the response for classification; every failure becomes an
+/// ``APIServiceError``. The profile and the person's idempotent requests are retried on 429, 502, 503 and 504
+/// with exponential backoff; nothing else is ever repeated. Redirects are not followed, so a token is never
+/// sent to a host it was not issued for.
+///
+/// Call ``shutdown()`` when done.
+package struct APIService: Sendable {
+    private let delegate: (any APIServiceDelegate)?
+    let timeout: Duration
+    private let proxies: ProxySettings
+    private var trust: TrustSettings
+    private let log: (@Sendable (String) -> Void)?
+    private let pool = ClientPool()
+
+    /// A service that makes no connection until its first request.
+    /// - Parameters:
+    ///   - timeout: The limit on each request, from connecting to the last byte.
+    ///   - log: Receives each line that describes a request or response, for `--verbose`; `nil` for none.
+    package init(
+        timeout: Duration, proxies: ProxySettings = ProxySettings(), trust: TrustSettings = TrustSettings(),
+        delegate: (any APIServiceDelegate)? = nil, log: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.timeout = timeout
+        self.proxies = proxies
+        self.trust = trust
+        self.delegate = delegate
+        self.log = log
+    }
+
+    /// Posts the credentials, as the server's kind wants them.
+    /// - Throws: ``APIServiceError``; refused credentials are ``APIServiceError/badCredentials(status:message:)``.
+    package func login(_ attempt: LoginAttempt, password: String, clientSecret: String?)
+        async throws(APIServiceError) -> TokenGrant
+    {
+        let description = attempt.serverDescription
+        guard description.kind == .original else {
+            return try await login(
+                description, email: attempt.account.email, password: password, clientSecret: clientSecret,
+                home: attempt.account.server)
+        }
+        let recorder = ResponseRecorder()
+        let body = Components.Schemas.LoginRequest(
+            email: attempt.account.email, password: password, appId: attempt.appID)
+        let output = try await perform(
+            server: attempt.account.server, operation: .login, recorder: recorder, secrets: [password],
+            tokenFields: .camelCase
+        ) { client in
+            try await client.adminLogin(body: .json(body))
+        }
+        switch output {
+        case .ok(let ok):
+            guard case .json(let answer) = ok.body else { throw .contractViolation("the login response is not JSON") }
+            return try Self.grant(answer, of: "login")
+        case .badRequest, .unauthorized, .forbidden, .contentTooLarge, .undocumented:
+            throw recorder.failure(.login)
+        }
+    }
+
+    /// Spends the refresh token for new tokens.
+    /// - Throws: ``APIServiceError``; a refused refresh token is ``APIServiceError/refreshRejected``.
+    package func refresh(_ request: RefreshRequest) async throws(APIServiceError) -> TokenGrant {
+        guard request.serverDescription.kind == .original else {
+            return try await refresh(
+                request.serverDescription, refreshToken: request.refreshToken, clientSecret: request.clientSecret,
+                home: request.server)
+        }
+        let recorder = ResponseRecorder()
+        let output = try await perform(
+            server: request.server, operation: .refresh, recorder: recorder, secrets: [request.refreshToken],
+            tokenFields: .camelCase
+        ) { client in
+            try await client.refreshToken(body: .json(.init(refreshToken: request.refreshToken, appId: request.appID)))
+        }
+        switch output {
+        case .ok(let ok):
+            guard case .json(let answer) = ok.body else { throw .contractViolation("the refresh response is not JSON") }
+            return try Self.grant(answer, of: "refresh")
+        case .badRequest, .unauthorized, .forbidden, .contentTooLarge, .undocumented:
+            throw recorder.failure(.refresh)
+        }
+    }
+
+    /// Ends the session on its server: the original API's `POST /User/Logout` names it by its refresh token and
+    /// stops it and every access token of the same login; other kinds as ``revoke(_:credentials:)`` says.
+    package func revoke(_ revocation: Revocation) async throws(APIServiceError) {
+        let credentials = revocation.credentials
+        guard revocation.serverDescription.kind == .original else {
+            return try await revoke(revocation.serverDescription, credentials: credentials, home: revocation.server)
+        }
+        let recorder = ResponseRecorder()
+        let output = try await perform(
+            server: revocation.server, operation: .bearer,
+            outer: credentials.accessToken.map { [HeaderMiddleware.bearer($0)] } ?? [],
+            recorder: recorder, secrets: [credentials.accessToken, credentials.refreshToken]
+        ) { client in
+            try await client.logout(body: .json(.init(refreshToken: credentials.refreshToken ?? "")))
+        }
+        switch output {
+        case .noContent:
+            return
+        case .badRequest, .unauthorized, .contentTooLarge, .undocumented:
+            throw recorder.failure(.bearer)
+        }
+    }
+
+    /// Fetches the profile with the bearer token.
+    /// - Throws: ``APIServiceError``; 401 is ``APIServiceError/tokenRejected``.
+    package func profile(_ request: ProfileRequest) async throws(APIServiceError) -> Profile {
+        guard request.serverDescription.kind == .original else {
+            return try await profile(request.serverDescription, accessToken: request.accessToken, home: request.server)
+        }
+        let recorder = ResponseRecorder()
+        // The recorder sits inside the retries, so it keeps the body of the attempt that counts: the last.
+        let output = try await perform(
+            server: request.server, operation: .profile,
+            outer: [HeaderMiddleware.bearer(request.accessToken), RetryingMiddleware()], recorder: recorder,
+            secrets: [request.accessToken]
+        ) { client in
+            try await client.getUser()
+        }
+        switch output {
+        case .ok:
+            // The generated client has already checked the body against the User schema.
+            return try Profile(answer: recorder.body ?? Data(), contentType: nil)
+        case .unauthorized, .undocumented:
+            throw recorder.failure(.bearer)
+        }
+    }
+
+    /// This service, trusting the authorities in the PEM file `caCertificate` as well, unless it was made to
+    /// trust another such file already: for a session that keeps the `--ca-cert` of its login. It shares this
+    /// service's connection pools, and so its ``shutdown()``.
+    package func trusting(_ caCertificate: String) -> APIService {
+        guard trust.additionalCertificates == nil else { return self }
+        var service = self
+        service.trust.additionalCertificates = caCertificate
+        return service
+    }
+
+    /// Sizes NIO's shared event-loop group, which every service's requests run on, to one thread: NIO would
+    /// start one for each core, and a command makes one request at a time. Call it once, first thing in the
+    /// process, before any request; NIO allows it only then.
+    package static func configureProcess() {
+        NIOSingletons.groupLoopCountSuggestion = 1
+    }
+
+    /// Closes the connection pools. Call once, after the last request.
+    package func shutdown() async {
+        await pool.shutdown()
+    }
+
+    /// Sends one operation of the generated client through `outer` (the bearer token, the retries), then the
+    /// deadline, the verbose log and the `recorder`, innermost last, and classifies what goes wrong.
+    private func perform<Output: Sendable>(
+        server: ServerURL, operation: Operation, outer: [any ClientMiddleware] = [], recorder: ResponseRecorder,
+        secrets: [String?], tokenFields: TokenFields? = nil,
+        _ call: @Sendable (SwaggerAPI.Client) async throws -> Output
+    ) async throws(APIServiceError) -> Output {
+        let proxy = proxies.proxy(for: server)
+        let redactor = Redactor(secrets: secrets + [proxy?.password])
+        recorder.redactor = redactor
+        let client = SwaggerAPI.Client(
+            serverURL: server.url, transport: transport(through: proxy),
+            middlewares: middlewares(
+                outer: outer, recorder: recorder, redactor: redactor, tokenFields: tokenFields, proxy: proxy))
+        return try await reporting(server, through: proxy, operation: operation, recorder: recorder) {
+            try await call(client)
+        }
+    }
+
+    /// Sends a request that the generated client does not describe (another kind of server's login, a
+    /// discovery document, `swaggerctl api`) through the same middlewares as
+    /// ``perform(server:operation:outer:recorder:secrets:_:)``.
+    /// - Returns: The response; its body is in `recorder`.
+    func exchange(
+        _ request: HTTPRequest, body: Data?, to url: URL, operation: Operation, outer: [any ClientMiddleware] = [],
+        recorder: ResponseRecorder, secrets: [String?], tokenFields: TokenFields? = nil, home: ServerURL? = nil
+    ) async throws(APIServiceError) -> HTTPResponse {
+        guard let server = ServerURL(originOf: url) else {
+            throw .contractViolation("\(url.absoluteString.prefix(200)) is not an http or https URL")
+        }
+        let proxy = proxies.proxy(for: server)
+        let transport = transport(through: proxy)
+        let redactor = Redactor(secrets: secrets + [proxy?.password])
+        recorder.redactor = redactor
+        let chain = middlewares(
+            outer: outer, recorder: recorder, redactor: redactor, tokenFields: tokenFields, proxy: proxy)
+        var request = request
+        request.path = url.pathAndQuery
+        let sent = request
+        return try await reporting(server, through: proxy, operation: operation, recorder: recorder, home: home) {
+            var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = {
+                try await transport.send($0, body: $1, baseURL: $2, operationID: "raw")
+            }
+            for middleware in chain.reversed() {
+                let inner = next
+                next = { try await middleware.intercept($0, body: $1, baseURL: $2, operationID: "raw", next: inner) }
+            }
+            return try await next(sent, body.map { HTTPBody($0) }, server.url).0
+        }
+    }
+
+    /// `User-Agent`, then `outer`, the deadline, the verbose log and the `recorder`, outermost first.
+    private func middlewares(
+        outer: [any ClientMiddleware], recorder: ResponseRecorder, redactor: Redactor, tokenFields: TokenFields?,
+        proxy: ProxySettings.Proxy?
+    ) -> [any ClientMiddleware] {
+        var middlewares: [any ClientMiddleware] = [HeaderMiddleware.userAgent] + outer
+        middlewares.append(DeadlineMiddleware(limit: timeout))
+        if let log {
+            middlewares.append(
+                VerboseLogMiddleware(log: log, redactor: redactor, proxy: proxy, tokenFields: tokenFields))
+        }
+        middlewares.append(recorder)
+        return middlewares
+    }
+
+    private func transport(through proxy: ProxySettings.Proxy?) -> HTTPClientTransport {
+        HTTPClientTransport(
+            client: pool.client(through: proxy, timeout: timeout, trust: trust), timeout: TimeAmount(timeout))
+    }
+
+    /// Runs `call` between the delegate's waiting on and off, classifying what it throws, and refining an
+    /// untrusted certificate into its reason with a second handshake.
+    private func reporting<Output: Sendable>(
+        _ server: ServerURL, through proxy: ProxySettings.Proxy?, operation: Operation, recorder: ResponseRecorder,
+        home: ServerURL? = nil, _ call: () async throws -> Output
+    ) async throws(APIServiceError) -> Output {
+        delegate?.apiService(self, isWaiting: true)
+        // Waiting ends before the outcome is reported, so a spinner is gone before anything is shown.
+        defer { delegate?.apiService(self, isWaiting: false) }
+        do {
+            return try await call()
+        } catch {
+            // A server may quote what it was sent, the password included, in the words an error line shows.
+            let classified = Self.classify(error, operation: operation, body: recorder.body)
+            var failure = recorder.redactor?.scrub(classified) ?? classified
+            if let proxy { failure = Self.atProxy(failure, proxy) }
+            if case .tls = failure {
+                // A trust store that cannot be loaded fails every handshake before it starts; say which one.
+                if let store = trust.firstUnloadable() {
+                    failure = .tls(.unloadableTrustStore(store))
+                } else if case .tls(.untrusted) = failure {
+                    failure = .tls(await TLSDiagnosis.reason(for: server, through: proxy, within: timeout, now: Date()))
+                }
+            }
+            // A failure to reach or trust another host than the session's is that host's, and says so.
+            guard let home, home != server, Self.isConnectionFailure(failure) else { throw failure }
+            throw .elsewhere(server, failure)
+        }
+    }
+
+    /// `failure` as it happened through `proxy`: the connection goes to the proxy, so a connection that could
+    /// not be made is the proxy's failure, and so is a 407 to a plain `http://` request.
+    static func atProxy(_ failure: APIServiceError, _ proxy: ProxySettings.Proxy) -> APIServiceError {
+        switch failure {
+        case .unreachable(let detail): .proxyFailed(proxy: proxy.description, .unreachable(detail))
+        case .requestRejected(status: 407, _): .proxyFailed(proxy: proxy.description, .authenticationRequired)
+        case .proxyFailed(_, let reason): .proxyFailed(proxy: proxy.description, reason)
+        default: failure
+        }
+    }
+
+    /// Whether `failure` is about the connection (reaching the host, or trusting it) rather than an answer.
+    static func isConnectionFailure(_ failure: APIServiceError) -> Bool {
+        switch failure {
+        case .unreachable, .timedOut, .tls, .proxyFailed: true
+        default: false
+        }
+    }
+
+    /// The tokens of a login or refresh answer, which must carry an access token that can be a token.
+    private static func grant(_ body: Components.Schemas.LoginResponse, of operation: String)
+        throws(APIServiceError) -> TokenGrant
+    {
+        guard !body.accessToken.isEmpty else {
+            throw .contractViolation("the \(operation) response has no access token")
+        }
+        let refresh = body.refreshToken.flatMap { $0.isEmpty ? nil : $0 }
+        guard Credentials.isToken(body.accessToken), refresh.map(Credentials.isToken) ?? true else {
+            throw .contractViolation("the \(operation) response's token has characters that no token has")
+        }
+        return TokenGrant(accessToken: body.accessToken, refreshToken: refresh, username: body.username)
+    }
+}
+
+/// The HTTP clients of one service: one for each way out (directly or through one proxy) and set of trusted
+/// authorities, on NIO's shared event-loop group, which starts with the first request.
+///
+/// The group is never shut down. A connection that closes after its client's shutdown has returned (NIO
+/// finishes closing on the event loop, after a cancelled or timed-out request) still schedules its last
+/// tasks there; on a group that was shut down meanwhile, NIO prints "Cannot schedule tasks on an EventLoop
+/// that has already shut down", which a later NIO turns into a crash. The process ends the group's threads
+/// when it exits. ``APIService/configureProcess()`` keeps the group to one thread: a command makes one request
+/// at a time.
+final class ClientPool: Sendable {
+    /// One client for each way out and each set of trusted authorities.
+    private struct Route: Hashable {
+        var proxy: ProxySettings.Proxy?
+        var trust: TrustSettings
+    }
+
+    private let clients = Mutex<[Route: HTTPClient]>([:])
+
+    func client(through proxy: ProxySettings.Proxy?, timeout: Duration, trust: TrustSettings) -> HTTPClient {
+        clients.withLock { clients in
+            let route = Route(proxy: proxy, trust: trust)
+            if let client = clients[route] { return client }
+            var configuration = HTTPClient.Configuration()
+            configuration.redirectConfiguration = .disallow
+            // Each command makes a request or two: HTTP/2's multiplexing has nothing to share, and its ALPN
+            // negotiation and connection set-up cost start-up time.
+            configuration.httpVersion = .http1Only
+            configuration.decompression = .disabled
+            configuration.timeout = .init(connect: TimeAmount(min(timeout, .seconds(5))), read: TimeAmount(timeout))
+            // A refused connection is retried with backoff until the connect timeout by default, so a server
+            // that is down took five seconds to report. One command makes one request; like curl, it fails at
+            // once.
+            configuration.connectionPool.retryConnectionEstablishment = false
+            configuration.tlsConfiguration = trust.tlsConfiguration
+            configuration.proxy = proxy.map { proxy in
+                .server(
+                    host: proxy.host, port: proxy.port,
+                    authorization: proxy.username.map { .basic(username: $0, password: proxy.password ?? "") })
+            }
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            clients[route] = client
+            return client
+        }
+    }
+
+    func shutdown() async {
+        let open = clients.withLock { clients in
+            defer { clients = [:] }
+            return Array(clients.values)
+        }
+        for client in open { try? await client.shutdown() }
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,184 @@
+import FoundationEssentials
+import HTTPTypes
+import SwaggerModel
+
+/// Hides secrets in whatever leaves swaggerctl from an exchange: each line of `--verbose`, and each server
+/// message quoted in an error line.
+///
+/// Two rules work together. By value: every secret of the exchange (the password, the client secret, the
+/// tokens sent, a proxy's password, and the tokens a login or refresh answer brings) is hidden wherever it
+/// appears, as it is and as JSON, a form or a URL would escape it; that holds whatever a server echoes, and
+/// wherever. By name: credential headers, and JSON members, form fields and URL query parameters whose names
+/// say they carry a credential, are hidden even when their values are not known.
+struct Redactor: Sendable {
+    static let mask = "[redacted]"
+
+    /// Headers that carry credentials or sessions, whatever their names say.
+    static let headers: Set<HTTPField.Name> = [.authorization, .proxyAuthorization, .cookie, .setCookie]
+
+    /// Names that carry credentials, compared without case, `_` or `-`: the usual ones, SimpleJWT's `access`
+    /// and `refresh`, and session ids.
+    static let names: Set<String> = [
+        "password", "token", "secret", "apikey", "jwt", "bearer", "session", "sessionid", "access", "refresh",
+        "credential", "credentials",
+    ]
+
+    /// Endings of names that carry credentials: `access_token`, `X-Auth-Token`, `client_secret`, `x-api-key`.
+    static let nameEndings = ["token", "secret", "password", "apikey", "sessionid"]
+
+    /// The shortest secret hidden by value. Shorter ones are left to the rules by name: hiding every `pw` in
+    /// a log would hide the log.
+    static let shortest = 4
+
+    private var secrets: [String]
+
+    init(secrets: [String?]) {
+        self.secrets = []
+        learn(secrets)
+    }
+
+    /// Adds `secrets`, such as the tokens of an answer, to those hidden by value.
+    mutating func learn(_ more: [String?]) {
+        let known = Set(secrets)
+        let new = more.compactMap { $0 }.filter { $0.count >= Self.shortest && !known.contains($0) }
+        // Longest first, so that a secret that holds another is hidden whole.
+        secrets = (secrets + Set(new)).sorted { $0.count > $1.count }
+    }
+
+    /// Learns the tokens of a login or refresh answer before it is shown: the members that the server's
+    /// description names (`fields`), every string anywhere in it that could be a token, and the values of
+    /// credential headers.
+    mutating func learnTokens(in body: Data, headers fields: HTTPFields, described: TokenFields?) {
+        var found: [String?] = fields.filter { Self.isSecret(header: $0.name) }.map(\.value)
+        if let answer = try? JSONDecoder().decode(JSONValue.self, from: body) {
+            if let described {
+                for path in [described.accessToken, described.refreshToken] {
+                    if case .string(let token)? = answer[path: path] { found.append(token) }
+                }
+            }
+            // An e-mail address or a URL is not a token, and hiding it would hide what the log is for.
+            found += Self.strings(in: answer).filter { text in
+                text.count >= 16 && Credentials.isToken(text) && !text.contains("@") && !text.contains("://")
+            }
+        }
+        learn(found)
+    }
+
+    /// Whether a header's value is hidden whole.
+    static func isSecret(header name: HTTPField.Name) -> Bool {
+        headers.contains(name) || isSecret(name.canonicalName)
+    }
+
+    /// A header as `--verbose` shows it.
+    func header(_ field: HTTPField) -> String {
+        Self.isSecret(header: field.name) ? Self.mask : scrub(field.value)
+    }
+
+    /// A body as text on one line: JSON with its credential members hidden, form fields likewise, anything
+    /// else as UTF-8; then every known secret and credential URL parameter hidden, and the text cut to `limit`
+    /// bytes.
+    func body(_ data: Data, contentType: String?, limit: Int) -> String {
+        var text: String
+        if let json = try? JSONDecoder().decode(JSONValue.self, from: data) {
+            text = Self.redacted(json).compactJSON
+        } else if contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+            text = Self.redactedForm(String(decoding: data, as: UTF8.self))
+        } else {
+            text = String(decoding: data, as: UTF8.self)
+        }
+        text = scrub(text)
+        guard text.utf8.count > limit else { return text }
+        let cut = String(decoding: text.utf8.prefix(limit), as: UTF8.self)
+        return "\(cut)… (\(data.count) bytes)"
+    }
+
+    /// `text` with every known secret hidden, as it is and as JSON, a form or a URL would escape it, and with
+    /// the values of URL parameters that carry credentials (`?access_token=…`, `#id_token=…`) hidden.
+    func scrub(_ text: String) -> String {
+        var text = text
+        for secret in secrets {
+            for form in Self.spellings(of: secret) where text.contains(form) {
+                text = text.replacing(form, with: Self.mask)
+            }
+        }
+        return Self.redactedParameters(text)
+    }
+
+    /// `error` with every text that a server supplied scrubbed.
+    func scrub(_ error: APIServiceError) -> APIServiceError {
+        switch error {
+        case .badCredentials(let status, let message): .badCredentials(status: status, message: message.map(scrub))
+        case .forbidden(let message): .forbidden(message: message.map(scrub))
+        case .requestRejected(let status, let message): .requestRejected(status: status, message: message.map(scrub))
+        case .redirected(let status, let location): .redirected(status: status, location: location.map(scrub))
+        case .contractViolation(let detail): .contractViolation(scrub(detail))
+        case .notAProfile(let detail): .notAProfile(scrub(detail))
+        case .unreachable(let detail): .unreachable(scrub(detail))
+        case .elsewhere(let origin, let failure): .elsewhere(origin, scrub(failure))
+        case .tokenRejected, .refreshRejected, .serverFailed, .timedOut, .tls, .requestTooLarge, .proxyFailed: error
+        }
+    }
+
+    private static func spellings(of secret: String) -> Set<String> {
+        var forms: Set<String> = [secret]
+        if let encoded = try? JSONEncoder().encode(secret) {
+            forms.insert(String(decoding: encoded.dropFirst().dropLast(), as: UTF8.self))
+        }
+        // Percent-encoded as a URL with all but letters and digits escaped, and as a form writes it.
+        forms.insert(PercentEncoding.encode(secret) { $0 < 0x80 && Character(Unicode.Scalar($0)).isLetterOrDigit })
+        forms.insert(FormEncoding.escape(secret))
+        return forms
+    }
+
+    static func isSecret(_ name: String) -> Bool {
+        let normalized = name.lowercased().filter { $0 != "_" && $0 != "-" }
+        return names.contains(normalized) || nameEndings.contains { normalized.hasSuffix($0) }
+    }
+
+    private static func strings(in value: JSONValue) -> [String] {
+        switch value {
+        case .string(let text): [text]
+        case .array(let elements): elements.flatMap(strings)
+        case .object(let members): members.values.flatMap(strings)
+        default: []
+        }
+    }
+
+    private static func redacted(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            .object(members.reduce(into: [:]) { $0[$1.key] = isSecret($1.key) ? .string(mask) : redacted($1.value) })
+        case .array(let elements):
+            .array(elements.map(redacted))
+        default:
+            value
+        }
+    }
+
+    private static func redactedForm(_ form: String) -> String {
+        form.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = PercentEncoding.decode(String(parts[0])) ?? String(parts[0])
+            return isSecret(name) ? "\(parts[0])=\(mask)" : String(pair)
+        }.joined(separator: "&")
+    }
+
+    /// `name=value` after `?`, `&`, `#` or `;`, as URLs carry parameters in a `Location`, a `Link` or a body's
+    /// `next`.
+    /// A `Regex` is never changed once made, but is not marked `Sendable`.
+    nonisolated(unsafe) private static let parameter =
+        /(?<lead>[?&#;])(?<name>[A-Za-z0-9_.%-]+)=(?<value>[^&#;\s"'<>\\]*)/
+
+    private static func redactedParameters(_ text: String) -> String {
+        guard text.contains("=") else { return text }
+        return text.replacing(parameter) { match in
+            let name = String(match.name)
+            guard isSecret(PercentEncoding.decode(name) ?? name), !match.value.isEmpty else { return match.0 }
+            return Substring("\(match.lead)\(name)=\(mask)")
+        }
+    }
+}
+
+extension Character {
+    fileprivate var isLetterOrDigit: Bool { isLetter || isNumber }
+}

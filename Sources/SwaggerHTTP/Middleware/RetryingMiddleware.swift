@@ -1,0 +1,53 @@
+import FoundationEssentials
+import HTTPTypes
+import OpenAPIRuntime
+import SwaggerModel
+
+/// Retries idempotent requests that meet a status that means "try again shortly" (429, 502, 503, 504), as
+/// `curl --retry` does: three attempts in all, 250 ms and then 500 ms apart, or after the server's
+/// `Retry-After` in seconds when that is no longer than the longest wait, 2 s; a longer one ends the retries.
+///
+/// Only methods that are safe to repeat (GET, HEAD, OPTIONS, PUT, DELETE) with a body that can be sent again
+/// are retried, so a login is never sent twice. A transport error is reported at once: a refused connection
+/// will not be accepted a moment later.
+struct RetryingMiddleware: ClientMiddleware {
+    static let statuses: Set<Int> = [429, 502, 503, 504]
+    static let attempts = 3
+    static let firstWait: Duration = .milliseconds(250)
+    static let longestWait: Duration = .seconds(2)
+
+    /// How to wait: the task's clock, or a test's.
+    var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+
+    private static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .put, .delete]
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let repeatable = body.map { $0.iterationBehavior == .multiple } ?? true
+        guard Self.idempotentMethods.contains(request.method), repeatable else {
+            return try await next(request, body, baseURL)
+        }
+        var attempt = 1
+        while true {
+            let (response, responseBody) = try await next(request, body, baseURL)
+            guard attempt < Self.attempts, Self.statuses.contains(response.status.code),
+                let wait = Self.wait(before: attempt, retryAfter: response.headerFields[.retryAfter])
+            else {
+                return (response, responseBody)
+            }
+            if wait > .zero { try await sleep(wait) }
+            attempt += 1
+        }
+    }
+
+    /// The wait before retry number `attempt`, or `nil` when the server asked for a longer one than allowed.
+    static func wait(before attempt: Int, retryAfter: String?) -> Duration? {
+        guard let retryAfter, let seconds = Int(retryAfter.trimmingWhitespace()), seconds >= 0 else {
+            return min(firstWait * (1 << min(attempt - 1, 30)), longestWait)
+        }
+        let asked = Duration.seconds(seconds)
+        return asked <= longestWait ? asked : nil
+    }
+}

@@ -1,0 +1,65 @@
+import FoundationEssentials
+import SwaggerModel
+
+/// A login or refresh answer, read with the server description's member names.
+enum TokenAnswer {
+    static func grant(from body: Data?, contentType: String?, fields: TokenFields, operation: String)
+        throws(APIServiceError) -> TokenGrant
+    {
+        guard let body, let answer = try? JSONDecoder().decode(JSONValue.self, from: body) else {
+            let sent = contentType.map { "it sent \"\($0.prefix(60))\" instead of JSON" } ?? "it sent no JSON body"
+            throw .contractViolation("the \(operation) response is not JSON: \(sent)")
+        }
+        guard case .string(let access)? = answer[path: fields.accessToken], !access.isEmpty else {
+            throw .contractViolation("the \(operation) response has no access token in \"\(fields.accessToken)\"")
+        }
+        let refresh: String? =
+            switch answer[path: fields.refreshToken] {
+            case .string(let value) where !value.isEmpty: value
+            default: nil
+            }
+        guard Credentials.isToken(access), refresh.map(Credentials.isToken) ?? true else {
+            throw .contractViolation("the \(operation) response's token has characters that no token has")
+        }
+        // RFC 6749 §7.1: a client must understand the token type; a Bearer client cannot use a MAC token.
+        if case .string(let type)? = answer[path: "token_type"], type.lowercased() != "bearer" {
+            throw .contractViolation("the \(operation) response's token type is \"\(type.prefix(40))\", not Bearer")
+        }
+        let lifetime: Int64? =
+            switch answer[path: fields.expiresIn] {
+            case .integer(let seconds): seconds
+            case .number(let seconds): Int64(exactly: seconds.rounded())
+            case .string(let text): Int64(text)
+            default: nil
+            }
+        return TokenGrant(
+            accessToken: access, refreshToken: refresh,
+            expiresIn: lifetime.flatMap { $0 > 0 ? Duration.seconds($0) : nil })
+    }
+}
+
+/// `application/x-www-form-urlencoded`, as the WHATWG URL standard writes it: what OAuth 2 token and
+/// revocation requests are (RFC 6749 Appendix B).
+enum FormEncoding {
+    private static let unescaped = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789*-._".utf8)
+
+    static func encode(_ fields: [(String, String)]) -> String {
+        fields.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
+    }
+
+    static func escape(_ text: String) -> String {
+        PercentEncoding.encode(text, keeping: unescaped.contains, spaceAsPlus: true)
+    }
+}
+
+extension JSONValue {
+    /// The value at a dotted path of object members, such as `data.token`; `nil` when any step is missing.
+    package subscript(path path: String) -> JSONValue? {
+        var value = self
+        for name in path.split(separator: ".", omittingEmptySubsequences: false) {
+            guard case .object(let members) = value, let next = members[String(name)] else { return nil }
+            value = next
+        }
+        return value
+    }
+}

@@ -1,0 +1,81 @@
+import FoundationEssentials
+
+/// Why an API call failed, in terms of the account API rather than of HTTP libraries.
+package enum APIServiceError: Error, Sendable, Hashable {
+    /// The server answered the login with 401 or 403, saying why when `message` is there: wrong credentials,
+    /// an unknown app id, a locked or disabled account.
+    case badCredentials(status: Int, message: String?)
+    /// The server answered a bearer-token request with 401.
+    case tokenRejected
+    /// The server answered a refresh with 401: the refresh token is unknown, expired, revoked or spent, and
+    /// the session has ended.
+    case refreshRejected
+    /// The server answered a bearer-token request with 403: it knows the token and will not serve it, for
+    /// example because the account is disabled.
+    case forbidden(message: String?)
+    /// The server refused the request with another 4xx status.
+    case requestRejected(status: Int, message: String?)
+    /// The server answered with a redirect, which swaggerctl does not follow with credentials attached.
+    case redirected(status: Int, location: String?)
+    /// The server failed with a 5xx status, or stayed too busy (429) through every attempt.
+    case serverFailed(status: Int)
+    /// The server's answer does not match the API: wrong content type, malformed JSON, or missing fields.
+    case contractViolation(String)
+    /// The profile answer is not a JSON object, or not JSON at all: the address names something else.
+    case notAProfile(String)
+    /// No connection could be made or kept: refused, unresolvable host, or dropped.
+    case unreachable(String)
+    /// The server did not answer in time.
+    case timedOut
+    /// The TLS handshake failed, for the reason given.
+    case tls(TLSFailure)
+    /// The request body is larger than `limit` bytes, so nothing was sent.
+    case requestTooLarge(limit: Int)
+    /// The proxy (as logs show it, its password hidden) failed the request before the server could answer.
+    case proxyFailed(proxy: String, ProxyFailure)
+    /// A failure to reach or to trust `origin`, which is not the session's server but serves it, such as an
+    /// OAuth 2 token endpoint on a host of its own.
+    indirect case elsewhere(ServerURL, APIServiceError)
+}
+
+/// Why a proxy failed a request.
+package enum ProxyFailure: Sendable, Hashable {
+    /// No connection could be made to the proxy.
+    case unreachable(String)
+    /// The proxy wants credentials, or others than it was given (HTTP 407).
+    case authenticationRequired
+    /// The proxy would not open a tunnel to the server.
+    case refused
+}
+
+extension APIServiceError {
+    /// The server could not be reached at all, so what was saved is the best there is: refused, unresolvable
+    /// or timed out. Never a TLS failure, an HTTP status or a malformed answer.
+    package var isUnreachable: Bool {
+        switch self {
+        case .unreachable, .timedOut: true
+        case .elsewhere(_, let failure): failure.isUnreachable
+        default: false
+        }
+    }
+}
+
+/// Why a TLS connection failed, in words a person can act on.
+package enum TLSFailure: Sendable, Hashable {
+    /// The certificate chain does not lead to a trusted authority.
+    case untrusted
+    /// The certificate expired at this time.
+    case expired(Date)
+    /// The certificate is not valid until this time.
+    case notYetValid(Date)
+    /// The certificate is for another host name.
+    case wrongHost
+    /// The two sides share no TLS version or cipher.
+    case noCommonProtocol
+    /// What answered does not speak TLS: probably a plain HTTP port.
+    case notTLS
+    /// Any other handshake failure.
+    case handshakeFailed
+    /// A file of the trust store (`SSL_CERT_FILE`, `--ca-cert`) holds no certificate that can be loaded.
+    case unloadableTrustStore(String)
+}

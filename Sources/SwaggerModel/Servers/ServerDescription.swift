@@ -1,0 +1,147 @@
+import FoundationEssentials
+
+/// The kinds of server swaggerctl logs in to.
+package enum ServerKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The account API of `openapi.yaml`: `POST /User/AdminLogin` with an app id, `POST /User/RefreshToken`,
+    /// `POST /User/Logout` and `GET /User/User`.
+    case original
+    /// ASP.NET Core Identity's bearer endpoints (`MapIdentityApi`): `POST /login`, `POST /refresh` and
+    /// `GET /manage/info`, with opaque tokens whose lifetime is `expiresIn`.
+    case identity
+    /// An OAuth 2.0 authorization server: the password grant (RFC 6749 §4.3), refresh (§6), revocation (RFC
+    /// 7009), and the OpenID Connect userinfo endpoint, or another, for the profile.
+    case oauth2
+}
+
+/// How to talk to a server: its kind, where to log in, refresh, revoke and read the profile, and what the token
+/// members are called.
+///
+/// Every session has one. The original kind's is fixed by the API document; another kind's is decided at login,
+/// from its defaults, what discovery found and the flags, and saved with the session, so later commands need
+/// none.
+package struct ServerDescription: Sendable, Hashable {
+    package var kind: ServerKind
+    /// Where the credentials go: the original API's `/User/AdminLogin`, Identity's `/login`, or OAuth 2's token
+    /// endpoint.
+    package var loginURL: URL
+    /// Where the refresh token goes; `nil` when the server has no way to refresh.
+    package var refreshURL: URL?
+    /// Where a session is revoked; `nil` when the server has no way to revoke, and logout is local only.
+    package var revocationURL: URL?
+    package var profileURL: URL
+    /// The OAuth 2 client identifier, when the server wants one.
+    package var clientID: String?
+    /// The OAuth 2 scope to ask for, when any.
+    package var scope: String?
+    /// The names of the token members in the login and refresh answers.
+    package var fields: TokenFields
+    /// Whether a client secret is kept with the tokens, for HTTP Basic at the token and revocation endpoints
+    /// (RFC 6749 §2.3.1).
+    package var usesClientSecret: Bool
+    /// The discovery documents the endpoints were found in; empty for the kind's defaults and flags.
+    package var discoveredAt: [URL]
+
+    package init(
+        kind: ServerKind, loginURL: URL, refreshURL: URL?, revocationURL: URL?, profileURL: URL,
+        clientID: String? = nil, scope: String? = nil, fields: TokenFields, usesClientSecret: Bool = false,
+        discoveredAt: [URL] = []
+    ) {
+        self.kind = kind
+        self.loginURL = loginURL
+        self.refreshURL = refreshURL
+        self.revocationURL = revocationURL
+        self.profileURL = profileURL
+        self.clientID = clientID
+        self.scope = scope
+        self.fields = fields
+        self.usesClientSecret = usesClientSecret
+        self.discoveredAt = discoveredAt
+    }
+
+    /// The original API's, under `server`, as `openapi.yaml` gives it.
+    package static func original(_ server: ServerURL) -> ServerDescription {
+        let url = server.url
+        return ServerDescription(
+            kind: .original, loginURL: url.appending(path: "User/AdminLogin"),
+            refreshURL: url.appending(path: "User/RefreshToken"), revocationURL: url.appending(path: "User/Logout"),
+            profileURL: url.appending(path: "User/User"), fields: .camelCase)
+    }
+
+    /// Every URL the session's secrets go to, for the plain-HTTP rule.
+    package var endpoints: [URL] { [loginURL, refreshURL, revocationURL, profileURL].compactMap { $0 } }
+}
+
+extension ServerDescription: Codable {
+    // As sessions.json has always kept it: URLs as text, and the discovery documents joined by spaces.
+    private enum CodingKeys: String, CodingKey {
+        case kind, loginURL, refreshURL, revocationURL, profileURL, clientID, scope, fields, usesClientSecret
+        case discoveredAt
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func url(_ key: CodingKeys) throws -> URL? {
+            guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
+            guard let url = URL(string: text), url.host != nil else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "not a URL")
+            }
+            return url
+        }
+        func required(_ key: CodingKeys) throws -> URL {
+            guard let found = try url(key) else {
+                throw DecodingError.keyNotFound(
+                    key, DecodingError.Context(codingPath: container.codingPath, debugDescription: "missing"))
+            }
+            return found
+        }
+        kind = try container.decode(ServerKind.self, forKey: .kind)
+        loginURL = try required(.loginURL)
+        refreshURL = try url(.refreshURL)
+        revocationURL = try url(.revocationURL)
+        profileURL = try required(.profileURL)
+        clientID = try container.decodeIfPresent(String.self, forKey: .clientID)
+        scope = try container.decodeIfPresent(String.self, forKey: .scope)
+        fields = try container.decode(TokenFields.self, forKey: .fields)
+        usesClientSecret = try container.decodeIfPresent(Bool.self, forKey: .usesClientSecret) ?? false
+        let found = try container.decodeIfPresent(String.self, forKey: .discoveredAt) ?? ""
+        discoveredAt = found.split(separator: " ").compactMap { URL(string: String($0)) }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(loginURL.absoluteString, forKey: .loginURL)
+        try container.encodeIfPresent(refreshURL?.absoluteString, forKey: .refreshURL)
+        try container.encodeIfPresent(revocationURL?.absoluteString, forKey: .revocationURL)
+        try container.encode(profileURL.absoluteString, forKey: .profileURL)
+        try container.encodeIfPresent(clientID, forKey: .clientID)
+        try container.encodeIfPresent(scope, forKey: .scope)
+        try container.encode(fields, forKey: .fields)
+        try container.encode(usesClientSecret, forKey: .usesClientSecret)
+        if !discoveredAt.isEmpty {
+            try container.encode(discoveredAt.map(\.absoluteString).joined(separator: " "), forKey: .discoveredAt)
+        }
+    }
+}
+
+/// The names of the members of a login or refresh answer that hold the tokens. A name with dots is a path
+/// into nested objects (`data.token`).
+package struct TokenFields: Sendable, Hashable, Codable {
+    package var accessToken: String
+    package var refreshToken: String
+    /// The member with the access token's lifetime in seconds.
+    package var expiresIn: String
+
+    package init(accessToken: String, refreshToken: String, expiresIn: String) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.expiresIn = expiresIn
+    }
+
+    /// ASP.NET Core Identity's `AccessTokenResponse`, which the original API shares.
+    package static let camelCase = TokenFields(
+        accessToken: "accessToken", refreshToken: "refreshToken", expiresIn: "expiresIn")
+    /// RFC 6749 §5.1.
+    package static let oauth2 = TokenFields(
+        accessToken: "access_token", refreshToken: "refresh_token", expiresIn: "expires_in")
+}

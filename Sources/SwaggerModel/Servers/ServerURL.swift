@@ -1,0 +1,148 @@
+import FoundationEssentials
+
+/// The server: an API base URL in canonical form, `http` or `https`, a host, an optional port and path, and no
+/// trailing slash, query or fragment. Two spellings of the same base URL are one server.
+///
+/// It is parsed once, where it enters (a flag, the environment, a file), and travels parsed from there.
+package struct ServerURL: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The canonical text, such as `https://host/api`.
+    package let string: String
+    package let url: URL
+
+    /// Parses and normalises a base URL.
+    /// - Parameter text: What the person typed, such as `HTTPS://Host/api/`.
+    /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` when it is not an HTTP(S) URL.
+    package init(_ text: String) throws(SwaggerError) {
+        let trimmed = text.trimmingWhitespace()
+        // Messages quote what was typed only when it cannot hold a secret: no user info, query or fragment.
+        let shown = trimmed.contains(where: { "@?#".contains($0) }) ? "The server URL" : "\"\(trimmed)\""
+        let hint = "Give a base URL such as https://host/api."
+        guard var components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
+            scheme == "http" || scheme == "https"
+        else {
+            throw SwaggerError(.usage, "\(shown) is not an http or https URL. \(hint)")
+        }
+        guard components.user == nil, components.password == nil else {
+            throw SwaggerError(.usage, "The server URL carries credentials; swaggerctl asks for them instead. \(hint)")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw SwaggerError(.usage, "\(shown) has no host. \(hint)")
+        }
+        guard components.query == nil, components.fragment == nil else {
+            throw SwaggerError(.usage, "The server URL has a query or fragment. \(hint)")
+        }
+        if let port = components.port, !(1...65535).contains(port) {
+            throw SwaggerError(.usage, "\(shown) has port \(port); a port is a number from 1 to 65535. \(hint)")
+        }
+        // A port too long for an integer is no port at all to URLComponents, which keeps its text all the same.
+        if components.port == nil, let range = components.rangeOfPort, let text = components.string {
+            throw SwaggerError(
+                .usage, "\(shown) has port \(text[range].prefix(30)); a port is a number from 1 to 65535. \(hint)")
+        }
+        components.scheme = scheme
+        components.host = host.lowercased()
+        if (scheme == "http" && components.port == 80) || (scheme == "https" && components.port == 443) {
+            components.port = nil
+        }
+        while components.path.hasSuffix("/") { components.path.removeLast() }
+        guard let url = components.url else {
+            throw SwaggerError(.usage, "\(shown) is not a valid URL. \(hint)")
+        }
+        self.url = url
+        self.string = url.absoluteString
+    }
+
+    package var description: String { string }
+
+    package static func == (lhs: ServerURL, rhs: ServerURL) -> Bool { lhs.string == rhs.string }
+
+    package func hash(into hasher: inout Hasher) { hasher.combine(string) }
+
+    /// Read from its text, as files keep it.
+    package init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do {
+            try self.init(text)
+        } catch {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.message))
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(string)
+    }
+
+    /// `host:port`, as TLS messages name it.
+    package var hostAndPort: String {
+        let host = url.host(percentEncoded: false) ?? string
+        let port = url.port ?? (url.scheme == "https" ? 443 : 80)
+        return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
+    /// The URL that `pathOrURL` names: an absolute `http` or `https` URL as it is, or a path (with a query,
+    /// if any) under this base URL, so that `/login` under `https://host/api` is `https://host/api/login`.
+    /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` when it is neither.
+    package func resolve(_ pathOrURL: String) throws(SwaggerError) -> URL {
+        let text = pathOrURL.trimmingWhitespace()
+        if let scheme = URLComponents(string: text)?.scheme?.lowercased() {
+            guard scheme == "http" || scheme == "https", let url = URL(string: text), url.host != nil else {
+                throw SwaggerError(.usage, "\"\(text.prefix(200))\" is not an http or https URL or a path.")
+            }
+            return url
+        }
+        let path = text.hasPrefix("/") ? text : "/" + text
+        guard let url = URL(string: string + path) else {
+            throw SwaggerError(.usage, "\"\(text.prefix(200))\" is not a path that can follow \(string).")
+        }
+        return url
+    }
+
+    /// Whether `url` has this base URL's scheme, host and port: the only place a session's token may go
+    /// for `swaggerctl api`.
+    package func isSameOrigin(_ url: URL) -> Bool {
+        Self.origin(of: url) == Self.origin(of: self.url)
+    }
+
+    /// The origin of `url` as a server, `scheme://host[:port]`; `nil` when `url` is not http or https.
+    package init?(originOf url: URL) {
+        guard let origin = Self.origin(of: url), let server = try? ServerURL(origin.absoluteString) else {
+            return nil
+        }
+        self = server
+    }
+
+    /// `scheme://host[:port]` of `url`, with the scheme and host lower-cased and a default port left out.
+    package static func origin(of url: URL) -> URL? {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host(percentEncoded: true)?.lowercased(), !host.isEmpty
+        else { return nil }
+        var components = URLComponents()
+        components.scheme = scheme
+        // URL gives an IPv6 host without its brackets; URLComponents wants them.
+        components.percentEncodedHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        if let port = url.port, !(scheme == "http" && port == 80), !(scheme == "https" && port == 443) {
+            components.port = port
+        }
+        return components.url
+    }
+
+    /// Whether the host is this machine: `localhost` (and names under it, RFC 6761 §6.3), `127.0.0.0/8` or `::1`.
+    package var isLoopback: Bool {
+        guard let host = url.host(percentEncoded: false)?.lowercased() else { return false }
+        if host == "localhost" || host.hasSuffix(".localhost") { return true }
+        if host == "::1" || host == "[::1]" || host == "0:0:0:0:0:0:0:1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+}
+
+extension URL {
+    /// The path and query as sent in a request line: `/api/items?page=2`.
+    package var pathAndQuery: String {
+        let path = path(percentEncoded: true)
+        let query = query(percentEncoded: true).map { "?" + $0 } ?? ""
+        return (path.isEmpty ? "/" : path) + query
+    }
+}

@@ -1,0 +1,112 @@
+import FoundationEssentials
+
+/// What swaggerctl knows about a session apart from its tokens: the element of the session list.
+package struct SessionRecord: Sendable, Hashable {
+    package var account: Account
+    /// The app id the login sent; later logins to the server reuse it.
+    package var appID: String
+    /// The user name the server returned at login, if any.
+    package var username: String?
+    package var backend: BackendKind
+    /// When the session was made: its login.
+    package var savedAt: Date
+    /// When the access token expires: its JWT's `exp`, else the login's or refresh's lifetime; `nil` when unknown.
+    package var expiresAt: Date?
+    package var issuedAt: Date?
+    /// Whether a refresh token is stored with the access token; `nil` in records written before refresh
+    /// tokens were used, for which only the token store knows.
+    package var refreshable: Bool?
+    /// Whether the person allowed credentials over plain `http://` to this server at login (`--allow-http`);
+    /// `nil` where it was not needed.
+    package var allowsPlainHTTP: Bool?
+    /// The PEM file of certificate authorities given at login (`--ca-cert` or `SWAGGERCTL_CA_CERT`), as an
+    /// absolute path, trusted again for this session when a later command names none; `nil` when none was.
+    package var caCertificate: String?
+    /// When `swaggerctl switch` chose this account; `nil` if it never did.
+    package var selectedAt: Date?
+    package var serverDescription: ServerDescription
+
+    package init(
+        account: Account, appID: String, username: String? = nil, backend: BackendKind, savedAt: Date,
+        expiresAt: Date? = nil, issuedAt: Date? = nil, refreshable: Bool? = nil, allowsPlainHTTP: Bool? = nil,
+        caCertificate: String? = nil, selectedAt: Date? = nil, serverDescription: ServerDescription? = nil
+    ) {
+        self.account = account
+        self.appID = appID
+        self.username = username
+        self.backend = backend
+        self.savedAt = savedAt
+        self.expiresAt = expiresAt
+        self.issuedAt = issuedAt
+        self.refreshable = refreshable
+        self.allowsPlainHTTP = allowsPlainHTTP
+        self.caCertificate = caCertificate
+        self.selectedAt = selectedAt
+        self.serverDescription = serverDescription ?? .original(account.server)
+    }
+
+    package var server: ServerURL { account.server }
+    package var email: String { account.email }
+    package var kind: ServerKind { serverDescription.kind }
+
+    /// When this session last became the one to use: its login, or a later `switch` to it. The latest on a
+    /// server is that server's active session, and the latest overall names the default server.
+    package var activeSince: Date { max(savedAt, selectedAt ?? savedAt) }
+}
+
+extension SessionRecord: Codable {
+    // The names sessions.json has always used. A record of the original kind keeps no description: the API
+    // document fixes it.
+    private enum CodingKeys: String, CodingKey {
+        case server, email, appId, username, keystore, savedAt, expiresAt, issuedAt, refreshable, allowsPlainHTTP
+        case selectedAt, dialect, caCert
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let server = try container.decode(ServerURL.self, forKey: .server)
+        account = Account(server: server, email: try container.decode(String.self, forKey: .email))
+        appID = try container.decode(String.self, forKey: .appId)
+        username = try container.decodeIfPresent(String.self, forKey: .username)
+        backend = try container.decode(BackendKind.self, forKey: .keystore)
+        savedAt = try container.decode(Date.self, forKey: .savedAt)
+        expiresAt = try container.decodeIfPresent(Date.self, forKey: .expiresAt)
+        issuedAt = try container.decodeIfPresent(Date.self, forKey: .issuedAt)
+        refreshable = try container.decodeIfPresent(Bool.self, forKey: .refreshable)
+        allowsPlainHTTP = try container.decodeIfPresent(Bool.self, forKey: .allowsPlainHTTP)
+        selectedAt = try container.decodeIfPresent(Date.self, forKey: .selectedAt)
+        caCertificate = try container.decodeIfPresent(String.self, forKey: .caCert)
+        serverDescription =
+            try container.decodeIfPresent(ServerDescription.self, forKey: .dialect) ?? .original(server)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(account.server, forKey: .server)
+        try container.encode(account.email, forKey: .email)
+        try container.encode(appID, forKey: .appId)
+        try container.encodeIfPresent(username, forKey: .username)
+        try container.encode(backend, forKey: .keystore)
+        try container.encode(savedAt, forKey: .savedAt)
+        try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
+        try container.encodeIfPresent(issuedAt, forKey: .issuedAt)
+        try container.encodeIfPresent(refreshable, forKey: .refreshable)
+        try container.encodeIfPresent(allowsPlainHTTP, forKey: .allowsPlainHTTP)
+        try container.encodeIfPresent(selectedAt, forKey: .selectedAt)
+        try container.encodeIfPresent(caCertificate, forKey: .caCert)
+        if serverDescription.kind != .original { try container.encode(serverDescription, forKey: .dialect) }
+    }
+}
+
+/// A stored session: its record and its tokens.
+package struct Session: Sendable, Hashable {
+    package var record: SessionRecord
+    package var credentials: Credentials
+
+    package var account: Account { record.account }
+
+    package init(record: SessionRecord, credentials: Credentials) {
+        self.record = record
+        self.credentials = credentials
+    }
+}

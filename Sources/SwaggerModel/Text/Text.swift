@@ -1,0 +1,89 @@
+import FoundationEssentials
+
+// Text helpers that FoundationEssentials leaves out. The whole of Foundation has them, but on Linux its
+// NSString-based string methods bring in CoreFoundation and ICU: 44 MB of binary and thousands of
+// protocol conformances that every dynamic cast at start-up scans. See Docs/performance.md.
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs, as Foundation's `.whitespaces` trims: a line break
+    /// stays, so that a check after it still sees one.
+    package func trimmingWhitespace() -> String {
+        trimming { character in
+            character.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+        }
+    }
+
+    /// The text without leading and trailing whitespace, line breaks included (`.whitespacesAndNewlines`).
+    package func trimmingWhitespaceAndNewlines() -> String {
+        trimming { $0.isWhitespace }
+    }
+
+    /// The text without the leading and trailing characters for which `isTrimmed` is true.
+    package func trimming(while isTrimmed: (Character) -> Bool) -> String {
+        guard let first = firstIndex(where: { !isTrimmed($0) }), let last = lastIndex(where: { !isTrimmed($0) })
+        else { return "" }
+        return String(self[first...last])
+    }
+}
+
+/// RFC 3986 percent-encoding.
+package enum PercentEncoding {
+    /// Whether `byte` is one of RFC 3986's unreserved characters (§2.3): a letter, a digit, `-`, `.`, `_` or
+    /// `~`.
+    package static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            true
+        default: false
+        }
+    }
+
+    /// `text` with each UTF-8 byte that `keeps` refuses written as `%XX`, and, with `spaceAsPlus`, each space
+    /// as `+`, as forms write it.
+    package static func encode(
+        _ text: String, keeping keeps: (UInt8) -> Bool = isUnreserved, spaceAsPlus: Bool = false
+    ) -> String {
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            if keeps(byte) {
+                result.append(byte)
+            } else if spaceAsPlus, byte == UInt8(ascii: " ") {
+                result.append(UInt8(ascii: "+"))
+            } else {
+                result += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// `text` with each `%XX` decoded; `nil` when a `%` is not followed by two hex digits, or the bytes are
+    /// not UTF-8.
+    package static func decode(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

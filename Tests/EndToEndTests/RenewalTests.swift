@@ -1,0 +1,82 @@
+import Foundation
+import SessionStorage
+import SwaggerModel
+import TestSupport
+import Testing
+
+/// What `refresh` and `api` say of a session that cannot be renewed, or that the token alone does not
+/// describe.
+@Suite("Renewal: what refresh and api make of opaque tokens, and of sessions without a refresh token")
+struct RenewalTests {
+    /// An unsigned JWT whose only claim is `exp`, `offset` seconds from now.
+    static func jwt(expiresIn offset: TimeInterval) -> String {
+        Fixtures.jwt(exp: Int(Date().timeIntervalSince1970 + offset))
+    }
+
+    static func login(_ sandbox: Sandbox, _ url: String) async throws {
+        let login = try await sandbox.login(url, email: "a@example.com", password: "pw")
+        try #require(login.status == 0, "\(login)")
+    }
+
+    @Test("refresh on a server of opaque tokens reports the expiry that its expiresIn gave")
+    func opaqueExpiry() async throws {
+        let sandbox = try Sandbox()
+        try await IdentityServer.run { url, _ in
+            let login = try await sandbox.login(
+                url, email: IdentityTests.ana.email, password: IdentityTests.ana.password,
+                extra: ["--kind", "identity"])
+            try #require(login.status == 0, "\(login)")
+            let refresh = try await sandbox.swaggerctl("refresh")
+            #expect(refresh.status == 0, "\(refresh)")
+            #expect(
+                refresh.stdout.contains(/: the access token expires \S+ \S+ UTC \(in (59 min|1 h 0 min)\)\.\n$/),
+                "\(refresh)")
+        }
+    }
+
+    @Test("refresh without a refresh token says the server gave none, and exits 0 while the token is good, 4 after")
+    func noRefreshToken() async throws {
+        let sandbox = try Sandbox()
+        let token = Self.jwt(expiresIn: 600)
+        let login = FaultServer.Reply(body: #"{"username":"u","accessToken":"\#(token)","refreshToken":null}"#)
+        try await FaultServer.run(login: login) { url in
+            try await Self.login(sandbox, url)
+            let good = try await sandbox.swaggerctl("refresh")
+            #expect(good.status == 0, "\(good)")
+            #expect(
+                good.stdout.hasPrefix("\(url) gave no refresh token for a@example.com, so there is nothing to renew; "),
+                "\(good)")
+            #expect(good.stderr.isEmpty, "\(good)")
+
+            sandbox.advanceClock(by: .seconds(700))
+            let expired = try await sandbox.swaggerctl("refresh")
+            #expect(expired.status == 4, "\(expired)")
+            #expect(
+                expired.stderr.contains("has expired, and the server gave no refresh token to renew it"),
+                "\(expired)")
+            #expect(try sandbox.sessions.records().count == 1, "a session that cannot be renewed is kept")
+        }
+    }
+
+    @Test("api: a 401 for a session written before refreshable existed, with no refresh token, keeps the session")
+    func oldSessionKept() async throws {
+        let sandbox = try Sandbox()
+        let refused = FaultServer.Reply(status: .unauthorized, body: #"{"error":"invalid_token"}"#)
+        try await FaultServer.run(profile: refused) { url in
+            // As an older swaggerctl wrote them: no refreshable, and no refresh token.
+            try FileManager.default.createDirectory(at: sandbox.configDirectory, withIntermediateDirectories: true)
+            let record =
+                #"{"server":"\#(url)","email":"a@example.com","appId":"swaggerctl-demo","keystore":"file","#
+                + #""savedAt":"2026-01-01T00:00:00.000Z"}"#
+            try Data(#"{"version":1,"content":[\#(record)]}"#.utf8).writePrivately(to: sandbox.sessionsFile)
+            try await sandbox.file.store(
+                Credentials(accessToken: "old-access"), for: Account(server: url, email: "a@example.com"))
+
+            let result = try await sandbox.swaggerctl("api", "/User/User")
+            #expect(result.status == 4, "\(result)")
+            #expect(result.stdout.contains("invalid_token"), "the refusal is the answer: \(result)")
+            #expect(!result.stderr.contains("Your session for"), "the session was not ended: \(result)")
+            #expect(try sandbox.sessions.records().map(\.email) == ["a@example.com"])
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import SwaggerModel
+import TestSupport
+import Testing
+
+@testable import SessionMachine
+
+@Suite("LoginCoordinator: every decision of a login, with no I/O")
+struct LoginCoordinatorTests {
+    static let now = MainCoordinatorTests.now
+    static let profile = MainCoordinatorTests.profile
+    static let original = ServerDescription.original(Fixtures.server)
+    static let grant = TokenGrant(
+        accessToken: MainCoordinatorTests.jwt(expiresIn: 900), refreshToken: "r1", username: "ana.h")
+
+    static func request(
+        _ account: Account = Fixtures.ana, description: ServerDescription = original, appIDFlag: String? = nil,
+        environment: String? = nil, previous: SessionRecord? = nil, plainHTTPAllowed: Bool = false,
+        clientSecret: String? = nil
+    ) -> LoginCoordinator.Request {
+        LoginCoordinator.Request(
+            account: account, serverDescription: description, appIDFlag: appIDFlag, appIDFromEnvironment: environment,
+            previous: previous, plainHTTP: PlainHTTP(allowed: plainHTTPAllowed), clientSecret: clientSecret)
+    }
+
+    /// A coordinator whose new session's profile request is in flight.
+    static func checking(_ request: LoginCoordinator.Request = request(), grant: TokenGrant = grant)
+        -> LoginCoordinator
+    {
+        var coordinator = LoginCoordinator()
+        _ = coordinator.loginRequested(request)
+        _ = coordinator.authenticated(grant, now: now)
+        return coordinator
+    }
+
+    @Test("a login checks the profile with the new token, then stores the tokens, then the record, then shows")
+    func login() {
+        var coordinator = LoginCoordinator()
+        #expect(
+            coordinator.loginRequested(Self.request())
+                == .authenticate(
+                    LoginAttempt(account: Fixtures.ana, serverDescription: Self.original, appID: "swaggerctl-demo")))
+        #expect(
+            coordinator.authenticated(Self.grant, now: Self.now)
+                == ProfileRequest(
+                    server: Fixtures.server, serverDescription: Self.original,
+                    accessToken: Self.grant.accessToken))
+        #expect(
+            coordinator.profileReceived(Self.profile)
+                == LoginCoordinator.StoreTokens(account: Fixtures.ana, credentials: Self.grant.credentials))
+        let record = coordinator.tokensStored(in: .keyring)
+        #expect(
+            record
+                == SessionRecord(
+                    account: Fixtures.ana, appID: "swaggerctl-demo", username: "ana.h", backend: .keyring,
+                    savedAt: Self.now, expiresAt: Self.now.addingTimeInterval(900), refreshable: true))
+        #expect(
+            coordinator.recordSaved()
+                == .saveAndShow(
+                    ProfileOutcome(profile: Self.profile, origin: .server(renewed: false), kind: .original),
+                    Fixtures.ana))
+    }
+
+    @Test(
+        "the app id: --app-id, else SWAGGERCTL_APP_ID, else the server's saved one, else swaggerctl-demo",
+        arguments: [
+            ("flag-app", "env-app", "saved-app", "flag-app"),
+            ("flag-app", nil, nil, "flag-app"),
+            (nil, "env-app", "saved-app", "env-app"),
+            (nil, "env-app", nil, "env-app"),
+            (nil, nil, "saved-app", "saved-app"),
+            (nil, nil, nil, "swaggerctl-demo"),
+        ] as [(String?, String?, String?, String)])
+    func appID(flag: String?, environment: String?, saved: String?, expected: String) {
+        var coordinator = LoginCoordinator()
+        let previous = saved.map { Fixtures.record(Fixtures.ivo, appID: $0) }
+        guard
+            case .authenticate(let attempt) = coordinator.loginRequested(
+                Self.request(appIDFlag: flag, environment: environment, previous: previous))
+        else {
+            Issue.record("a login to the loopback demo server is allowed")
+            return
+        }
+        #expect(attempt.appID == expected)
+    }
+
+    @Test(
+        "the password goes over plain HTTP to another machine only when allowed; the allowance is saved where needed",
+        arguments: [
+            ("http://api.example.com/v1", false, nil, nil),
+            ("http://api.example.com/v1", true, nil, true as Bool?),
+            ("http://api.example.com/v1", false, true as Bool?, true as Bool?),
+            ("https://api.example.com/v1", true, nil, nil),
+            ("http://127.0.0.1:8080/api", true, nil, nil),
+        ] as [(String, Bool, Bool?, Bool?)])
+    func plainHTTP(server: String, allowed: Bool, previouslyAllowed: Bool?, saved: Bool?) {
+        let account = Account(server: server, email: "ana@example.com")
+        var previous = Fixtures.record(account)
+        previous.allowsPlainHTTP = previouslyAllowed
+        var coordinator = LoginCoordinator()
+        let action = coordinator.loginRequested(
+            Self.request(
+                account, description: .original(account.server), previous: previous, plainHTTPAllowed: allowed))
+        guard case .authenticate = action else {
+            #expect(action == .fail(.plainHTTPRefused(server: account.server, sending: .password)))
+            #expect(!allowed && previouslyAllowed != true)
+            return
+        }
+        _ = coordinator.authenticated(Self.grant, now: Self.now)
+        _ = coordinator.profileReceived(Self.profile)
+        #expect(coordinator.tokensStored(in: .file).allowsPlainHTTP == saved)
+    }
+
+    @Test("a login without a refresh token or a JWT records neither; expiresIn gives an opaque token's expiry")
+    func opaqueToken() {
+        // A lifetime that ends past year 9999 (500,000 years here) is no expiry at all.
+        let cases: [(Duration?, Date?)] = [
+            (nil, nil), (.seconds(3600), Self.now.addingTimeInterval(3600)), (.seconds(16_000_000_000_000), nil),
+        ]
+        for (lifetime, expiry) in cases {
+            var coordinator = Self.checking(
+                grant: TokenGrant(accessToken: "opaque", expiresIn: lifetime))
+            _ = coordinator.profileReceived(Self.profile)
+            let record = coordinator.tokensStored(in: .file)
+            #expect(record.expiresAt == expiry)
+            #expect(record.issuedAt == (expiry == nil ? nil : Self.now))
+            #expect(record.refreshable == false)
+        }
+    }
+
+    @Test("a client secret is kept with the tokens, and another kind's description with the record")
+    func clientSecretAndDescription() {
+        var coordinator = Self.checking(Self.request(description: Fixtures.identity, clientSecret: "s3cret"))
+        let store = coordinator.profileReceived(Self.profile)
+        #expect(store.credentials.clientSecret == "s3cret")
+        #expect(coordinator.tokensStored(in: .file).serverDescription == Fixtures.identity)
+    }
+
+    @Test("refused credentials, or a server that cannot be asked, fail the login; nothing is stored")
+    func authenticationFailed() {
+        for error in MainCoordinatorTests.everyError {
+            var coordinator = LoginCoordinator()
+            _ = coordinator.loginRequested(Self.request(description: Fixtures.identity))
+            #expect(coordinator.authenticationFailed(error) == .loginFailed(error, Fixtures.ana, kind: .identity))
+        }
+    }
+
+    @Test(
+        "a profile request that fails after a good login stores the session all the same, and says so",
+        arguments: MainCoordinatorTests.everyError)
+    func halfLogin(error: APIServiceError) {
+        var coordinator = Self.checking()
+        #expect(
+            coordinator.profileFailed(error)
+                == .storeTokens(
+                    LoginCoordinator.StoreTokens(account: Fixtures.ana, credentials: Self.grant.credentials)))
+        let record = coordinator.tokensStored(in: .file)
+        #expect(coordinator.recordSaved() == .fail(.profileAfterLogin(error, record)))
+    }
+
+    @Test("a login whose profile is not a profile stores nothing: no later command could use the session")
+    func unusableProfile() {
+        var coordinator = Self.checking(Self.request(description: Fixtures.identity))
+        let error = APIServiceError.notAProfile("the profile is not a JSON object")
+        #expect(coordinator.profileFailed(error) == .fail(.unusableProfile(error, Fixtures.ana, Fixtures.identity)))
+    }
+
+    @Test("tokens that cannot be stored stop the login with nothing stored")
+    func tokensNotStored() {
+        var coordinator = Self.checking()
+        _ = coordinator.profileReceived(Self.profile)
+        let error = SwaggerError(.failure, "The keyring is locked.")
+        #expect(coordinator.tokensNotStored(error) == .notStored(Fixtures.ana, error))
+    }
+
+    @Test("a record that cannot be saved has its tokens removed from their backend, so nothing is left unlisted")
+    func recordNotSaved() {
+        var coordinator = Self.checking()
+        _ = coordinator.profileReceived(Self.profile)
+        _ = coordinator.tokensStored(in: .keyring)
+        let error = SwaggerError(.failure, "The disk is full.")
+        #expect(
+            coordinator.recordNotSaved(error)
+                == LoginCoordinator.DiscardTokens(
+                    account: Fixtures.ana, backend: .keyring, failure: .notStored(Fixtures.ana, error)))
+    }
+
+    @Test("an event that cannot happen in the current state stops the process")
+    func eventInWrongState() async {
+        await #expect(processExitsWith: .failure) {
+            var coordinator = LoginCoordinator()
+            _ = coordinator.tokensStored(in: .file)
+        }
+    }
+}

@@ -1,0 +1,627 @@
+import Foundation
+import SwaggerModel
+import TestSupport
+import Testing
+
+@testable import SessionMachine
+
+@Suite("MainCoordinator: every decision of a use of a session, with no I/O")
+struct MainCoordinatorTests {
+    /// 2033-05-18T03:33:20Z.
+    static let now = Date(timeIntervalSince1970: 2_000_000_000)
+    static let profile = Profile(fields: ["id": .integer(1024), "name": .string("Ana")])
+    static let original = ServerDescription.original(Fixtures.server)
+
+    /// A record whose access token expires `offset` seconds from ``now``, or whose expiry is unknown.
+    static func record(expiresIn offset: TimeInterval?, refreshable: Bool? = true) -> SessionRecord {
+        var record = Fixtures.record(Fixtures.ana, expiresAt: offset.map { now.addingTimeInterval($0) })
+        record.refreshable = refreshable
+        return record
+    }
+
+    static let fresh = record(expiresIn: 600)
+    static let expired = record(expiresIn: -5)
+    static let stored = Credentials(accessToken: "old-access", refreshToken: "old-refresh")
+
+    static let everyError: [APIServiceError] = [
+        .badCredentials(status: 401, message: nil), .tokenRejected, .forbidden(message: "disabled"),
+        .refreshRejected, .requestRejected(status: 400, message: "appId is required"),
+        .redirected(status: 302, location: "https://elsewhere.example/api"), .serverFailed(status: 503),
+        .contractViolation("the profile is not a JSON object"), .unreachable("connection refused"), .timedOut,
+        .tls(.untrusted),
+    ]
+    static let unreachable: [APIServiceError] = [.unreachable("connection refused"), .timedOut]
+
+    /// An unsigned JWT whose only claim is `exp`, ``now`` plus `offset`.
+    static func jwt(expiresIn offset: TimeInterval) -> String {
+        Fixtures.jwt(exp: Int(now.timeIntervalSince1970 + offset))
+    }
+
+    static func fetch(_ token: String, _ record: SessionRecord = fresh) -> ProfilePurpose.Step {
+        .fetch(ProfileRequest(server: record.server, serverDescription: record.serverDescription, accessToken: token))
+    }
+
+    static func refresh(_ token: String = "old-refresh", _ record: SessionRecord = expired) -> RefreshRequest {
+        RefreshRequest(
+            server: record.server, serverDescription: record.serverDescription, refreshToken: token,
+            appID: record.appID, clientSecret: nil)
+    }
+
+    static func failure(_ error: APIServiceError, _ record: SessionRecord = fresh) -> SessionFailure {
+        .requestFailed(error, server: record.server, email: record.email, kind: record.kind)
+    }
+
+    static let details = ProfilePurpose(allowsSavedProfile: true)
+    static let noCache = ProfilePurpose(allowsSavedProfile: false)
+
+    /// A coordinator with a stored session, waiting for the refresh lock because the token is due.
+    static func waitingForLock<Purpose>(_ purpose: Purpose, _ record: SessionRecord = expired)
+        -> MainCoordinator<Purpose>
+    {
+        var coordinator = MainCoordinator(purpose: purpose)
+        #expect(
+            coordinator.start(.stored(record), now: now, plainHTTP: PlainHTTP()) == .lockForRefresh(record.account))
+        return coordinator
+    }
+
+    /// A coordinator whose profile request with the stored access token is in flight.
+    static func fetching(_ record: SessionRecord = fresh, purpose: ProfilePurpose = details)
+        -> MainCoordinator<ProfilePurpose>
+    {
+        var coordinator = MainCoordinator(purpose: purpose)
+        _ = coordinator.start(.stored(record), now: now, plainHTTP: PlainHTTP())
+        _ = coordinator.tokenRead(stored.accessToken)
+        return coordinator
+    }
+
+    /// A coordinator whose refresh request for `record` is in flight.
+    static func refreshing<Purpose>(_ purpose: Purpose, _ record: SessionRecord = expired) -> MainCoordinator<Purpose> {
+        var coordinator = waitingForLock(purpose, record)
+        _ = coordinator.lockTaken(record: record, credentials: stored, now: now)
+        return coordinator
+    }
+
+    // MARK: - Starting
+
+    @Test(
+        "the access token is refreshed first when it has expired or expires within 30 s; else only it is read",
+        arguments: [
+            (-600, true), (-1, true), (0, true), (29, true), (30, true), (31, false), (3600, false), (nil, false),
+        ] as [(TimeInterval?, Bool)])
+    func refreshBeforeUse(expiresIn offset: TimeInterval?, refreshes: Bool) {
+        let record = Self.record(expiresIn: offset)
+        let expected: MainCoordinator<TokenPurpose>.StartAction =
+            refreshes ? .lockForRefresh(Fixtures.ana) : .readAccessToken(record)
+        var token = MainCoordinator(purpose: TokenPurpose())
+        #expect(token.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP()) == expected)
+        var profile = MainCoordinator(purpose: Self.details)
+        #expect(
+            profile.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
+                == (refreshes ? .lockForRefresh(Fixtures.ana) : .readAccessToken(record)))
+    }
+
+    @Test(
+        "a token that lives less than a minute is refreshed in the second half of its life, not at every use",
+        arguments: [(1.5, false), (1.01, false), (1, true), (0.5, true), (-1, true)] as [(TimeInterval, Bool)])
+    func shortLivedToken(expiresIn offset: TimeInterval, refreshes: Bool) {
+        var record = Self.record(expiresIn: offset)
+        record.issuedAt = Self.now.addingTimeInterval(offset - 2)
+        var coordinator = MainCoordinator(purpose: TokenPurpose())
+        #expect(
+            coordinator.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
+                == (refreshes ? .lockForRefresh(Fixtures.ana) : .readAccessToken(record)))
+    }
+
+    @Test("a fresh token is fetched with for the profile, and handed over for token")
+    func freshToken() {
+        var details = MainCoordinator(purpose: Self.details)
+        _ = details.start(.stored(Self.fresh), now: Self.now, plainHTTP: PlainHTTP())
+        #expect(details.tokenRead("access") == .proceed(Self.fetch("access")))
+        #expect(
+            details.profileReceived(Self.profile)
+                == .saveAndShow(
+                    ProfileOutcome(profile: Self.profile, origin: .server(renewed: false), kind: .original),
+                    Fixtures.ana))
+
+        var token = MainCoordinator(purpose: TokenPurpose())
+        _ = token.start(.stored(Self.fresh), now: Self.now, plainHTTP: PlainHTTP())
+        #expect(token.tokenRead("access") == .proceed("access"))
+    }
+
+    @Test("a record whose token is in no store, and that has no refresh token, is reported, not removed")
+    func noStoredToken() {
+        for refreshable in [false, nil] {
+            var coordinator = MainCoordinator(purpose: TokenPurpose())
+            let record = Self.record(expiresIn: 600, refreshable: refreshable)
+            _ = coordinator.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
+            #expect(coordinator.tokenRead(nil) == .fail(.noStoredToken(Fixtures.ana)))
+        }
+    }
+
+    @Test("a session whose access token was removed by another program is renewed with its refresh token")
+    func missingAccessToken() {
+        var coordinator = MainCoordinator(purpose: Self.details)
+        _ = coordinator.start(.stored(Self.fresh), now: Self.now, plainHTTP: PlainHTTP())
+        #expect(coordinator.tokenRead(nil) == .lockForRefresh(Fixtures.ana))
+        let survivor = Credentials(accessToken: nil, refreshToken: "old-refresh")
+        #expect(
+            coordinator.lockTaken(record: Self.fresh, credentials: survivor, now: Self.now)
+                == .refresh(Self.refresh("old-refresh", Self.fresh)))
+        _ = coordinator.refreshed(TokenGrant(accessToken: "a2", refreshToken: "r2"), now: Self.now)
+        #expect(coordinator.rotationStored() == Self.fetch("a2", Self.fresh))
+
+        // Neither token: nothing to renew with.
+        var lost = MainCoordinator(purpose: Self.details)
+        _ = lost.start(.stored(Self.fresh), now: Self.now, plainHTTP: PlainHTTP())
+        _ = lost.tokenRead(nil)
+        #expect(
+            lost.lockTaken(record: Self.fresh, credentials: Credentials(accessToken: nil), now: Self.now)
+                == .fail(.noStoredToken(Fixtures.ana)))
+    }
+
+    @Test("a session that cannot be written is not renewed: the flow stops before the refresh token is spent")
+    func renewalNotWritable() {
+        var coordinator = Self.refreshing(TokenPurpose())
+        let error = SwaggerError(.failure, "The disk is full.")
+        #expect(coordinator.renewalNotWritable(error) == .renewalNotWritable(Fixtures.ana, error))
+    }
+
+    @Test(
+        "tokens never go over plain HTTP to another machine unless SWAGGERCTL_ALLOW_HTTP or the login allowed it",
+        arguments: [
+            ("http://api.example.com/v1", false, nil, true), ("http://api.example.com/v1", true, nil, false),
+            ("http://api.example.com/v1", false, true, false), ("https://api.example.com/v1", false, nil, false),
+            ("http://localhost:8080/api", false, nil, false), ("http://127.3.4.5/api", false, nil, false),
+        ] as [(String, Bool, Bool?, Bool)])
+    func plainHTTP(server: String, allowedByEnvironment: Bool, allowedAtLogin: Bool?, refused: Bool) {
+        var record = Fixtures.record(Account(server: server, email: "ana@example.com"))
+        record.allowsPlainHTTP = allowedAtLogin
+        var coordinator = MainCoordinator(purpose: TokenPurpose())
+        let action = coordinator.start(
+            .stored(record), now: Self.now, plainHTTP: PlainHTTP(allowed: allowedByEnvironment))
+        #expect(
+            action
+                == (refused
+                    ? .fail(.plainHTTPRefused(server: record.server, sending: .tokens(email: "ana@example.com")))
+                    : .readAccessToken(record)))
+    }
+
+    @Test("an endpoint of the server's description counts as the server does for plain HTTP")
+    func plainHTTPEndpoint() {
+        var record = Fixtures.record(Account(server: "https://api.example.com/v1", email: "ana@example.com"))
+        record.serverDescription = ServerDescription(
+            kind: .oauth2, loginURL: URL(string: "http://auth.example.com/token")!, refreshURL: nil,
+            revocationURL: nil, profileURL: URL(string: "https://api.example.com/v1/me")!, fields: .oauth2)
+        var coordinator = MainCoordinator(purpose: TokenPurpose())
+        #expect(
+            coordinator.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
+                == .fail(
+                    .plainHTTPRefused(
+                        server: Fixtures.serverURL("http://auth.example.com"), sending: .tokens(email: record.email))))
+    }
+
+    // MARK: - Under the refresh lock
+
+    @Test("under the lock, an unchanged session is refreshed with the refresh token read there")
+    func refreshesWhenUnchanged() {
+        var coordinator = Self.waitingForLock(Self.details)
+        #expect(
+            coordinator.lockTaken(record: Self.expired, credentials: Self.stored, now: Self.now)
+                == .refresh(Self.refresh()))
+    }
+
+    @Test("under the lock, tokens another process stored meanwhile are used and not refreshed again")
+    func usesAnotherProcessTokens() {
+        // The other process's token lives for 2 s only: less than the margin, but it is new, so it is used.
+        var renewed = Self.record(expiresIn: 2)
+        renewed.username = "changed"
+        let theirs = Credentials(accessToken: "their-access", refreshToken: "their-refresh")
+
+        var profile = Self.waitingForLock(Self.details)
+        #expect(
+            profile.lockTaken(record: renewed, credentials: theirs, now: Self.now)
+                == .proceed(Self.fetch("their-access", renewed)))
+        // Used after a refresh: a 401 now ends the session instead of refreshing again.
+        #expect(
+            profile.profileFailed(.tokenRejected) == .endSession(SessionEnd(record: renewed, reason: .tokenRejected)))
+
+        var token = Self.waitingForLock(TokenPurpose())
+        #expect(token.lockTaken(record: renewed, credentials: theirs, now: Self.now) == .proceed("their-access"))
+
+        var request = Self.waitingForLock(RequestPurpose())
+        #expect(
+            request.lockTaken(record: renewed, credentials: theirs, now: Self.now)
+                == .proceed(.send(accessToken: "their-access")))
+        #expect(request.responseReceived(status: 401) == .answered)
+    }
+
+    @Test("under the lock, a changed session whose token has run out is refreshed all the same")
+    func changedButExpired() {
+        let renewed = Self.record(expiresIn: -1)
+        var coordinator = Self.waitingForLock(Self.details)
+        #expect(
+            coordinator.lockTaken(
+                record: renewed, credentials: Credentials(accessToken: "a", refreshToken: "r2"), now: Self.now)
+                == .refresh(Self.refresh("r2", renewed)))
+    }
+
+    @Test("after a 401, a different stored token is used unless it has expired; the same one is refreshed")
+    func after401() {
+        var expired = Self.fetching()
+        _ = expired.profileFailed(.tokenRejected)
+        #expect(
+            expired.lockTaken(
+                record: Self.expired, credentials: Credentials(accessToken: "newer", refreshToken: "r"), now: Self.now)
+                == .refresh(Self.refresh("r", Self.expired)))
+
+        var other = Self.fetching()
+        #expect(other.profileFailed(.tokenRejected) == .lockForRefresh(Fixtures.ana))
+        #expect(
+            other.lockTaken(
+                record: Self.fresh, credentials: Credentials(accessToken: "newer", refreshToken: "r"), now: Self.now)
+                == .proceed(Self.fetch("newer")))
+
+        var same = Self.fetching()
+        _ = same.profileFailed(.tokenRejected)
+        #expect(
+            same.lockTaken(record: Self.fresh, credentials: Self.stored, now: Self.now)
+                == .refresh(Self.refresh("old-refresh", Self.fresh)))
+    }
+
+    @Test("with no refresh token: a 401 ends the session; a due profile request is tried; token fails")
+    func noRefreshToken() {
+        let bare = Credentials(accessToken: "old-access")
+        var after401 = Self.fetching()
+        _ = after401.profileFailed(.tokenRejected)
+        #expect(
+            after401.lockTaken(record: Self.fresh, credentials: bare, now: Self.now)
+                == .endSession(SessionEnd(record: Self.fresh, reason: .tokenRejected)))
+
+        var profile = Self.waitingForLock(Self.details)
+        #expect(
+            profile.lockTaken(record: Self.expired, credentials: bare, now: Self.now)
+                == .proceed(Self.fetch("old-access", Self.expired)))
+        #expect(
+            profile.profileFailed(.tokenRejected)
+                == .endSession(SessionEnd(record: Self.expired, reason: .tokenRejected)))
+
+        var token = Self.waitingForLock(TokenPurpose())
+        #expect(
+            token.lockTaken(record: Self.expired, credentials: bare, now: Self.now)
+                == .fail(.expiredWithoutRefreshToken(Fixtures.ana)))
+    }
+
+    @Test("a session that disappeared, or lost its token, while waiting for the lock is reported")
+    func goneWhileWaiting() {
+        var gone = Self.waitingForLock(Self.details)
+        #expect(gone.lockTaken(record: nil, credentials: nil, now: Self.now) == .fail(.sessionGone(Fixtures.ana)))
+
+        var tokenless = Self.waitingForLock(Self.details)
+        #expect(
+            tokenless.lockTaken(record: Self.expired, credentials: nil, now: Self.now)
+                == .fail(.noStoredToken(Fixtures.ana)))
+    }
+
+    // MARK: - refresh, on request
+
+    @Test("refresh refreshes even a fresh token that another process just renewed, and gives the renewed record")
+    func forcedRefresh() {
+        var coordinator = MainCoordinator(purpose: RefreshPurpose())
+        #expect(coordinator.refreshRequested(Self.fresh, plainHTTP: PlainHTTP()) == .lockForRefresh(Fixtures.ana))
+        var renewed = Self.fresh
+        renewed.expiresAt = Self.now.addingTimeInterval(900)
+        #expect(
+            coordinator.lockTaken(record: renewed, credentials: Self.stored, now: Self.now)
+                == .refresh(Self.refresh("old-refresh", renewed)))
+        // An opaque token: only the answer's lifetime says when it expires.
+        let session = coordinator.refreshed(
+            TokenGrant(accessToken: "opaque", expiresIn: .seconds(3600)), now: Self.now)
+        #expect(session.record.expiresAt == Self.now.addingTimeInterval(3600))
+        #expect(coordinator.rotationStored() == .renewed(session.record))
+    }
+
+    @Test(
+        "refresh without a refresh token says so: done while the access token is good, a failure once it is not",
+        arguments: [(600, true), (5, true), (-5, false), (nil, true)] as [(TimeInterval?, Bool)])
+    func refreshWithoutRefreshToken(expiresIn offset: TimeInterval?, good: Bool) {
+        let record = Self.record(expiresIn: offset, refreshable: false)
+        var coordinator = MainCoordinator(purpose: RefreshPurpose())
+        _ = coordinator.refreshRequested(record, plainHTTP: PlainHTTP())
+        #expect(
+            coordinator.lockTaken(record: record, credentials: Credentials(accessToken: "a"), now: Self.now)
+                == (good ? .proceed(.notRenewable(record)) : .fail(.expiredWithoutRefreshToken(Fixtures.ana))))
+    }
+
+    // MARK: - The refresh
+
+    @Test("the rotated tokens replace the stored ones, with the new expiry, before they are used")
+    func rotation() {
+        var coordinator = Self.refreshing(Self.details)
+        let token = Self.jwt(expiresIn: 900)
+
+        let session = coordinator.refreshed(
+            TokenGrant(accessToken: token, refreshToken: "new-refresh", username: "ana.h"),
+            now: Self.now)
+
+        var expected = Self.expired
+        expected.expiresAt = Self.now.addingTimeInterval(900)
+        expected.username = "ana.h"
+        #expect(
+            session
+                == Session(record: expected, credentials: Credentials(accessToken: token, refreshToken: "new-refresh")))
+        #expect(coordinator.rotationStored() == Self.fetch(token, expected))
+        #expect(
+            coordinator.profileReceived(Self.profile)
+                == .saveAndShow(
+                    ProfileOutcome(profile: Self.profile, origin: .server(renewed: true), kind: .original),
+                    Fixtures.ana))
+    }
+
+    @Test("a server that does not rotate keeps the refresh token it has (RFC 6749 §6)")
+    func noRotation() {
+        var coordinator = Self.refreshing(Self.details)
+        let session = coordinator.refreshed(TokenGrant(accessToken: "a2"), now: Self.now)
+        #expect(session.credentials.refreshToken == "old-refresh")
+        #expect(session.record.refreshable == true)
+        #expect(session.record.username == Self.expired.username)
+    }
+
+    @Test("renewed tokens that cannot be stored end the flow, saying the old refresh token is spent")
+    func rotationNotStored() {
+        var coordinator = Self.refreshing(TokenPurpose())
+        _ = coordinator.refreshed(TokenGrant(accessToken: "a2"), now: Self.now)
+        let error = SwaggerError(.failure, "The disk is full.")
+        #expect(coordinator.rotationNotStored(error) == .renewedButNotStored(Fixtures.ana, error))
+    }
+
+    @Test("a rejected refresh ends the session, whatever was asked for")
+    func refreshRejected() {
+        let ended = SessionEnd(record: Self.expired, reason: .refreshRejected)
+        var details = Self.refreshing(Self.details)
+        #expect(details.refreshFailed(.refreshRejected) == .endSession(ended))
+        var token = Self.refreshing(TokenPurpose())
+        #expect(token.refreshFailed(.refreshRejected) == .endSession(ended))
+        var request = Self.refreshing(RequestPurpose())
+        #expect(request.refreshFailed(.refreshRejected) == .endSession(ended))
+    }
+
+    @Test(
+        "a refresh that cannot reach the server keeps the session: the saved profile for details, a failure else",
+        arguments: unreachable)
+    func refreshUnreachable(error: APIServiceError) {
+        var details = Self.refreshing(Self.details)
+        #expect(details.refreshFailed(error) == .proceed(.loadSavedProfile(Fixtures.ana)))
+
+        var noCache = Self.refreshing(Self.noCache)
+        #expect(noCache.refreshFailed(error) == .fail(Self.failure(error, Self.expired)))
+        var token = Self.refreshing(TokenPurpose())
+        #expect(token.refreshFailed(error) == .fail(Self.failure(error, Self.expired)))
+    }
+
+    @Test(
+        "any other failed refresh is reported and keeps the session",
+        arguments: everyError.filter { $0 != .refreshRejected && !$0.isUnreachable })
+    func refreshOtherFailure(error: APIServiceError) {
+        var coordinator = Self.refreshing(Self.details)
+        #expect(coordinator.refreshFailed(error) == .fail(Self.failure(error, Self.expired)))
+    }
+
+    // MARK: - The profile request
+
+    @Test("a 401 is refreshed once and the request repeated once; a second 401 ends the session")
+    func refreshOnceOn401() {
+        var coordinator = Self.fetching()
+        #expect(coordinator.profileFailed(.tokenRejected) == .lockForRefresh(Fixtures.ana))
+        #expect(
+            coordinator.lockTaken(record: Self.fresh, credentials: Self.stored, now: Self.now)
+                == .refresh(Self.refresh("old-refresh", Self.fresh)))
+        let session = coordinator.refreshed(
+            TokenGrant(accessToken: "a2", refreshToken: "r2"), now: Self.now)
+        #expect(coordinator.rotationStored() == Self.fetch("a2", session.record))
+        #expect(
+            coordinator.profileFailed(.tokenRejected)
+                == .endSession(SessionEnd(record: session.record, reason: .tokenRejected)))
+    }
+
+    @Test("a 403 ends the session at once: the server knows the token and will not serve it; no refresh helps")
+    func forbiddenEndsSession() {
+        var coordinator = Self.fetching()
+        #expect(
+            coordinator.profileFailed(.forbidden(message: "disabled"))
+                == .endSession(SessionEnd(record: Self.fresh, reason: .forbidden(message: "disabled"))))
+    }
+
+    @Test("an unreachable server shows the saved profile for details, unless --no-cache", arguments: unreachable)
+    func profileUnreachable(error: APIServiceError) {
+        var details = Self.fetching()
+        #expect(details.profileFailed(error) == .proceed(.loadSavedProfile(Fixtures.ana)))
+        let saved = SavedProfile(
+            account: Fixtures.ana, profile: Self.profile, receivedAt: Self.now.addingTimeInterval(-7200))
+        #expect(
+            details.savedProfileLoaded(saved)
+                == .show(
+                    ProfileOutcome(
+                        profile: Self.profile, origin: .saved(receivedAt: saved.receivedAt, because: error),
+                        kind: .original)))
+
+        var noCache = Self.fetching(purpose: Self.noCache)
+        #expect(noCache.profileFailed(error) == .fail(Self.failure(error)))
+    }
+
+    @Test("with nothing saved, the unreachable server is reported")
+    func nothingSaved() {
+        var coordinator = Self.fetching()
+        _ = coordinator.profileFailed(.timedOut)
+        #expect(coordinator.savedProfileLoaded(nil) == .fail(Self.failure(.timedOut)))
+    }
+
+    @Test(
+        "any other failed profile request is reported and keeps the session; never the saved profile",
+        arguments: everyError.filter {
+            $0 != .tokenRejected && $0 != .forbidden(message: "disabled") && !$0.isUnreachable
+        })
+    func profileOtherFailure(error: APIServiceError) {
+        var coordinator = Self.fetching()
+        #expect(coordinator.profileFailed(error) == .fail(Self.failure(error)))
+    }
+
+    @Test("another kind's session carries its description to the refresh and the profile, with its secret")
+    func otherKind() {
+        var record = Self.record(expiresIn: -10)
+        record.serverDescription = Fixtures.identity
+        let credentials = Credentials(accessToken: "a1", refreshToken: "r1", clientSecret: "s3cret")
+        var coordinator = Self.waitingForLock(Self.details, record)
+        #expect(
+            coordinator.lockTaken(record: record, credentials: credentials, now: Self.now)
+                == .refresh(
+                    RefreshRequest(
+                        server: Fixtures.server, serverDescription: Fixtures.identity, refreshToken: "r1",
+                        appID: record.appID, clientSecret: "s3cret")))
+        let renewed = coordinator.refreshed(
+            TokenGrant(accessToken: "a2", refreshToken: "r2", expiresIn: .seconds(60)),
+            now: Self.now)
+        #expect(renewed.credentials == Credentials(accessToken: "a2", refreshToken: "r2", clientSecret: "s3cret"))
+        #expect(renewed.record.expiresAt == Self.now.addingTimeInterval(60))
+        #expect(coordinator.rotationStored() == Self.fetch("a2", renewed.record))
+        guard case .saveAndShow(let outcome, _) = coordinator.profileReceived(Self.profile) else {
+            Issue.record("a stored session's profile is saved")
+            return
+        }
+        #expect(outcome.kind == .identity)
+    }
+
+    // MARK: - SWAGGERCTL_TOKEN
+
+    @Test("a token from the environment is used as it is and never saved, refreshed or removed")
+    func environmentToken() {
+        let source = TokenSource.environment(token: "env-token", server: Fixtures.server)
+        var details = MainCoordinator(purpose: Self.details)
+        #expect(
+            details.start(source, now: Self.now, plainHTTP: PlainHTTP())
+                == .proceed(
+                    .fetch(
+                        ProfileRequest(
+                            server: Fixtures.server, serverDescription: Self.original, accessToken: "env-token"))))
+        #expect(
+            details.profileReceived(Self.profile)
+                == .show(ProfileOutcome(profile: Self.profile, origin: .server(renewed: false), kind: .original)))
+
+        for error in Self.everyError {
+            var failing = MainCoordinator(purpose: Self.details)
+            _ = failing.start(source, now: Self.now, plainHTTP: PlainHTTP())
+            let expected: SessionFailure =
+                error == .tokenRejected
+                ? .environmentTokenRejected(server: Fixtures.server)
+                : .requestFailed(error, server: Fixtures.server, email: nil, kind: .original)
+            #expect(failing.profileFailed(error) == .fail(expected))
+        }
+
+        var token = MainCoordinator(purpose: TokenPurpose())
+        #expect(token.start(source, now: Self.now, plainHTTP: PlainHTTP()) == .proceed("env-token"))
+    }
+
+    @Test("token never hands over an expired token from the environment; details lets the server decide")
+    func expiredEnvironmentToken() {
+        let expired = Self.jwt(expiresIn: -60)
+        let source = TokenSource.environment(token: expired, server: Fixtures.server)
+        var token = MainCoordinator(purpose: TokenPurpose())
+        #expect(
+            token.start(source, now: Self.now, plainHTTP: PlainHTTP())
+                == .fail(.environmentTokenExpired(server: Fixtures.server)))
+        var details = MainCoordinator(purpose: Self.details)
+        #expect(
+            details.start(source, now: Self.now, plainHTTP: PlainHTTP())
+                == .proceed(
+                    .fetch(
+                        ProfileRequest(server: Fixtures.server, serverDescription: Self.original, accessToken: expired))
+                ))
+    }
+
+    // MARK: - Misuse
+
+    @Test("an event that cannot happen in the current state stops the process instead of guessing")
+    func eventInWrongState() async {
+        await #expect(processExitsWith: .failure) {
+            var coordinator = MainCoordinator(purpose: TokenPurpose())
+            _ = coordinator.tokenRead("token")
+        }
+    }
+
+    // MARK: - The person's own requests (api)
+
+    @Test("api: a 401 renews the token and repeats the request once; a second 401 is the answer; the session stays")
+    func requestRefreshesOnce() {
+        var coordinator = MainCoordinator(purpose: RequestPurpose())
+        #expect(
+            coordinator.start(.stored(Self.fresh), now: Self.now, plainHTTP: PlainHTTP())
+                == .readAccessToken(Self.fresh))
+        #expect(coordinator.tokenRead(Self.stored.accessToken) == .proceed(.send(accessToken: "old-access")))
+        #expect(coordinator.responseReceived(status: 401) == .lockForRefresh(Fixtures.ana))
+        #expect(
+            coordinator.lockTaken(record: Self.fresh, credentials: Self.stored, now: Self.now)
+                == .refresh(Self.refresh("old-refresh", Self.fresh)))
+        _ = coordinator.refreshed(TokenGrant(accessToken: "new-access"), now: Self.now)
+        #expect(coordinator.rotationStored() == .send(accessToken: "new-access"))
+        // Not .endSession: the session was renewed a moment ago, so only this endpoint refuses it.
+        #expect(coordinator.responseReceived(status: 401) == .answered)
+    }
+
+    @Test("api: each page may renew once; other statuses, a 403 among them, are answers")
+    func requestPages() {
+        var coordinator = MainCoordinator(purpose: RequestPurpose())
+        _ = coordinator.start(.stored(Self.fresh), now: Self.now, plainHTTP: PlainHTTP())
+        _ = coordinator.tokenRead(Self.stored.accessToken)
+        #expect(coordinator.responseReceived(status: 403) == .answered)
+        #expect(coordinator.nextRequest() == "old-access")
+        #expect(coordinator.responseReceived(status: 200) == .answered)
+        #expect(coordinator.nextRequest() == "old-access")
+        #expect(coordinator.responseReceived(status: 401) == .lockForRefresh(Fixtures.ana))
+        // Another process renewed meanwhile: its token is used for the repeat.
+        #expect(
+            coordinator.lockTaken(
+                record: Self.fresh, credentials: Credentials(accessToken: "theirs", refreshToken: "r"), now: Self.now)
+                == .proceed(.send(accessToken: "theirs")))
+        #expect(coordinator.responseReceived(status: 200) == .answered)
+        #expect(coordinator.nextRequest() == "theirs")
+        #expect(coordinator.responseReceived(status: 401) == .lockForRefresh(Fixtures.ana))
+    }
+
+    @Test("api: a 401 is the answer when nothing can renew the token: SWAGGERCTL_TOKEN, or no refresh token")
+    func requestWithoutRefresh() {
+        var environment = MainCoordinator(purpose: RequestPurpose())
+        #expect(
+            environment.start(
+                .environment(token: "env", server: Fixtures.server), now: Self.now, plainHTTP: PlainHTTP())
+                == .proceed(.send(accessToken: "env")))
+        #expect(environment.responseReceived(status: 401) == .answered)
+
+        let bare = Self.record(expiresIn: 600, refreshable: false)
+        var stored = MainCoordinator(purpose: RequestPurpose())
+        _ = stored.start(.stored(bare), now: Self.now, plainHTTP: PlainHTTP())
+        _ = stored.tokenRead(Self.stored.accessToken)
+        #expect(stored.responseReceived(status: 401) == .answered)
+    }
+
+    @Test("api: a session written before refreshable existed keeps the 401 as the answer, and is not ended")
+    func requestOldRecordWithoutRefreshToken() {
+        let old = Self.record(expiresIn: 600, refreshable: nil)
+        var coordinator = MainCoordinator(purpose: RequestPurpose())
+        _ = coordinator.start(.stored(old), now: Self.now, plainHTTP: PlainHTTP())
+        _ = coordinator.tokenRead("old-access")
+        // Only the token store can say whether there is a refresh token.
+        #expect(coordinator.responseReceived(status: 401) == .lockForRefresh(Fixtures.ana))
+        #expect(
+            coordinator.lockTaken(record: old, credentials: Credentials(accessToken: "old-access"), now: Self.now)
+                == .proceed(.keepAnswer))
+    }
+
+    @Test("api: an expired token is renewed before the request; a request with no answer keeps the session")
+    func requestExpired() {
+        var coordinator = Self.refreshing(RequestPurpose())
+        _ = coordinator.refreshed(TokenGrant(accessToken: "new-access"), now: Self.now)
+        #expect(coordinator.rotationStored() == .send(accessToken: "new-access"))
+        #expect(
+            coordinator.requestFailed(.timedOut)
+                == .requestFailed(.timedOut, server: Fixtures.server, email: Fixtures.ana.email, kind: .original))
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import SessionMachine
+import SessionStorage
+import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
+import Synchronization
+import TestSupport
+
+/// What the stand-ins saw, in the order they saw it: how a test checks that one thing happened before another.
+final class Journal: Sendable {
+    private let entries = Mutex<[String]>([])
+
+    func record(_ entry: String) {
+        entries.withLock { $0.append(entry) }
+    }
+
+    var lines: [String] { entries.withLock { $0 } }
+}
+
+/// A server that answers as the test scripts it, and writes each request in the journal.
+final class ScriptedService: SessionService {
+    struct Script: Sendable {
+        var login: Result<TokenGrant, APIServiceError> = .success(
+            TokenGrant(accessToken: "access-1", refreshToken: "refresh-1"))
+        /// Answered in turn; the last repeats.
+        var refreshes: [Result<TokenGrant, APIServiceError>] = [
+            .success(TokenGrant(accessToken: "access-2", refreshToken: "refresh-2"))
+        ]
+        var profiles: [Result<Profile, APIServiceError>] = [.success(Profile(fields: ["id": .integer(7)]))]
+        var revocation: Result<Void, APIServiceError> = .success(())
+        var responses: [Int] = [200]
+    }
+
+    private let journal: Journal
+    private let script: Mutex<(script: Script, refreshes: Int, profiles: Int, responses: Int)>
+
+    init(_ script: Script = Script(), journal: Journal) {
+        self.journal = journal
+        self.script = Mutex((script, 0, 0, 0))
+    }
+
+    func login(_ attempt: LoginAttempt, password: String, clientSecret: String?) async throws(APIServiceError)
+        -> TokenGrant
+    {
+        journal.record("login \(attempt.account.email) app \(attempt.appID)")
+        return try script.withLock { $0.script.login }.get()
+    }
+
+    func refresh(_ request: RefreshRequest) async throws(APIServiceError) -> TokenGrant {
+        journal.record("refresh \(request.refreshToken)")
+        return try script.withLock { state in
+            defer { state.refreshes += 1 }
+            return state.script.refreshes[min(state.refreshes, state.script.refreshes.count - 1)]
+        }.get()
+    }
+
+    func revoke(_ revocation: Revocation) async throws(APIServiceError) {
+        journal.record("revoke \(revocation.credentials.refreshToken ?? "-")")
+        try script.withLock { $0.script.revocation }.get()
+    }
+
+    func profile(_ request: ProfileRequest) async throws(APIServiceError) -> Profile {
+        journal.record("profile \(request.accessToken)")
+        return try script.withLock { state in
+            defer { state.profiles += 1 }
+            return state.script.profiles[min(state.profiles, state.script.profiles.count - 1)]
+        }.get()
+    }
+
+    func send(_ request: APIRequest, to url: URL, accessToken: String) async throws(APIServiceError) -> APIResponse {
+        journal.record("send \(accessToken)")
+        let status = script.withLock { state in
+            defer { state.responses += 1 }
+            return state.script.responses[min(state.responses, state.script.responses.count - 1)]
+        }
+        return APIResponse(url: url, status: status, reason: "", headers: [], body: Data("{}".utf8))
+    }
+
+    func document(at url: URL) async throws(APIServiceError) -> Data? {
+        journal.record("document \(url.absoluteString)")
+        return nil
+    }
+
+    func trusting(_ caCertificate: String) -> Self { self }
+}
+
+/// Tokens kept in memory, as one backend, and written in the journal; `failure` makes every change fail.
+final class MemoryTokenStore: TokenStoring {
+    private let journal: Journal
+    private let state = Mutex<(tokens: [Account: Credentials], failure: SwaggerError?, sparedChanges: Int)>(
+        ([:], nil, 0))
+
+    init(journal: Journal) {
+        self.journal = journal
+    }
+
+    var tokens: [Account: Credentials] { state.withLock { $0.tokens } }
+
+    /// Makes every later store, replace and remove fail with `error`, once `after` more of them have worked.
+    func fail(with error: SwaggerError?, after: Int = 0) {
+        state.withLock {
+            $0.failure = error
+            $0.sparedChanges = after
+        }
+    }
+
+    func put(_ credentials: Credentials, for account: Account) {
+        state.withLock { $0.tokens[account] = credentials }
+    }
+
+    func store(_ credentials: Credentials, for account: Account) async throws(SwaggerError) -> BackendKind {
+        journal.record("store \(credentials.accessToken ?? "-")")
+        try change { $0[account] = credentials }
+        return .file
+    }
+
+    func credentials(for record: SessionRecord) async throws(SwaggerError) -> Credentials? {
+        journal.record("read")
+        return state.withLock { $0.tokens[record.account] }
+    }
+
+    func accessToken(for record: SessionRecord) async throws(SwaggerError) -> String? {
+        journal.record("read access")
+        return state.withLock { $0.tokens[record.account]?.accessToken }
+    }
+
+    func replace(_ session: Session) async throws(SwaggerError) {
+        journal.record("replace \(session.credentials.accessToken ?? "-")")
+        try change { $0[session.account] = session.credentials }
+    }
+
+    func remove(_ account: Account, recordedIn recorded: BackendKind?) async throws(SwaggerError) -> Bool {
+        journal.record("remove")
+        var removed = false
+        try change { removed = $0.removeValue(forKey: account) != nil }
+        return removed
+    }
+
+    func location(of kind: BackendKind, for account: Account) -> String { "memory" }
+
+    private func change(_ body: (inout [Account: Credentials]) -> Void) throws(SwaggerError) {
+        let failure: SwaggerError? = state.withLock { state in
+            if let failure = state.failure, state.sparedChanges == 0 { return failure }
+            state.sparedChanges = max(0, state.sparedChanges - 1)
+            body(&state.tokens)
+            return nil
+        }
+        if let failure { throw failure }
+    }
+}
+
+/// A clock that stands still until the test moves it.
+final class StoppedClock: Sendable {
+    private let time: Mutex<Date>
+
+    init(_ start: Date) {
+        time = Mutex(start)
+    }
+
+    var now: Date { time.withLock { $0 } }
+
+    func advance(by seconds: TimeInterval) {
+        time.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+}

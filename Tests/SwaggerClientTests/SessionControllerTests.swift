@@ -1,0 +1,351 @@
+import Foundation
+import SessionMachine
+import SessionStorage
+import SwaggerHTTP
+import SwaggerModel
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import SwaggerClient
+
+/// The controller carrying out the coordinators' actions, behind its seams: a scripted server, tokens in
+/// memory, a clock that stands still, and the session list and saved profiles in a folder of their own.
+@Suite("SessionController: each flow's I/O, in order, without a process or a network")
+struct SessionControllerTests {
+    /// 2033-05-18T03:33:20Z.
+    static let start = Date(timeIntervalSince1970: 2_000_000_000)
+    static let profile = Profile(fields: ["id": .integer(7)])
+
+    let folder: TemporaryDirectory
+    let journal = Journal()
+    let tokens: MemoryTokenStore
+    let clock = StoppedClock(start)
+    let warnings = Journal()
+
+    init() throws {
+        folder = try TemporaryDirectory()
+        tokens = MemoryTokenStore(journal: journal)
+    }
+
+    func controller(_ script: ScriptedService.Script = .init(), environment: [String: String] = [:]) throws
+        -> SessionController
+    {
+        let configuration = try Configuration(
+            environment: [
+                "HOME": folder.url.path, "SWAGGERCTL_CONFIG_DIR": folder.appending("config").path,
+                "SWAGGERCTL_CACHE_DIR": folder.appending("cache").path,
+            ].merging(environment) { $1 })
+        let clock = clock
+        let warnings = warnings
+        return SessionController(
+            configuration: configuration, tokens: tokens, service: ScriptedService(script, journal: journal),
+            now: { clock.now }, warn: { warnings.record($0) })
+    }
+
+    /// A session stored for ana on the demo server: its record, its tokens and its saved profile.
+    @discardableResult
+    func storedSession(
+        expiresIn lifetime: TimeInterval = 900,
+        credentials: Credentials = Credentials(accessToken: "access-1", refreshToken: "refresh-1"),
+        refreshable: Bool? = true
+    ) throws -> SessionRecord {
+        var record = Fixtures.record(
+            Fixtures.ana, savedAt: Self.start, expiresAt: Self.start.addingTimeInterval(lifetime))
+        record.refreshable = refreshable
+        let controller = try controller()
+        try controller.sessions.save(record)
+        try controller.profiles?.save(Self.profile, for: Fixtures.ana, receivedAt: Self.start)
+        tokens.put(credentials, for: Fixtures.ana)
+        return record
+    }
+
+    func selection(_ controller: SessionController) throws -> SessionSelection {
+        try controller.select(serverFlag: Fixtures.server.string, email: nil)
+    }
+
+    static func code(_ body: () async throws -> Void) async -> SwaggerError.Code? {
+        do {
+            try await body()
+            return nil
+        } catch let error as SwaggerError {
+            return error.code
+        } catch {
+            return nil
+        }
+    }
+
+    // MARK: - Login
+
+    @Test("login: the credentials, the profile with the new token, then the tokens, then the record and profile")
+    func login() async throws {
+        let controller = try controller()
+        let outcome = try await controller.login(
+            email: "ana@example.com", password: "pw", on: selection(controller), appIDFlag: nil,
+            serverDescription: .original(Fixtures.server))
+        #expect(outcome.profile == Self.profile)
+        #expect(journal.lines == ["login ana@example.com app swaggerctl-demo", "profile access-1", "store access-1"])
+        let record = try #require(try controller.sessions.record(server: Fixtures.server))
+        #expect(record.savedAt == Self.start)
+        #expect(try controller.profiles?.profile(for: Fixtures.ana)?.profile == Self.profile)
+    }
+
+    @Test(
+        "login: a profile request that fails keeps the session and says both; an answer that is no profile keeps nothing"
+    )
+    func loginWithoutProfile() async throws {
+        var script = ScriptedService.Script()
+        script.profiles = [.failure(.serverFailed(status: 503))]
+        let half = try controller(script)
+        let code = await Self.code {
+            _ = try await half.login(
+                email: "ana@example.com", password: "pw", on: selection(half), appIDFlag: nil,
+                serverDescription: .original(Fixtures.server))
+        }
+        #expect(code == .server)
+        #expect(try half.sessions.records().map(\.account) == [Fixtures.ana])
+
+        script.profiles = [.failure(.notAProfile("the profile is not a JSON object"))]
+        let other = Account(server: "http://127.0.0.1:9090/api", email: "ana@example.com")
+        let wrong = try controller(script)
+        let refused = await Self.code {
+            _ = try await wrong.login(
+                email: other.email, password: "pw", on: wrong.select(serverFlag: other.server.string, email: nil),
+                appIDFlag: nil, serverDescription: .original(other.server))
+        }
+        #expect(refused == .server)
+        #expect(try wrong.sessions.record(server: other.server) == nil)
+        #expect(tokens.tokens[other] == nil)
+    }
+
+    @Test("login: tokens that cannot be stored leave nothing, and the store's own error is shown")
+    func loginNotStored() async throws {
+        let controller = try controller()
+        tokens.fail(with: SwaggerError(.failure, "The keyring is locked."))
+        await #expect(throws: SwaggerError(.failure, "The keyring is locked.")) {
+            _ = try await controller.login(
+                email: "ana@example.com", password: "pw", on: selection(controller), appIDFlag: nil,
+                serverDescription: .original(Fixtures.server))
+        }
+        #expect(try controller.sessions.records().isEmpty)
+    }
+
+    @Test("login: the password is refused before anything is sent over plain HTTP to another machine")
+    func loginPlainHTTP() async throws {
+        let controller = try controller()
+        let remote = Fixtures.serverURL("http://api.example.com/v1")
+        let code = await Self.code {
+            _ = try await controller.login(
+                email: "ana@example.com", password: "pw", on: controller.select(serverFlag: remote.string, email: nil),
+                appIDFlag: nil, serverDescription: .original(remote))
+        }
+        #expect(code == .usage)
+        #expect(journal.lines.isEmpty)
+    }
+
+    // MARK: - Using the session
+
+    @Test("details with a fresh token: one read of the access token, one profile request, the profile saved")
+    func freshDetails() async throws {
+        try storedSession()
+        let controller = try controller()
+        clock.advance(by: 60)
+        let outcome = try await controller.profile(selection(controller), allowSaved: true)
+        #expect(outcome.origin == .server(renewed: false))
+        #expect(journal.lines == ["read access", "profile access-1"])
+        #expect(try controller.profiles?.profile(for: Fixtures.ana)?.receivedAt == clock.now)
+    }
+
+    @Test("details past the expiry: refresh under the lock, store the rotation, then use the new token")
+    func refreshUnderLock() async throws {
+        try storedSession()
+        let controller = try controller()
+        clock.advance(by: 1000)
+        let outcome = try await controller.profile(selection(controller), allowSaved: true)
+        #expect(outcome.origin == .server(renewed: true))
+        // The session is written back as it is first: the new tokens must have somewhere to go.
+        #expect(
+            journal.lines == [
+                "read", "replace access-1", "refresh refresh-1", "replace access-2", "profile access-2",
+            ])
+        #expect(tokens.tokens[Fixtures.ana] == Credentials(accessToken: "access-2", refreshToken: "refresh-2"))
+        let record = try #require(try controller.sessions.record(server: Fixtures.server))
+        #expect(record.expiresAt == nil, "an opaque token's expiry is unknown unless the server gives it")
+    }
+
+    @Test("a refresh that another process made while this one waited is used, not made again")
+    func anotherProcessRefreshed() async throws {
+        try storedSession()
+        let controller = try controller()
+        clock.advance(by: 1000)
+        // What the other process left: new tokens, and a record whose token lives on.
+        var renewed = try #require(try controller.sessions.record(server: Fixtures.server))
+        renewed.expiresAt = clock.now.addingTimeInterval(900)
+        renewed.issuedAt = clock.now
+        tokens.put(Credentials(accessToken: "theirs", refreshToken: "their-refresh"), for: Fixtures.ana)
+        try controller.sessions.save(renewed)
+        var stale = renewed
+        stale.expiresAt = Self.start.addingTimeInterval(900)
+        stale.issuedAt = nil
+        // The selection was read before the other process's record was saved.
+        let selection = SessionSelection(server: Fixtures.server, record: stale)
+        _ = try await controller.profile(selection, allowSaved: true)
+        #expect(journal.lines == ["read", "profile theirs"])
+    }
+
+    @Test("a second 401 ends the session: its tokens, record and saved profile are removed")
+    func sessionEnded() async throws {
+        try storedSession()
+        var script = ScriptedService.Script()
+        script.profiles = [.failure(.tokenRejected)]
+        let controller = try controller(script)
+        let code = await Self.code { _ = try await controller.profile(selection(controller), allowSaved: true) }
+        #expect(code == .authentication)
+        #expect(
+            journal.lines == [
+                "read access", "profile access-1", "read", "replace access-1", "refresh refresh-1", "replace access-2",
+                "profile access-2", "remove",
+            ])
+        #expect(try controller.sessions.records().isEmpty)
+        #expect(try controller.profiles?.profile(for: Fixtures.ana) == nil)
+    }
+
+    @Test("an unreachable server shows the saved profile, and --no-cache refuses it")
+    func offline() async throws {
+        try storedSession()
+        var script = ScriptedService.Script()
+        script.profiles = [.failure(.unreachable("connection refused"))]
+        let controller = try controller(script)
+        let outcome = try await controller.profile(selection(controller), allowSaved: true)
+        #expect(outcome.origin == .saved(receivedAt: Self.start, because: .unreachable("connection refused")))
+        let code = await Self.code { _ = try await controller.profile(selection(controller), allowSaved: false) }
+        #expect(code == .network)
+    }
+
+    @Test("renewed tokens that cannot be stored are reported, and the old ones are not used")
+    func rotationNotStored() async throws {
+        try storedSession()
+        let controller = try controller()
+        clock.advance(by: 1000)
+        tokens.fail(with: SwaggerError(.failure, "The disk is full."), after: 1)
+        await #expect(throws: SwaggerError.self) { _ = try await controller.accessToken(selection(controller)) }
+        #expect(journal.lines == ["read", "replace access-1", "refresh refresh-1", "replace access-2"])
+    }
+
+    @Test("a session that cannot be written is not renewed: the refresh token is not spent, and the session stays")
+    func renewalNotWritable() async throws {
+        try storedSession()
+        let controller = try controller()
+        clock.advance(by: 1000)
+        tokens.fail(with: SwaggerError(.failure, "The disk is full."))
+        var thrown: SwaggerError?
+        do {
+            _ = try await controller.accessToken(selection(controller))
+        } catch let error as SwaggerError {
+            thrown = error
+        }
+        #expect(journal.lines == ["read", "replace access-1"])
+        #expect(thrown?.message.contains("so it was not renewed and is as it was: The disk is full.") == true)
+        #expect(tokens.tokens[Fixtures.ana] == Credentials(accessToken: "access-1", refreshToken: "refresh-1"))
+        #expect(try controller.sessions.records().count == 1)
+    }
+
+    @Test("refresh: the renewed record's expiry; a session without a refresh token is not renewed, nor ended")
+    func refresh() async throws {
+        var script = ScriptedService.Script()
+        script.refreshes = [
+            .success(TokenGrant(accessToken: "opaque-2", expiresIn: .seconds(3600)))
+        ]
+        try storedSession()
+        let controller = try controller(script)
+        let renewed = try await controller.refresh(selection(controller))
+        guard case .renewed(let record) = renewed else {
+            Issue.record("\(renewed)")
+            return
+        }
+        #expect(record.expiresAt == Self.start.addingTimeInterval(3600))
+
+        try storedSession(credentials: Credentials(accessToken: "access-1"), refreshable: false)
+        let bare = try await controller.refresh(selection(controller))
+        guard case .notRenewable = bare else {
+            Issue.record("\(bare)")
+            return
+        }
+        clock.advance(by: 1000)
+        let code = await Self.code { _ = try await controller.refresh(selection(controller)) }
+        #expect(code == .authentication)
+        #expect(try controller.sessions.records().count == 1, "a session that cannot be renewed is not removed")
+    }
+
+    @Test("api: a 401 on a session that predates refreshable, with no refresh token, is the answer; it is kept")
+    func requestKeepsOldSession() async throws {
+        try storedSession(credentials: Credentials(accessToken: "access-1"), refreshable: nil)
+        var script = ScriptedService.Script()
+        script.responses = [401]
+        let controller = try controller(script)
+        let request = try APIRequest("/things", on: Fixtures.server)
+        var statuses: [Int] = []
+        let outcome = try await controller.send(request, with: selection(controller)) { statuses.append($0.status) }
+        #expect(outcome.status == 401)
+        #expect(statuses == [401])
+        #expect(journal.lines == ["read access", "send access-1", "read"])
+        #expect(try controller.sessions.records().count == 1)
+    }
+
+    // MARK: - Logout
+
+    @Test("logout: under the lock, read the tokens, revoke them, then remove everything here")
+    func logout() async throws {
+        try storedSession()
+        let controller = try controller()
+        let outcome = try await controller.logout(selection(controller), revoke: true)
+        #expect(outcome == .loggedOut(Fixtures.ana))
+        #expect(journal.lines == ["read", "revoke refresh-1", "remove"])
+        #expect(try controller.sessions.records().isEmpty)
+        #expect(try controller.profiles?.profile(for: Fixtures.ana) == nil)
+        #expect(tokens.tokens.isEmpty)
+    }
+
+    @Test("logout with the server down removes the session here all the same, with one warning")
+    func logoutServerDown() async throws {
+        try storedSession()
+        var script = ScriptedService.Script()
+        script.revocation = .failure(.unreachable("connection refused"))
+        let controller = try controller(script)
+        _ = try await controller.logout(selection(controller), revoke: true)
+        #expect(try controller.sessions.records().isEmpty)
+        #expect(warnings.lines.count == 1)
+    }
+
+    @Test("logout that cannot remove the tokens leaves the session whole, and says the server was told")
+    func logoutNotRemoved() async throws {
+        try storedSession()
+        let controller = try controller()
+        tokens.fail(with: SwaggerError(.failure, "The keyring is locked."))
+        let error = await #expect(throws: SwaggerError.self) {
+            _ = try await controller.logout(selection(controller), revoke: true)
+        }
+        #expect(error?.message.contains("has ended the session for ana@example.com") == true)
+        #expect(try controller.sessions.records().count == 1)
+    }
+
+    @Test("logout --all logs out each session in turn, revoking each before removing it")
+    func logoutAll() async throws {
+        try storedSession()
+        let controller = try controller()
+        let ivo = Fixtures.record(Fixtures.ivo, savedAt: Self.start.addingTimeInterval(-60))
+        try controller.sessions.save(ivo)
+        tokens.put(Credentials(accessToken: "ivo-access", refreshToken: "ivo-refresh"), for: Fixtures.ivo)
+        let removed = try await controller.logoutAll(revoke: true)
+        #expect(removed == [Fixtures.ana, Fixtures.ivo])
+        #expect(journal.lines == ["read", "revoke refresh-1", "remove", "read", "revoke ivo-refresh", "remove"])
+        #expect(try controller.sessions.records().isEmpty)
+    }
+
+    @Test("a selection never shows SWAGGERCTL_TOKEN")
+    func selectionRedacted() throws {
+        let selection = SessionSelection(server: Fixtures.server, environmentToken: "SECRET")
+        #expect(!String(describing: selection).contains("SECRET"))
+        #expect(!String(reflecting: selection).contains("SECRET"))
+    }
+}

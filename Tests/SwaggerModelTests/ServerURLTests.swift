@@ -1,0 +1,59 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import SwaggerModel
+
+@Suite("ServerURL: one canonical spelling per API base URL")
+struct ServerURLTests {
+    @Test(
+        "base URLs are normalised: scheme and host lowercased, default port and trailing slashes removed",
+        arguments: [
+            ("HTTP://Example.COM:80/api/", "http://example.com/api"),
+            ("https://example.com:443/api", "https://example.com/api"),
+            ("HTTPS://EXAMPLE.com:443/", "https://example.com"),
+            ("https://example.com:8443/api", "https://example.com:8443/api"),
+            ("http://example.com:443/api", "http://example.com:443/api"),
+            ("https://example.com:80/api", "https://example.com:80/api"),
+            ("http://127.0.0.1:8080/api", "http://127.0.0.1:8080/api"),
+            ("http://localhost:8080/v1/accounts/api///", "http://localhost:8080/v1/accounts/api"),
+            ("https://example.com/Case/Kept", "https://example.com/Case/Kept"),
+            ("https://example.com", "https://example.com"),
+            ("  https://example.com/api  ", "https://example.com/api"),
+            ("http://[::1]:8080/api", "http://[::1]:8080/api"),
+        ])
+    func normalised(text: String, expected: String) throws {
+        let server = try ServerURL(text)
+        #expect(server.string == expected)
+        #expect(server.description == expected)
+        #expect(server.url.absoluteString == expected)
+    }
+
+    @Test("two spellings of one server are equal")
+    func equalSpellings() throws {
+        #expect(try ServerURL("HTTP://Example.COM:80/api/") == ServerURL("http://example.com/api"))
+        #expect(try ServerURL("https://example.com/api") != ServerURL("https://example.com/API"))
+    }
+
+    @Test(
+        "anything but an http(s) base URL with a host is a usage error",
+        arguments: [
+            "ftp://x", "example.com", "http://", "https://", "http://h/api?x=1", "http://h/api?", "http://h/api#top",
+            "http://user:pw@h/api", "http://user@h/api", "", "file:///etc/passwd", "mailto:ana@example.com",
+            "http//example.com",
+        ])
+    func rejected(text: String) {
+        let error = #expect(throws: SwaggerError.self) { try ServerURL(text) }
+        #expect(error?.code == .usage)
+        #expect(error?.message.contains("https://host/api") == true)
+    }
+
+    @Test("a URL carrying credentials is rejected without repeating the password")
+    func credentialsNotEchoed() {
+        let error = #expect(throws: SwaggerError.self) { try ServerURL("https://ana:S3cret-pw@example.com/api") }
+        #expect(error?.code == .usage)
+        #expect(error?.message.contains("carries credentials") == true)
+        // SwaggerError promises that its message never contains a secret.
+        #expect(error?.message.contains("S3cret-pw") == false)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import SwaggerModel
+
+/// Accounts, records and sessions that tests share. Dates are whole seconds, as the JSON files keep them.
+package enum Fixtures {
+    package static let server = serverURL("http://127.0.0.1:8080/api")
+    package static let otherServer = serverURL("https://api.example.com/v2")
+    package static let ana = Account(server: server, email: "ana@example.com")
+    package static let ivo = Account(server: server, email: "ivo@example.com")
+
+    /// ASP.NET Core Identity's endpoints under the demo server's URL.
+    package static let identity = ServerDescription(
+        kind: .identity, loginURL: server.url.appending(path: "login"),
+        refreshURL: server.url.appending(path: "refresh"),
+        revocationURL: nil, profileURL: server.url.appending(path: "manage/info"), fields: .camelCase)
+
+    /// 2023-11-14T22:13:20Z.
+    package static let savedAt = Date(timeIntervalSince1970: 1_700_000_000)
+
+    package static func record(
+        _ account: Account, appID: String = "swaggerctl-demo", username: String? = nil,
+        savedAt: Date = Fixtures.savedAt, expiresAt: Date? = nil, backend: BackendKind = .file
+    ) -> SessionRecord {
+        SessionRecord(
+            account: account, appID: appID, username: username, backend: backend, savedAt: savedAt,
+            expiresAt: expiresAt)
+    }
+
+    package static func session(_ account: Account, token: String = "access-token-1") -> Session {
+        Session(record: record(account), credentials: Credentials(accessToken: token, refreshToken: "refresh-1"))
+    }
+
+    package static func profile(_ json: String) throws -> Profile {
+        try Profile(json: Data(json.utf8))
+    }
+
+    /// A server URL that a test spells out, so it is known to parse.
+    package static func serverURL(_ text: String) -> ServerURL {
+        do {
+            return try ServerURL(text)
+        } catch {
+            preconditionFailure("\(text): \(error)")
+        }
+    }
+
+    /// An unsigned JWT whose only claim is `exp`.
+    package static func jwt(exp: Int) -> String {
+        func base64url(_ text: String) -> String {
+            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+        return base64url(#"{"alg":"none"}"#) + "." + base64url(#"{"exp":\#(exp)}"#) + ".sig"
+    }
+}
+
+extension Account {
+    /// The account of `email` on the server at `url`, which a test spells out.
+    package init(server url: String, email: String) {
+        self.init(server: Fixtures.serverURL(url), email: email)
+    }
+}
