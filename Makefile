@@ -40,12 +40,11 @@ test: deps
 	scripts/python-env
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) scripts/keyring-session $(SWIFT) test --skip-build
 
-# The tests that start no process and need no keyring: the library's units and the demo server's routes, in
-# process. Seconds, once built.
-UNIT_TESTS := SwaggerClientTests\.|SwaggerDemoServerTests\.
+# Every test but the end-to-end ones: each library's units and the demo server's routes, in process, starting no
+# process and needing no keyring. Seconds, once built.
 test-unit: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --filter '$(UNIT_TESTS)'
+	$(SWIFT) test --skip-build --skip EndToEndTests
 
 # The fuzz properties (Tests/SwaggerClientTests/FuzzTests.swift) run FUZZ_COUNT times each here, against
 # a few hundred in `make test`.

@@ -236,7 +236,7 @@ struct AccountsTests {
                 for record in records {
                     #expect(try await sandbox.file.credentials(for: record.account) == nil)
                     #expect(try await keyring.credentials(for: record.account) == nil)
-                    #expect(try await sandbox.profiles.profile(for: record.account) == nil)
+                    #expect(try sandbox.profiles.profile(for: record.account) == nil)
                 }
                 let leftovers = try sandbox.allFileContents()
                 for token in tokens { #expect(!leftovers.contains(token)) }

@@ -346,7 +346,7 @@ func nonLoopbackAddress() -> String? {
                 address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0,
                 NI_NUMERICHOST) == 0
         else { continue }
-        let text = String(cString: host)
+        let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if !text.hasPrefix("127.") { return text }
     }
     return nil

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import SwaggerModel
 import Synchronization
 import TestSupport
@@ -15,31 +14,35 @@ struct BoundedCallTests {
         #expect(value == 42)
     }
 
-    @Test("a call that ignores its cancellable still gives its caller a timeout at the deadline")
+    // Had run() waited for the thread, the test would never end: the limit turns that into a failure.
+    @Test(
+        "a call that ignores its cancellable still gives its caller a timeout at the deadline",
+        .timeLimit(.minutes(1)))
     func uncooperativeCall() async throws {
-        let finished = DispatchSemaphore(value: 0)
-        // Had run() waited for the thread, it would return the value instead of throwing.
+        // The call cannot return before the test lets it, so only the deadline can answer the caller, however
+        // slow the machine.
+        let release = DispatchSemaphore(value: 0)
+        let reports = CallReports()
         await #expect(throws: SecretServiceError.timedOut(.milliseconds(200))) {
             try await BoundedCall.run(until: .now + .milliseconds(200), timeout: .milliseconds(200)) { _ in
-                // Blocks for far longer than the deadline, whatever the cancellable says.
-                Thread.sleep(forTimeInterval: 3)
-                finished.signal()
+                release.wait()
+                reports.send(true)
                 return "waited for the thread"
             }
         }
-        finished.wait()
+        release.signal()
+        #expect(await reports.next() == true)
     }
 
     @Test("the call's GCancellable is cancelled at the deadline, so libsecret can stop waiting")
     func cancelledAtDeadline() async throws {
-        let seen = Seen()
+        let reports = CallReports()
         await #expect(throws: SecretServiceError.timedOut(.milliseconds(100))) {
             try await BoundedCall.run(until: .now + .milliseconds(100), timeout: .milliseconds(100)) { cancellable in
-                for _ in 0..<1000 where !cancellable.isCancelled { Thread.sleep(forTimeInterval: 0.01) }
-                seen.record(cancellable.isCancelled)
+                reports.send(cancellable.waitUntilCancelled())
             }
         }
-        #expect(seen.wait() == true)
+        #expect(await reports.next() == true)
     }
 
     @Test("a task cancelled before the call starts never starts it")
@@ -57,34 +60,48 @@ struct BoundedCallTests {
 
     @Test("cancelling the task cancels the call under way")
     func taskCancellation() async throws {
-        let seen = Seen()
-        let started = Mutex(false)
+        let started = CallReports()
+        let reports = CallReports()
         let task = Task {
-            try await BoundedCall.run(until: .now + .seconds(30), timeout: .seconds(30)) { cancellable in
-                started.withLock { $0 = true }
-                for _ in 0..<1000 where !cancellable.isCancelled { Thread.sleep(forTimeInterval: 0.01) }
-                seen.record(cancellable.isCancelled)
+            try await BoundedCall.run(until: .now + .seconds(600), timeout: .seconds(600)) { cancellable in
+                started.send(true)
+                reports.send(cancellable.waitUntilCancelled())
             }
         }
-        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        _ = await started.next()
         task.cancel()
         await #expect(throws: SecretServiceError.cancelled) { try await task.value }
-        #expect(seen.wait() == true)
+        #expect(await reports.next() == true)
     }
 
-    /// What the call's thread saw, handed to the test once.
-    final class Seen: @unchecked Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        private var value: Bool?
+    /// What the call's thread saw, which the test awaits without blocking a thread of the cooperative pool.
+    final class CallReports: Sendable {
+        private let stream: AsyncStream<Bool>
+        private let continuation: AsyncStream<Bool>.Continuation
 
-        func record(_ value: Bool) {
-            self.value = value
-            done.signal()
+        init() {
+            (stream, continuation) = AsyncStream.makeStream()
         }
 
-        func wait() -> Bool? {
-            done.wait()
-            return value
+        func send(_ value: Bool) {
+            continuation.yield(value)
         }
+
+        func next() async -> Bool? {
+            var iterator = stream.makeAsyncIterator()
+            return await iterator.next()
+        }
+    }
+}
+
+extension BoundedCall.Cancellable {
+    /// Blocks the call's own thread until the cancellable is cancelled, or a minute has passed: a bound for a
+    /// broken test, not a measurement. Returns whether it was cancelled.
+    fileprivate func waitUntilCancelled() -> Bool {
+        let limit = ContinuousClock.now + .seconds(60)
+        while !isCancelled, ContinuousClock.now < limit {
+            _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(5))
+        }
+        return isCancelled
     }
 }
