@@ -23,7 +23,7 @@ struct AdminLoginTests {
 
     @Test("the access token is a JWT for the e-mail that expires after accessTokenLifetime")
     func accessTokenIsJWT() async throws {
-        var options = DemoServer.Options()
+        var options = DemoServer.Options.forTests
         options.accessTokenLifetime = .seconds(600)
         let server = try await TestServer.make(options: options)
         let before = Date().timeIntervalSince1970
@@ -108,7 +108,7 @@ struct AdminLoginTests {
 
     @Test("the app id the server checks comes from options.appID")
     func customAppID() async throws {
-        var options = DemoServer.Options()
+        var options = DemoServer.Options.forTests
         options.appID = "other-app"
         let server = try await TestServer.make(options: options)
         try await server.run { client in

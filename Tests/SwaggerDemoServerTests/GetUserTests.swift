@@ -72,7 +72,7 @@ struct GetUserTests {
 
     @Test("a token is rejected once its lifetime has passed")
     func rejectsExpiredToken() async throws {
-        var options = DemoServer.Options()
+        var options = DemoServer.Options.forTests
         options.accessTokenLifetime = .seconds(1)
         let server = try await TestServer.make(options: options)
         let clock = options.clock

@@ -60,7 +60,7 @@ struct RefreshTokenTests {
         "unknown, empty and expired refresh tokens answer 401; another app id answers 403",
         arguments: ["unknown", "", "expired", "other-app"])
     func rejected(kind: String) async throws {
-        var options = DemoServer.Options()
+        var options = DemoServer.Options.forTests
         options.refreshTokenLifetime = .seconds(1)
         let server = try await TestServer.make(options: options)
         let clock = options.clock
@@ -101,7 +101,7 @@ struct RefreshTokenTests {
 
     @Test("logout accepts an expired access token of this server, but not a missing or foreign one")
     func logoutAuthorization() async throws {
-        var options = DemoServer.Options()
+        var options = DemoServer.Options.forTests
         options.accessTokenLifetime = .seconds(1)
         let foreign = try await TestServer.make().run { client in try await client.accessToken() }
         let server = try await TestServer.make(options: options)

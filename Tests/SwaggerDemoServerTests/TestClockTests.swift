@@ -6,7 +6,7 @@ import Testing
 @Suite("POST /_test/clock: tokens that expire without waiting")
 struct TestClockTests {
     static func server(exposingClock: Bool) async throws -> TestServer {
-        var options = DemoServer.Options()
+        var options = DemoServer.Options.forTests
         options.exposesTestClock = exposingClock
         return try await TestServer.make(options: options)
     }

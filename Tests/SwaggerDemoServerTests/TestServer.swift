@@ -17,7 +17,7 @@ struct TestServer {
     /// Builds a router over `seeds` (the demo account is added unless a seed takes its e-mail), with its state
     /// in `database`: a fresh in-memory one unless a test passes a file's.
     static func make(
-        seeds: [AccountDirectory.Seed] = [], options: DemoServer.Options = DemoServer.Options(),
+        seeds: [AccountDirectory.Seed] = [], options: DemoServer.Options = .forTests,
         database: DemoDatabase? = nil
     ) async throws -> TestServer {
         let database = try database ?? DemoDatabase.open(path: nil)
@@ -32,6 +32,15 @@ struct TestServer {
         _ mode: TestingSetup = .router, _ test: @Sendable (any TestClientProtocol) async throws -> Value
     ) async throws -> Value {
         try await Application(router: router).test(mode, test)
+    }
+}
+
+extension DemoServer.Options {
+    /// The server's defaults, on a clock that stands still until the test moves it.
+    static var forTests: Self {
+        var options = Self()
+        options.clock = DemoClock(stoppedAt: Date())
+        return options
     }
 }
 
