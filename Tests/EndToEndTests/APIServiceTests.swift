@@ -147,11 +147,14 @@ struct APIServiceTests {
 
     @Test("no server listening is unreachable, and a slow one times out")
     func transport() async throws {
-        let service = APIService(timeout: .seconds(3))
+        // A refusal must not be mistaken for a timeout on a busy machine: only the held reply gets a short one.
+        let patient = APIService(timeout: .seconds(120))
         let refused = await #expect(throws: APIServiceError.self) {
-            try await Self.profile(service, at: "http://127.0.0.1:9/api")
+            try await Self.profile(patient, at: "http://127.0.0.1:9/api")
         }
+        await patient.shutdown()
         #expect(refused == .unreachable("connection refused"))
+        let service = APIService(timeout: .seconds(3))
         try await FaultServer.run(profile: .init(body: "{}", held: true)) { url in
             let slow = await #expect(throws: APIServiceError.self) { try await Self.profile(service, at: url) }
             #expect(slow == .timedOut)

@@ -126,7 +126,7 @@ struct DocumentationTests {
                 }
                 status = try await onDedicatedThread {
                     // A command that succeeds or fails before it asks never shows the prompt.
-                    if (try? terminal.read(until: "Password for \(Sandbox.demo.email): ")) != nil {
+                    if try terminal.shows("Password for \(Sandbox.demo.email): ") {
                         terminal.type(Sandbox.demo.password + "\n")
                     }
                     return try terminal.finish()

@@ -201,7 +201,7 @@ struct SessionRefreshTests {
         #expect(
             details.stderr.wholeMatch(
                 of:
-                    /Showing your profile as saved (just now|\d+ s ago): .+ could not be reached \(connection refused\)\.\n/
+                    /Showing your profile as saved (just now|\d+ s ago|\d+ min ago): .+ could not be reached \(connection refused\)\.\n/
             )
                 != nil, "\(details)")
         let json = try await sandbox.swaggerctl("details", "--format", "json")

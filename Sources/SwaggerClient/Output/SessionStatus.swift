@@ -184,7 +184,7 @@ package struct SessionStatus: Sendable, Hashable, Codable {
     }
 
     /// `2026-11-22 03:24:19 UTC (in 59 min)`: a UTC time stamp for people, and how far it is from `now`.
-    static func format(_ date: Date, now: Date) -> String {
+    package static func format(_ date: Date, now: Date) -> String {
         let day = date.formatted(.iso8601.year().month().day().dateSeparator(.dash))
         let time = date.formatted(.iso8601.time(includingFractionalSeconds: false).timeSeparator(.colon))
         return "\(day) \(time) UTC (\(RelativeTime.phrase(date, from: now)))"

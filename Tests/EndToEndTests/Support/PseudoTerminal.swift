@@ -91,18 +91,36 @@ final class PseudoTerminalProcess: @unchecked Sendable {
         _ = text.utf8CString.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count - 1) }
     }
 
-    /// Reads until the transcript contains `text`, or fails after `timeout`.
-    func read(until text: String, timeout: Duration = .seconds(15)) throws {
-        let deadline = ContinuousClock.now + timeout
+    /// Reads until the transcript contains `text`, failing if the program ends first.
+    func read(until text: String) throws {
+        guard try shows(text) else { throw Failure("ended before \"\(text)\": \(transcript)") }
+    }
+
+    /// Reads until the transcript contains `text` (`true`) or the program has ended without showing it
+    /// (`false`). Fails only at ``Deadline/command``, a bound for a hung program, so that a slow machine is
+    /// never mistaken for a program that did not show it.
+    func shows(_ text: String) throws -> Bool {
+        let deadline = ContinuousClock.now + Deadline.command
         while !transcript.contains(text) {
             guard ContinuousClock.now < deadline else { throw Failure("no \"\(text)\" in: \(transcript)") }
-            guard readAvailable(milliseconds: 100) else { throw Failure("ended before \"\(text)\": \(transcript)") }
+            guard readAvailable(milliseconds: 100) else { return false }
+        }
+        return true
+    }
+
+    /// Waits until the program has turned echo off, as it does before it reads a secret.
+    func waitUntilEchoIsOff() throws {
+        let deadline = ContinuousClock.now + Deadline.command
+        while echoes {
+            guard ContinuousClock.now < deadline else { throw Failure("echo never went off: \(transcript)") }
+            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+            nanosleep(&pause, nil)
         }
     }
 
     /// Waits for `prompt`, types `keys`, and reads until the program exits, off the threads that async tests
     /// share.
-    /// - Returns: The status, as ``finish(timeout:)`` gives it.
+    /// - Returns: The status, as ``finish()`` gives it.
     func answer(_ prompt: String, with keys: String) async throws -> Int32 {
         try await onDedicatedThread {
             try self.read(until: prompt)
@@ -112,9 +130,9 @@ final class PseudoTerminalProcess: @unchecked Sendable {
     }
 
     /// Reads until the program exits, and returns its status as a shell's `$?` shows it: the exit code, or
-    /// 128 plus the number of the signal that ended it.
-    func finish(timeout: Duration = .seconds(15)) throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
+    /// 128 plus the number of the signal that ended it. Fails if it is still running at ``Deadline/command``.
+    func finish() throws -> Int32 {
+        let deadline = ContinuousClock.now + Deadline.command
         while readAvailable(milliseconds: 100) {
             guard ContinuousClock.now < deadline else { throw Failure("still running: \(transcript)") }
         }

@@ -1,7 +1,9 @@
 import Foundation
 import SessionStorage
+import SwaggerClient
 import SwaggerModel
 import Synchronization
+import Testing
 
 /// A private configuration folder and a clean environment for running `swaggerctl`, so tests never see the
 /// developer's own sessions or settings.
@@ -31,6 +33,9 @@ final class Sandbox: Sendable {
             "SWAGGERCTL_CACHE_DIR": cacheDirectory.path,
             "SWAGGERCTL_KEYRING": "file",
             "SWAGGERCTL_KEYRING_TIMEOUT": TestKeyring.patientTimeout,
+            // A bound for a hung server, not the 10 s a person gets: twenty processes started at once on two
+            // busy cores can take longer than that to be answered. Tests of the timeout set their own.
+            "SWAGGERCTL_TIMEOUT": "120",
         ]
         environment.merge(extraEnvironment) { $1 }
         return environment
@@ -97,6 +102,20 @@ final class Sandbox: Sendable {
     var sessions: SessionList { SessionList(directory: configDirectory) }
     var credentialsFile: URL { configDirectory.appending(path: FileBackend.fileName) }
     var sessionsFile: URL { configDirectory.appending(path: SessionList.fileName) }
+
+    /// The stored session's expiry as `status` and `refresh` print it ("2026-11-25 10:00:52 UTC"), once checked to
+    /// lie `lifetime` after a moment between `start` and now: what a login or refresh that began at `start` records,
+    /// however long a busy machine took over it. A second either way allows for whole-second rounding.
+    func storedExpiry(lifetime: Duration, since start: Date, sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> String
+    {
+        let expiresAt = try #require(try sessions.records().first?.expiresAt, sourceLocation: sourceLocation)
+        let earliest = start.addingTimeInterval(lifetime.timeInterval - 1)
+        let latest = Date().addingTimeInterval(lifetime.timeInterval + 1)
+        #expect(earliest <= expiresAt && expiresAt <= latest, sourceLocation: sourceLocation)
+        // "2026-11-25 10:00:52 UTC (now)", without its relative part.
+        return String(SessionStatus.format(expiresAt, now: expiresAt).prefix { $0 != "(" }.dropLast())
+    }
 
     /// Every file in the configuration folder, read as text, joined: for checking what was written.
     func allFileContents() throws -> String {
