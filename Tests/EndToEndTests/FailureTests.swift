@@ -168,14 +168,15 @@ struct FailureTests {
             #expect(result.stderr.contains("such as https://host/api") && !result.stderr.contains("app id"))
         }
         // Python's own static file server answers a POST with 501.
-        let port = try freeLoopbackPort()
+        let host = privateLoopbackHost()
+        let port = try freeLoopbackPort(on: host)
         let folder = sandbox.root.appending(path: "site")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try await withChildProcess(
             URL(filePath: "/usr/bin/python3"),
-            ["-u", "-m", "http.server", "--bind", "127.0.0.1", "--directory", folder.path, String(port)]
+            ["-u", "-m", "http.server", "--bind", host, "--directory", folder.path, String(port)]
         ) { _ in
-            let result = try await sandbox.login("http://127.0.0.1:\(port)/api", email: "a@example.com", password: "pw")
+            let result = try await sandbox.login("http://\(host):\(port)/api", email: "a@example.com", password: "pw")
             #expect(result.status == 1, "\(result)")
             expectOneLine(result)
             #expect(result.stderr.contains("does not implement this request (HTTP 501)"), "\(result)")

@@ -101,7 +101,7 @@ struct ScriptingTests {
             return (result.status, result.stderr)
         case 3:
             let result = try await sandbox.swaggerctl(
-                "login", "-s", "http://127.0.0.1:\(try freeLoopbackPort())/api",
+                "login", "-s", "http://\(privateLoopbackHost()):9/api",
                 "-e", "a@example.com", "--password-stdin", stdin: "pw\n")
             return (result.status, result.stderr)
         case 4:

@@ -44,8 +44,7 @@ struct DemoServerProcess: Sendable {
 func withDemoServer<Result: Sendable>(
     _ arguments: [String] = [], alone: Bool = false, _ body: (DemoServerProcess) async throws -> Result
 ) async throws -> Result {
-    let host =
-        alone ? ["--host", "127.\(Int.random(in: 1...254)).\(Int.random(in: 0...255)).\(Int.random(in: 1...254))"] : []
+    let host = alone ? ["--host", privateLoopbackHost()] : []
     let logFile = FileManager.default.temporaryDirectory.appending(path: "demo-server-\(UUID().uuidString).log")
     defer { try? FileManager.default.removeItem(at: logFile) }
     return try await withChildProcess(

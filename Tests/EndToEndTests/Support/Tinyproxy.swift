@@ -1,10 +1,11 @@
 import Foundation
 
-/// Debian's tinyproxy on a free loopback port, logging every request it carries, for the proxy tests.
+/// Debian's tinyproxy on a loopback address of its own, logging every request it carries, for the proxy tests.
 struct Tinyproxy: Sendable {
+    let host: String
     let port: Int
     let folder: URL
-    /// `http://127.0.0.1:PORT`, or with `user:password@` when the proxy asks for them.
+    /// `http://HOST:PORT`, or with `user:password@` when the proxy asks for them.
     let url: String
 
     /// What tinyproxy logged so far.
@@ -24,13 +25,14 @@ struct Tinyproxy: Sendable {
 func withTinyproxy<Result: Sendable>(
     credentials: (user: String, password: String)? = nil, _ body: (Tinyproxy) async throws -> Result
 ) async throws -> Result {
-    let port = try freeLoopbackPort()
+    let host = privateLoopbackHost()
+    let port = try freeLoopbackPort(on: host)
     let folder = FileManager.default.temporaryDirectory.appending(path: "tinyproxy-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     var configuration = """
         Port \(port)
-        Listen 127.0.0.1
+        Listen \(host)
         Timeout 30
         LogFile "\(folder.appending(path: "tinyproxy.log").path)"
         LogLevel Info
@@ -42,27 +44,34 @@ func withTinyproxy<Result: Sendable>(
     let file = folder.appending(path: "tinyproxy.conf")
     try Data(configuration.utf8).write(to: file)
     let credentialPart = credentials.map { "\($0.user):\($0.password)@" } ?? ""
-    let proxy = Tinyproxy(port: port, folder: folder, url: "http://\(credentialPart)127.0.0.1:\(port)")
+    let proxy = Tinyproxy(host: host, port: port, folder: folder, url: "http://\(credentialPart)\(host):\(port)")
     // tinyproxy says nothing when it is ready; a shell waits until the port accepts connections, then says so.
     let script = #"""
         "$0" -d -c "$1" >/dev/null 2>&1 &
-        until (exec 3<>"/dev/tcp/127.0.0.1/$2") 2>/dev/null; do kill -0 $! 2>/dev/null || exit 1; sleep 0.05; done
+        until (exec 3<>"/dev/tcp/$3/$2") 2>/dev/null; do kill -0 $! 2>/dev/null || exit 1; sleep 0.05; done
         echo ready
         wait
         """#
     return try await withChildProcess(
-        URL(filePath: "/bin/bash"), ["-c", script, "/usr/bin/tinyproxy", file.path, String(port)]
+        URL(filePath: "/bin/bash"), ["-c", script, "/usr/bin/tinyproxy", file.path, String(port), host]
     ) { _ in try await body(proxy) }
 }
 
-/// A loopback port that nothing listens on just now.
-func freeLoopbackPort() throws -> Int {
+/// An address in 127.0.0.0/8 other than 127.0.0.1, picked at random, for a test's own listener, or for an
+/// address where nothing listens. Every connection on this machine leaves from 127.0.0.1, and the other tests
+/// listen there, so none of them can take a port on it between the moment it is found free and its use.
+func privateLoopbackHost() -> String {
+    "127.\(Int.random(in: 1...254)).\(Int.random(in: 0...255)).\(Int.random(in: 1...254))"
+}
+
+/// A port on `host` that nothing listens on just now.
+func freeLoopbackPort(on host: String) throws -> Int {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw PortFailure() }
     defer { close(descriptor) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_addr.s_addr = inet_addr(host)
     address.sin_port = 0
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) { pointer in
