@@ -76,15 +76,16 @@ package struct AccountDirectory: Sendable {
             for (offset, password) in passwords.enumerated() {
                 group.addTask { (offset, try await hash(password, cost: cost)) }
             }
-            return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
+            // The hashes finish in any order; they are put back in the seeds' order.
+            return try await group.reduce(into: []) { $0.append($1) }.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        let seeded = all
+        let seeded = zip(all, hashes).map { $0 }
         try await database.writer.write { db in
-            for (offset, seed) in seeded.enumerated() {
+            for (seed, passwordHash) in seeded {
                 let profile = try seed.profile ?? JSONEncoder().encode(Components.Schemas.User(email: seed.email))
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO account (key, email, passwordHash, profile) VALUES (?, ?, ?, ?)",
-                    arguments: [seed.email.lowercased(), seed.email, hashes[offset] ?? "", profile])
+                    arguments: [seed.email.lowercased(), seed.email, passwordHash, profile])
             }
         }
         return AccountDirectory(database: database, decoyHash: try await hash("decoy", cost: cost))

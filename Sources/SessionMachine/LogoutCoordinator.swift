@@ -17,8 +17,8 @@ package struct LogoutCoordinator: Sendable {
         /// Telling the server would have carried the account's tokens over plain HTTP to `to`, which nobody
         /// allowed.
         case plainHTTPRefused(Account, to: ServerURL)
-        /// The server could not be told.
-        case revocationFailed(APIServiceError, server: ServerURL)
+        /// The server, of `kind`, could not be told.
+        case revocationFailed(APIServiceError, server: ServerURL, kind: ServerKind)
     }
 
     /// What follows ``lockTaken()``.
@@ -39,7 +39,16 @@ package struct LogoutCoordinator: Sendable {
     /// How a logout ended.
     package struct Outcome: Sendable, Hashable {
         package var account: Account
-        package var warnings: [Warning]
+        /// What went wrong without stopping it: a logout meets one thing at most, the server being told or not.
+        package var warning: Warning?
+    }
+
+    /// What became of telling the server, once the session is being removed here.
+    private enum Told: Sendable {
+        /// The server ended the session.
+        case ended
+        /// The server was not told: `--local`, nothing to end it with, or the warning's reason.
+        case notTold(Warning?)
     }
 
     private enum State: Sendable {
@@ -47,7 +56,7 @@ package struct LogoutCoordinator: Sendable {
         case locking
         case reading
         case revoking
-        case removing
+        case removing(Told)
         case finished
     }
 
@@ -55,8 +64,6 @@ package struct LogoutCoordinator: Sendable {
     private let revokes: Bool
     private let plainHTTP: PlainHTTP
     private var state: State = .idle
-    private var warnings: [Warning] = []
-    private var serverToldToEnd = false
 
     /// A logout of `record`'s session; with `revoke`, it is ended on the server too (not for `--local`).
     /// `plainHTTP` holds `SWAGGERCTL_ALLOW_HTTP` and the proxies.
@@ -77,7 +84,7 @@ package struct LogoutCoordinator: Sendable {
     package mutating func lockTaken() -> LockedAction {
         guard case .locking = state else { invalid("lockTaken") }
         guard revokes else {
-            state = .removing
+            state = .removing(.notTold(nil))
             return .remove(record)
         }
         state = .reading
@@ -87,18 +94,18 @@ package struct LogoutCoordinator: Sendable {
     /// The tokens were read: `nil` when no backend holds any.
     package mutating func tokensRead(_ credentials: Credentials?) -> TokensReadAction {
         guard case .reading = state else { invalid("tokensRead") }
-        state = .removing
         let description = record.serverDescription
         // The original API names a session by its refresh token: without one, it has nothing to end.
         guard let credentials, description.kind != .original || credentials.refreshToken != nil else {
+            state = .removing(.notTold(nil))
             return .remove(record)
         }
         guard description.revocationURL != nil else {
-            warnings.append(.serverCannotRevoke(record.server))
+            state = .removing(.notTold(.serverCannotRevoke(record.server)))
             return .remove(record)
         }
         if let refused = plainHTTP.refusal(record.server, description, sessionAllows: record.allowsPlainHTTP == true) {
-            warnings.append(.plainHTTPRefused(record.account, to: refused))
+            state = .removing(.notTold(.plainHTTPRefused(record.account, to: refused)))
             return .remove(record)
         }
         state = .revoking
@@ -109,42 +116,52 @@ package struct LogoutCoordinator: Sendable {
     /// what to do.
     package mutating func tokensUnreadable(_ error: SwaggerError) -> SessionRecord {
         guard case .reading = state else { invalid("tokensUnreadable") }
-        state = .removing
-        warnings.append(.tokensUnreadable(error, server: record.server))
+        state = .removing(.notTold(.tokensUnreadable(error, server: record.server)))
         return record
     }
 
     /// The server ended the session.
     package mutating func revoked() -> SessionRecord {
         guard case .revoking = state else { invalid("revoked") }
-        state = .removing
-        serverToldToEnd = true
+        state = .removing(.ended)
         return record
     }
 
     /// The server could not be told. The session is removed here all the same.
     package mutating func revocationFailed(_ error: APIServiceError) -> SessionRecord {
         guard case .revoking = state else { invalid("revocationFailed") }
-        state = .removing
-        warnings.append(.revocationFailed(error, server: record.server))
+        state = .removing(.notTold(.revocationFailed(error, server: record.server, kind: record.kind)))
         return record
     }
 
     /// The session is gone from this machine.
     package mutating func removed() -> Outcome {
-        guard case .removing = state else { invalid("removed") }
+        guard case .removing(let told) = state else { invalid("removed") }
         state = .finished
-        return Outcome(account: record.account, warnings: warnings)
+        guard case .notTold(let warning) = told else { return Outcome(account: record.account) }
+        return Outcome(account: record.account, warning: warning)
     }
 
     /// The session could not be removed: it is left as it was here.
     package mutating func removalFailed(_ error: SwaggerError) -> SessionFailure {
-        guard case .removing = state else { invalid("removalFailed") }
+        guard case .removing(let told) = state else { invalid("removalFailed") }
         state = .finished
-        return .notRemoved(record.account, error, revoked: serverToldToEnd)
+        guard case .ended = told else { return .notRemoved(record.account, error, revoked: false) }
+        return .notRemoved(record.account, error, revoked: true)
     }
 
+    /// Stops the process: the owner sent an event that cannot happen in this state. Only the state's name is
+    /// shown, because a warning's error may quote the server.
     private func invalid(_ event: String) -> Never {
-        preconditionFailure("LogoutCoordinator: \(event) cannot happen in state \(state)")
+        let name =
+            switch state {
+            case .idle: "idle"
+            case .locking: "locking"
+            case .reading: "reading"
+            case .revoking: "revoking"
+            case .removing: "removing"
+            case .finished: "finished"
+            }
+        preconditionFailure("LogoutCoordinator: \(event) cannot happen in state \(name)")
     }
 }

@@ -145,10 +145,11 @@ extension APIService {
         return fields
     }
 
-    /// `Basic base64(urlencode(id):urlencode(secret))`, RFC 6749 §2.3.1; `nil` without a secret.
+    /// `Basic base64(urlencode(id):urlencode(secret))`, RFC 6749 §2.3.1; `nil` without a secret. `ServerPlan`
+    /// refuses a secret without a client id.
     static func basic(_ description: ServerDescription, clientSecret: String?) -> String? {
-        guard let clientSecret else { return nil }
-        let pair = FormEncoding.escape(description.clientID ?? "") + ":" + FormEncoding.escape(clientSecret)
+        guard let clientSecret, let clientID = description.clientID else { return nil }
+        let pair = FormEncoding.escape(clientID) + ":" + FormEncoding.escape(clientSecret)
         return "Basic " + Data(pair.utf8).base64EncodedString()
     }
 

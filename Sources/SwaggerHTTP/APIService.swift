@@ -104,13 +104,16 @@ package struct APIService: Sendable {
         guard revocation.serverDescription.kind == .original else {
             return try await revoke(revocation.serverDescription, credentials: credentials, home: revocation.server)
         }
+        // The original API names a session by its refresh token: without one there is nothing to end, as
+        // LogoutCoordinator decides before it asks.
+        guard let refreshToken = credentials.refreshToken else { return }
         let recorder = ResponseRecorder()
         let output = try await perform(
             server: revocation.server, operation: .bearer,
             outer: credentials.accessToken.map { [HeaderMiddleware.bearer($0)] } ?? [],
-            recorder: recorder, secrets: [credentials.accessToken, credentials.refreshToken]
+            recorder: recorder, secrets: [credentials.accessToken, refreshToken]
         ) { client in
-            try await client.logout(body: .json(.init(refreshToken: credentials.refreshToken ?? "")))
+            try await client.logout(body: .json(.init(refreshToken: refreshToken)))
         }
         switch output {
         case .noContent:

@@ -82,7 +82,9 @@ struct PackagingTests {
             for email in emails {
                 let account = Account(server: try ServerURL(server), email: email)
                 try sandbox.sessions.save(
-                    SessionRecord(account: account, appID: "a", backend: .file, savedAt: Date()))
+                    SessionRecord(
+                        account: account, appID: "a", backend: .file, savedAt: Date(),
+                        serverDescription: .original(account.server)))
             }
         }
         return sandbox

@@ -53,7 +53,8 @@ struct LoginCoordinatorTests {
             record
                 == SessionRecord(
                     account: Fixtures.ana, appID: "swaggerctl-demo", username: "ana.h", backend: .keyring,
-                    savedAt: Self.now, expiresAt: Self.now.addingTimeInterval(900), refreshable: true))
+                    savedAt: Self.now, expiresAt: Self.now.addingTimeInterval(900), refreshable: true,
+                    serverDescription: .original(Fixtures.server)))
         #expect(
             coordinator.recordSaved()
                 == .saveAndShow(

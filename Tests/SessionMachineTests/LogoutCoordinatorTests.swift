@@ -27,7 +27,7 @@ struct LogoutCoordinatorTests {
         var coordinator = Self.reading()
         #expect(coordinator.tokensRead(Self.tokens) == .revoke(Self.revocation()))
         #expect(coordinator.revoked() == Self.record)
-        #expect(coordinator.removed() == LogoutCoordinator.Outcome(account: Fixtures.ana, warnings: []))
+        #expect(coordinator.removed() == LogoutCoordinator.Outcome(account: Fixtures.ana, warning: nil))
     }
 
     @Test("--local reads no token and tells no server")
@@ -35,7 +35,7 @@ struct LogoutCoordinatorTests {
         var coordinator = LogoutCoordinator(Self.record, revoke: false, plainHTTP: PlainHTTP())
         _ = coordinator.start()
         #expect(coordinator.lockTaken() == .remove(Self.record))
-        #expect(coordinator.removed().warnings.isEmpty)
+        #expect(coordinator.removed().warning == nil)
     }
 
     @Test("a server that cannot be told is a warning, and the session is removed here all the same")
@@ -44,8 +44,8 @@ struct LogoutCoordinatorTests {
         _ = coordinator.tokensRead(Self.tokens)
         #expect(coordinator.revocationFailed(.unreachable("connection refused")) == Self.record)
         #expect(
-            coordinator.removed().warnings
-                == [.revocationFailed(.unreachable("connection refused"), server: Fixtures.server)])
+            coordinator.removed().warning
+                == .revocationFailed(.unreachable("connection refused"), server: Fixtures.server, kind: .original))
     }
 
     @Test("tokens that cannot be read cannot be revoked: a warning, and removal says what to do if it fails too")
@@ -53,6 +53,8 @@ struct LogoutCoordinatorTests {
         var coordinator = Self.reading()
         let error = SwaggerError(.failure, "The keyring is locked.")
         #expect(coordinator.tokensUnreadable(error) == Self.record)
+        var removed = coordinator
+        #expect(removed.removed().warning == .tokensUnreadable(error, server: Fixtures.server))
         #expect(coordinator.removalFailed(error) == .notRemoved(Fixtures.ana, error, revoked: false))
     }
 
@@ -70,7 +72,7 @@ struct LogoutCoordinatorTests {
         for credentials in [nil, Credentials(accessToken: "a1")] {
             var coordinator = Self.reading()
             #expect(coordinator.tokensRead(credentials) == .remove(Self.record))
-            #expect(coordinator.removed().warnings.isEmpty)
+            #expect(coordinator.removed().warning == nil)
         }
     }
 
@@ -86,7 +88,7 @@ struct LogoutCoordinatorTests {
         identity.serverDescription = Fixtures.identity
         var local = Self.reading(identity)
         #expect(local.tokensRead(Self.tokens) == .remove(identity))
-        #expect(local.removed().warnings == [.serverCannotRevoke(Fixtures.server)])
+        #expect(local.removed().warning == .serverCannotRevoke(Fixtures.server))
     }
 
     @Test("the tokens never go over plain HTTP to another machine to be revoked, unless allowed")
@@ -95,7 +97,7 @@ struct LogoutCoordinatorTests {
         let record = Fixtures.record(account)
         var refused = Self.reading(record)
         #expect(refused.tokensRead(Self.tokens) == .remove(record))
-        #expect(refused.removed().warnings == [.plainHTTPRefused(account, to: account.server)])
+        #expect(refused.removed().warning == .plainHTTPRefused(account, to: account.server))
 
         var allowed = Self.reading(record, plainHTTPAllowed: true)
         #expect(allowed.tokensRead(Self.tokens) == .revoke(Self.revocation(record)))

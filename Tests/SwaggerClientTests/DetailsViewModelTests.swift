@@ -32,7 +32,7 @@ struct DetailsViewModelTests {
             """)
 
         #expect(
-            DetailsViewModel.rows(for: profile) == [
+            DetailsViewModel.rows(for: profile, kind: .original) == [
                 DetailsViewModel(key: "ID", value: "1024"),
                 DetailsViewModel(key: "First name", value: "Ana"),
                 DetailsViewModel(key: "Last name", value: "Horvat"),
@@ -48,7 +48,7 @@ struct DetailsViewModelTests {
 
     @Test("an empty profile still shows every known row, as unknown")
     func emptyProfile() throws {
-        #expect(DetailsViewModel.rows(for: try Fixtures.profile("{}")) == Self.allUnknown)
+        #expect(DetailsViewModel.rows(for: try Fixtures.profile("{}"), kind: .original) == Self.allUnknown)
     }
 
     @Test("JSON nulls show as unknown")
@@ -59,7 +59,7 @@ struct DetailsViewModelTests {
              "phonenumber": null, "oib": null, "email": null, "statusId": null}
             """)
 
-        #expect(DetailsViewModel.rows(for: profile) == Self.allUnknown)
+        #expect(DetailsViewModel.rows(for: profile, kind: .original) == Self.allUnknown)
     }
 
     @Test("missing and null fields show as unknown next to present ones")
@@ -67,7 +67,7 @@ struct DetailsViewModelTests {
         let profile = try Fixtures.profile(#"{"id": 5, "name": "Ana", "surname": null, "email": "a@b.hr"}"#)
 
         #expect(
-            DetailsViewModel.rows(for: profile)
+            DetailsViewModel.rows(for: profile, kind: .original)
                 == Self.known(["ID": "5", "First name": "Ana", "E-mail": "a@b.hr"]))
     }
 
@@ -77,7 +77,7 @@ struct DetailsViewModelTests {
     func imageID(json: String, shown: String) throws {
         let profile = try Fixtures.profile(#"{"imageId": \#(json)}"#)
 
-        #expect(DetailsViewModel.rows(for: profile) == Self.known(["Image ID": shown]))
+        #expect(DetailsViewModel.rows(for: profile, kind: .original) == Self.known(["Image ID": shown]))
     }
 
     @Test(
@@ -90,7 +90,7 @@ struct DetailsViewModelTests {
         let profile = try Fixtures.profile(#"{"statusId": \#(json), "zExtra": \#(json)}"#)
 
         #expect(
-            DetailsViewModel.rows(for: profile)
+            DetailsViewModel.rows(for: profile, kind: .original)
                 == Self.known(["Status": shown]) + [DetailsViewModel(key: "zExtra", value: shown)])
     }
 
@@ -104,7 +104,7 @@ struct DetailsViewModelTests {
             """)
 
         #expect(
-            DetailsViewModel.rows(for: profile)
+            DetailsViewModel.rows(for: profile, kind: .original)
                 == Self.known(["ID": "3"]) + [
                     DetailsViewModel(key: "alpha.a", value: "x"),
                     DetailsViewModel(key: "alpha.beta.gamma", value: "true"),
@@ -125,7 +125,7 @@ struct DetailsViewModelTests {
         let profile = try Fixtures.profile(#"{"a": {"b": {"c": "deep", "d": null}, "e": [1, {"f": 2}]}}"#)
 
         #expect(
-            Array(DetailsViewModel.rows(for: profile).dropFirst(10)) == [
+            Array(DetailsViewModel.rows(for: profile, kind: .original).dropFirst(10)) == [
                 DetailsViewModel(key: "a.b.c", value: "deep"),
                 DetailsViewModel(key: "a.b.d", value: "unknown"),
                 DetailsViewModel(key: "a.e", value: #"[1,{"f":2}]"#),
@@ -138,7 +138,7 @@ struct DetailsViewModelTests {
             #"{"adress": {"street": "Ilica 1", "city": "Zagreb"}, "phonenumber": ["+385 1", "+385 91"]}"#)
 
         #expect(
-            DetailsViewModel.rows(for: profile)
+            DetailsViewModel.rows(for: profile, kind: .original)
                 == Self.known([
                     "Address": #"{"city":"Zagreb","street":"Ilica 1"}"#, "Phone number": #"["+385 1","+385 91"]"#,
                 ]))
@@ -150,7 +150,7 @@ struct DetailsViewModelTests {
             #"{"name": "Željka", "surname": "Šimić-Čolak", "fullName": "山田 花子 👍", "tags": ["ćevapi", "名前"]}"#)
 
         #expect(
-            DetailsViewModel.rows(for: profile)
+            DetailsViewModel.rows(for: profile, kind: .original)
                 == Self.known(["First name": "Željka", "Last name": "Šimić-Čolak", "Full name": "山田 花子 👍"])
                 + [DetailsViewModel(key: "tags", value: #"["ćevapi","名前"]"#)])
     }

@@ -143,4 +143,11 @@ struct DiscoveryTests {
         }
         #expect(top.count == 10)
     }
+
+    @Test("a key that is not a scalar names nothing: its value is dropped, and the members after it are read")
+    func complexKey() {
+        // The empty key comes first: a complex key read as "" would overwrite it.
+        let text = Data("'': empty\n? [a, b]\n: dropped\n? {c: d}\n: [dropped]\nkept: 1\n".utf8)
+        #expect(YAMLDocument.value(of: text) == .object(["kept": .integer(1), "": .string("empty")]))
+    }
 }

@@ -35,7 +35,7 @@ struct SessionStatusTests {
                 == SessionStatus(
                     server: Fixtures.otherServer, email: "ana@example.com", username: "ana.h", appID: "other-app",
                     backend: .file, savedAt: Self.now.addingTimeInterval(-20), expiresAt: nil, active: true,
-                    activeBecause: .latestLogin))
+                    activeBecause: .latestLogin, serverDescription: .original(Fixtures.otherServer)))
         #expect(SessionStatus.list([], now: Self.now) == [])
     }
 
@@ -68,7 +68,7 @@ struct SessionStatusTests {
         let status = SessionStatus(
             server: Fixtures.server, email: "ana@example.com", username: "ana.h", appID: "swaggerctl-demo",
             backend: .file, savedAt: Self.now.addingTimeInterval(-30), expiresAt: Self.now.addingTimeInterval(3700),
-            active: true, activeBecause: .only)
+            active: true, activeBecause: .only, serverDescription: .original(Fixtures.server))
 
         #expect(
             status.rows(location: "/home/ana/.config/swaggerctl/credentials.json", now: Self.now) == [
@@ -86,7 +86,8 @@ struct SessionStatusTests {
     func rowsMinimal() {
         let status = SessionStatus(
             server: Fixtures.otherServer, email: "ivo@example.com", username: nil, appID: "app",
-            backend: .file, savedAt: Self.now.addingTimeInterval(-2 * 86_400), expiresAt: nil, active: false)
+            backend: .file, savedAt: Self.now.addingTimeInterval(-2 * 86_400), expiresAt: nil, active: false,
+            serverDescription: .original(Fixtures.otherServer))
 
         #expect(
             status.rows(location: "/cfg/credentials.json", now: Self.now) == [

@@ -23,7 +23,7 @@ package enum Fixtures {
     ) -> SessionRecord {
         SessionRecord(
             account: account, appID: appID, username: username, backend: backend, savedAt: savedAt,
-            expiresAt: expiresAt)
+            expiresAt: expiresAt, serverDescription: .original(account.server))
     }
 
     package static func session(_ account: Account, token: String = "access-token-1") -> Session {

@@ -39,7 +39,7 @@ package struct DetailsViewModel: Sendable, Hashable {
     ///
     /// A profile from another kind of server (Identity's `/manage/info`, an OpenID Connect userinfo answer) has
     /// fields of its own, so it shows only those, sorted by name, flattened the same way.
-    package static func rows(for profile: Profile, kind: ServerKind = .original) -> [DetailsViewModel] {
+    package static func rows(for profile: Profile, kind: ServerKind) -> [DetailsViewModel] {
         guard kind == .original else {
             var rows: [DetailsViewModel] = []
             for name in profile.fields.keys.sorted() { flatten(profile.fields[name] ?? .null, key: name, into: &rows) }

@@ -105,7 +105,7 @@ package struct Messages: Sendable {
     }
 
     /// The error for a failed request: what happened, on which server, and what to do next.
-    package func error(_ error: APIServiceError, on server: ServerURL, email: String?, kind: ServerKind = .original)
+    package func error(_ error: APIServiceError, on server: ServerURL, email: String?, kind: ServerKind)
         -> SwaggerError
     {
         let login = Self.login(server, email ?? "you@example.com")
@@ -244,9 +244,9 @@ package struct Messages: Sendable {
         case .plainHTTPRefused(let account, let to):
             "the session was removed from this machine, but \(account.server) was not told: "
                 + plainHTTPRefusal(sending: "the tokens for \(account.email)", to: to)
-        case .revocationFailed(let error, let server):
+        case .revocationFailed(let error, let server, let kind):
             "the session was removed from this machine, but \(server) could not be told to end it: "
-                + self.error(error, on: server, email: nil).message
+                + self.error(error, on: server, email: nil, kind: kind).message
         }
     }
 

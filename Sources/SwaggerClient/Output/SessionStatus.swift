@@ -3,7 +3,7 @@ import SessionMachine
 import SwaggerModel
 
 /// A stored session as `swaggerctl status` shows it. It never holds a token.
-package struct SessionStatus: Sendable, Hashable, Codable {
+package struct SessionStatus: Sendable, Hashable {
     package var server: ServerURL
     package var email: String
     /// The user name the server returned at login.
@@ -26,16 +26,10 @@ package struct SessionStatus: Sendable, Hashable, Codable {
     package var refreshable: Bool?
     /// What the server said of this session, for the one that `status --check` asked about.
     package var check: Check?
-    package var kind: ServerKind = .original
-    /// How the server is spoken to, when it is not the original API, whose requests its document fixes.
-    package var serverDescription: ServerDescription?
+    /// How the server is spoken to.
+    package var serverDescription: ServerDescription
 
-    // The names `status --format json` has always printed.
-    private enum CodingKeys: String, CodingKey {
-        case server, email, username, appID = "appId", backend = "keystore", savedAt, expiresAt, active
-        case activeBecause, expired, refreshable, check, kind, serverDescription = "dialect"
-        case isDefault = "default"
-    }
+    package var kind: ServerKind { serverDescription.kind }
 
     /// Why a session is its server's active one.
     package enum ActiveReason: String, Sendable, Hashable, Codable {
@@ -73,8 +67,7 @@ package struct SessionStatus: Sendable, Hashable, Codable {
                 backend: record.backend, savedAt: record.savedAt, expiresAt: record.expiresAt, active: active,
                 activeBecause: reason, isDefault: active && record.server == defaultServer,
                 expired: record.expiresAt.map { Expiry.hasExpired($0, now: now) },
-                refreshable: record.refreshable, kind: record.kind,
-                serverDescription: record.kind == .original ? nil : record.serverDescription)
+                refreshable: record.refreshable, serverDescription: record.serverDescription)
         }
     }
 
@@ -113,10 +106,11 @@ package struct SessionStatus: Sendable, Hashable, Codable {
             DetailsViewModel(key: "E-mail", value: email),
         ]
         if let username { rows.append(DetailsViewModel(key: "User name", value: username)) }
-        if let serverDescription {
-            rows += Self.rows(for: serverDescription)
-        } else {
+        // The original API's requests are fixed by its document; only its app id is the session's own.
+        if kind == .original {
             rows.append(DetailsViewModel(key: "App ID", value: appID))
+        } else {
+            rows += Self.rows(for: serverDescription)
         }
         rows += [
             DetailsViewModel(key: "Token in", value: "\(backend.rawValue) (\(location))"),
@@ -188,5 +182,53 @@ package struct SessionStatus: Sendable, Hashable, Codable {
         let day = date.formatted(.iso8601.year().month().day().dateSeparator(.dash))
         let time = date.formatted(.iso8601.time(includingFractionalSeconds: false).timeSeparator(.colon))
         return "\(day) \(time) UTC (\(RelativeTime.phrase(date, from: now)))"
+    }
+}
+
+extension SessionStatus: Codable {
+    // The names `status --format json` has always printed. The description is left out for the original kind,
+    // whose requests its document fixes.
+    private enum CodingKeys: String, CodingKey {
+        case server, email, username, appID = "appId", backend = "keystore", savedAt, expiresAt, active
+        case activeBecause, expired, refreshable, check, kind, serverDescription = "dialect"
+        case isDefault = "default"
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        server = try container.decode(ServerURL.self, forKey: .server)
+        email = try container.decode(String.self, forKey: .email)
+        username = try container.decodeIfPresent(String.self, forKey: .username)
+        appID = try container.decode(String.self, forKey: .appID)
+        backend = try container.decode(BackendKind.self, forKey: .backend)
+        savedAt = try container.decode(Date.self, forKey: .savedAt)
+        expiresAt = try container.decodeIfPresent(Date.self, forKey: .expiresAt)
+        active = try container.decode(Bool.self, forKey: .active)
+        activeBecause = try container.decodeIfPresent(ActiveReason.self, forKey: .activeBecause)
+        isDefault = try container.decode(Bool.self, forKey: .isDefault)
+        expired = try container.decodeIfPresent(Bool.self, forKey: .expired)
+        refreshable = try container.decodeIfPresent(Bool.self, forKey: .refreshable)
+        check = try container.decodeIfPresent(Check.self, forKey: .check)
+        serverDescription =
+            try container.decodeIfPresent(ServerDescription.self, forKey: .serverDescription) ?? .original(server)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(server, forKey: .server)
+        try container.encode(email, forKey: .email)
+        try container.encodeIfPresent(username, forKey: .username)
+        try container.encode(appID, forKey: .appID)
+        try container.encode(backend, forKey: .backend)
+        try container.encode(savedAt, forKey: .savedAt)
+        try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
+        try container.encode(active, forKey: .active)
+        try container.encodeIfPresent(activeBecause, forKey: .activeBecause)
+        try container.encode(isDefault, forKey: .isDefault)
+        try container.encodeIfPresent(expired, forKey: .expired)
+        try container.encodeIfPresent(refreshable, forKey: .refreshable)
+        try container.encodeIfPresent(check, forKey: .check)
+        try container.encode(kind, forKey: .kind)
+        if kind != .original { try container.encode(serverDescription, forKey: .serverDescription) }
     }
 }

@@ -119,12 +119,18 @@ package enum ServerPlan: Sendable, Hashable {
     private static func oauth2(
         flags: ServerFlags, base: ServerDescription?, token: URL, profile: URL, server: ServerURL, clientSecret: Bool
     ) throws(SwaggerError) -> ServerDescription {
-        ServerDescription(
+        let clientID = flags.clientID ?? base?.clientID
+        // A confidential client authenticates with its id and its secret together (RFC 6749 §2.3.1).
+        if clientSecret, clientID == nil {
+            throw SwaggerError(
+                .usage, "--client-secret-stdin needs --client-id: the secret authenticates that client.")
+        }
+        return ServerDescription(
             kind: .oauth2, loginURL: token,
             refreshURL: try resolve(flags.refreshPath, server) ?? (flags.loginPath != nil ? token : base?.refreshURL)
                 ?? token,
             revocationURL: try resolve(flags.revokePath, server) ?? base?.revocationURL, profileURL: profile,
-            clientID: flags.clientID ?? base?.clientID, scope: flags.scope ?? base?.scope,
+            clientID: clientID, scope: flags.scope ?? base?.scope,
             fields: fields(flags, base: base?.fields ?? .oauth2), usesClientSecret: clientSecret,
             discoveredAt: base?.discoveredAt ?? [])
     }

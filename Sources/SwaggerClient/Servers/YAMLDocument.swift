@@ -50,9 +50,17 @@ enum YAMLDocument {
             var anchor: String?
             var elements: [JSONValue] = []
             var members: [String: JSONValue] = [:]
-            var key: String?
+            var key: Key?
             /// The nodes inside, counted for each anchor's aliases.
             var nodes = 1
+        }
+
+        /// A mapping's key, read and waiting for its value.
+        private enum Key {
+            case named(String)
+            /// A key that is not a scalar (YAML allows any node): it names nothing a document needs, so its
+            /// value is dropped.
+            case unnamed
         }
 
         private var open: [Frame] = []
@@ -121,19 +129,20 @@ enum YAMLDocument {
                 open[top].elements.append(value)
                 return .more
             }
-            if let key = open[top].key {
+            switch open[top].key {
+            case .named(let key):
                 open[top].members[key] = value
                 open[top].key = nil
-            } else {
-                // A key that is not a scalar (YAML allows any node) names nothing a document needs.
-                let name: String? =
+            case .unnamed:
+                open[top].key = nil
+            case nil:
+                open[top].key =
                     switch value {
-                    case .string(let text): text
-                    case .integer(let number): String(number)
-                    case .bool(let flag): String(flag)
-                    default: nil
+                    case .string(let text): .named(text)
+                    case .integer(let number): .named(String(number))
+                    case .bool(let flag): .named(String(flag))
+                    default: .unnamed
                     }
-                open[top].key = name ?? ""
             }
             return .more
         }

@@ -59,7 +59,8 @@ extension SessionController {
             guard let server = ServerURL(originOf: url) else {
                 throw SwaggerError(.usage, "\(url) is not an http URL.")
             }
-            throw messages.error(error, on: server, email: nil)
+            // Only an OAuth 2 server's endpoints are discovered.
+            throw messages.error(error, on: server, email: nil, kind: .oauth2)
         }
     }
 

@@ -71,7 +71,7 @@ extension SessionController {
             throw message(for: coordinator.removalFailed(error))
         }
         let outcome = coordinator.removed()
-        for warning in outcome.warnings { warn(messages.warning(warning)) }
+        if let warning = outcome.warning { warn(messages.warning(warning)) }
         return outcome
     }
 

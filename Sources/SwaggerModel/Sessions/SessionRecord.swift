@@ -29,7 +29,7 @@ package struct SessionRecord: Sendable, Hashable {
     package init(
         account: Account, appID: String, username: String? = nil, backend: BackendKind, savedAt: Date,
         expiresAt: Date? = nil, issuedAt: Date? = nil, refreshable: Bool? = nil, allowsPlainHTTP: Bool? = nil,
-        caCertificate: String? = nil, selectedAt: Date? = nil, serverDescription: ServerDescription? = nil
+        caCertificate: String? = nil, selectedAt: Date? = nil, serverDescription: ServerDescription
     ) {
         self.account = account
         self.appID = appID
@@ -42,7 +42,7 @@ package struct SessionRecord: Sendable, Hashable {
         self.allowsPlainHTTP = allowsPlainHTTP
         self.caCertificate = caCertificate
         self.selectedAt = selectedAt
-        self.serverDescription = serverDescription ?? .original(account.server)
+        self.serverDescription = serverDescription
     }
 
     package var server: ServerURL { account.server }

@@ -1,0 +1,100 @@
+import Foundation
+import SwaggerModel
+import TestSupport
+import Testing
+
+@testable import SwaggerClient
+
+@Suite("ServerPlan: how a login talks to its server, from the flags, the saved session and discovery")
+struct ServerPlanTests {
+    static let server = Fixtures.serverURL("https://id.example.com/realms/app")
+
+    static func url(_ text: String) -> URL {
+        URL(string: text) ?? URL(filePath: "/")
+    }
+
+    @Test("no flags and nothing saved: the original API, whose requests its document fixes")
+    func original() throws {
+        #expect(
+            try ServerPlan.plan(flags: ServerFlags(), saved: nil, server: Self.server, clientSecret: false)
+                == .ready(.original(Self.server)))
+    }
+
+    @Test("OAuth 2 without its endpoints reads the metadata documents first, then the OpenAPI ones")
+    func discovers() throws {
+        let plan = try ServerPlan.plan(
+            flags: ServerFlags(kind: .oauth2), saved: nil, server: Self.server, clientSecret: false)
+        #expect(
+            plan
+                == .discover(
+                    metadata: Discovery.metadataDocuments(for: Self.server),
+                    openAPI: Discovery.openAPIDocuments(for: Self.server)))
+    }
+
+    @Test("OAuth 2 with its endpoints given is ready, and the flags' paths resolve under the server")
+    func oauth2Ready() throws {
+        let flags = ServerFlags(
+            kind: .oauth2, loginPath: "/token", profilePath: "/userinfo", clientID: "cli", scope: "openid")
+        guard
+            case .ready(let description) = try ServerPlan.plan(
+                flags: flags, saved: nil, server: Self.server, clientSecret: true)
+        else {
+            Issue.record("expected a ready description")
+            return
+        }
+        #expect(description.loginURL == Self.url("https://id.example.com/realms/app/token"))
+        #expect(description.refreshURL == description.loginURL)
+        #expect(description.profileURL == Self.url("https://id.example.com/realms/app/userinfo"))
+        #expect(description.clientID == "cli" && description.usesClientSecret)
+    }
+
+    @Test("a flag for another kind with the original API, or no kind at all, is a usage error that names it")
+    func misfits() {
+        let cases: [(ServerFlags, Bool, String)] = [
+            (ServerFlags(kind: .original, loginPath: "/login"), false, "--login-path is for --kind identity or oauth2"),
+            (ServerFlags(scope: "openid"), false, "--scope describes an Identity or OAuth 2 server"),
+            (ServerFlags(kind: .identity, clientID: "cli"), false, "--client-id is for --kind oauth2"),
+            (ServerFlags(kind: .original), true, "--client-secret-stdin is for --kind identity or oauth2"),
+        ]
+        for (flags, clientSecret, message) in cases {
+            #expect {
+                try ServerPlan.plan(flags: flags, saved: nil, server: Self.server, clientSecret: clientSecret)
+            } throws: { error in
+                (error as? SwaggerError).map { $0.code == .usage && $0.message.contains(message) } == true
+            }
+        }
+    }
+
+    @Test("a client secret without a client id is refused: Basic authentication needs both")
+    func secretWithoutClientID() {
+        let flags = ServerFlags(kind: .oauth2, loginPath: "/token", profilePath: "/userinfo")
+        #expect {
+            try ServerPlan.plan(flags: flags, saved: nil, server: Self.server, clientSecret: true)
+        } throws: { error in
+            (error as? SwaggerError)?.message
+                == "--client-secret-stdin needs --client-id: the secret authenticates that client."
+        }
+        let found = Discovery.Endpoints(token: Self.url("https://id.example.com/token"))
+        #expect(throws: SwaggerError.self) {
+            try ServerPlan.complete(
+                flags: ServerFlags(kind: .oauth2, profilePath: "/userinfo"), saved: nil, server: Self.server,
+                clientSecret: true, found: found, at: [], tried: [])
+        }
+    }
+
+    @Test("a later login reuses the saved client id, so the secret needs no flag again")
+    func savedClientID() throws {
+        let saved = ServerDescription(
+            kind: .oauth2, loginURL: Self.url("https://id.example.com/token"), refreshURL: nil, revocationURL: nil,
+            profileURL: Self.url("https://id.example.com/userinfo"), clientID: "cli", fields: .oauth2,
+            usesClientSecret: true)
+        guard
+            case .ready(let description) = try ServerPlan.plan(
+                flags: ServerFlags(), saved: saved, server: Self.server, clientSecret: true)
+        else {
+            Issue.record("expected a ready description")
+            return
+        }
+        #expect(description.clientID == "cli")
+    }
+}
