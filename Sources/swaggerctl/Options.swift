@@ -19,6 +19,11 @@ struct ServerOption: ParsableArguments {
                 .map(completionValue)
         })
     var server: String?
+
+    /// `--server`, parsed; `nil` when it is not given.
+    func url() throws(SwaggerError) -> ServerURL? {
+        try server.map { (text) throws(SwaggerError) in try ServerURL(text) }
+    }
 }
 
 /// A value as the shell that asked for it reads it. zsh's `_describe` takes the text after an unescaped `:` for
@@ -45,6 +50,9 @@ struct SessionOptions: ParsableArguments {
     var email: String?
 
     var server: String? { serverOption.server }
+
+    /// `--server`, parsed; `nil` when it is not given.
+    func serverURL() throws(SwaggerError) -> ServerURL? { try serverOption.url() }
 }
 
 /// `--keyring`: where tokens are kept.

@@ -156,7 +156,7 @@ struct ConfigurationTests {
             environment: Self.home.merging([
                 "SWAGGERCTL_SERVER": "https://env.example/api", "SWAGGERCTL_APP_ID": "env-app",
             ]) { $1 })
-        #expect(set.serverFromEnvironment == "https://env.example/api")
+        #expect(try set.serverFromEnvironment?.get() == Fixtures.serverURL("https://env.example/api"))
         #expect(set.appIDFromEnvironment == "env-app")
 
         let empty = try Configuration(
@@ -185,8 +185,8 @@ struct ConfigurationTests {
             "HOME": "/h", "SWAGGERCTL_SERVER": "https://env.example/api",
         ])
         #expect(
-            try configuration.server(flag: "HTTPS://Flag.Example:443/api/", records: index().records()).string
-                == "https://flag.example/api")
+            try configuration.server(flag: ServerURL("HTTPS://Flag.Example:443/api/"), records: index().records())
+                .string == "https://flag.example/api")
     }
 
     @Test("SWAGGERCTL_SERVER wins over the saved sessions, and is normalised")
@@ -211,12 +211,14 @@ struct ConfigurationTests {
         #expect(Configuration.defaultServer == "http://127.0.0.1:8080/api")
     }
 
-    @Test("a malformed server from the flag or the environment is a usage error")
+    @Test("a malformed SWAGGERCTL_SERVER is a usage error for a command that needs a server, and only then")
     func serverMalformed() throws {
         let configuration = try Configuration(environment: ["HOME": "/h", "SWAGGERCTL_SERVER": "ftp://env"])
         let empty = SessionList(directory: temporary.appending("never-created"))
-        #expect(Self.code { try configuration.server(flag: "not a url", records: empty.records()) } == .usage)
         #expect(Self.code { try configuration.server(flag: nil, records: empty.records()) } == .usage)
+        #expect(
+            try configuration.server(flag: Fixtures.server, records: empty.records()) == Fixtures.server,
+            "--server wins, so the environment's value is never used")
     }
 
     // MARK: - App id precedence

@@ -61,7 +61,7 @@ struct SessionControllerTests {
     }
 
     func selection(_ controller: SessionController) throws -> SessionSelection {
-        try controller.select(serverFlag: Fixtures.server.string, email: nil)
+        try controller.select(server: Fixtures.server, email: nil)
     }
 
     static func code(_ body: () async throws -> Void) async -> SwaggerError.Code? {
@@ -110,7 +110,7 @@ struct SessionControllerTests {
         let wrong = try controller(script)
         let refused = await Self.code {
             _ = try await wrong.login(
-                email: other.email, password: "pw", on: wrong.select(serverFlag: other.server.string, email: nil),
+                email: other.email, password: "pw", on: wrong.select(server: other.server, email: nil),
                 appIDFlag: nil, serverDescription: .original(other.server))
         }
         #expect(refused == .server)
@@ -136,7 +136,7 @@ struct SessionControllerTests {
         let remote = Fixtures.serverURL("http://api.example.com/v1")
         let code = await Self.code {
             _ = try await controller.login(
-                email: "ana@example.com", password: "pw", on: controller.select(serverFlag: remote.string, email: nil),
+                email: "ana@example.com", password: "pw", on: controller.select(server: remote, email: nil),
                 appIDFlag: nil, serverDescription: .original(remote))
         }
         #expect(code == .usage)

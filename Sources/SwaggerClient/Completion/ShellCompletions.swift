@@ -18,7 +18,9 @@ package enum ShellCompletions {
     package static func emails(words: [String], prefix: String, environment: [String: String]) -> [String] {
         let records = records(environment)
         guard let configuration = try? Configuration(environment: environment),
-            let server = try? configuration.server(flag: serverFlag(in: words), records: records)
+            let server = try? configuration.server(
+                flag: serverFlag(in: words).map { (text) throws(SwaggerError) in try ServerURL(text) }, records: records
+            )
         else { return [] }
         return unique(records.filter { $0.server == server }.map(\.email)).filter { $0.hasPrefix(prefix) }
     }

@@ -43,8 +43,8 @@ package struct Configuration: Sendable {
     package var plainHTTP: PlainHTTP { PlainHTTP(allowed: allowsPlainHTTP, proxies: proxies) }
     /// Whether each request and response is described: `SWAGGERCTL_DEBUG=1`, or `--verbose`.
     package var verbose: Bool
-    /// `SWAGGERCTL_SERVER`, if set.
-    package var serverFromEnvironment: String?
+    /// `SWAGGERCTL_SERVER`, if set, parsed. A malformed one is an error only for a command that needs a server.
+    package var serverFromEnvironment: Result<ServerURL, SwaggerError>?
     /// `SWAGGERCTL_APP_ID`, if set.
     package var appIDFromEnvironment: String?
 
@@ -92,7 +92,9 @@ package struct Configuration: Sendable {
         trust = try TrustSettings(environment: environment, caCertificate: caCertificate)
         allowsPlainHTTP = try Self.flag(value("SWAGGERCTL_ALLOW_HTTP"), name: "SWAGGERCTL_ALLOW_HTTP")
         verbose = try Self.flag(value("SWAGGERCTL_DEBUG"), name: "SWAGGERCTL_DEBUG")
-        serverFromEnvironment = value("SWAGGERCTL_SERVER")
+        serverFromEnvironment = value("SWAGGERCTL_SERVER").map { text in
+            Result { () throws(SwaggerError) in try ServerURL(text) }
+        }
         appIDFromEnvironment = value("SWAGGERCTL_APP_ID")
     }
 
@@ -114,14 +116,13 @@ package struct Configuration: Sendable {
         return .seconds(seconds)
     }
 
-    /// The server to talk to: `--server`, else `SWAGGERCTL_SERVER`, else the default server (the one last logged in
-    /// to or switched to), else ``defaultServer``.
-    /// - Parameters:
-    ///   - flag: The `--server` value, if given.
-    ///   - records: The stored sessions, most recently active first; the first names the default server.
-    package func server(flag: String?, records: [SessionRecord]) throws(SwaggerError) -> ServerURL {
-        if let flag { return try ServerURL(flag) }
-        if let serverFromEnvironment { return try ServerURL(serverFromEnvironment) }
+    /// The server to talk to: `--server` (`flag`), else `SWAGGERCTL_SERVER`, else the default server (the one last
+    /// logged in to or switched to), else ``defaultServer``.
+    ///
+    /// `records` are the stored sessions, most recently active first; the first names the default server.
+    package func server(flag: ServerURL?, records: [SessionRecord]) throws(SwaggerError) -> ServerURL {
+        if let flag { return flag }
+        if let serverFromEnvironment { return try serverFromEnvironment.get() }
         if let last = records.first { return last.server }
         return try ServerURL(Self.defaultServer)
     }

@@ -90,7 +90,7 @@ package struct SessionController: Sendable {
     ///
     /// With `usingEnvironmentToken` and `SWAGGERCTL_TOKEN` set, the token is used instead and the session list
     /// is not read: the server is `--server`, else `SWAGGERCTL_SERVER`, else the default.
-    package func select(serverFlag: String?, email: String?, usingEnvironmentToken: Bool = false)
+    package func select(server flag: ServerURL?, email: String?, usingEnvironmentToken: Bool = false)
         throws(SwaggerError) -> SessionSelection
     {
         if usingEnvironmentToken, let token = configuration.environmentToken {
@@ -99,11 +99,11 @@ package struct SessionController: Sendable {
                     .usage,
                     "SWAGGERCTL_TOKEN is not a token: it may hold only visible ASCII characters, with no spaces.")
             }
-            let server = try configuration.server(flag: serverFlag, records: [])
+            let server = try configuration.server(flag: flag, records: [])
             return SessionSelection(server: server, email: email, environmentToken: token)
         }
         let records = try sessions.records()
-        let server = try configuration.server(flag: serverFlag, records: records)
+        let server = try configuration.server(flag: flag, records: records)
         return SessionSelection(server: server, email: email, record: records.session(on: server, email: email))
     }
 

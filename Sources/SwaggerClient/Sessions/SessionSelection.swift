@@ -1,7 +1,7 @@
 import SwaggerModel
 
 /// The server a command talks to and the session it uses there, resolved once by
-/// ``SessionController/select(serverFlag:email:usingEnvironmentToken:)``.
+/// ``SessionController/select(server:email:usingEnvironmentToken:)``.
 package struct SessionSelection: Sendable, Hashable, Redacting {
     package var server: ServerURL
     /// The account asked for with `--email`, if any.

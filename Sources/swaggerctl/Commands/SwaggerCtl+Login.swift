@@ -67,7 +67,7 @@ extension SwaggerCtl {
             let login = try await Spinner.run("Working") { spinner in
                 try await SessionController.atTerminal(configuration, delegate: quiet ? nil : spinner) {
                     (controller) throws(SwaggerError) in
-                    let selection = try controller.select(serverFlag: serverOption.server, email: nil)
+                    let selection = try controller.select(server: serverOption.url(), email: nil)
                     let choice = try await controller.serverChoice(
                         server.flags, on: selection, clientSecret: server.clientSecretStdin)
                     // Before the password is asked for: it says where the password will go.

@@ -40,7 +40,7 @@ extension SwaggerCtl {
             let notice = try await SessionController.atTerminal(configuration) {
                 (controller) throws(SwaggerError) in
                 if all { return LogoutReport.line(removed: try await controller.logoutAll(revoke: !local)) }
-                let selection = try controller.select(serverFlag: session.server, email: session.email)
+                let selection = try controller.select(server: session.serverURL(), email: session.email)
                 let server = selection.server
                 switch try await controller.logout(selection, revoke: !local) {
                 case .loggedOut(let account):

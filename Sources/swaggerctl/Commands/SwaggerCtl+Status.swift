@@ -33,12 +33,11 @@ extension SwaggerCtl {
             let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
             let (report, tokens) = try await SessionController.atTerminal(configuration) {
                 (controller) throws(SwaggerError) in
+                let server = try session.serverURL()
                 let selection =
                     check
-                    ? try controller.select(
-                        serverFlag: session.server, email: session.email, usingEnvironmentToken: true)
+                    ? try controller.select(server: server, email: session.email, usingEnvironmentToken: true)
                     : nil
-                let server = try session.server.map { (text) throws(SwaggerError) in try ServerURL(text) }
                 let report = try await controller.status(checking: selection, server: server, email: session.email)
                 return (report, controller.tokens)
             }

@@ -24,7 +24,7 @@ extension SwaggerCtl {
         func run() async throws {
             let configuration = try Configuration.fromEnvironment()
             let record = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
-                let selection = try controller.select(serverFlag: session.server, email: nil)
+                let selection = try controller.select(server: session.serverURL(), email: nil)
                 let email =
                     if let email = session.email { email } else {
                         try AccountChooser.choose(on: selection.server, among: controller.records())
@@ -62,12 +62,12 @@ enum AccountChooser {
 
     /// Nobody is logged in to `server`: the error says where somebody is, if anywhere.
     static func notLoggedIn(to server: ServerURL, elsewhere records: [SessionRecord]) -> SwaggerError {
-        var servers: [String] = []
-        for record in records where !servers.contains(record.server.string) { servers.append(record.server.string) }
+        var servers: [ServerURL] = []
+        for record in records where !servers.contains(record.server) { servers.append(record.server) }
         guard !servers.isEmpty else { return .notLoggedInAnywhere }
         return SwaggerError(
             .authentication,
-            "No account is logged in to \(server); sessions are on \(servers.joined(separator: ", ")). Pick one "
+            "No account is logged in to \(server); sessions are on \(servers.map(\.string).joined(separator: ", ")). Pick one "
                 + "with -s, or run `swaggerctl login -s \(server) -e you@example.com`.")
     }
 }
