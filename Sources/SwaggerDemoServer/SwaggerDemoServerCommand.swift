@@ -25,8 +25,8 @@ struct SwaggerDemoServerCommand: AsyncParsableCommand {
             #"A JSON file of accounts to add: [{"email": …, "password": …, "profile": {…}}]."#, valueName: "file"))
     var users: String?
 
-    @Option(help: "The app id that logins must send.")
-    var appId = "swaggerctl-demo"
+    @Option(name: .customLong("app-id"), help: "The app id that logins must send.")
+    var appID = "swaggerctl-demo"
 
     @Option(
         name: [.customLong("access-token-lifetime"), .customLong("token-lifetime")],
@@ -75,7 +75,7 @@ struct SwaggerDemoServerCommand: AsyncParsableCommand {
         var options = DemoServer.Options()
         options.host = host
         options.port = port
-        options.appID = appId
+        options.appID = appID
         options.accessTokenLifetime = .seconds(accessTokenLifetime)
         options.refreshTokenLifetime = .seconds(refreshTokenLifetime)
         if let tlsCert, let tlsKey { options.tls = (tlsCert, tlsKey) }

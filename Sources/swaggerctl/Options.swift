@@ -74,7 +74,7 @@ extension BackendChoice: ExpressibleByArgument {
 }
 
 /// `--kind` and what describes a server that is not the original API. Each is saved with the session.
-struct ServerOptions: ParsableArguments {
+struct ServerDescriptionOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "How to log in: original (this tool's own account API), identity (ASP.NET Core Identity's /login, "
@@ -111,8 +111,8 @@ struct ServerOptions: ParsableArguments {
             valueName: "url"))
     var openAPI: String?
 
-    @Option(help: ArgumentHelp("The OAuth 2 client id.", valueName: "id"))
-    var clientId: String?
+    @Option(name: .customLong("client-id"), help: ArgumentHelp("The OAuth 2 client id.", valueName: "id"))
+    var clientID: String?
 
     @Option(help: ArgumentHelp("The OAuth 2 scope to ask for.", valueName: "scope"))
     var scope: String?
@@ -135,7 +135,7 @@ struct ServerOptions: ParsableArguments {
     var flags: ServerFlags {
         ServerFlags(
             kind: kind, loginPath: loginPath, refreshPath: refreshPath, revokePath: revokePath,
-            profilePath: profilePath, openAPI: openAPI, clientID: clientId, scope: scope,
+            profilePath: profilePath, openAPI: openAPI, clientID: clientID, scope: scope,
             accessTokenField: accessTokenField, refreshTokenField: refreshTokenField, expiresInField: expiresInField)
     }
 }

@@ -58,43 +58,43 @@ extension SessionRecord: Codable {
     // The names sessions.json has always used. A record of the original kind keeps no description: the API
     // document fixes it.
     private enum CodingKeys: String, CodingKey {
-        case server, email, appId, username, keystore, savedAt, expiresAt, issuedAt, refreshable, allowsPlainHTTP
-        case selectedAt, dialect, caCert
+        case server, email, appID = "appId", username, backend = "keystore", savedAt, expiresAt, issuedAt
+        case refreshable, allowsPlainHTTP, selectedAt, serverDescription = "dialect", caCertificate = "caCert"
     }
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let server = try container.decode(ServerURL.self, forKey: .server)
         account = Account(server: server, email: try container.decode(String.self, forKey: .email))
-        appID = try container.decode(String.self, forKey: .appId)
+        appID = try container.decode(String.self, forKey: .appID)
         username = try container.decodeIfPresent(String.self, forKey: .username)
-        backend = try container.decode(BackendKind.self, forKey: .keystore)
+        backend = try container.decode(BackendKind.self, forKey: .backend)
         savedAt = try container.decode(Date.self, forKey: .savedAt)
         expiresAt = try container.decodeIfPresent(Date.self, forKey: .expiresAt)
         issuedAt = try container.decodeIfPresent(Date.self, forKey: .issuedAt)
         refreshable = try container.decodeIfPresent(Bool.self, forKey: .refreshable)
         allowsPlainHTTP = try container.decodeIfPresent(Bool.self, forKey: .allowsPlainHTTP)
         selectedAt = try container.decodeIfPresent(Date.self, forKey: .selectedAt)
-        caCertificate = try container.decodeIfPresent(String.self, forKey: .caCert)
+        caCertificate = try container.decodeIfPresent(String.self, forKey: .caCertificate)
         serverDescription =
-            try container.decodeIfPresent(ServerDescription.self, forKey: .dialect) ?? .original(server)
+            try container.decodeIfPresent(ServerDescription.self, forKey: .serverDescription) ?? .original(server)
     }
 
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(account.server, forKey: .server)
         try container.encode(account.email, forKey: .email)
-        try container.encode(appID, forKey: .appId)
+        try container.encode(appID, forKey: .appID)
         try container.encodeIfPresent(username, forKey: .username)
-        try container.encode(backend, forKey: .keystore)
+        try container.encode(backend, forKey: .backend)
         try container.encode(savedAt, forKey: .savedAt)
         try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
         try container.encodeIfPresent(issuedAt, forKey: .issuedAt)
         try container.encodeIfPresent(refreshable, forKey: .refreshable)
         try container.encodeIfPresent(allowsPlainHTTP, forKey: .allowsPlainHTTP)
         try container.encodeIfPresent(selectedAt, forKey: .selectedAt)
-        try container.encodeIfPresent(caCertificate, forKey: .caCert)
-        if serverDescription.kind != .original { try container.encode(serverDescription, forKey: .dialect) }
+        try container.encodeIfPresent(caCertificate, forKey: .caCertificate)
+        if serverDescription.kind != .original { try container.encode(serverDescription, forKey: .serverDescription) }
     }
 }
 

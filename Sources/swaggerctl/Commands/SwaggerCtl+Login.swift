@@ -32,14 +32,15 @@ extension SwaggerCtl {
         @OptionGroup var network: NetworkOptions
 
         @Option(
+            name: .customLong("app-id"),
             help: ArgumentHelp(
                 "The app id to send. Default: SWAGGERCTL_APP_ID, else the one saved for the server, else "
                     + "\(LoginCoordinator.defaultAppID).",
                 valueName: "id"))
-        var appId: String?
+        var appID: String?
 
         @OptionGroup var output: FormatOptions
-        @OptionGroup(title: "Other kinds of server") var server: ServerOptions
+        @OptionGroup(title: "Other kinds of server") var serverDescription: ServerDescriptionOptions
 
         @Flag(name: .shortAndLong, help: "Print nothing on success: no profile, no \"Logged in\" line.")
         var quiet = false
@@ -69,7 +70,7 @@ extension SwaggerCtl {
                     (controller) throws(SwaggerError) in
                     let selection = try controller.select(server: serverOption.url(), email: nil)
                     let choice = try await controller.serverChoice(
-                        server.flags, on: selection, clientSecret: server.clientSecretStdin)
+                        serverDescription.flags, on: selection, clientSecret: serverDescription.clientSecretStdin)
                     // Before the password is asked for: it says where the password will go.
                     if let discovered = Messages.discovery(choice), !quiet { Terminal.notice(discovered) }
                     let email =
@@ -79,7 +80,7 @@ extension SwaggerCtl {
                     let (password, clientSecret) = try secrets(for: email)
                     spinner?.label = "Logging in to \(selection.server)"
                     let profile = try await controller.login(
-                        email: email, password: password, on: selection, appIDFlag: appId,
+                        email: email, password: password, on: selection, appIDFlag: appID,
                         serverDescription: choice.serverDescription, clientSecret: clientSecret)
                     return LoginResult(email: email, server: selection.server, profile: profile)
                 }
@@ -95,12 +96,12 @@ extension SwaggerCtl {
             guard passwordStdin else {
                 let password = try Prompt.secret(
                     "Password for \(email): ", cancelled: "Login cancelled: no password given.")
-                guard server.clientSecretStdin else { return (password, nil) }
+                guard serverDescription.clientSecretStdin else { return (password, nil) }
                 let secret = try Prompt.secret("Client secret: ", cancelled: "Login cancelled: no client secret given.")
                 return (password, secret)
             }
             let input = try Prompt.standardInput()
-            guard server.clientSecretStdin else { return (input, nil) }
+            guard serverDescription.clientSecretStdin else { return (input, nil) }
             let lines = input.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
             let password = lines[0].hasSuffix("\r") ? lines[0].dropLast() : lines[0]
             guard lines.count == 2, !password.isEmpty, !lines[1].isEmpty else {
