@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import SessionStorage
 import SwaggerClient
 import SwaggerHTTP
 import SwaggerModel

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SessionStorage
 import SwaggerClient
 import SwaggerModel
 
