@@ -11,7 +11,7 @@ extension APIService {
     /// `email` is what OAuth 2 calls the user name. Refused credentials (401, or OAuth 2's `invalid_grant` and
     /// `invalid_client`) are ``APIServiceError/badCredentials(status:message:)``.
     func login(
-        _ description: ServerDescription, email: String, password: String, clientSecret: String?, home: ServerURL
+        _ description: ServerDescription, email: String, password: String, clientSecret: String?, server: ServerURL
     ) async throws(APIServiceError) -> TokenGrant {
         let body: TokenRequestBody =
             switch description.kind {
@@ -25,13 +25,13 @@ extension APIService {
         return try await tokens(
             from: description.loginURL, body, description: description, clientSecret: clientSecret,
             operation: description.kind == .oauth2 ? .oauth2Login : .login, secrets: [password, clientSecret],
-            home: home)
+            server: server)
     }
 
     /// Spends the refresh token: Identity's `POST /refresh` with `{refreshToken}`, or OAuth 2's
     /// `grant_type=refresh_token` (RFC 6749 §6).
     /// A refused refresh (401, or `invalid_grant`) is ``APIServiceError/refreshRejected``.
-    func refresh(_ description: ServerDescription, refreshToken: String, clientSecret: String?, home: ServerURL)
+    func refresh(_ description: ServerDescription, refreshToken: String, clientSecret: String?, server: ServerURL)
         async throws(APIServiceError) -> TokenGrant
     {
         guard let url = description.refreshURL else { throw .refreshRejected }
@@ -47,12 +47,12 @@ extension APIService {
         return try await tokens(
             from: url, body, description: description, clientSecret: clientSecret,
             operation: description.kind == .oauth2 ? .oauth2Refresh : .refresh, secrets: [refreshToken, clientSecret],
-            home: home)
+            server: server)
     }
 
     /// Ends the session at the description's revocation endpoint: OAuth 2 revokes the refresh token and then the
     /// access token (RFC 7009 §2.1); another kind posts `{refreshToken}` with the bearer token.
-    func revoke(_ description: ServerDescription, credentials: Credentials, home: ServerURL)
+    func revoke(_ description: ServerDescription, credentials: Credentials, server: ServerURL)
         async throws(APIServiceError)
     {
         guard let url = description.revocationURL else { return }
@@ -63,7 +63,7 @@ extension APIService {
             let response = try await exchange(
                 Self.request(.post, contentType: "application/json"), body: Data(body.compactJSON.utf8), to: url,
                 operation: .bearer, outer: credentials.accessToken.map { [HeaderMiddleware.bearer($0)] } ?? [],
-                recorder: recorder, secrets: secrets, home: home)
+                recorder: recorder, secrets: secrets, server: server)
             try Self.requireSuccess(response, recorder, .bearer)
             return
         }
@@ -79,7 +79,7 @@ extension APIService {
             let recorder = ResponseRecorder()
             let response = try await exchange(
                 request, body: Data(FormEncoding.encode(fields).utf8), to: url, operation: .revocation,
-                recorder: recorder, secrets: secrets, home: home)
+                recorder: recorder, secrets: secrets, server: server)
             try Self.requireSuccess(response, recorder, .revocation)
         }
     }
@@ -87,7 +87,7 @@ extension APIService {
     /// Reads the profile at the profile URL with the bearer token, retried on 429, 502, 503 and 504 as the
     /// original API's is: the answer's object, or the object in its only member, `data`. An answer that is not a
     /// JSON object is ``APIServiceError/notAProfile(_:)``.
-    func profile(_ description: ServerDescription, accessToken: String, home: ServerURL)
+    func profile(_ description: ServerDescription, accessToken: String, server: ServerURL)
         async throws(APIServiceError) -> Profile
     {
         let url = description.profileURL
@@ -97,7 +97,7 @@ extension APIService {
         let response = try await exchange(
             request, body: nil, to: url, operation: .profile,
             outer: [HeaderMiddleware.bearer(accessToken), RetryingMiddleware()], recorder: recorder,
-            secrets: [accessToken], home: home)
+            secrets: [accessToken], server: server)
         try Self.requireSuccess(response, recorder, .profile)
         return try Profile(answer: recorder.body ?? Data(), contentType: response.headerFields[.contentType])
     }
@@ -110,7 +110,7 @@ extension APIService {
 
     private func tokens(
         from url: URL, _ body: TokenRequestBody, description: ServerDescription, clientSecret: String?,
-        operation: Operation, secrets: [String?], home: ServerURL
+        operation: Operation, secrets: [String?], server: ServerURL
     ) async throws(APIServiceError) -> TokenGrant {
         var request: HTTPRequest
         let data: Data
@@ -127,7 +127,7 @@ extension APIService {
         let recorder = ResponseRecorder()
         let response = try await exchange(
             request, body: data, to: url, operation: operation, recorder: recorder, secrets: secrets,
-            tokenFields: description.fields, home: home)
+            tokenFields: description.fields, server: server)
         try Self.requireSuccess(response, recorder, operation)
         return try TokenAnswer.grant(
             from: recorder.body, contentType: response.headerFields[.contentType], fields: description.fields,

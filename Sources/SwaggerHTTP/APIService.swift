@@ -53,7 +53,7 @@ package struct APIService: Sendable {
         guard description.kind == .original else {
             return try await login(
                 description, email: attempt.account.email, password: password, clientSecret: clientSecret,
-                home: attempt.account.server)
+                server: attempt.account.server)
         }
         let recorder = ResponseRecorder()
         let body = Components.Schemas.LoginRequest(
@@ -79,7 +79,7 @@ package struct APIService: Sendable {
         guard request.serverDescription.kind == .original else {
             return try await refresh(
                 request.serverDescription, refreshToken: request.refreshToken, clientSecret: request.clientSecret,
-                home: request.server)
+                server: request.server)
         }
         let recorder = ResponseRecorder()
         let output = try await perform(
@@ -102,7 +102,7 @@ package struct APIService: Sendable {
     package func revoke(_ revocation: Revocation) async throws(APIServiceError) {
         let credentials = revocation.credentials
         guard revocation.serverDescription.kind == .original else {
-            return try await revoke(revocation.serverDescription, credentials: credentials, home: revocation.server)
+            return try await revoke(revocation.serverDescription, credentials: credentials, server: revocation.server)
         }
         // The original API names a session by its refresh token: without one there is nothing to end, as
         // LogoutCoordinator decides before it asks.
@@ -127,7 +127,8 @@ package struct APIService: Sendable {
     /// - Throws: ``APIServiceError``; 401 is ``APIServiceError/tokenRejected``.
     package func profile(_ request: ProfileRequest) async throws(APIServiceError) -> Profile {
         guard request.serverDescription.kind == .original else {
-            return try await profile(request.serverDescription, accessToken: request.accessToken, home: request.server)
+            return try await profile(
+                request.serverDescription, accessToken: request.accessToken, server: request.server)
         }
         let recorder = ResponseRecorder()
         // The recorder sits inside the retries, so it keeps the body of the attempt that counts: the last.
@@ -194,12 +195,12 @@ package struct APIService: Sendable {
     /// - Returns: The response; its body is in `recorder`.
     func exchange(
         _ request: HTTPRequest, body: Data?, to url: URL, operation: Operation, outer: [any ClientMiddleware] = [],
-        recorder: ResponseRecorder, secrets: [String?], tokenFields: TokenFields? = nil, home: ServerURL? = nil
+        recorder: ResponseRecorder, secrets: [String?], tokenFields: TokenFields? = nil, server: ServerURL? = nil
     ) async throws(APIServiceError) -> HTTPResponse {
-        guard let server = ServerURL(originOf: url) else {
+        guard let origin = ServerURL(originOf: url) else {
             throw .contractViolation("\(url.absoluteString.prefix(200)) is not an http or https URL")
         }
-        let proxy = proxies.proxy(for: server)
+        let proxy = proxies.proxy(for: origin)
         let transport = transport(through: proxy)
         let redactor = Redactor(secrets: secrets + [proxy?.password])
         recorder.redactor = redactor
@@ -208,7 +209,7 @@ package struct APIService: Sendable {
         var request = request
         request.path = url.pathAndQuery
         let sent = request
-        return try await reporting(server, through: proxy, operation: operation, recorder: recorder, home: home) {
+        return try await reporting(origin, through: proxy, operation: operation, recorder: recorder, server: server) {
             var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = {
                 try await transport.send($0, body: $1, baseURL: $2, operationID: "raw")
             }
@@ -216,7 +217,7 @@ package struct APIService: Sendable {
                 let inner = next
                 next = { try await middleware.intercept($0, body: $1, baseURL: $2, operationID: "raw", next: inner) }
             }
-            return try await next(sent, body.map { HTTPBody($0) }, server.url).0
+            return try await next(sent, body.map { HTTPBody($0) }, origin.url).0
         }
     }
 
@@ -240,11 +241,12 @@ package struct APIService: Sendable {
             client: pool.client(through: proxy, timeout: timeout, trust: trust), timeout: TimeAmount(timeout))
     }
 
-    /// Runs `call` between the delegate's waiting on and off, classifying what it throws, and refining an
-    /// untrusted certificate into its reason with a second handshake.
+    /// Runs `call` to `origin` between the delegate's waiting on and off, classifying what it throws, and
+    /// refining an untrusted certificate into its reason with a second handshake. `server` is the session's,
+    /// when the request goes elsewhere on its behalf.
     private func reporting<Output: Sendable>(
-        _ server: ServerURL, through proxy: ProxySettings.Proxy?, operation: Operation, recorder: ResponseRecorder,
-        home: ServerURL? = nil, _ call: () async throws -> Output
+        _ origin: ServerURL, through proxy: ProxySettings.Proxy?, operation: Operation, recorder: ResponseRecorder,
+        server: ServerURL? = nil, _ call: () async throws -> Output
     ) async throws(APIServiceError) -> Output {
         delegate?.apiService(self, isWaiting: true)
         // Waiting ends before the outcome is reported, so a spinner is gone before anything is shown.
@@ -261,12 +263,12 @@ package struct APIService: Sendable {
                 if let store = trust.firstUnloadable() {
                     failure = .tls(.unloadableTrustStore(store))
                 } else if case .tls(.untrusted) = failure {
-                    failure = .tls(await TLSDiagnosis.reason(for: server, through: proxy, within: timeout, now: Date()))
+                    failure = .tls(await TLSDiagnosis.reason(for: origin, through: proxy, within: timeout, now: Date()))
                 }
             }
             // A failure to reach or trust another host than the session's is that host's, and says so.
-            guard let home, home != server, Self.isConnectionFailure(failure) else { throw failure }
-            throw .elsewhere(server, failure)
+            guard let server, server != origin, Self.isConnectionFailure(failure) else { throw failure }
+            throw .elsewhere(origin, failure)
         }
     }
 
