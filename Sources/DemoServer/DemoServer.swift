@@ -41,7 +41,6 @@ package enum DemoServer {
     /// - Parameters:
     ///   - database: Where the signing key and refresh-token families are kept.
     ///   - logger: Receives one line per login, refresh, revocation and detected reuse.
-    /// - Returns: A router for an `Application` or for tests.
     package static func router(
         directory: AccountDirectory, database: DemoDatabase, options: Options,
         logger: Logger = Logger(label: "swagger-demo-server")

@@ -12,9 +12,7 @@ package struct LoginCoordinator: Sendable {
     package struct Request: Sendable, Hashable, Redacting {
         package var account: Account
         package var serverDescription: ServerDescription
-        /// `--app-id`.
         package var appIDFlag: String?
-        /// `SWAGGERCTL_APP_ID`.
         package var appIDFromEnvironment: String?
         /// The server's active session, whose app id and plain-HTTP allowance a new login keeps.
         package var previous: SessionRecord?

@@ -35,7 +35,6 @@ package enum DescriptorIO {
         return data
     }
 
-    /// Writes all of `data`.
     package static func writeAll(_ data: Data, to descriptor: Int32) throws(Failure) {
         var written = 0
         while written < data.count {

@@ -124,8 +124,7 @@ package final class KeyringBackend: TokenBackend {
         }
     }
 
-    /// Deletes every item of `account`.
-    /// - Returns: `true` when something was deleted, `false` when nothing was stored.
+    /// Deletes every item of `account`, and says whether there was any.
     /// - Throws: ``SecretServiceError/locked`` when an item exists but its keyring stays locked, so it could
     ///   not be deleted; another ``SecretServiceError`` when the Secret Service cannot be used.
     package func removeCredentials(for account: Account) async throws(SecretServiceError) -> Bool {

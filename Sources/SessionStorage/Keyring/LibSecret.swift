@@ -37,8 +37,8 @@ enum LibSecret {
         return String(cString: secret)
     }
 
-    /// Deletes every unlocked item matching `attributes`. Locked items are left alone.
-    /// - Returns: Whether anything was deleted.
+    /// Deletes every unlocked item matching `attributes`, and says whether there was any. Locked items are
+    /// left alone.
     static func clear(
         attributes: [String: String], cancellable: BoundedCall.Cancellable
     ) throws(SecretServiceError) -> Bool {

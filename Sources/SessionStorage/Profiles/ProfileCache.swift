@@ -35,8 +35,7 @@ package struct ProfileCache: Sendable {
         try file.elements().first { $0.account == account }
     }
 
-    /// Deletes the profile saved for `account`.
-    /// - Returns: Whether there was one.
+    /// Deletes the profile saved for `account`, and says whether there was one.
     @discardableResult
     package func remove(_ account: Account) throws(SwaggerError) -> Bool {
         try file.remove(account)

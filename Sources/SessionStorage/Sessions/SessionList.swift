@@ -44,8 +44,7 @@ package struct SessionList: Sendable {
         try file.replace(record)
     }
 
-    /// Removes the record for `account`.
-    /// - Returns: `true` when a record was removed.
+    /// Removes the record for `account`, and says whether there was one.
     @discardableResult
     package func remove(_ account: Account) throws(SwaggerError) -> Bool {
         try file.remove(account)

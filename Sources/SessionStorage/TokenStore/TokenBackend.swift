@@ -23,8 +23,7 @@ package protocol TokenBackend: Sendable {
     /// needs, read in one round trip.
     func accessToken(for account: Account) async throws(Failure) -> String?
 
-    /// Removes the credentials stored for `account`.
-    /// - Returns: Whether there were any.
+    /// Removes the credentials stored for `account`, and says whether there were any.
     /// - Throws: ``Failure`` when credentials exist but could not be removed.
     func removeCredentials(for account: Account) async throws(Failure) -> Bool
 }

@@ -34,8 +34,7 @@ package struct TokenStore: TokenStoring {
         self.warn = warn
     }
 
-    /// Stores `credentials` for `account` in the chosen backend.
-    /// - Returns: The backend that now holds them, for the session's record.
+    /// Stores `credentials` for `account` in the chosen backend: the keyring, else under `auto` the file.
     package func store(_ credentials: Credentials, for account: Account) async throws(SwaggerError) -> BackendKind {
         guard let keyring else {
             try await file.store(credentials, for: account)
@@ -60,8 +59,7 @@ package struct TokenStore: TokenStoring {
         return .keyring
     }
 
-    /// The tokens of the session that `record` describes.
-    /// - Returns: The credentials, or `nil` when no allowed backend holds any.
+    /// Reads the backend the record names first, then the other.
     package func credentials(for record: SessionRecord) async throws(SwaggerError) -> Credentials? {
         try await read(record) { (file) throws(SwaggerError) in
             try await file.credentials(for: record.account)
@@ -70,9 +68,7 @@ package struct TokenStore: TokenStoring {
         }
     }
 
-    /// The access token of the session that `record` describes, without its refresh token: one keyring
-    /// round trip instead of two.
-    /// - Returns: The access token, or `nil` when no allowed backend holds one.
+    /// One keyring round trip instead of two: the refresh token is not read.
     package func accessToken(for record: SessionRecord) async throws(SwaggerError) -> String? {
         try await read(record) { (file) throws(SwaggerError) in
             try await file.accessToken(for: record.account)
@@ -171,8 +167,8 @@ package struct TokenStore: TokenStoring {
         return try await file.removeCredentials(for: account) || removed
     }
 
-    /// Where `kind` keeps `account`'s token, for `swaggerctl status`.
-    /// - Returns: The file's path, or the keyring item's attributes.
+    /// Where `kind` keeps `account`'s token, for `swaggerctl status`: the file's path, or the keyring item's
+    /// attributes.
     package func location(of kind: BackendKind, for account: Account) -> String {
         switch kind {
         case .file: file.location

@@ -140,7 +140,6 @@ package struct RequestField: Sendable, Hashable {
 
     /// Where a `-f` field's value comes from, before any file is read.
     package enum Source: Sendable, Hashable {
-        /// The value itself.
         case value(RequestField)
         /// The text of this file, or of standard input for `-`, as the string value of `key`.
         case file(key: String, path: String)

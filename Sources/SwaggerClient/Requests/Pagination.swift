@@ -19,9 +19,7 @@ package struct Pagination: Sendable {
 
     /// What to do after a page.
     package enum Next: Sendable, Hashable {
-        /// Fetch this page.
         case fetch(URL)
-        /// The list is complete.
         case complete
         /// There are more pages, but ``limit`` have been fetched.
         case limitReached(next: URL)

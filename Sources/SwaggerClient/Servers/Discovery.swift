@@ -29,7 +29,6 @@ package enum Discovery {
                 revocation: revocation ?? other.revocation)
         }
 
-        /// Whether nothing was found.
         package var isEmpty: Bool { token == nil && refresh == nil && userinfo == nil && revocation == nil }
     }
 

@@ -1,29 +1,21 @@
 import SwaggerModel
 
-/// What the person set on the command line to describe a server. Every member is optional; what is not set
-/// comes from the saved session, discovery, or the kind's defaults.
+/// What the person set on the command line to describe a server: each member is the flag of its name, such as
+/// `refreshPath` for `--refresh-path`. Every member is optional; what is not set comes from the saved session,
+/// discovery, or the kind's defaults.
 package struct ServerFlags: Sendable, Hashable {
-    /// `--kind`.
     package var kind: ServerKind?
-    /// `--login-path`: a path under the server's URL, or an absolute URL.
+    /// A path under the server's URL, or an absolute URL; so are the other paths.
     package var loginPath: String?
-    /// `--refresh-path`.
     package var refreshPath: String?
-    /// `--revoke-path`.
     package var revokePath: String?
-    /// `--profile-path`.
     package var profilePath: String?
-    /// `--openapi`: the server's OpenAPI document, for discovery.
+    /// The server's OpenAPI document, for discovery.
     package var openAPI: String?
-    /// `--client-id`.
     package var clientID: String?
-    /// `--scope`.
     package var scope: String?
-    /// `--access-token-field`.
     package var accessTokenField: String?
-    /// `--refresh-token-field`.
     package var refreshTokenField: String?
-    /// `--expires-in-field`.
     package var expiresInField: String?
 
     package init(

@@ -87,8 +87,8 @@ extension SessionController {
         return removed.map { .loggedOut($0) } ?? .notLoggedIn
     }
 
-    /// Removes `account`'s tokens, record and saved profile, whatever state they are in.
-    /// - Returns: Whether there was anything to remove.
+    /// Removes `account`'s tokens, record and saved profile, whatever state they are in, and says whether there
+    /// was anything to remove.
     private func removeDamaged(_ account: Account) async throws(SwaggerError) -> Bool {
         let hadTokens = try await tokens.remove(account, recordedIn: nil)
         let hadRecord = try sessions.remove(account)

@@ -3,7 +3,6 @@ import SwaggerModel
 
 /// A response to `swaggerctl api`, whatever its status.
 package struct APIResponse: Sendable, Hashable {
-    /// The URL it answers.
     package var url: URL
     package var status: Int
     package var reason: String
@@ -22,8 +21,7 @@ package struct APIResponse: Sendable, Hashable {
     /// Whether the status is 2xx.
     package var isSuccess: Bool { (200..<300).contains(status) }
 
-    /// The values of every header named `name`, joined by commas as RFC 9110 §5.3 allows.
-    /// - Parameter name: The name, in any case.
+    /// The values of every header named `name`, in any case, joined by commas as RFC 9110 §5.3 allows.
     package func header(_ name: String) -> String? {
         let values = headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
         return values.isEmpty ? nil : values.joined(separator: ", ")
@@ -32,7 +30,6 @@ package struct APIResponse: Sendable, Hashable {
 
 /// One header line.
 package struct HeaderField: Sendable, Hashable {
-    /// The name, as given.
     package var name: String
     package var value: String
 

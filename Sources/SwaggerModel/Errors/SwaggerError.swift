@@ -4,7 +4,6 @@
 /// that says what happened and what to do next, and never contains a secret. Its ``code`` says which kind
 /// of failure it was; the command-line tool turns each code into a documented exit status.
 package struct SwaggerError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kind of failure.
     package enum Code: Sendable, Hashable, CaseIterable {
         /// Anything not covered by a more specific code, such as a corrupt file or a rejected request.
         case failure
