@@ -82,19 +82,33 @@ struct ServerPlanTests {
         }
     }
 
-    @Test("a later login reuses the saved client id, so the secret needs no flag again")
+    static let saved = ServerDescription(
+        kind: .oauth2, loginURL: url("https://id.example.com/token"), refreshURL: nil, revocationURL: nil,
+        profileURL: url("https://id.example.com/userinfo"), clientID: "cli", scope: "openid", fields: .oauth2,
+        usesClientSecret: true)
+
+    @Test("a later login reuses the saved client id and scope, so the secret needs no flag again")
     func savedClientID() throws {
-        let saved = ServerDescription(
-            kind: .oauth2, loginURL: Self.url("https://id.example.com/token"), refreshURL: nil, revocationURL: nil,
-            profileURL: Self.url("https://id.example.com/userinfo"), clientID: "cli", fields: .oauth2,
-            usesClientSecret: true)
-        guard
-            case .ready(let description) = try ServerPlan.plan(
-                flags: ServerFlags(), saved: saved, server: Self.server, clientSecret: true)
-        else {
-            Issue.record("expected a ready description")
+        let plan = try ServerPlan.plan(flags: ServerFlags(), saved: Self.saved, server: Self.server, clientSecret: true)
+        guard case .ready(let description) = plan else {
+            Issue.record("expected a ready description: \(plan)")
             return
         }
-        #expect(description.clientID == "cli")
+        #expect(description.clientID == "cli" && description.scope == "openid")
+    }
+
+    @Test("a later login that reads an OpenAPI document keeps the saved client id and scope")
+    func savedClientIDAfterDiscovery() throws {
+        let flags = ServerFlags(openAPI: "/openapi.json")
+        let document = Self.url("https://id.example.com/realms/app/openapi.json")
+        #expect(
+            try ServerPlan.plan(flags: flags, saved: Self.saved, server: Self.server, clientSecret: true)
+                == .discover(metadata: [], openAPI: [document]))
+        let found = Discovery.Endpoints(token: Self.url("https://id.example.com/realms/app/token"))
+        let description = try ServerPlan.complete(
+            flags: flags, saved: Self.saved, server: Self.server, clientSecret: true, found: found, at: [document],
+            tried: [document])
+        #expect(description.loginURL == found.token)
+        #expect(description.clientID == "cli" && description.scope == "openid")
     }
 }

@@ -107,8 +107,9 @@ package enum ServerPlan: Sendable, Hashable {
             kind: .oauth2, loginURL: found.token ?? saved?.loginURL ?? token,
             refreshURL: found.refresh ?? found.token ?? saved?.refreshURL,
             revocationURL: found.revocation ?? saved?.revocationURL,
-            profileURL: found.userinfo ?? saved?.profileURL ?? profile,
-            fields: saved?.fields ?? .oauth2, discoveredAt: documents.isEmpty ? saved?.discoveredAt ?? [] : documents)
+            profileURL: found.userinfo ?? saved?.profileURL ?? profile, clientID: saved?.clientID,
+            scope: saved?.scope, fields: saved?.fields ?? .oauth2,
+            discoveredAt: documents.isEmpty ? saved?.discoveredAt ?? [] : documents)
         return try oauth2(
             flags: flags, base: fromDocuments, token: token, profile: profile, server: server,
             clientSecret: clientSecret)
