@@ -40,7 +40,7 @@ test: deps
 	scripts/python-env
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) scripts/keyring-session $(SWIFT) test --skip-build
 
-# Every test but the end-to-end ones: each library's units and the demo server's routes, in process, starting no
+# Every test but the end-to-end ones: each target's units and the demo server's routes, in process, starting no
 # process and needing no keyring. Seconds, once built.
 test-unit: deps
 	$(SWIFT) build --build-tests
