@@ -160,7 +160,9 @@ package struct LoginCoordinator: Sendable {
     package mutating func authenticationFailed(_ error: APIServiceError) -> SessionFailure {
         guard case .authenticating(let pending) = state else { invalid("authenticationFailed") }
         state = .finished
-        return .loginFailed(error, pending.attempt.account, kind: pending.attempt.serverDescription.kind)
+        let account = pending.attempt.account
+        return .requestFailed(
+            error, server: account.server, email: account.email, kind: pending.attempt.serverDescription.kind)
     }
 
     /// The new session's profile arrived.

@@ -104,7 +104,7 @@ package struct LogoutCoordinator: Sendable {
             state = .removing(.notTold(.serverCannotRevoke(record.server)))
             return .remove(record)
         }
-        if let refused = plainHTTP.refusal(record.server, description, sessionAllows: record.allowsPlainHTTP == true) {
+        if let refused = plainHTTP.refusal(for: record) {
             state = .removing(.notTold(.plainHTTPRefused(record.account, to: refused)))
             return .remove(record)
         }

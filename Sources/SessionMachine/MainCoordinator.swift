@@ -77,8 +77,6 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
         case rejected(String)
         /// The person asked for a refresh, so one is made even if another process refreshed meanwhile.
         case asked
-        /// No access token is stored, though the session has a refresh token: another program removed it.
-        case missing
     }
 
     private struct Flow: Sendable {
@@ -147,12 +145,13 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
         guard case .readingAccessToken(let flow, let record) = state else { invalid("tokenRead") }
         guard let accessToken else {
             // A keyring item can be deleted on its own, by a keyring manager or another tool; the refresh
-            // token's item may have survived it.
-            guard record.refreshable == true else {
+            // token's item may have survived it. A record from before `refreshable` existed may have one too.
+            guard record.refreshable != false else {
                 state = .finished
                 return .fail(.noStoredToken(record.account))
             }
-            state = .waitingForLock(flow, record, .missing)
+            // Renewed as a due token is: whatever another process stored meanwhile is used instead.
+            state = .waitingForLock(flow, record, .due)
             return .lockForRefresh(record.account)
         }
         return .proceed(use(accessToken, in: flow))
@@ -175,7 +174,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
         let replaced: String? =
             switch reason {
             case .rejected(let refused): credentials.accessToken != refused && unexpired ? credentials.accessToken : nil
-            case .due, .missing: record != original && unexpired ? credentials.accessToken : nil
+            case .due: record != original && unexpired ? credentials.accessToken : nil
             case .asked: nil
             }
         if let replaced {
@@ -270,9 +269,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
     private static func plainHTTPRefusal(_ source: TokenSource, _ plainHTTP: PlainHTTP) -> SessionFailure? {
         switch source {
         case .stored(let record):
-            plainHTTP.refusal(
-                record.server, record.serverDescription, sessionAllows: record.allowsPlainHTTP == true
-            ).map { .plainHTTPRefused(server: $0, sending: .tokens(email: record.email)) }
+            plainHTTP.refusal(for: record).map { .plainHTTPRefused(server: $0, sending: .tokens(email: record.email)) }
         case .environment(_, let server):
             plainHTTP.refusal(server, .original(server)).map {
                 .plainHTTPRefused(server: $0, sending: .environmentToken)
@@ -343,11 +340,7 @@ extension MainCoordinator where Purpose == ProfilePurpose {
     package mutating func profileFailed(_ error: APIServiceError) -> ProfileFailedAction {
         guard case .using(let flow, let accessToken) = state else { invalid("profileFailed") }
         state = .finished
-        guard case .stored(let record) = flow.source else {
-            return .fail(
-                error == .tokenRejected
-                    ? .environmentTokenRejected(server: flow.source.server) : flow.source.failure(error))
-        }
+        guard case .stored(let record) = flow.source else { return .fail(flow.source.failure(error)) }
         switch error {
         case .tokenRejected where !flow.renewed:
             state = .waitingForLock(flow, record, .rejected(accessToken))

@@ -26,6 +26,11 @@ package struct PlainHTTP: Sendable, Hashable {
         return description.endpoints.lazy.compactMap(ServerURL.init(originOf:)).first { !isProtected($0) }
     }
 
+    /// ``refusal(_:_:sessionAllows:)`` for a stored session, with the allowance its login saved.
+    package func refusal(for record: SessionRecord) -> ServerURL? {
+        refusal(record.server, record.serverDescription, sessionAllows: record.allowsPlainHTTP == true)
+    }
+
     /// Whether secrets sent to `origin` stay out of other machines' sight: `https`, or this machine directly.
     private func isProtected(_ origin: ServerURL) -> Bool {
         origin.url.scheme == "https" || origin.isLoopback && proxies.proxy(for: origin) == nil

@@ -23,8 +23,6 @@ package enum SessionFailure: Sendable, Hashable {
     /// Refused before anything was sent: `sending` would cross plain HTTP to `server`, another machine, and
     /// nobody allowed it.
     case plainHTTPRefused(server: ServerURL, sending: Secret)
-    /// The server refused the login, or could not be asked.
-    case loginFailed(APIServiceError, Account, kind: ServerKind)
     /// The login stored its session, but the profile request that followed failed.
     case profileAfterLogin(APIServiceError, SessionRecord)
     /// The login succeeded, but its profile answer is not a profile; nothing was stored.
@@ -100,10 +98,12 @@ package enum TokenSource: Sendable, Hashable, Redacting {
         }
     }
 
-    /// A failed request's failure, named after this source.
+    /// A failed request's failure, named after this source. A refused `SWAGGERCTL_TOKEN` is the person's to
+    /// replace: nothing here can renew it.
     func failure(_ error: APIServiceError) -> SessionFailure {
         switch self {
         case .stored(let record): .requestFailed(error, server: record.server, email: record.email, kind: record.kind)
+        case .environment(_, let server) where error == .tokenRejected: .environmentTokenRejected(server: server)
         case .environment(_, let server): .requestFailed(error, server: server, email: nil, kind: .original)
         }
     }

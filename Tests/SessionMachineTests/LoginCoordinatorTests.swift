@@ -142,7 +142,9 @@ struct LoginCoordinatorTests {
         for error in MainCoordinatorTests.everyError {
             var coordinator = LoginCoordinator()
             _ = coordinator.loginRequested(Self.request(description: Fixtures.identity))
-            #expect(coordinator.authenticationFailed(error) == .loginFailed(error, Fixtures.ana, kind: .identity))
+            #expect(
+                coordinator.authenticationFailed(error)
+                    == .requestFailed(error, server: Fixtures.server, email: Fixtures.ana.email, kind: .identity))
         }
     }
 

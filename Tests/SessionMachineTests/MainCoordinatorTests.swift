@@ -130,12 +130,29 @@ struct MainCoordinatorTests {
 
     @Test("a record whose token is in no store, and that has no refresh token, is reported, not removed")
     func noStoredToken() {
-        for refreshable in [false, nil] {
-            var coordinator = MainCoordinator(purpose: TokenPurpose())
-            let record = Self.record(expiresIn: 600, refreshable: refreshable)
-            _ = coordinator.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
-            #expect(coordinator.tokenRead(nil) == .fail(.noStoredToken(Fixtures.ana)))
-        }
+        var coordinator = MainCoordinator(purpose: TokenPurpose())
+        let record = Self.record(expiresIn: 600, refreshable: false)
+        _ = coordinator.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
+        #expect(coordinator.tokenRead(nil) == .fail(.noStoredToken(Fixtures.ana)))
+    }
+
+    @Test("a record from before refreshable existed, with no access token stored, looks for its refresh token")
+    func noStoredTokenInAnOldRecord() {
+        let old = Self.record(expiresIn: 600, refreshable: nil)
+        var renewable = MainCoordinator(purpose: TokenPurpose())
+        _ = renewable.start(.stored(old), now: Self.now, plainHTTP: PlainHTTP())
+        #expect(renewable.tokenRead(nil) == .lockForRefresh(Fixtures.ana))
+        #expect(
+            renewable.lockTaken(
+                record: old, credentials: Credentials(accessToken: nil, refreshToken: "old-refresh"), now: Self.now)
+                == .refresh(Self.refresh("old-refresh", old)))
+
+        var empty = MainCoordinator(purpose: TokenPurpose())
+        _ = empty.start(.stored(old), now: Self.now, plainHTTP: PlainHTTP())
+        _ = empty.tokenRead(nil)
+        #expect(
+            empty.lockTaken(record: old, credentials: Credentials(accessToken: nil), now: Self.now)
+                == .fail(.noStoredToken(Fixtures.ana)))
     }
 
     @Test("a session whose access token was removed by another program is renewed with its refresh token")

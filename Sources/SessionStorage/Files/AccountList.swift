@@ -19,12 +19,18 @@ struct AccountList<Element: AccountKeyed>: Sendable {
 
     /// The elements that decode, in file order.
     func elements() throws(SwaggerError) -> [Element] {
-        try file.read().compactMap(\.element)
+        try contents().elements
     }
 
     /// The accounts of the elements that do not decode; `nil` for one that does not even say whose it is.
     func damaged() throws(SwaggerError) -> [Account?] {
-        try file.read().filter { $0.element == nil }.map(\.account)
+        try contents().damaged
+    }
+
+    /// Both of the above, from one read of the file.
+    func contents() throws(SwaggerError) -> (elements: [Element], damaged: [Account?]) {
+        let all = try file.read()
+        return (all.compactMap(\.element), all.filter { $0.element == nil }.map(\.account))
     }
 
     /// Replaces the element for `element`'s account, damaged or not, or adds it, in one locked update.

@@ -23,7 +23,17 @@ package struct SessionList: Sendable {
     /// Every stored session, the most recently active first (``SessionRecord/activeSince``). Of two from the
     /// same instant, the one saved last comes first: ``save(_:)`` appends.
     package func records() throws(SwaggerError) -> [SessionRecord] {
-        try file.elements().enumerated()
+        Self.ordered(try file.elements())
+    }
+
+    /// ``records()`` and ``damaged()`` from one read of the file.
+    package func contents() throws(SwaggerError) -> (records: [SessionRecord], damaged: [Account?]) {
+        let (records, damaged) = try file.contents()
+        return (Self.ordered(records), damaged)
+    }
+
+    private static func ordered(_ records: [SessionRecord]) -> [SessionRecord] {
+        records.enumerated()
             .sorted { ($0.element.activeSince, $0.offset) > ($1.element.activeSince, $1.offset) }
             .map(\.element)
     }

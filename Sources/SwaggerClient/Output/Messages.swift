@@ -62,8 +62,6 @@ package struct Messages: Sendable {
                 case .environmentToken: "the token in SWAGGERCTL_TOKEN"
                 }
             return SwaggerError(.usage, plainHTTPRefusal(sending: what, to: server))
-        case .loginFailed(let error, let account, let kind):
-            return self.error(error, on: account.server, email: account.email, kind: kind)
         case .profileAfterLogin(let error, let record):
             let reason = self.error(error, on: record.server, email: record.email, kind: record.kind)
             return SwaggerError(

@@ -28,8 +28,8 @@ extension SessionController {
     /// - Returns: The accounts removed, records that could not be read included.
     /// - Throws: `SwaggerError` when a store cannot be changed; what was removed before stays removed.
     package func logoutAll(revoke: Bool) async throws(SwaggerError) -> [Account] {
-        let records = try sessions.records()
-        let damaged = try sessions.damaged().compactMap { $0 }
+        let (records, unreadable) = try sessions.contents()
+        let damaged = unreadable.compactMap { $0 }
         for record in records { _ = try await logout(record, revoke: revoke) }
         for account in damaged { _ = try await removeDamaged(account) }
         return records.map(\.account) + damaged

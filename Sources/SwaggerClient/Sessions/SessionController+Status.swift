@@ -20,7 +20,7 @@ extension SessionController {
             let outcome = try await profile(check, allowSaved: false)
             result = outcome.origin == .server(renewed: true) ? .refreshed : .valid
         }
-        let records = try records()
+        let (records, damaged) = try sessions.contents()
         // A malformed SWAGGERCTL_SERVER marks no session the default; status still lists them all.
         let defaultServer = try? configuration.server(flag: nil, records: records)
         var statuses = SessionStatus.list(records, now: now(), defaultServer: defaultServer).filter { status in
@@ -34,6 +34,6 @@ extension SessionController {
                 expiresAt: JWTClaims.expiry(of: token), check: check?.environmentToken == nil ? nil : result)
         }
         return StatusReport(
-            sessions: statuses, damaged: try sessions.damaged(), path: sessions.path, environmentToken: environment)
+            sessions: statuses, damaged: damaged, path: sessions.path, environmentToken: environment)
     }
 }

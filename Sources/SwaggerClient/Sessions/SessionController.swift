@@ -170,7 +170,7 @@ package struct SessionController: Sendable {
         do {
             try profiles?.remove(record.account)
         } catch {
-            warn("the saved profile could not be deleted: \(error.message)")
+            warn("the saved profile of \(record.email) could not be deleted: \(error.message)")
         }
         lock.releaseRemovingFile()
     }
