@@ -71,7 +71,7 @@ struct APITests {
     func refreshAndRepeat() async throws {
         try await withSession { sandbox, server in
             let before = try await OAuth2Tests.stored(sandbox, server.origin)
-            _ = try await server.curl(["-X", "POST", "\(server.origin)/test/expire-access-tokens"])
+            _ = try await curl(["-X", "POST", "\(server.origin)/test/expire-access-tokens"])
             let repeated = try await sandbox.swaggerctl("api", "/users/me")
             #expect(repeated.status == 0, "\(repeated)")
             #expect(repeated.stdout.contains(#""full_name":"Ana Horvat""#), "\(repeated)")

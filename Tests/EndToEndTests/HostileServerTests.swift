@@ -21,15 +21,6 @@ struct HostileServerTests {
     static let hostile =
         "\u{1B}]52;c;cGF5bG9hZA==\u{7}\u{1B}[2J\nswaggerctl: forged\u{202E}gnp.exe\u{200B}\u{9B}31m\u{7F}"
 
-    /// A JWT whose payload is `claims`; unsigned, as swaggerctl never verifies one.
-    static func jwt(_ claims: String) -> String {
-        func base64url(_ text: String) -> String {
-            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        }
-        return base64url(#"{"alg":"none"}"#) + "." + base64url(claims) + ".sig"
-    }
-
     /// Nothing that reached a terminal holds a raw control or invisible character, and stderr is one line.
     private func expectClean(
         _ result: CommandResult, lines: Int = 1, sourceLocation: SourceLocation = #_sourceLocation
@@ -50,7 +41,8 @@ struct HostileServerTests {
         arguments: [#"{"exp": -210866803200}"#, #"{"exp": 9999999999999}"#, #"{"exp": 1e300}"#, #"{"exp": "soon"}"#])
     func absurdExpiry(claims: String) async throws {
         let sandbox = try Sandbox()
-        let login = FaultServer.Reply(body: #"{"accessToken": "\#(Self.jwt(claims))", "refreshToken": "r"}"#)
+        let login = FaultServer.Reply(
+            body: #"{"accessToken": "\#(Fixtures.jwt(claims: claims))", "refreshToken": "r"}"#)
         try await FaultServer.run(login: login, profile: .init(body: #"{"id": 1}"#)) { url in
             #expect(try await sandbox.login(url, email: "a@example.com", password: "pw").status == 0)
             #expect(try sandbox.sessions.records().first?.expiresAt == nil)
@@ -470,6 +462,8 @@ struct HostileServerTests {
 func chown(_ url: URL, to uid: uid_t) throws {
     let enumerator = FileManager.default.enumerator(atPath: url.path)
     for path in [url.path] + (enumerator?.compactMap { $0 as? String }.map { url.appending(path: $0).path } ?? []) {
-        guard Glibc.chown(path, uid, gid_t(uid)) == 0 else { throw PortFailure() }
+        guard Glibc.chown(path, uid, gid_t(uid)) == 0 else {
+            throw SupportFailure("chown \(path) failed: errno \(errno)")
+        }
     }
 }

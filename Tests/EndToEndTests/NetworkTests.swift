@@ -275,7 +275,7 @@ struct NetworkTests {
             }
             try await collectTokens()
             // Past the access token's 900 s as swaggerctl sees it, so that every command below refreshes first.
-            sandbox.advanceClock(by: .seconds(1000))
+            sandbox.advanceClock(by: DemoServerProcess.pastExpiry)
             for arguments in [["details"], ["refresh"], ["status", "--check"], ["token"]] {
                 let result = try await sandbox.swaggerctl(arguments + ["--verbose"])
                 #expect(result.status == 0, "\(arguments): \(result)")

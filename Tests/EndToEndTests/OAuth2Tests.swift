@@ -254,7 +254,7 @@ struct OAuth2Tests {
             let (issuer, login) = try await Self.loginToDOT(server, in: sandbox)
             try #require(login.status == 0, "\(login)")
             let credentials = try await Self.stored(sandbox, issuer)
-            _ = try await server.curl([
+            _ = try await curl([
                 "-d", "token=\(credentials.refreshToken ?? "")", "-d", "client_id=\(Self.publicClient)",
                 "\(issuer)/revoke_token/",
             ])

@@ -92,10 +92,11 @@ struct SessionLifecycleTests {
             try #require(login.status == 0, "\(login)")
             let stored = try #require(
                 try await sandbox.file.credentials(for: Account(server: server.apiURL, email: "demo@example.com")))
+            let accessToken = try #require(stored.accessToken)
 
             let token = try await sandbox.swaggerctl("token")
             #expect(token.status == 0)
-            #expect(token.stdout == (stored.accessToken ?? "-") + "\n")
+            #expect(token.stdout == accessToken + "\n")
             #expect(token.stderr.isEmpty)
 
             for format in ["table", "json"] {
@@ -103,7 +104,7 @@ struct SessionLifecycleTests {
                 #expect(status.status == 0)
                 #expect(status.stdout.contains(server.apiURL))
                 #expect(status.stdout.contains("demo@example.com"))
-                #expect(!status.stdout.contains(stored.accessToken ?? "-"))
+                #expect(!status.stdout.contains(accessToken))
                 #expect(!status.stdout.contains(try #require(stored.refreshToken)))
             }
             let json = try await sandbox.swaggerctl("status", "--format", "json")

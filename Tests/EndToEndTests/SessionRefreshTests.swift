@@ -11,8 +11,6 @@ import Testing
 /// profile, and `SWAGGERCTL_TOKEN`, against the demo server, whose clock and swaggerctl's the tests move.
 @Suite("Sessions that last: refresh, rotation, revoke, offline")
 struct SessionRefreshTests {
-    /// Longer than the demo server's access tokens live (900 s), and far shorter than its refresh tokens.
-    static let pastExpiry: Duration = .seconds(1000)
     static let rotated = "refresh token rotated"
     static let revoked = "session revoked"
 
@@ -29,7 +27,7 @@ struct SessionRefreshTests {
     static func loginAndExpire(_ sandbox: Sandbox, _ server: DemoServerProcess) async throws {
         let login = try await sandbox.loginAsDemo(server.apiURL)
         try #require(login.status == 0, "\(login)")
-        try await sandbox.advanceClock(by: pastExpiry, with: server)
+        try await sandbox.advanceClock(by: DemoServerProcess.pastExpiry, with: server)
     }
 
     static func storedCredentials(_ sandbox: Sandbox, _ server: DemoServerProcess) async throws -> Credentials {
@@ -39,26 +37,19 @@ struct SessionRefreshTests {
 
     /// `curl` with the bearer token on the profile, as a script would use `swaggerctl token`.
     static func curlProfile(_ server: DemoServerProcess, token: String) async throws -> CommandResult {
-        try await runProgram(
-            URL(filePath: "/usr/bin/curl"),
-            [
-                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)",
-                "\(server.apiURL)/User/User",
-            ],
-            environment: [:])
+        try await curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)",
+            "\(server.apiURL)/User/User",
+        ])
     }
 
     /// `curl` spending `refreshToken` directly, as a thief who copied it would.
     static func curlRefresh(_ server: DemoServerProcess, refreshToken: String) async throws -> String {
         let body = #"{"refreshToken":"\#(refreshToken)","appId":"swaggerctl-demo"}"#
-        return try await runProgram(
-            URL(filePath: "/usr/bin/curl"),
-            [
-                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Content-Type: application/json", "-d", body,
-                "\(server.apiURL)/User/RefreshToken",
-            ],
-            environment: [:]
-        ).stdout
+        return try await curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "-H", "Content-Type: application/json", "-d", body,
+            "\(server.apiURL)/User/RefreshToken",
+        ]).stdout
     }
 
     @Test("after the access token expires, details in a new process refreshes once; token then prints a usable token")
@@ -293,7 +284,7 @@ struct SessionRefreshTests {
             #expect(
                 refreshed.stdout.contains("Checked    refreshed: the server accepts the new token\n"), "\(refreshed)")
 
-            sandbox.advanceClock(by: Self.pastExpiry)
+            sandbox.advanceClock(by: DemoServerProcess.pastExpiry)
             let expired = try await sandbox.swaggerctl("status")
             #expect(
                 expired.stdout.contains(

@@ -1,8 +1,5 @@
 import Foundation
-import SessionMachine
-import SessionStorage
 import SwaggerClient
-import SwaggerHTTP
 import SwaggerModel
 import Testing
 

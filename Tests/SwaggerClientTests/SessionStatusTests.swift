@@ -214,9 +214,9 @@ struct SessionStatusTests {
 
     @Test("json round-trips, ends in a newline, and holds no token")
     func json() async throws {
-        // Store a session the way login does: the token in the keystore, the record in the index.
+        // Store a session the way login does: the token in the file, the record in the session list.
         let folder = try TemporaryDirectory()
-        let token = Self.jwt(exp: 2_000_003_600)
+        let token = Fixtures.jwt(exp: 2_000_003_600)
         try await FileBackend(directory: folder.url).store(
             Credentials(accessToken: token, refreshToken: "REFRESH-TOKEN-TEXT"), for: Fixtures.ana)
         let index = SessionList(directory: folder.url)
@@ -235,15 +235,6 @@ struct SessionStatusTests {
         #expect(try JSONDecoder.swaggerctl.decode([SessionStatus].self, from: Data(text.utf8)) == statuses)
         #expect(statuses.first?.expiresAt == Date(timeIntervalSince1970: 2_000_003_600))
         #expect(try JSONDecoder.swaggerctl.decode([SessionStatus].self, from: Data(SessionStatus.json([]).utf8)) == [])
-    }
-
-    /// An unsigned JWT whose only claim is `exp`.
-    static func jwt(exp: Int) -> String {
-        func base64url(_ text: String) -> String {
-            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        }
-        return base64url(#"{"alg":"none"}"#) + "." + base64url(#"{"exp":\#(exp)}"#) + ".sig"
     }
 
     @Test("json writes dates as ISO 8601 and the active flag")

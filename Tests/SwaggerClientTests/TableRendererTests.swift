@@ -1,8 +1,3 @@
-import SessionMachine
-import SessionStorage
-import SwaggerHTTP
-import SwaggerModel
-import TestSupport
 import Testing
 
 @testable import SwaggerClient

@@ -1,9 +1,4 @@
 import Foundation
-import SessionMachine
-import SessionStorage
-import SwaggerHTTP
-import SwaggerModel
-import TestSupport
 import Testing
 
 @testable import SwaggerClient

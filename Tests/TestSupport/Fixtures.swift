@@ -26,10 +26,6 @@ package enum Fixtures {
             expiresAt: expiresAt, serverDescription: .original(account.server))
     }
 
-    package static func session(_ account: Account, token: String = "access-token-1") -> Session {
-        Session(record: record(account), credentials: Credentials(accessToken: token, refreshToken: "refresh-1"))
-    }
-
     package static func profile(_ json: String) throws -> Profile {
         try Profile(json: Data(json.utf8))
     }
@@ -45,11 +41,17 @@ package enum Fixtures {
 
     /// An unsigned JWT whose only claim is `exp`.
     package static func jwt(exp: Int) -> String {
+        jwt(claims: #"{"exp":\#(exp)}"#)
+    }
+
+    /// An unsigned JWT whose payload is `claims`, as given: swaggerctl reads a JWT's claims but never verifies
+    /// its signature.
+    package static func jwt(claims: String) -> String {
         func base64url(_ text: String) -> String {
             Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
                 .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         }
-        return base64url(#"{"alg":"none"}"#) + "." + base64url(#"{"exp":\#(exp)}"#) + ".sig"
+        return base64url(#"{"alg":"none"}"#) + "." + base64url(claims) + ".sig"
     }
 }
 

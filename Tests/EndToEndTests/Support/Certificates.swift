@@ -104,11 +104,7 @@ struct Certificates: Sendable {
 
     private func openssl(_ arguments: String...) async throws {
         let result = try await runProgram(URL(filePath: "/usr/bin/openssl"), arguments, environment: [:])
-        guard result.status == 0 else { throw Failure(description: "openssl \(arguments.first ?? ""): \(result)") }
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+        guard result.status == 0 else { throw SupportFailure("openssl \(arguments.first ?? ""): \(result)") }
     }
 }
 

@@ -74,6 +74,13 @@ func runProgram(
     }
 }
 
+/// Runs Debian's curl with `arguments`, quietly but for errors: how a test talks to a server outside swaggerctl.
+func curl(_ arguments: [String]) async throws -> CommandResult {
+    try await runProgram(
+        URL(filePath: "/usr/bin/curl"), ["--silent", "--show-error"] + arguments, environment: ["PATH": "/usr/bin:/bin"]
+    )
+}
+
 /// A read-only descriptor of a file that holds `text` and has no name left.
 private func inputFile(_ text: String) throws -> FileDescriptor {
     let path = FilePath(FileManager.default.temporaryDirectory.appending(path: "stdin-\(UUID().uuidString)").path)
@@ -151,6 +158,12 @@ func withChildProcess<Result: Sendable>(
 /// A child that did not start as expected.
 struct StartFailure: Error, CustomStringConvertible {
     var description: String
+}
+
+/// A test helper that could not do what the test asked of it, with what it saw.
+struct SupportFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }
 
 extension Dictionary where Key == String, Value == String {

@@ -27,14 +27,14 @@ struct DemoServerProcess: Sendable {
     /// expire without anyone waiting for them.
     func advanceClock(by interval: Duration) async throws {
         let origin = apiURL.dropLast(DemoServerProcess.basePath.count)
-        let result = try await runProgram(
-            URL(filePath: "/usr/bin/curl"),
-            ["--silent", "--show-error", "--fail", "-X", "POST", "\(origin)/_test/clock?advance=\(interval.seconds)"],
-            environment: [:])
-        guard result.status == 0 else { throw StartFailure(description: "the clock did not move: \(result)") }
+        let result = try await curl(["--fail", "-X", "POST", "\(origin)/_test/clock?advance=\(interval.seconds)"])
+        guard result.status == 0 else { throw SupportFailure("the clock did not move: \(result)") }
     }
 
     static let basePath = "/api"
+
+    /// Past the demo server's default access-token lifetime (900 s), for a clock moved to make tokens expire.
+    static let pastExpiry: Duration = .seconds(1000)
 }
 
 /// Runs `body` with a fresh demo server, and stops it afterwards. With `alone`, the server listens on a

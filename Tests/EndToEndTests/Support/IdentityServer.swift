@@ -40,9 +40,9 @@ final class IdentityServer: Sendable {
     /// Runs `body` with the URL the endpoints are mapped under: the origin, then `prefix`.
     static func run(
         prefix: String = "", passwords: [String: String] = ["ana@example.com": "Passw0rd!"],
-        lifetime: Duration = .seconds(3600), _ body: @Sendable (String, IdentityServer) async throws -> Void
+        _ body: @Sendable (String, IdentityServer) async throws -> Void
     ) async throws {
-        let server = IdentityServer(passwords: passwords, lifetime: lifetime)
+        let server = IdentityServer(passwords: passwords, lifetime: .seconds(3600))
         let router = Router()
         router.post("\(prefix)/login") { request, _ in try await server.login(request) }
         router.post("\(prefix)/refresh") { request, _ in try await server.refresh(request) }

@@ -116,5 +116,5 @@ func lockKeyring(bus address: String) async throws {
             "org.freedesktop.Secret.Service.Lock", "array:objpath:/org/freedesktop/secrets/collection/login",
         ],
         environment: ["DBUS_SESSION_BUS_ADDRESS": address])
-    guard result.status == 0 else { throw StartFailure(description: "Lock failed: \(result)") }
+    guard result.status == 0 else { throw SupportFailure("Lock failed: \(result)") }
 }

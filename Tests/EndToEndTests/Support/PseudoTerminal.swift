@@ -24,10 +24,10 @@ final class PseudoTerminalProcess: @unchecked Sendable {
     ) throws {
         var master: Int32 = -1
         var slave: Int32 = -1
-        guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw Failure("openpty failed") }
+        guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw SupportFailure("openpty failed") }
         // The child opens the terminal by name; the parent's copy closes, so that the master reads end of file
         // once the child and everything it started have exited.
-        guard let terminalName = ttyname(slave) else { throw Failure("ttyname failed") }
+        guard let terminalName = ttyname(slave) else { throw SupportFailure("ttyname failed") }
         let name = String(cString: terminalName)
         close(slave)
         self.master = master
@@ -55,7 +55,9 @@ final class PseudoTerminalProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
         // The test runner's other descriptors (pipes of other tests' processes) stay out of the child.
-        guard closeFrom(&actions, 3) == 0 else { throw Failure("posix_spawn_file_actions_addclosefrom_np failed") }
+        guard closeFrom(&actions, 3) == 0 else {
+            throw SupportFailure("posix_spawn_file_actions_addclosefrom_np failed")
+        }
 
         let path = program.path
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
@@ -65,7 +67,7 @@ final class PseudoTerminalProcess: @unchecked Sendable {
         let error = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         guard error == 0 else {
             close(master)
-            throw Failure("posix_spawn \(path): \(String(cString: strerror(error)))")
+            throw SupportFailure("posix_spawn \(path): \(String(cString: strerror(error)))")
         }
         self.pid = pid
     }
@@ -93,7 +95,7 @@ final class PseudoTerminalProcess: @unchecked Sendable {
 
     /// Reads until the transcript contains `text`, failing if the program ends first.
     func read(until text: String) throws {
-        guard try shows(text) else { throw Failure("ended before \"\(text)\": \(transcript)") }
+        guard try shows(text) else { throw SupportFailure("ended before \"\(text)\": \(transcript)") }
     }
 
     /// Reads until the transcript contains `text` (`true`) or the program has ended without showing it
@@ -102,7 +104,7 @@ final class PseudoTerminalProcess: @unchecked Sendable {
     func shows(_ text: String) throws -> Bool {
         let deadline = ContinuousClock.now + Deadline.command
         while !transcript.contains(text) {
-            guard ContinuousClock.now < deadline else { throw Failure("no \"\(text)\" in: \(transcript)") }
+            guard ContinuousClock.now < deadline else { throw SupportFailure("no \"\(text)\" in: \(transcript)") }
             guard readAvailable(milliseconds: 100) else { return false }
         }
         return true
@@ -112,7 +114,7 @@ final class PseudoTerminalProcess: @unchecked Sendable {
     func waitUntilEchoIsOff() throws {
         let deadline = ContinuousClock.now + Deadline.command
         while echoes {
-            guard ContinuousClock.now < deadline else { throw Failure("echo never went off: \(transcript)") }
+            guard ContinuousClock.now < deadline else { throw SupportFailure("echo never went off: \(transcript)") }
             var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
             nanosleep(&pause, nil)
         }
@@ -134,7 +136,7 @@ final class PseudoTerminalProcess: @unchecked Sendable {
     func finish() throws -> Int32 {
         let deadline = ContinuousClock.now + Deadline.command
         while readAvailable(milliseconds: 100) {
-            guard ContinuousClock.now < deadline else { throw Failure("still running: \(transcript)") }
+            guard ContinuousClock.now < deadline else { throw SupportFailure("still running: \(transcript)") }
         }
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
@@ -154,11 +156,6 @@ final class PseudoTerminalProcess: @unchecked Sendable {
         guard count > 0 else { return false }
         transcript += String(decoding: buffer[..<count], as: UTF8.self)
         return true
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
     }
 }
 

@@ -18,55 +18,42 @@ struct PythonServer: Sendable {
     /// The server's origin, such as `http://127.4.5.6:41234`.
     let origin: String
 
-    /// Sends a request with curl, outside swaggerctl: how a test sees what the server thinks.
-    func curl(_ arguments: [String]) async throws -> CommandResult {
-        try await runProgram(
-            URL(filePath: "/usr/bin/curl"), ["--silent", "--show-error"] + arguments,
-            environment: ["PATH": "/usr/bin:/bin"])
-    }
-
-    /// The JSON object that `curl` gets.
+    /// The JSON object that `curl` gets: how a test sees what the server thinks.
     func json(_ arguments: [String]) async throws -> [String: Any] {
         let result = try await curl(arguments)
         return try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
     }
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
-    }
 }
 
 /// Runs `body` with a fresh `fixture` server, and stops it afterwards.
 func withPythonServer<Result: Sendable>(
-    _ fixture: PythonServer.Fixture, environment: [String: String] = [:],
-    _ body: (PythonServer) async throws -> Result
+    _ fixture: PythonServer.Fixture, _ body: (PythonServer) async throws -> Result
 ) async throws -> Result {
     guard FileManager.default.isExecutableFile(atPath: PythonServer.python.path) else {
-        throw PythonServer.Failure("no \(PythonServer.python.path): `make test` makes it with scripts/python-env")
+        throw SupportFailure("no \(PythonServer.python.path): `make test` makes it with scripts/python-env")
     }
     let folder = FileManager.default.temporaryDirectory.appending(path: "swaggerctl-py-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let log = folder.appending(path: "server.log")
-    let host = "127.\(Int.random(in: 1...254)).\(Int.random(in: 0...255)).\(Int.random(in: 1...254))"
+    let host = privateLoopbackHost()
     let serve = Project.root.appending(path: "Tests/Fixtures/python/serve.py").path
     let fixtureEnvironment = [
         "PATH": "/usr/bin:/bin", "HOME": folder.path, "PYTHONDONTWRITEBYTECODE": "1",
         "DOT_DATABASE": folder.appending(path: "db.sqlite3").path,
-    ].merging(environment) { $1 }
+    ]
     do {
         return try await withChildProcess(
             PythonServer.python, [serve, fixture.rawValue, host], environment: fixtureEnvironment, log: log
         ) { lines in
             guard lines[0].hasPrefix("listening on ") else {
-                throw PythonServer.Failure("\(fixture) printed \(lines[0])")
+                throw SupportFailure("\(fixture) printed \(lines[0])")
             }
             return try await body(PythonServer(origin: String(lines[0].dropFirst("listening on ".count))))
         }
     } catch let failure as StartFailure {
         let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        throw PythonServer.Failure("\(fixture): \(failure); its log: \(said.suffix(2000))")
+        throw SupportFailure("\(fixture): \(failure); its log: \(said.suffix(2000))")
     }
 }
