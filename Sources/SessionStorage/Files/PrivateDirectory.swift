@@ -134,21 +134,6 @@ package struct PrivateDirectory: Sendable {
         if durable { syncFolder() }
     }
 
-    /// A new file, 0600, open for reading and writing, whose name is removed at once: scratch space that no
-    /// other process can find, and that nothing leaves behind however the process ends.
-    /// - Returns: The file descriptor; the caller closes it.
-    package func scratchFile() throws(SwaggerError) -> Int32 {
-        try create()
-        var template = Array(fileURL(".scratch.XXXXXX").path.utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map(mkstemp) ?? -1 }
-        guard descriptor >= 0 else {
-            throw SwaggerError(.failure, "Could not make a temporary file in \(path): \(Self.errnoText()).")
-        }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map(unlink) }
-        return descriptor
-    }
-
     /// Runs `body` while holding an advisory lock on the lock file `name`, exclusive or shared; `body` learns
     /// whether it holds one.
     ///

@@ -11,15 +11,27 @@ import SwaggerModel
 /// `--slurp`'s array, written to a scratch file page by page instead of being kept in memory: every page of a
 /// long list held at once, then joined and copied, took several times the list's size.
 ///
-/// Nothing is shown until the last page has arrived, so that a failure part of the way leaves no half array
-/// on standard output.
+/// The file is 0600 in `$TMPDIR` (else `/tmp`), and its name is removed as soon as it is made: no other process
+/// can open it, and nothing is left behind however the process ends. Nothing is shown until the last page has arrived, so that a failure
+/// part of the way leaves no half array on standard output.
 package final class ItemSpool {
     private let descriptor: Int32
     private var isEmpty = true
 
-    /// A spool in a scratch file of `folder`, which is made private first if needed.
-    package init(in folder: URL) throws(SwaggerError) {
-        descriptor = try PrivateDirectory(folder).scratchFile()
+    package init(environment: [String: String]) throws(SwaggerError) {
+        let folder = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        // mkstemp makes it 0600 under a name no other process can guess, which goes at once.
+        var template = Array((folder + "/swaggerctl-slurp.XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { $0.baseAddress.map(mkstemp) ?? -1 }
+        guard descriptor >= 0 else {
+            throw SwaggerError(
+                .failure,
+                "Could not make a temporary file in \(folder) for --slurp: \(String(cString: strerror(errno))). "
+                    + "Set TMPDIR to a folder you can write.")
+        }
+        template.withUnsafeBufferPointer { _ = $0.baseAddress.map(unlink) }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        self.descriptor = descriptor
     }
 
     deinit {

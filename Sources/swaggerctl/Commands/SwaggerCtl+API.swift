@@ -91,7 +91,8 @@ extension SwaggerCtl {
             let fields = try field.map(Self.field)
             let body = try input.map { (file) throws(SwaggerError) in try Self.contents(of: file) }
             let renderer = ResponseRenderer(forTerminal: Terminal.isTerminal(STDOUT_FILENO))
-            let spool = try slurp ? ItemSpool(in: configuration.cacheDirectory ?? configuration.directory) : nil
+            // Kept only for printing, so --silent keeps nothing.
+            let spool = try slurp && !silent ? ItemSpool(environment: ProcessInfo.processInfo.environment) : nil
             var lastFailure: APIResponse?
             let outcome = try await Spinner.run("Waiting for \(path)") { spinner in
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
