@@ -145,22 +145,44 @@ package struct PrivateDirectory: Sendable {
         _ name: String, exclusive: Bool, _ body: (_ locked: Bool) throws(SwaggerError) -> Result
     ) throws(SwaggerError) -> Result {
         let lockPath = fileURL(name).path
-        let descriptor =
-            exclusive
-            ? open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            : open(lockPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        if descriptor < 0, !exclusive, errno == ENOENT { return try body(false) }
-        guard descriptor >= 0 else {
-            throw SwaggerError(.failure, "Could not open the lock file \(lockPath): \(Self.errnoText()).")
-        }
-        defer { close(descriptor) }
-        while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
-            guard errno == EINTR else {
-                throw SwaggerError(.failure, "Could not lock \(lockPath): \(Self.errnoText()).")
+        let descriptor: Int32
+        if exclusive {
+            descriptor = try Self.openLockFile(lockPath)
+        } else {
+            descriptor = open(lockPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            if descriptor < 0, errno == ENOENT { return try body(false) }
+            guard descriptor >= 0 else {
+                throw SwaggerError(.failure, "Could not open the lock file \(lockPath): \(Self.errnoText()).")
             }
         }
-        defer { flock(descriptor, LOCK_UN) }
+        try Self.lock(descriptor, exclusive ? LOCK_EX : LOCK_SH, at: lockPath)
+        defer {
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
         return try body(true)
+    }
+
+    /// Opens, creating it if need be, the lock file at `path` for an exclusive lock. O_NOFOLLOW: a symbolic link
+    /// put in the lock's place must not make swaggerctl create its target.
+    static func openLockFile(_ path: String) throws(SwaggerError) -> Int32 {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw SwaggerError(.failure, "Could not open the lock file \(path): \(errnoText()).")
+        }
+        return descriptor
+    }
+
+    /// Waits for the `flock(2)` `operation` on `descriptor`, the lock file at `path`, through interrupted
+    /// waits. On failure the descriptor is closed.
+    static func lock(_ descriptor: Int32, _ operation: Int32, at path: String) throws(SwaggerError) {
+        while flock(descriptor, operation) != 0 {
+            guard errno == EINTR else {
+                let reason = errnoText()
+                close(descriptor)
+                throw SwaggerError(.failure, "Could not lock \(path): \(reason).")
+            }
+        }
     }
 
     /// Removes the temporary files that ``write(_:to:)`` left for `name` when its process was killed. Call it

@@ -28,19 +28,8 @@ package struct RefreshLock: ~Copyable {
         try directory.create()
         let path = directory.fileURL(Self.fileName(for: account)).path
         while true {
-            // O_NOFOLLOW: a symbolic link put in the lock's place must not make swaggerctl create its target.
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard descriptor >= 0 else {
-                throw SwaggerError(
-                    .failure, "Could not open the lock file \(path): \(PrivateDirectory.errnoText()).")
-            }
-            while flock(descriptor, LOCK_EX) != 0 {
-                guard errno == EINTR else {
-                    let reason = PrivateDirectory.errnoText()
-                    close(descriptor)
-                    throw SwaggerError(.failure, "Could not lock \(path): \(reason).")
-                }
-            }
+            let descriptor = try PrivateDirectory.openLockFile(path)
+            try PrivateDirectory.lock(descriptor, LOCK_EX, at: path)
             if Self.isStillNamed(path, by: descriptor) {
                 self.descriptor = descriptor
                 self.path = path
