@@ -276,6 +276,11 @@ package struct Messages: Sendable {
         login(account.server, account.email)
     }
 
+    /// `a@x is`, or `a@x, b@x are`: who is logged in somewhere, to begin a clause.
+    package static func accountsAre(_ emails: [String]) -> String {
+        "\(emails.joined(separator: ", ")) \(emails.count == 1 ? "is" : "are")"
+    }
+
     private func plainHTTPRefusal(sending what: String, to server: ServerURL) -> String {
         let allow = "log in with --allow-http (or set SWAGGERCTL_ALLOW_HTTP=1)"
         // Only a proxy makes this machine's own address a refusal: the proxy reads what it carries.

@@ -13,9 +13,7 @@ extension SessionController {
     package func switchTo(_ email: String, on server: ServerURL) throws(SwaggerError) -> SessionRecord {
         guard var record = try sessions.record(server: server, email: email) else {
             let others = try accounts(on: server).map(\.email)
-            let known =
-                others.isEmpty
-                ? "No account is" : "Only \(others.joined(separator: ", ")) \(others.count == 1 ? "is" : "are")"
+            let known = others.isEmpty ? "No account is" : "Only \(Messages.accountsAre(others))"
             throw SwaggerError(
                 .authentication,
                 "\(email) is not logged in to \(server). \(known) logged in there; run "

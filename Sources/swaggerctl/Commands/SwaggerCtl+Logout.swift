@@ -48,9 +48,7 @@ extension SwaggerCtl {
                 case .notLoggedIn:
                     guard let email = session.email else { return "Not logged in to \(server); nothing to remove." }
                     let others = try controller.accounts(on: server).map(\.email)
-                    let there =
-                        others.isEmpty
-                        ? "" : " (\(others.joined(separator: ", ")) \(others.count == 1 ? "is" : "are"))"
+                    let there = others.isEmpty ? "" : " (\(Messages.accountsAre(others)))"
                     return "\(email) is not logged in to \(server)\(there); nothing to remove."
                 }
             }
