@@ -68,7 +68,7 @@ install: release
 # lintian then checks it, and fails on any error; it is installed first if missing.
 deb: release
 	scripts/deb "$(RELEASE_BIN)/swaggerctl" $(RELEASE_MANPAGE) .build-release/deb > .build-release/deb.path
-	command -v lintian >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends lintian; }
+	scripts/install-deps lintian
 	lintian --fail-on error --info $$(cat .build-release/deb.path)
 	cat .build-release/deb.path
 
