@@ -65,8 +65,8 @@ extension SwaggerCtl {
         func run() async throws {
             var configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
             if allowHttp { configuration.allowsPlainHTTP = true }
-            let login = try await Spinner.run("Working") { spinner in
-                try await SessionController.atTerminal(configuration, delegate: quiet ? nil : spinner) {
+            let login = try await Spinner.run("Working", enabled: !quiet) { spinner in
+                try await SessionController.atTerminal(configuration, delegate: spinner) {
                     (controller) throws(SwaggerError) in
                     let selection = try controller.select(server: serverOption.url(), email: nil)
                     let choice = try await controller.serverChoice(

@@ -24,9 +24,13 @@ final class Spinner: APIServiceDelegate {
     private static let frameTime: Duration = .milliseconds(80)
 
     private let state: Mutex<State>
+    /// One element each time a request starts: the animation sleeps until then, not in a loop.
+    private let requests: AsyncStream<Void>
+    private let requestStarted: AsyncStream<Void>.Continuation
 
     private init(label: String) {
         state = Mutex(State(label: label))
+        (requests, requestStarted) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// What the spinner says it is doing.
@@ -35,11 +39,12 @@ final class Spinner: APIServiceDelegate {
         set { state.withLock { $0.label = newValue } }
     }
 
-    /// Runs `work` with a spinner that says `label`, or with none when standard error is not a terminal.
-    static func run<Result: Sendable>(_ label: String, _ work: (Spinner?) async throws -> Result) async throws
-        -> Result
-    {
-        guard Terminal.isTerminal(STDERR_FILENO) else { return try await work(nil) }
+    /// Runs `work` with a spinner that says `label`, or with none when standard error is not a terminal or
+    /// `enabled` is off (`--quiet`).
+    static func run<Result: Sendable>(
+        _ label: String, enabled: Bool = true, _ work: (Spinner?) async throws -> Result
+    ) async throws -> Result {
+        guard enabled, Terminal.isTerminal(STDERR_FILENO) else { return try await work(nil) }
         let spinner = Spinner(label: label)
         return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
             group.addTask { await spinner.animate() }
@@ -53,19 +58,23 @@ final class Spinner: APIServiceDelegate {
             state.waitingSince = isWaiting ? .now : nil
             if !isWaiting { Self.erase(&state) }
         }
+        if isWaiting { requestStarted.yield() }
     }
 
-    /// Draws a frame while a request has been in flight for longer than the delay, until cancelled.
+    /// Draws a frame while a request has been in flight for longer than the delay, until cancelled; between
+    /// requests, such as at a prompt, it waits without waking.
     private func animate() async {
         var frame = 0
-        while !Task.isCancelled {
-            try? await Task.sleep(for: Self.frameTime)
-            state.withLock { state in
-                guard let since = state.waitingSince, ContinuousClock.now - since >= Self.delay else { return }
-                Terminal.standardError.write(
-                    "\r\(Self.frames[frame % Self.frames.count]) \(TerminalText.escaped(state.label))")
-                state.drawn = true
-                frame += 1
+        for await _ in requests {
+            while !Task.isCancelled, state.withLock({ $0.waitingSince != nil }) {
+                try? await Task.sleep(for: Self.frameTime)
+                state.withLock { state in
+                    guard let since = state.waitingSince, ContinuousClock.now - since >= Self.delay else { return }
+                    Terminal.standardError.write(
+                        "\r\(Self.frames[frame % Self.frames.count]) \(TerminalText.escaped(state.label))")
+                    state.drawn = true
+                    frame += 1
+                }
             }
         }
         state.withLock { Self.erase(&$0) }
