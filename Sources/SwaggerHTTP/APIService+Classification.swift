@@ -99,7 +99,7 @@ extension APIService {
 
     private static func failure(status: Int, headers: HTTPFields, body: Data?) -> APIServiceError {
         switch status {
-        case 300..<400: .redirected(status: status, location: headers[.location].map { String($0.prefix(200)) })
+        case 300..<400: .redirected(status: status, location: headers[.location])
         case 400..<500: .requestRejected(status: status, message: serverMessage(json: body))
         case 500..<600: .serverFailed(status: status)
         default: .contractViolation("HTTP status \(status) is not part of the API")
@@ -110,15 +110,15 @@ extension APIService {
     /// `error_description` (RFC 6749 §5.2), RFC 9457's `detail` and `title`, and the bare `error` code.
     static let messageMembers = ["message", "error_description", "detail", "title", "error"]
 
-    /// The sentence a JSON error body carries for people, when it has one, cut to 200 characters. It is the
-    /// server's text: whoever shows it quotes it and sanitises it.
+    /// The sentence a JSON error body carries for people, when it has one. It is the server's text: whoever shows
+    /// it quotes it, cuts it and sanitises it, after the ``Redactor`` has hidden the secrets in it whole.
     static func serverMessage(json body: Data?) -> String? {
         guard let body, let object = try? JSONDecoder().decode([String: JSONValue].self, from: body) else {
             return nil
         }
         for key in messageMembers {
             if case .string(let text) = object[key], !text.trimmingWhitespace().isEmpty {
-                return String(text.prefix(200))
+                return text
             }
         }
         return nil
@@ -138,7 +138,7 @@ extension APIService {
             }
         default:
             if let contentType = error.response?.headerFields[.contentType] {
-                "it sent \"\(contentType.prefix(60))\" instead of JSON"
+                "it sent \"\(contentType)\" instead of JSON"
             } else {
                 "it sent no JSON body"
             }
@@ -217,6 +217,6 @@ extension ResponseRecorder {
         guard let response else { return .contractViolation("no response was recorded") }
         let failure = APIService.failure(
             status: response.status.code, operation: operation, headers: response.headerFields, body: body)
-        return redactor?.scrub(failure) ?? failure
+        return secrets.scrub(failure)
     }
 }

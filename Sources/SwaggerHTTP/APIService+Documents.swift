@@ -12,7 +12,7 @@ extension APIService {
     package func document(at url: URL) async throws(APIServiceError) -> Data? {
         var request = Self.request(.get)
         request.headerFields[.accept] = "application/json, application/yaml;q=0.9, */*;q=0.1"
-        let recorder = ResponseRecorder(limit: Self.documentLimit)
+        let recorder = ResponseRecorder(limit: Self.documentLimit, secrets: secretBook)
         let response = try await exchange(
             request, body: nil, to: url, operation: .document, recorder: recorder, secrets: [])
         guard (200..<300).contains(response.status.code) else { return nil }

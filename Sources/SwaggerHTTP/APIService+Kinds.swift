@@ -58,7 +58,7 @@ extension APIService {
         guard let url = description.revocationURL else { return }
         let secrets = [credentials.accessToken, credentials.refreshToken, credentials.clientSecret]
         guard description.kind == .oauth2 else {
-            let recorder = ResponseRecorder()
+            let recorder = ResponseRecorder(secrets: secretBook)
             let body = JSONValue.object(["refreshToken": credentials.refreshToken.map(JSONValue.string) ?? .null])
             let response = try await exchange(
                 Self.request(.post, contentType: "application/json"), body: Data(body.compactJSON.utf8), to: url,
@@ -76,7 +76,7 @@ extension APIService {
                 + Self.clientFields(description, clientSecret: credentials.clientSecret, scope: false)
             var request = Self.request(.post, contentType: "application/x-www-form-urlencoded")
             request.headerFields[.authorization] = Self.basic(description, clientSecret: credentials.clientSecret)
-            let recorder = ResponseRecorder()
+            let recorder = ResponseRecorder(secrets: secretBook)
             let response = try await exchange(
                 request, body: Data(FormEncoding.encode(fields).utf8), to: url, operation: .revocation,
                 recorder: recorder, secrets: secrets, server: server)
@@ -91,7 +91,7 @@ extension APIService {
         async throws(APIServiceError) -> Profile
     {
         let url = description.profileURL
-        let recorder = ResponseRecorder()
+        let recorder = ResponseRecorder(secrets: secretBook)
         var request = Self.request(.get)
         request.headerFields[.accept] = "application/json"
         let response = try await exchange(
@@ -99,7 +99,9 @@ extension APIService {
             outer: [HeaderMiddleware.bearer(accessToken), RetryingMiddleware()], recorder: recorder,
             secrets: [accessToken], server: server)
         try Self.requireSuccess(response, recorder, .profile)
-        return try Profile(answer: recorder.body ?? Data(), contentType: response.headerFields[.contentType])
+        return try reading { () throws(APIServiceError) in
+            try Profile(answer: recorder.body ?? Data(), contentType: response.headerFields[.contentType])
+        }
     }
 
     /// The body of a login or refresh.
@@ -124,14 +126,15 @@ extension APIService {
             data = Data(FormEncoding.encode(fields).utf8)
         }
         request.headerFields[.accept] = "application/json"
-        let recorder = ResponseRecorder()
+        let recorder = ResponseRecorder(secrets: secretBook, tokenFields: description.fields)
         let response = try await exchange(
-            request, body: data, to: url, operation: operation, recorder: recorder, secrets: secrets,
-            tokenFields: description.fields, server: server)
+            request, body: data, to: url, operation: operation, recorder: recorder, secrets: secrets, server: server)
         try Self.requireSuccess(response, recorder, operation)
-        return try TokenAnswer.grant(
-            from: recorder.body, contentType: response.headerFields[.contentType], fields: description.fields,
-            operation: operation == .oauth2Refresh || operation == .refresh ? "refresh" : "login")
+        return try reading { () throws(APIServiceError) in
+            try TokenAnswer.grant(
+                from: recorder.body, contentType: response.headerFields[.contentType], fields: description.fields,
+                operation: operation == .oauth2Refresh || operation == .refresh ? "refresh" : "login")
+        }
     }
 
     /// `scope` (unless not wanted) and, for a client without a secret, `client_id`, as form fields.

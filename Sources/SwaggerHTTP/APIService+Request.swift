@@ -28,7 +28,7 @@ extension APIService {
             guard let name = HTTPField.Name(header.name) else { continue }
             message.headerFields[name] = header.value
         }
-        let recorder = ResponseRecorder(limit: Self.responseLimit)
+        let recorder = ResponseRecorder(limit: Self.responseLimit, secrets: secretBook)
         let response = try await exchange(
             message, body: body, to: url, operation: .bearer,
             outer: [HeaderMiddleware.bearer(accessToken), RetryingMiddleware()], recorder: recorder,

@@ -28,6 +28,8 @@ package struct APIService: Sendable {
     private var trust: TrustSettings
     private let log: (@Sendable (String) -> Void)?
     private let pool = ClientPool()
+    /// Shared by every request of the command, and by the copies that ``trusting(_:)`` makes.
+    let secretBook = SecretBook()
 
     /// A service that makes no connection until its first request.
     /// - Parameters:
@@ -55,12 +57,11 @@ package struct APIService: Sendable {
                 description, email: attempt.account.email, password: password, clientSecret: clientSecret,
                 server: attempt.account.server)
         }
-        let recorder = ResponseRecorder()
+        let recorder = ResponseRecorder(secrets: secretBook, tokenFields: .camelCase)
         let body = Components.Schemas.LoginRequest(
             email: attempt.account.email, password: password, appId: attempt.appID)
         let output = try await perform(
-            server: attempt.account.server, operation: .login, recorder: recorder, secrets: [password],
-            tokenFields: .camelCase
+            server: attempt.account.server, operation: .login, recorder: recorder, secrets: [password]
         ) { client in
             try await client.adminLogin(body: .json(body))
         }
@@ -81,10 +82,9 @@ package struct APIService: Sendable {
                 request.serverDescription, refreshToken: request.refreshToken, clientSecret: request.clientSecret,
                 server: request.server)
         }
-        let recorder = ResponseRecorder()
+        let recorder = ResponseRecorder(secrets: secretBook, tokenFields: .camelCase)
         let output = try await perform(
-            server: request.server, operation: .refresh, recorder: recorder, secrets: [request.refreshToken],
-            tokenFields: .camelCase
+            server: request.server, operation: .refresh, recorder: recorder, secrets: [request.refreshToken]
         ) { client in
             try await client.refreshToken(body: .json(.init(refreshToken: request.refreshToken, appId: request.appID)))
         }
@@ -107,7 +107,7 @@ package struct APIService: Sendable {
         // The original API names a session by its refresh token: without one there is nothing to end, as
         // LogoutCoordinator decides before it asks.
         guard let refreshToken = credentials.refreshToken else { return }
-        let recorder = ResponseRecorder()
+        let recorder = ResponseRecorder(secrets: secretBook)
         let output = try await perform(
             server: revocation.server, operation: .bearer,
             outer: credentials.accessToken.map { [HeaderMiddleware.bearer($0)] } ?? [],
@@ -130,7 +130,7 @@ package struct APIService: Sendable {
             return try await profile(
                 request.serverDescription, accessToken: request.accessToken, server: request.server)
         }
-        let recorder = ResponseRecorder()
+        let recorder = ResponseRecorder(secrets: secretBook)
         // The recorder sits inside the retries, so it keeps the body of the attempt that counts: the last.
         let output = try await perform(
             server: request.server, operation: .profile,
@@ -142,7 +142,9 @@ package struct APIService: Sendable {
         switch output {
         case .ok:
             // The generated client has already checked the body against the User schema.
-            return try Profile(answer: recorder.body ?? Data(), contentType: nil)
+            return try reading { () throws(APIServiceError) in
+                try Profile(answer: recorder.body ?? Data(), contentType: nil)
+            }
         case .unauthorized, .undocumented:
             throw recorder.failure(.bearer)
         }
@@ -174,16 +176,13 @@ package struct APIService: Sendable {
     /// deadline, the verbose log and the `recorder`, innermost last, and classifies what goes wrong.
     private func perform<Output: Sendable>(
         server: ServerURL, operation: Operation, outer: [any ClientMiddleware] = [], recorder: ResponseRecorder,
-        secrets: [String?], tokenFields: TokenFields? = nil,
-        _ call: @Sendable (SwaggerAPI.Client) async throws -> Output
+        secrets: [String?], _ call: @Sendable (SwaggerAPI.Client) async throws -> Output
     ) async throws(APIServiceError) -> Output {
         let proxy = proxies.proxy(for: server)
-        let redactor = Redactor(secrets: secrets + [proxy?.password])
-        recorder.redactor = redactor
+        secretBook.learn(secrets + [proxy?.password])
         let client = SwaggerAPI.Client(
             serverURL: server.url, transport: transport(through: proxy),
-            middlewares: middlewares(
-                outer: outer, recorder: recorder, redactor: redactor, tokenFields: tokenFields, proxy: proxy))
+            middlewares: middlewares(outer: outer, recorder: recorder, proxy: proxy))
         return try await reporting(server, through: proxy, operation: operation, recorder: recorder) {
             try await call(client)
         }
@@ -195,17 +194,15 @@ package struct APIService: Sendable {
     /// - Returns: The response; its body is in `recorder`.
     func exchange(
         _ request: HTTPRequest, body: Data?, to url: URL, operation: Operation, outer: [any ClientMiddleware] = [],
-        recorder: ResponseRecorder, secrets: [String?], tokenFields: TokenFields? = nil, server: ServerURL? = nil
+        recorder: ResponseRecorder, secrets: [String?], server: ServerURL? = nil
     ) async throws(APIServiceError) -> HTTPResponse {
         guard let origin = ServerURL(originOf: url) else {
             throw .contractViolation("\(url.absoluteString.prefix(200)) is not an http or https URL")
         }
         let proxy = proxies.proxy(for: origin)
         let transport = transport(through: proxy)
-        let redactor = Redactor(secrets: secrets + [proxy?.password])
-        recorder.redactor = redactor
-        let chain = middlewares(
-            outer: outer, recorder: recorder, redactor: redactor, tokenFields: tokenFields, proxy: proxy)
+        secretBook.learn(secrets + [proxy?.password])
+        let chain = middlewares(outer: outer, recorder: recorder, proxy: proxy)
         var request = request
         request.path = url.pathAndQuery
         let sent = request
@@ -223,14 +220,12 @@ package struct APIService: Sendable {
 
     /// `User-Agent`, then `outer`, the deadline, the verbose log and the `recorder`, outermost first.
     private func middlewares(
-        outer: [any ClientMiddleware], recorder: ResponseRecorder, redactor: Redactor, tokenFields: TokenFields?,
-        proxy: ProxySettings.Proxy?
+        outer: [any ClientMiddleware], recorder: ResponseRecorder, proxy: ProxySettings.Proxy?
     ) -> [any ClientMiddleware] {
         var middlewares: [any ClientMiddleware] = [HeaderMiddleware.userAgent] + outer
         middlewares.append(DeadlineMiddleware(limit: timeout))
         if let log {
-            middlewares.append(
-                VerboseLogMiddleware(log: log, redactor: redactor, proxy: proxy, tokenFields: tokenFields))
+            middlewares.append(VerboseLogMiddleware(log: log, secrets: secretBook, proxy: proxy))
         }
         middlewares.append(recorder)
         return middlewares
@@ -256,7 +251,7 @@ package struct APIService: Sendable {
         } catch {
             // A server may quote what it was sent, the password included, in the words an error line shows.
             let classified = Self.classify(error, operation: operation, body: recorder.body)
-            var failure = recorder.redactor?.scrub(classified) ?? classified
+            var failure = secretBook.scrub(classified)
             if let proxy { failure = Self.atProxy(failure, proxy) }
             if case .tls = failure {
                 // A trust store that cannot be loaded fails every handshake before it starts; say which one.
@@ -269,6 +264,16 @@ package struct APIService: Sendable {
             // A failure to reach or trust another host than the session's is that host's, and says so.
             guard let server, server != origin, Self.isConnectionFailure(failure) else { throw failure }
             throw .elsewhere(origin, failure)
+        }
+    }
+
+    /// What `read` makes of an answer that came back, with the command's secrets hidden in whatever of the
+    /// answer its error quotes: a token type, a content type, a member that is not a profile.
+    func reading<Value>(_ read: () throws(APIServiceError) -> Value) throws(APIServiceError) -> Value {
+        do throws(APIServiceError) {
+            return try read()
+        } catch {
+            throw secretBook.scrub(error)
         }
     }
 

@@ -163,6 +163,45 @@ struct HostileServerTests {
         }
     }
 
+    @Test("a later answer of the same command that quotes an earlier one's secrets never gets them shown")
+    func secretsOfTheCommand() async throws {
+        let password = "hostile-Passw0rd!"
+        let access = "new-access-5e4d3c2b1a09f8e7"
+        let refresh = "new-refresh-0f1e2d3c4b5a6978"
+        let sandbox = try Sandbox()
+        // The profile request after a login quotes the login's password and the refresh token it issued.
+        let login = FaultServer.Reply(body: #"{"accessToken":"\#(access)","refreshToken":"\#(refresh)"}"#)
+        let echo = FaultServer.Reply(
+            status: .forbidden, body: #"{"message":"no profile for \#(password) with \#(refresh)"}"#)
+        try await FaultServer.run(logins: .init([login, login]), profiles: .init([echo, echo])) { url in
+            for extra in [[], ["--verbose"]] {
+                let result = try await sandbox.login(url, email: "ana@example.com", password: password, extra: extra)
+                #expect(result.status == 4, "\(result)")
+                #expect(result.stderr.contains("no profile for [redacted] with [redacted]"), "\(result)")
+                #expect(!result.stderr.contains(password) && !result.stderr.contains(refresh), "\(result)")
+            }
+        }
+
+        // An answer that is not a grant, read after the exchange: its words quote the password and the new
+        // token, and cutting them short must not leave part of a secret that the scrubber would not know.
+        let typed = FaultServer.Reply(
+            contentType: "application/json; echo=\(password)",
+            body: #"{"access_token":"\#(access)","token_type":"\#(String(repeating: "x", count: 25)) \#(access)"}"#)
+        let notJSON = FaultServer.Reply(contentType: "text/plain; echo=\(password)", body: "no")
+        try await FaultServer.run(logins: .init([typed, typed, notJSON, notJSON]), profiles: .init([])) { url in
+            for extra in [[], ["--verbose"], [], ["--verbose"]] {
+                let result = try await sandbox.swaggerctl(
+                    [
+                        "login", "-s", url, "-e", "ana", "--password-stdin", "--kind", "oauth2", "--login-path",
+                        "/User/AdminLogin", "--profile-path", "/User/User",
+                    ] + extra, stdin: "\(password)\n")
+                #expect(result.status == 5, "\(result)")
+                #expect(result.stderr.contains("[redacted]"), "\(result)")
+                #expect(!result.stderr.contains(password) && !result.stderr.contains("new-access"), "\(result)")
+            }
+        }
+    }
+
     @Test("hostile text in profile keys and values is escaped in the table and in JSON")
     func hostileProfile() async throws {
         let sandbox = try Sandbox()

@@ -308,6 +308,7 @@ struct NetworkTests {
         let secrets = [
             "access-AAAAAAAAAAAAAAAA", "refresh-RRRRRRRRRRRRRR", "jwt-JJJJJJJJJJ", "bearer-BBBBBBBB", "sess-SSSSSS",
             "header-HHHHHHHHHHHHHHHH", "location-LLLLLLLL", "next-NNNNNNNN", "nested-QQQQQQQQQQQQQQQQ",
+            "hsess-SSSSSS", "hjwt-JJJJJJ",
         ]
         // SimpleJWT names its tokens access and refresh; the rest are what other servers send.
         let answer = """
@@ -317,7 +318,7 @@ struct NetworkTests {
             """
         let login = FaultServer.Reply(
             body: answer, location: "http://h/cb?state=1&access_token=\(secrets[6])",
-            headers: [("X-Access-Token", secrets[5])])
+            headers: [("X-Access-Token", secrets[5]), ("X-Session", secrets[9]), ("X-JWT", secrets[10])])
         try await FaultServer.run(logins: .init([login]), profiles: .init([.init(body: #"{"id":1}"#)])) { url in
             let sandbox = try Sandbox()
             let result = try await sandbox.swaggerctl(

@@ -78,7 +78,7 @@ package struct Messages: Sendable {
             return SwaggerError(
                 .server,
                 "Logged in to \(account.server) as \(account.email), but the profile it sent is not usable "
-                    + "(\(detail)), so nothing was stored. \(advice)")
+                    + "(\(Self.cut(detail))), so nothing was stored. \(advice)")
         case .notStored(_, let error):
             // The store's own words say which store, and what to do about it.
             return error
@@ -152,7 +152,7 @@ package struct Messages: Sendable {
         case .redirected(let status, let location):
             return SwaggerError(
                 .failure,
-                "\(server) redirected (HTTP \(status)) to \(location ?? "another address"). swaggerctl does not "
+                "\(server) redirected (HTTP \(status)) to \(location.map { Self.cut($0) } ?? "another address"). swaggerctl does not "
                     + "follow redirects with credentials; pass the final API URL with --server.")
         case .serverFailed(429):
             return SwaggerError(
@@ -162,12 +162,12 @@ package struct Messages: Sendable {
         case .notAProfile(let detail):
             return SwaggerError(
                 .server,
-                "\(server) answered the profile request with something that is not a profile (\(detail)). Check "
+                "\(server) answered the profile request with something that is not a profile (\(Self.cut(detail))). Check "
                     + "the server URL, or the profile's address with --profile-path at login.")
         case .contractViolation(let detail):
             return SwaggerError(
                 .server,
-                "\(server) answered with something that is not the account API (\(detail)). Check that the "
+                "\(server) answered with something that is not the account API (\(Self.cut(detail))). Check that the "
                     + "server URL is the API's base URL, such as https://host/api.")
         case .unreachable(let detail):
             return SwaggerError(
@@ -262,9 +262,18 @@ package struct Messages: Sendable {
             + parts.joined(separator: ", ") + "; they are saved with the session."
     }
 
-    /// Server text in quotes: it stands out as the server's words, not swaggerctl's.
+    /// Server text in quotes: it stands out as the server's words, not swaggerctl's. It is cut here, to
+    /// ``serverTextLimit`` characters, and not where it was read: the secrets in it were hidden whole first, so
+    /// no cut can leave part of one that the ``Redactor`` no longer recognises.
     static func quoted(_ text: String) -> String {
-        "\"\(text)\""
+        "\"\(cut(text))\""
+    }
+
+    /// The most characters of a server's words that an error line shows.
+    static let serverTextLimit = 200
+
+    static func cut(_ text: String, to limit: Int = serverTextLimit) -> String {
+        text.count > limit ? text.prefix(limit) + "…" : text
     }
 
     /// The command that logs in again.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HTTPTypes
 import SwaggerModel
+import Synchronization
 
 /// Hides secrets in whatever leaves swaggerctl from an exchange: each line of `--verbose`, and each server
 /// message quoted in an error line.
@@ -23,8 +24,9 @@ struct Redactor: Sendable {
         "credential", "credentials",
     ]
 
-    /// Endings of names that carry credentials: `access_token`, `X-Auth-Token`, `client_secret`, `x-api-key`.
-    static let nameEndings = ["token", "secret", "password", "apikey", "sessionid"]
+    /// Endings of names that carry credentials: `access_token`, `X-Auth-Token`, `client_secret`, `x-api-key`,
+    /// `X-Session`, `X-JWT`.
+    static let nameEndings = ["token", "secret", "password", "apikey", "sessionid", "session", "jwt"]
 
     /// The shortest secret hidden by value. Shorter ones are left to the rules by name: hiding every `pw` in
     /// a log would hide the log.
@@ -176,6 +178,30 @@ struct Redactor: Sendable {
             guard isSecret(PercentEncoding.decode(name) ?? name), !match.value.isEmpty else { return match.0 }
             return Substring("\(match.lead)\(name)=\(mask)")
         }
+    }
+}
+
+/// Every secret of one command's exchanges, for the ``Redactor`` of each line and error that leaves it.
+///
+/// A command makes several requests: a login and then the profile, a refresh and then the person's request. A
+/// server may echo in a later answer what an earlier one carried (the password, the refresh token it issued),
+/// so the secrets are the command's, not a request's: every request adds what it sends, and a login or refresh
+/// answer adds its tokens as soon as it is read, before it is shown or turned into an error.
+final class SecretBook: Sendable {
+    private let known = Mutex(Redactor(secrets: []))
+
+    var redactor: Redactor { known.withLock { $0 } }
+
+    func learn(_ secrets: [String?]) {
+        known.withLock { $0.learn(secrets) }
+    }
+
+    func learnTokens(in body: Data, headers: HTTPFields, described: TokenFields?) {
+        known.withLock { $0.learnTokens(in: body, headers: headers, described: described) }
+    }
+
+    func scrub(_ error: APIServiceError) -> APIServiceError {
+        redactor.scrub(error)
     }
 }
 

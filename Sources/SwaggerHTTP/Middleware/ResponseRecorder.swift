@@ -18,25 +18,26 @@ final class ResponseRecorder: ClientMiddleware {
     private struct Recorded {
         var response: HTTPResponse?
         var body: Data?
-        var redactor: Redactor?
     }
 
     let limit: Int
     private let recorded = Mutex(Recorded())
+    /// The command's secrets, hidden in the server's words that ``failure(_:)`` quotes.
+    let secrets: SecretBook
+    /// For a login or a refresh, the answer's token members as the server's description names them: a
+    /// successful answer's tokens join the secrets as soon as it is read.
+    let tokenFields: TokenFields?
 
-    init(limit: Int = ResponseRecorder.defaultLimit) {
+    init(limit: Int = ResponseRecorder.defaultLimit, secrets: SecretBook, tokenFields: TokenFields? = nil) {
         self.limit = limit
+        self.secrets = secrets
+        self.tokenFields = tokenFields
     }
 
     /// The response of the attempt that counts: the last.
     var response: HTTPResponse? { recorded.withLock { $0.response } }
     /// Its body, read whole (or, for an error, up to the limit).
     var body: Data? { recorded.withLock { $0.body } }
-    /// What hides the exchange's secrets in the server's words that ``failure(_:)`` quotes.
-    var redactor: Redactor? {
-        get { recorded.withLock { $0.redactor } }
-        set { recorded.withLock { $0.redactor = newValue } }
-    }
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
@@ -60,6 +61,9 @@ final class ResponseRecorder: ClientMiddleware {
                 throw APIServiceError.contractViolation("the response is larger than \(limit / 1024) KiB")
             }
             bytes.append(contentsOf: chunk)
+        }
+        if let tokenFields, (200..<300).contains(response.status.code) {
+            secrets.learnTokens(in: bytes, headers: response.headerFields, described: tokenFields)
         }
         recorded.withLock { $0.body = bytes }
         return (response, HTTPBody(bytes))

@@ -15,16 +15,16 @@ struct VerboseLogMiddleware: ClientMiddleware {
     static let bodyLimit = 400
 
     var log: @Sendable (String) -> Void
-    var redactor: Redactor
+    /// The command's secrets. The ``ResponseRecorder`` inside adds a login or refresh answer's tokens before
+    /// this shows anything of the answer.
+    var secrets: SecretBook
     var proxy: ProxySettings.Proxy?
-    /// For a login or a refresh, the answer's token members as the server's description names them: the tokens
-    /// of a successful answer are learnt before anything of it is shown.
-    var tokenFields: TokenFields?
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        let redactor = secrets.redactor
         let target = baseURL.absoluteString + (request.path ?? "")
         log(
             "> \(request.method.rawValue) \(redactor.scrub(target))"
@@ -45,16 +45,14 @@ struct VerboseLogMiddleware: ClientMiddleware {
         var received: Data?
         // The recorder inside has read it already, to its own limit, which may be larger than a request's.
         if let responseBody { received = try await Data(whole: responseBody, atMost: .max) }
-        var redactor = self.redactor
-        if let tokenFields, (200..<300).contains(response.status.code) {
-            redactor.learnTokens(in: received ?? Data(), headers: response.headerFields, described: tokenFields)
-        }
-        for field in response.headerFields { log("< \(field.name): \(redactor.header(field))") }
+        let answerRedactor = secrets.redactor
+        for field in response.headerFields { log("< \(field.name): \(answerRedactor.header(field))") }
         guard let received else { return (response, nil) }
         if !received.isEmpty {
             log(
                 "< "
-                    + redactor.body(received, contentType: response.headerFields[.contentType], limit: Self.bodyLimit))
+                    + answerRedactor.body(
+                        received, contentType: response.headerFields[.contentType], limit: Self.bodyLimit))
         }
         return (response, HTTPBody(received))
     }

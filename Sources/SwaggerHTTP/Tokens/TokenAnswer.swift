@@ -7,7 +7,7 @@ enum TokenAnswer {
         throws(APIServiceError) -> TokenGrant
     {
         guard let body, let answer = try? JSONDecoder().decode(JSONValue.self, from: body) else {
-            let sent = contentType.map { "it sent \"\($0.prefix(60))\" instead of JSON" } ?? "it sent no JSON body"
+            let sent = contentType.map { "it sent \"\($0)\" instead of JSON" } ?? "it sent no JSON body"
             throw .contractViolation("the \(operation) response is not JSON: \(sent)")
         }
         guard case .string(let access)? = answer[path: fields.accessToken], !access.isEmpty else {
@@ -23,7 +23,7 @@ enum TokenAnswer {
         }
         // RFC 6749 §7.1: a client must understand the token type; a Bearer client cannot use a MAC token.
         if case .string(let type)? = answer[path: "token_type"], type.lowercased() != "bearer" {
-            throw .contractViolation("the \(operation) response's token type is \"\(type.prefix(40))\", not Bearer")
+            throw .contractViolation("the \(operation) response's token type is \"\(type)\", not Bearer")
         }
         let lifetime: Int64? =
             switch answer[path: fields.expiresIn] {

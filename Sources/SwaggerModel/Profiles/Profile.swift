@@ -20,7 +20,7 @@ package struct Profile: Sendable, Hashable {
     /// - Throws: ``APIServiceError/notAProfile(_:)`` when the answer is not JSON, or not an object.
     package init(answer: Data, contentType: String?) throws(APIServiceError) {
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: answer) else {
-            let sent = contentType.map { "it sent \"\($0.prefix(60))\" instead of JSON" } ?? "it sent no JSON body"
+            let sent = contentType.map { "it sent \"\($0)\" instead of JSON" } ?? "it sent no JSON body"
             throw .notAProfile("the profile is not JSON: \(sent)")
         }
         guard case .object(let members) = value else {
