@@ -15,6 +15,12 @@ typedef __typeof__(&secret_password_clearv_sync) swaggerctl_secret_password_clea
 typedef __typeof__(&secret_password_free) swaggerctl_secret_password_free;
 typedef __typeof__(&secret_service_search_sync) swaggerctl_secret_service_search_sync;
 typedef __typeof__(&secret_item_get_locked) swaggerctl_secret_item_get_locked;
+typedef __typeof__(&secret_item_get_label) swaggerctl_secret_item_get_label;
+typedef __typeof__(&secret_item_get_attributes) swaggerctl_secret_item_get_attributes;
+typedef __typeof__(&secret_item_get_secret) swaggerctl_secret_item_get_secret;
+typedef __typeof__(&secret_item_delete_sync) swaggerctl_secret_item_delete_sync;
+typedef __typeof__(&secret_value_get_text) swaggerctl_secret_value_get_text;
+typedef __typeof__(&secret_value_unref) swaggerctl_secret_value_unref;
 typedef __typeof__(&secret_error_get_quark) swaggerctl_secret_error_get_quark;
 typedef __typeof__(&g_io_error_quark) swaggerctl_g_io_error_quark;
 typedef __typeof__(&g_dbus_error_quark) swaggerctl_g_dbus_error_quark;
@@ -23,6 +29,7 @@ typedef __typeof__(&g_error_free) swaggerctl_g_error_free;
 typedef __typeof__(&g_hash_table_new_full) swaggerctl_g_hash_table_new_full;
 typedef __typeof__(&g_hash_table_insert) swaggerctl_g_hash_table_insert;
 typedef __typeof__(&g_hash_table_unref) swaggerctl_g_hash_table_unref;
+typedef __typeof__(&g_hash_table_contains) swaggerctl_g_hash_table_contains;
 typedef __typeof__(&g_strdup) swaggerctl_g_strdup;
 typedef __typeof__(&g_list_free_full) swaggerctl_g_list_free_full;
 typedef __typeof__(&g_cancellable_new) swaggerctl_g_cancellable_new;
@@ -38,6 +45,12 @@ typedef __typeof__(&g_object_unref) swaggerctl_g_object_unref;
 // Secret Service client (python keyring, go-keyring, secret-tool) is then never read as a token, nor
 // replaced or deleted: it is not swaggerctl's. secret-tool still finds swaggerctl's items by `service` and
 // `username`, because it matches on the attributes it is given alone.
+//
+// The schema alone is not enough: gnome-keyring's CreateItem with `replace` overwrites, in place, any item
+// that has at least the attributes it is given, and keeps that item's `xdg:schema`. So `secret-tool store
+// service … username …` turns swaggerctl's item into another program's secret that still carries this
+// schema. It drops every attribute the writer did not give, though, so `swaggerctl-item`, which only
+// swaggerctl writes, marks the items that are still its own.
 static inline const SecretSchema *swaggerctl_token_schema(void) {
     static const SecretSchema schema = {
         "io.swaggerctl.Token",
@@ -47,6 +60,7 @@ static inline const SecretSchema *swaggerctl_token_schema(void) {
             {"username", SECRET_SCHEMA_ATTRIBUTE_STRING},
             {"refresh-token-for", SECRET_SCHEMA_ATTRIBUTE_STRING},
             {"client-secret-for", SECRET_SCHEMA_ATTRIBUTE_STRING},
+            {"swaggerctl-item", SECRET_SCHEMA_ATTRIBUTE_STRING},
             {NULL, 0},
         },
     };

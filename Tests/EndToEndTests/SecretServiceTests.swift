@@ -231,6 +231,86 @@ struct SecretServiceTests {
         }
     }
 
+    @Test("a secret that another program stores over swaggerctl's item is never used, and the session renews")
+    func itemTakenOver() async throws {
+        let bus = try TestKeyring.busAddress()
+        let sandbox = try Self.sandbox(bus: bus)
+        try await withDemoServer { server in
+            #expect(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            let token = try await sandbox.swaggerctl("token").stdout
+            let service = "swaggerctl:\(server.apiURL)"
+            let email = Self.demo.email
+            // gnome-keyring replaces, in place, an item that has the attributes a writer gives.
+            let stored = try await secretTool(
+                ["store", "--label", "foreign", "service", service, "username", email], stdin: "foreign-st",
+                bus: bus)
+            #expect(stored.status == 0, "\(stored)")
+
+            for _ in 0..<2 {
+                let read = try await sandbox.swaggerctl("token")
+                #expect(read.status == 0 && !read.stdout.contains("foreign") && read.stdout != token, "\(read)")
+            }
+            #expect(try await sandbox.swaggerctl("details").status == 0)
+            #expect(try await sandbox.swaggerctl("logout").status == 0)
+            let foreign = try await secretTool("lookup", "service", service, "username", email, bus: bus)
+            #expect(foreign.stdout == "foreign-st", "the other program's item is left alone: \(foreign)")
+            _ = try await secretTool("clear", "service", service, "username", email, bus: bus)
+        }
+    }
+
+    @Test("a session stored before items were marked is read, marked and replaced once; a foreign label is not")
+    func unmarkedItemsAdopted() async throws {
+        let bus = try TestKeyring.busAddress()
+        let sandbox = try Self.sandbox(bus: bus)
+        try await withDemoServer { server in
+            #expect(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            let token = try await sandbox.swaggerctl("token").stdout
+            let service = "swaggerctl:\(server.apiURL)"
+            let email = Self.demo.email
+            let refresh = try await secretTool("lookup", "refresh-token-for", service, "username", email, bus: bus)
+            #expect(refresh.status == 0 && !refresh.stdout.isEmpty, "\(refresh)")
+            // The items as swaggerctl wrote them before it marked them, beside another program's unmarked item
+            // under the same schema, which must not be taken for the session's.
+            // Other tests share the keyring: every call names this server.
+            let schema = ["xdg:schema", "io.swaggerctl.Token"]
+            let kinds = ["service", "refresh-token-for", "client-secret-for"]
+            func search() async throws -> String {
+                var listed = ""
+                for name in kinds {
+                    let found = try await secretTool(
+                        ["search", "--all"] + schema + [name, service, "username", email], bus: bus)
+                    listed += found.stdout + found.stderr
+                }
+                return listed
+            }
+            for name in kinds {
+                _ = try await secretTool(["clear"] + schema + [name, service, "username", email], bus: bus)
+            }
+            let old = [
+                ("swaggerctl token for \(email) on \(server.apiURL)", "service", String(token.dropLast())),
+                ("swaggerctl refresh token for \(email) on \(server.apiURL)", "refresh-token-for", refresh.stdout),
+                ("another program's", "client-secret-for", "foreign-client-secret"),
+            ]
+            for (label, name, secret) in old {
+                let stored = try await secretTool(
+                    ["store", "--label", label] + schema + [name, service, "username", email], stdin: secret, bus: bus)
+                #expect(stored.status == 0, "\(stored)")
+            }
+
+            let read = try await sandbox.swaggerctl("token")
+            #expect(read.status == 0 && read.stdout == token, "the stored token, still good, is used: \(read)")
+            let listed = try await search()
+            #expect(listed.components(separatedBy: "attribute.swaggerctl-item = ").count - 1 == 2, "\(listed)")
+            #expect(listed.components(separatedBy: "label = swaggerctl ").count - 1 == 2, "\(listed)")
+            #expect(listed.contains("label = another program's"), "\(listed)")
+            #expect(try await sandbox.swaggerctl("details").status == 0)
+            #expect(try await sandbox.swaggerctl("logout").status == 0)
+            let left = try await search()
+            #expect(left.components(separatedBy: "label = ").count - 1 == 1, "\(left)")
+            _ = try await secretTool(["clear"] + schema + ["client-secret-for", service, "username", email], bus: bus)
+        }
+    }
+
     @Test("a second process reuses the token from the keyring, and logout removes both items")
     func secondProcessAndLogout() async throws {
         let bus = try TestKeyring.busAddress()

@@ -12,6 +12,7 @@ import Synchronization
 /// | --- | --- |
 /// | `service` | `swaggerctl:<server URL>` |
 /// | `username` | the account's e-mail |
+/// | `swaggerctl-item` | `access` |
 ///
 /// and the label `swaggerctl token for <email> on <server>`. Its secret is the access token alone, so
 /// `secret-tool lookup service swaggerctl:<url> username <email>` prints a usable bearer token.
@@ -19,6 +20,12 @@ import Synchronization
 /// A refresh token is a second item, with `refresh-token-for` in place of `service`, and an OAuth 2 client
 /// secret a third, with `client-secret-for`. They are kept apart so that a lookup by `service` and
 /// `username` can only ever find the access token.
+///
+/// `swaggerctl-item` marks the items as swaggerctl's own: another program that stores a secret under the
+/// same `service` and `username` replaces the item in place, and drops the mark (see the schema in CSecret).
+/// Such an item is never read, so a session whose access-token item was taken over is renewed with its
+/// refresh token. Items written before the mark existed are read, marked and replaced once, if their labels
+/// are still swaggerctl's.
 ///
 /// Every operation is bounded: its libsecret calls share one deadline, ``timeout`` from the start, and each
 /// runs on a thread of its own that is never waited for past the deadline. After one failure,
@@ -43,24 +50,45 @@ package final class KeyringBackend: TokenBackend {
 
     package var location: String { "the Secret Service" }
 
-    /// The attributes of `account`'s access-token item.
-    package static func attributes(for account: Account) -> [String: String] {
-        ["service": service(for: account), "username": account.email]
+    /// The attribute that marks an item as swaggerctl's.
+    static let marker = "swaggerctl-item"
+
+    /// The three items of a session.
+    enum Item: String, CaseIterable {
+        case access
+        case refresh
+        case clientSecret = "client-secret"
+
+        /// The item's attributes as swaggerctl wrote them before it marked its items.
+        func unmarkedAttributes(for account: Account) -> [String: String] {
+            let name =
+                switch self {
+                case .access: "service"
+                case .refresh: "refresh-token-for"
+                case .clientSecret: "client-secret-for"
+                }
+            return [name: KeyringBackend.service(for: account), "username": account.email]
+        }
+
+        func attributes(for account: Account) -> [String: String] {
+            unmarkedAttributes(for: account).merging([KeyringBackend.marker: rawValue]) { $1 }
+        }
+
+        /// The label that keyring managers show.
+        func label(for account: Account) -> String {
+            let what =
+                switch self {
+                case .access: "token"
+                case .refresh: "refresh token"
+                case .clientSecret: "client secret"
+                }
+            return "swaggerctl \(what) for \(account.email) on \(account.server)"
+        }
     }
 
-    /// The attributes of `account`'s refresh-token item.
-    package static func refreshAttributes(for account: Account) -> [String: String] {
-        ["refresh-token-for": service(for: account), "username": account.email]
-    }
-
-    /// The attributes of `account`'s client-secret item.
-    package static func clientSecretAttributes(for account: Account) -> [String: String] {
-        ["client-secret-for": service(for: account), "username": account.email]
-    }
-
-    /// The label of `account`'s access-token item, as keyring managers show it.
-    package static func label(for account: Account) -> String {
-        "swaggerctl token for \(account.email) on \(account.server)"
+    /// The attributes by which `secret-tool lookup` finds `account`'s access token.
+    package static func lookupAttributes(for account: Account) -> [String: String] {
+        Item.access.unmarkedAttributes(for: account)
     }
 
     /// The `service` attribute's value: `swaggerctl:<server URL>`.
@@ -75,29 +103,31 @@ package final class KeyringBackend: TokenBackend {
     /// again, rather than the new access token beside a spent refresh token, which ends the session.
     package func store(_ credentials: Credentials, for account: Account) async throws(SecretServiceError) {
         try await operation { (deadline) throws(SecretServiceError) in
-            try await replace(
-                credentials.refreshToken, label: "swaggerctl refresh token for \(account.email) on \(account.server)",
-                attributes: Self.refreshAttributes(for: account), until: deadline)
-            try await replace(
-                credentials.clientSecret, label: "swaggerctl client secret for \(account.email) on \(account.server)",
-                attributes: Self.clientSecretAttributes(for: account), until: deadline)
-            try await replace(
-                credentials.accessToken, label: Self.label(for: account), attributes: Self.attributes(for: account),
-                until: deadline)
+            try await store(credentials, for: account, until: deadline)
         }
     }
 
-    /// Stores `secret` in the item with `attributes`, or removes that item when there is no secret, so that an
-    /// old one never outlives the session it came with.
+    private func store(_ credentials: Credentials, for account: Account, until deadline: ContinuousClock.Instant)
+        async throws(SecretServiceError)
+    {
+        try await replace(.refresh, of: account, with: credentials.refreshToken, until: deadline)
+        try await replace(.clientSecret, of: account, with: credentials.clientSecret, until: deadline)
+        try await replace(.access, of: account, with: credentials.accessToken, until: deadline)
+    }
+
+    /// Stores `secret` in `account`'s `item`, or removes that item when there is no secret, so that an old one
+    /// never outlives the session it came with.
     private func replace(
-        _ secret: String?, label: String, attributes: [String: String], until deadline: ContinuousClock.Instant
+        _ item: Item, of account: Account, with secret: String?, until deadline: ContinuousClock.Instant
     ) async throws(SecretServiceError) {
         guard let secret else {
-            _ = try await remove(attributes, until: deadline)
+            _ = try await remove(item, of: account, until: deadline)
             return
         }
         try await call(until: deadline) { (cancellable) throws(SecretServiceError) in
-            try LibSecret.store(secret, label: label, attributes: attributes, cancellable: cancellable)
+            try LibSecret.store(
+                secret, label: item.label(for: account), attributes: item.attributes(for: account),
+                cancellable: cancellable)
         }
     }
 
@@ -106,21 +136,66 @@ package final class KeyringBackend: TokenBackend {
     ///   ``SecretServiceError`` when the Secret Service cannot be used.
     package func credentials(for account: Account) async throws(SecretServiceError) -> Credentials? {
         try await operation { (deadline) throws(SecretServiceError) in
-            let accessToken = try await lookup(Self.attributes(for: account), until: deadline)
+            let accessToken = try await lookup(Item.access.attributes(for: account), until: deadline)
             // Without its access token, a session whose refresh token survives can still be renewed.
-            let refreshToken = try await lookup(Self.refreshAttributes(for: account), until: deadline)
-            guard accessToken != nil || refreshToken != nil else { return nil }
-            let clientSecret = try await lookup(Self.clientSecretAttributes(for: account), until: deadline)
+            let refreshToken = try await lookup(Item.refresh.attributes(for: account), until: deadline)
+            guard accessToken != nil || refreshToken != nil else {
+                return try await adoptUnmarked(account, until: deadline)
+            }
+            let clientSecret = try await lookup(Item.clientSecret.attributes(for: account), until: deadline)
             return Credentials(accessToken: accessToken, refreshToken: refreshToken, clientSecret: clientSecret)
         }
     }
 
-    /// The access token stored for `account`: one lookup, without the refresh item.
+    /// The session that an earlier swaggerctl stored for `account` without marks, stored again with them, its
+    /// unmarked items deleted; `nil` when there is none. It runs only when no marked item was found, so it
+    /// costs a session that has its items nothing.
+    private func adoptUnmarked(_ account: Account, until deadline: ContinuousClock.Instant)
+        async throws(SecretServiceError) -> Credentials?
+    {
+        var secrets: [Item: String] = [:]
+        for item in Item.allCases {
+            secrets[item] = try await call(until: deadline) { (cancellable) throws(SecretServiceError) in
+                try LibSecret.unmarkedSecret(
+                    attributes: item.unmarkedAttributes(for: account), label: item.label(for: account),
+                    marker: Self.marker, cancellable: cancellable)
+            }
+        }
+        guard secrets[.access] != nil || secrets[.refresh] != nil else { return nil }
+        let credentials = Credentials(
+            accessToken: secrets[.access], refreshToken: secrets[.refresh], clientSecret: secrets[.clientSecret])
+        try await store(credentials, for: account, until: deadline)
+        _ = try await removeUnmarked(account, until: deadline)
+        return credentials
+    }
+
+    private func removeUnmarked(_ account: Account, until deadline: ContinuousClock.Instant)
+        async throws(SecretServiceError) -> Bool
+    {
+        var removed = false
+        for item in Item.allCases {
+            removed =
+                try await call(until: deadline) { (cancellable) throws(SecretServiceError) in
+                    try LibSecret.deleteUnmarked(
+                        attributes: item.unmarkedAttributes(for: account), label: item.label(for: account),
+                        marker: Self.marker, cancellable: cancellable)
+                } || removed
+        }
+        return removed
+    }
+
+    /// The access token stored for `account`: one lookup, when its item is there.
     /// - Throws: ``SecretServiceError/locked`` when the item exists but its keyring stays locked, or another
     ///   ``SecretServiceError`` when the Secret Service cannot be used.
     package func accessToken(for account: Account) async throws(SecretServiceError) -> String? {
         try await operation { (deadline) throws(SecretServiceError) in
-            try await lookup(Self.attributes(for: account), until: deadline)
+            if let accessToken = try await lookup(Item.access.attributes(for: account), until: deadline) {
+                return accessToken
+            }
+            // A session stored before items were marked is found here, so that it goes on as it was: a
+            // session without a refresh token could not be renewed.
+            guard try await lookup(Item.refresh.attributes(for: account), until: deadline) == nil else { return nil }
+            return try await adoptUnmarked(account, until: deadline)?.accessToken
         }
     }
 
@@ -129,10 +204,12 @@ package final class KeyringBackend: TokenBackend {
     ///   not be deleted; another ``SecretServiceError`` when the Secret Service cannot be used.
     package func removeCredentials(for account: Account) async throws(SecretServiceError) -> Bool {
         try await operation { (deadline) throws(SecretServiceError) in
-            let access = try await remove(Self.attributes(for: account), until: deadline)
-            let refresh = try await remove(Self.refreshAttributes(for: account), until: deadline)
-            let secret = try await remove(Self.clientSecretAttributes(for: account), until: deadline)
-            return access || refresh || secret
+            var removed = false
+            for item in Item.allCases {
+                removed = try await remove(item, of: account, until: deadline) || removed
+            }
+            // A session stored before items were marked has its items removed too.
+            return try await removeUnmarked(account, until: deadline) || removed
         }
     }
 
@@ -154,9 +231,10 @@ package final class KeyringBackend: TokenBackend {
 
     /// Deletes the items matching `attributes`. libsecret's clear skips locked items, so the matches are
     /// unlocked first (libsecret may prompt), and a match that stays locked is an error, never a success.
-    private func remove(_ attributes: [String: String], until deadline: ContinuousClock.Instant)
+    private func remove(_ item: Item, of account: Account, until deadline: ContinuousClock.Instant)
         async throws(SecretServiceError) -> Bool
     {
+        let attributes = item.attributes(for: account)
         let matches = try await call(until: deadline) { (cancellable) throws(SecretServiceError) in
             try LibSecret.count(attributes: attributes, unlock: true, cancellable: cancellable)
         }

@@ -81,6 +81,80 @@ enum LibSecret {
         return (all, locked)
     }
 
+    /// The secret of an item that an earlier swaggerctl wrote under `attributes`, before it marked its items with
+    /// `marker`: a match without that attribute whose label is still `label`. A secret that another program
+    /// stored over such an item has that program's label, and is not one.
+    static func unmarkedSecret(
+        attributes: [String: String], label: String, marker: String, cancellable: BoundedCall.Cancellable
+    ) throws(SecretServiceError) -> String? {
+        let library = cancellable.library
+        var secret: String?
+        try forEachUnmarked(
+            attributes, label: label, marker: marker, loadingSecrets: true, cancellable: cancellable
+        ) { item in
+            guard secret == nil, let value = library.itemGetSecret(item) else { return }
+            defer { library.valueUnref(UnsafeMutableRawPointer(value)) }
+            secret = library.valueGetText(value).map { String(cString: $0) }
+        }
+        return secret
+    }
+
+    /// Deletes the items that ``unmarkedSecret(attributes:label:marker:cancellable:)`` reads, and says whether
+    /// there was any.
+    static func deleteUnmarked(
+        attributes: [String: String], label: String, marker: String, cancellable: BoundedCall.Cancellable
+    ) throws(SecretServiceError) -> Bool {
+        let library = cancellable.library
+        var deleted = false
+        try forEachUnmarked(
+            attributes, label: label, marker: marker, loadingSecrets: false, cancellable: cancellable
+        ) { (item) throws(SecretServiceError) in
+            var error: UnsafeMutablePointer<GError>?
+            _ = library.itemDelete(item, cancellable.pointer, &error)
+            try check(error, library)
+            deleted = true
+        }
+        return deleted
+    }
+
+    private static func forEachUnmarked(
+        _ attributes: [String: String], label: String, marker: String, loadingSecrets: Bool,
+        cancellable: BoundedCall.Cancellable,
+        _ body: (UnsafeMutablePointer<SecretItem>) throws(SecretServiceError) -> Void
+    ) throws(SecretServiceError) {
+        var error: UnsafeMutablePointer<GError>?
+        let library = cancellable.library
+        let flags =
+            SECRET_SEARCH_ALL.rawValue | SECRET_SEARCH_UNLOCK.rawValue
+            | (loadingSecrets ? SECRET_SEARCH_LOAD_SECRETS.rawValue : 0)
+        let items = withAttributes(attributes, library) { table in
+            library.serviceSearch(
+                nil, swaggerctl_token_schema(), table, SecretSearchFlags(flags), cancellable.pointer, &error)
+        }
+        try check(error, library)
+        defer { library.listFreeFull(items, library.objectUnref) }
+        var node = items
+        while let current = node {
+            node = current.pointee.next
+            guard let item = current.pointee.data?.assumingMemoryBound(to: SecretItem.self),
+                isUnmarked(item, label: label, marker: marker, library)
+            else { continue }
+            try body(item)
+        }
+    }
+
+    private static func isUnmarked(
+        _ item: UnsafeMutablePointer<SecretItem>, label: String, marker: String, _ library: LibSecretLibrary
+    ) -> Bool {
+        guard let itemLabel = library.itemGetLabel(item) else { return false }
+        defer { library.free(itemLabel) }
+        guard String(cString: itemLabel) == label, let itemAttributes = library.itemGetAttributes(item) else {
+            return false
+        }
+        defer { library.hashTableUnref(itemAttributes) }
+        return marker.withCString { library.hashTableContains(itemAttributes, $0) == 0 }
+    }
+
     /// Builds the GHashTable of attributes that the `v` functions take, and frees it afterwards.
     private static func withAttributes<Result>(
         _ attributes: [String: String], _ library: LibSecretLibrary, _ body: (OpaquePointer) -> Result

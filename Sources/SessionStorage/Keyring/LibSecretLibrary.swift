@@ -13,6 +13,12 @@ struct LibSecretLibrary: @unchecked Sendable {
     let passwordFree: swaggerctl_secret_password_free
     let serviceSearch: swaggerctl_secret_service_search_sync
     let itemGetLocked: swaggerctl_secret_item_get_locked
+    let itemGetLabel: swaggerctl_secret_item_get_label
+    let itemGetAttributes: swaggerctl_secret_item_get_attributes
+    let itemGetSecret: swaggerctl_secret_item_get_secret
+    let itemDelete: swaggerctl_secret_item_delete_sync
+    let valueGetText: swaggerctl_secret_value_get_text
+    let valueUnref: swaggerctl_secret_value_unref
     let secretErrorQuark: swaggerctl_secret_error_get_quark
     let ioErrorQuark: swaggerctl_g_io_error_quark
     let dbusErrorQuark: swaggerctl_g_dbus_error_quark
@@ -21,6 +27,7 @@ struct LibSecretLibrary: @unchecked Sendable {
     let hashTableNewFull: swaggerctl_g_hash_table_new_full
     let hashTableInsert: swaggerctl_g_hash_table_insert
     let hashTableUnref: swaggerctl_g_hash_table_unref
+    let hashTableContains: swaggerctl_g_hash_table_contains
     let strdup: swaggerctl_g_strdup
     let listFreeFull: swaggerctl_g_list_free_full
     let cancellableNew: swaggerctl_g_cancellable_new
@@ -57,6 +64,12 @@ struct LibSecretLibrary: @unchecked Sendable {
         passwordFree = try symbol("secret_password_free", as: swaggerctl_secret_password_free.self)
         serviceSearch = try symbol("secret_service_search_sync", as: swaggerctl_secret_service_search_sync.self)
         itemGetLocked = try symbol("secret_item_get_locked", as: swaggerctl_secret_item_get_locked.self)
+        itemGetLabel = try symbol("secret_item_get_label", as: swaggerctl_secret_item_get_label.self)
+        itemGetAttributes = try symbol("secret_item_get_attributes", as: swaggerctl_secret_item_get_attributes.self)
+        itemGetSecret = try symbol("secret_item_get_secret", as: swaggerctl_secret_item_get_secret.self)
+        itemDelete = try symbol("secret_item_delete_sync", as: swaggerctl_secret_item_delete_sync.self)
+        valueGetText = try symbol("secret_value_get_text", as: swaggerctl_secret_value_get_text.self)
+        valueUnref = try symbol("secret_value_unref", as: swaggerctl_secret_value_unref.self)
         secretErrorQuark = try symbol("secret_error_get_quark", as: swaggerctl_secret_error_get_quark.self)
         ioErrorQuark = try symbol("g_io_error_quark", as: swaggerctl_g_io_error_quark.self)
         dbusErrorQuark = try symbol("g_dbus_error_quark", as: swaggerctl_g_dbus_error_quark.self)
@@ -66,6 +79,7 @@ struct LibSecretLibrary: @unchecked Sendable {
         hashTableNewFull = try symbol("g_hash_table_new_full", as: swaggerctl_g_hash_table_new_full.self)
         hashTableInsert = try symbol("g_hash_table_insert", as: swaggerctl_g_hash_table_insert.self)
         hashTableUnref = try symbol("g_hash_table_unref", as: swaggerctl_g_hash_table_unref.self)
+        hashTableContains = try symbol("g_hash_table_contains", as: swaggerctl_g_hash_table_contains.self)
         strdup = try symbol("g_strdup", as: swaggerctl_g_strdup.self)
         listFreeFull = try symbol("g_list_free_full", as: swaggerctl_g_list_free_full.self)
         cancellableNew = try symbol("g_cancellable_new", as: swaggerctl_g_cancellable_new.self)

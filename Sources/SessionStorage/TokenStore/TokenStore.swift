@@ -173,7 +173,7 @@ package struct TokenStore: TokenStoring {
         switch kind {
         case .file: file.location
         case .keyring:
-            KeyringBackend.attributes(for: account).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            KeyringBackend.lookupAttributes(for: account).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                 .joined(separator: " ")
         }
     }

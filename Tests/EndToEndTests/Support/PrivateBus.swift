@@ -93,9 +93,14 @@ func withPrivateBus<Result: Sendable>(
 
 /// Runs `secret-tool` against the bus at `address`, in a UTF-8 locale so that it takes non-ASCII arguments.
 func secretTool(_ arguments: String..., bus address: String) async throws -> CommandResult {
+    try await secretTool(arguments, bus: address)
+}
+
+/// `secret-tool store` reads the secret from standard input.
+func secretTool(_ arguments: [String], stdin: String? = nil, bus address: String) async throws -> CommandResult {
     try await runProgram(
         URL(filePath: "/usr/bin/secret-tool"), arguments,
-        environment: ["DBUS_SESSION_BUS_ADDRESS": address, "LC_ALL": "C.UTF-8"])
+        environment: ["DBUS_SESSION_BUS_ADDRESS": address, "LC_ALL": "C.UTF-8"], stdin: stdin)
 }
 
 /// Runs python keyring's own command line (`keyring set|get|del SERVICE USER`) against the Secret Service on
