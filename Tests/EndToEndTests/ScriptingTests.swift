@@ -48,6 +48,21 @@ struct ScriptingTests {
         }
     }
 
+    @Test("login --quiet still warns, on one line, when the token goes to the file instead of the keyring")
+    func quietLoginWarns() async throws {
+        let sandbox = try Sandbox(environment: ["SWAGGERCTL_KEYRING": "auto"])
+        try await withDemoServer { server in
+            let quiet = try await sandbox.loginAsDemo(
+                server.apiURL, extra: ["--quiet"], environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
+            #expect(quiet.status == 0, "\(quiet)")
+            #expect(quiet.stdout.isEmpty)
+            #expect(quiet.stderr.hasPrefix("swaggerctl: warning: ") && quiet.stderr.split(separator: "\n").count == 1)
+            #expect(quiet.stderr.contains(sandbox.credentialsFile.path), "\(quiet)")
+        }
+        let help = try await sandbox.swaggerctl("login", "--help")
+        #expect(help.stdout.contains("still go to stderr"), "\(help)")
+    }
+
     @Test("every --format json output parses, empty ones included")
     func json() async throws {
         let sandbox = try Sandbox()

@@ -51,6 +51,24 @@ struct UsageTests {
     }
 
     @Test(
+        "a missing or invalid value, or a missing argument, adds the Help line of what it is for",
+        arguments: [
+            (["login", "-s"], "Missing value for '-s <url>'", "Help:  -s <url>  "),
+            (["status", "--format", "xml"], "The value 'xml' is invalid for '--format <format>'", "Help:  --format "),
+            (["api"], "Missing expected argument '<path>'", "Help:  <path>  "),
+        ])
+    func usageErrorWithHelp(arguments: [String], error: String, help: String) async throws {
+        let result = try await Sandbox().swaggerctl(arguments)
+        #expect(result.status == 64)
+        let lines = result.stderr.split(separator: "\n")
+        try #require(lines.count == 4, "\(result)")
+        #expect(lines[0].hasPrefix("swaggerctl: \(error)"))
+        #expect(lines[1].hasPrefix(help))
+        #expect(lines[2].hasPrefix("Usage: swaggerctl \(arguments[0]) "))
+        #expect(lines[3] == "  See 'swaggerctl \(arguments[0]) --help' for more information.")
+    }
+
+    @Test(
         "an unknown command suggests the closest one, if any is close",
         arguments: [
             ("detials", "'detials' is not a swaggerctl command. Did you mean 'details'?"),
