@@ -42,7 +42,9 @@ extension SwaggerCtl {
         @OptionGroup var output: FormatOptions
         @OptionGroup(title: "Other kinds of server") var serverDescription: ServerDescriptionOptions
 
-        @Flag(name: .shortAndLong, help: "Print no profile and no \"Logged in\" line; warnings, such as the keyring's, still go to stderr.")
+        @Flag(
+            name: .shortAndLong,
+            help: "Print no profile and no \"Logged in\" line; warnings, such as the keyring's, still go to stderr.")
         var quiet = false
 
         @Flag(
