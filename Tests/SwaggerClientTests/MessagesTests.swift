@@ -23,6 +23,18 @@ struct MessagesTests {
         #expect(error.message == "\(Fixtures.server) refused the request with HTTP 400. \(advice)")
     }
 
+    @Test("a proxy that wants credentials is named, with its password hidden, and says where they go")
+    func proxyAuthentication() {
+        let error = Self.messages.error(
+            .proxyFailed(proxy: "http://me:[redacted]@10.0.0.1:3128", .authenticationRequired), on: Fixtures.server,
+            email: nil, kind: .original)
+        #expect(error.code == .network)
+        #expect(
+            error.message
+                == "The proxy http://me:[redacted]@10.0.0.1:3128 wants a user name and password (HTTP 407) that it was "
+                + "not given. Put them in the proxy's URL, as http://user:password@host:port.")
+    }
+
     @Test("a revocation that failed is worded for the session's kind of server, not the original API's")
     func revocationWarning() {
         let warning = LogoutCoordinator.Warning.revocationFailed(
