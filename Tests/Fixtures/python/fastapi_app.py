@@ -130,6 +130,13 @@ async def echo(request: Request, username: str = Depends(current_user)):
     }
 
 
+# The documentation's `swaggerctl api` examples run against these: each answers with what it was sent.
+app.add_api_route("/users/me", echo, methods=["PATCH"])
+app.add_api_route("/search", echo, methods=["GET"])
+app.add_api_route("/items", echo, methods=["POST"])
+app.add_api_route("/items/{item_id}", echo, methods=["PUT"])
+
+
 @app.get("/teapot")
 def teapot(username: str = Depends(current_user)):
     return JSONResponse(status_code=418, content={"detail": "I'm a teapot"})
