@@ -156,6 +156,50 @@ struct SecretServiceTests {
         }
     }
 
+    @Test("a rotation stores the new refresh token before the new access token, which a crash between them spares")
+    func rotationWriteOrder() async throws {
+        let bus = try TestKeyring.busAddress()
+        let sandbox = try Self.sandbox(bus: bus)
+        try await withDemoServer { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            // dbus-monitor sees every item the Secret Service is asked to create, in order; it is ready once it has
+            // printed its own name.
+            let log = sandbox.root.appending(path: "create-item.log")
+            let script = #"""
+                dbus-monitor --session \
+                    "type=method_call,interface=org.freedesktop.Secret.Collection,member=CreateItem" >"$0" 2>/dev/null &
+                until [ -s "$0" ]; do kill -0 $! 2>/dev/null || exit 1; sleep 0.05; done
+                echo ready
+                wait
+                """#
+            // Other tests share the bus: only this server's items count.
+            func created() -> [String] {
+                let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                return text.components(separatedBy: "method call ").filter {
+                    $0.contains("\"swaggerctl:\(server.apiURL)\"")
+                }.map { $0.contains(#"string "refresh-token-for""#) ? "refresh" : "access" }
+            }
+            let order = try await withChildProcess(
+                URL(filePath: "/bin/bash"), ["-c", script, log.path],
+                environment: ["DBUS_SESSION_BUS_ADDRESS": bus, "PATH": "/usr/bin:/bin"]
+            ) { _ in
+                let refresh = try await sandbox.swaggerctl("refresh")
+                #expect(refresh.status == 0, "\(refresh)")
+                // The monitor gets its copies from the bus after the calls; a generous bound, not a wait.
+                let deadline = ContinuousClock.now + .seconds(60)
+                var order = created()
+                while order.count < 2 || !order.count.isMultiple(of: 2), ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                    order = created()
+                }
+                return order
+            }
+            // Each store writes the pair in that order (a refresh stores the session it read before spending it).
+            let pairs = stride(from: 0, to: order.count - 1, by: 2).map { Array(order[$0...$0 + 1]) }
+            #expect(order.count >= 2 && pairs.allSatisfy { $0 == ["refresh", "access"] }, "\(order)")
+        }
+    }
+
     @Test("after login, secret-tool finds the item by the documented attributes, and no token is on disk")
     func secretToolReadsTheItem() async throws {
         let bus = try TestKeyring.busAddress()
