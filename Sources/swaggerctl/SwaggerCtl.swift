@@ -58,8 +58,15 @@ struct SwaggerCtl: AsyncParsableCommand {
             terminate(exitCode(for: error.code).rawValue)
         } catch {
             let code = exitCode(for: error)
-            // Help and --version go to stdout, as argument-parser prints them.
-            guard code != .success else { exit(withError: error) }
+            // Help and --version go to stdout, as argument-parser prints them. So does the script that
+            // --generate-completion-script asks for, but bash's made to complete URLs, as `completion bash` prints it.
+            guard code != .success else {
+                let message = fullMessage(for: error)
+                let script = Completion.joiningColons(message)
+                guard script != message else { exit(withError: error) }
+                Terminal.print(script)
+                terminate(0)
+            }
             Terminal.standardError.write(UsageCheck.message(fullMessage(for: error)))
             terminate(code.rawValue)
         }

@@ -47,6 +47,10 @@ struct PackagingTests {
             "bash", ["-c", "source \"$1\" && complete -p swaggerctl", "bash", script.path], sandbox)
         #expect(
             registered.stdout == "complete -o filenames -F _swaggerctl_joining_colons swaggerctl\n", "\(registered)")
+        // argument-parser's own flag prints the same script, not its unfixed one.
+        let generated = try await sandbox.swaggerctl("--generate-completion-script", "bash")
+        let printed = try String(contentsOf: script, encoding: .utf8)
+        #expect(generated.status == 0 && generated.stdout == printed, "\(generated)")
 
         try await AccountsTests.withTwoAccounts(sandbox) { server in
             try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
@@ -125,12 +129,28 @@ struct PackagingTests {
         shell.type(setup + "; echo ready\r")
         try await onDedicatedThread { try shell.read(until: "ready\r\n") }
 
-        let cases: [(String, [String])] = [
+        var cases: [(String, [String])] = [
             ("swaggerctl details -s https://h", ["https://h.example:8443/v2"]),
             ("swaggerctl details -s http://127.0.0.1:8081", ["http://127.0.0.1:8081/api"]),
             ("swaggerctl details -s http://loc", ["http://localhost:9/api"]),
             ("swaggerctl details -s http://127.0.0.1:8080/api -e an", ["-e", "ana@example.com"]),
+            // Tab straight after a colon, where bash's current word is the empty one after it: the URL is
+            // completed, not added again after what was typed (`https:https://…`). `http:` and `127.0.0.1:` stop
+            // at what their servers have in common.
+            ("swaggerctl details -s https:", ["https://h.example:8443/v2"]),
+            ("swaggerctl details -s http://localhost:", ["http://localhost:9/api"]),
+            ("swaggerctl details -s http:", ["http://"]),
+            ("swaggerctl details -s http://127.0.0.1:", ["http://127.0.0.1:808"]),
         ]
+        if name == "bash" {
+            // zsh's script takes --server's value only from the next word: its _arguments specs have no --server=.
+            cases += [
+                ("swaggerctl details --server=", ["--server=http"]),
+                ("swaggerctl details --server=https:", ["--server=https://h.example:8443/v2"]),
+                ("swaggerctl details --server=http://lo", ["--server=http://localhost:9/api"]),
+                ("swaggerctl details --server=http://127.0.0.1:8080/api -e an", ["-e", "ana@example.com"]),
+            ]
+        }
         for (index, (line, expected)) in cases.enumerated() {
             let words = try await onDedicatedThread { try Self.completedWords(line, in: shell, marker: index) }
             #expect(Array(words.suffix(expected.count)) == expected, "\(name): \(line) became \(words)")

@@ -41,39 +41,70 @@ extension SwaggerCtl {
         }
 
         /// argument-parser's bash script, made to complete URLs. bash splits the words it completes at every
-        /// character of `COMP_WORDBREAKS`, `:` among them, so `http://h:8080/api` reaches the script as five
-        /// words: it then takes `http` for the value of `--server`, and what follows for other arguments. The
-        /// script is registered through a function that joins those words back first, and trims each
-        /// candidate to the part after the current word's last `:`, which is all that bash replaces. A URL is
-        /// not a file name either: readline would list only what follows its last `/`, so `api api api`.
+        /// character of `COMP_WORDBREAKS`, `:` and `=` among them, so `http://h:8080/api` reaches the script as
+        /// five words, and `--server=URL` as `--server`, `=` and the pieces of the URL: the script would take `http`
+        /// for the value of `--server`, and knows an option only as a word of its own. So the script is registered
+        /// through a function that first joins the words that only a `:` or an `=` separates in the line (`-s :`
+        /// keeps its `:` apart), splits `--name=value` into the two words the script expects, and gives it a
+        /// `COMP_LINE` and `COMP_POINT` to match. The current word, up to the cursor, is read from the line, not
+        /// from bash's `$2`: straight after a `:`, `COMP_WORDS` ends in the `:` while `$2` is the empty word after
+        /// it. bash replaces only `$2`, so each candidate is trimmed of the text before `$2`, which would otherwise
+        /// be there twice (`http:http://`); when `=` is not a word break, `$2` starts with `--name=`, which is
+        /// put back. A URL is not a file name either: readline would list only what follows its last `/`, so
+        /// `api api api`.
         static func joiningColons(_ script: String) -> String {
             let registration = "complete -o filenames -F _swaggerctl swaggerctl"
             guard script.hasSuffix(registration) || script.hasSuffix(registration + "\n") else { return script }
             let function = #"""
                 _swaggerctl_joining_colons() {
                     local -a joined=()
-                    local -i index cword=0
-                    local word current="${2}"
+                    local -i index start end=0 cword=0 point=0
+                    local word gap typed line name option current="${2}"
                     for index in "${!COMP_WORDS[@]}"; do
                         word="${COMP_WORDS[index]}"
-                        if ((${#joined[@]} > 1)) && [[ "${word}" == :* || "${joined[-1]}" == *: ]]; then
+                        gap="${COMP_LINE:end}"
+                        gap="${gap%%[![:space:]]*}"
+                        start=$((end + ${#gap}))
+                        end=$((start + ${#word}))
+                        typed="${word::COMP_POINT > start ? COMP_POINT - start : 0}"
+                        if [[ ${#joined[@]} -gt 1 && -z "${gap}" ]] \
+                            && [[ "${word}" == [:=]* || "${COMP_WORDS[index - 1]}" == *[:=] ]]; then
+                            typed="${joined[-1]}${typed}"
                             joined[-1]+="${word}"
-                            ((index == COMP_CWORD)) && current="${joined[-1]%"${word}"}${2}"
+                            ((index == COMP_CWORD)) && current="${typed}"
                         else
                             joined+=("${word}")
+                            name=""
                         fi
-                        ((index == COMP_CWORD)) && cword=$((${#joined[@]} - 1))
+                        if [[ "${joined[-1]}" == --*=* ]]; then
+                            line="${joined[-1]}"
+                            name="${line%%=*}="
+                            joined[-1]="${line%%=*}"
+                            joined+=("${line#*=}")
+                            typed="${typed#*=}"
+                            ((index == COMP_CWORD)) && current="${typed}"
+                        fi
+                        if ((index == COMP_CWORD)); then
+                            cword=$((${#joined[@]} - 1))
+                            option="${name}"
+                            printf -v line '%s ' "${joined[@]::cword}"
+                            point=$((${#line} + ${#typed}))
+                        fi
                     done
                     local -a COMP_WORDS=("${joined[@]}")
-                    local -i COMP_CWORD="${cword}"
+                    local -i COMP_CWORD="${cword}" COMP_POINT="${point}"
+                    local COMP_LINE
+                    printf -v COMP_LINE '%s ' "${joined[@]}"
+                    COMP_LINE="${COMP_LINE% }"
                     _swaggerctl "${1}" "${current}" "${COMP_WORDS[cword - 1]}"
                     if [[ "${COMPREPLY[*]}" == *://* ]]; then
                         compopt +o filenames 2>/dev/null
                     fi
-                    if [[ "${current}" == *:* ]]; then
-                        local colons="${current%"${current##*:}"}"
+                    line="${option}${current}"
+                    if [[ "${line}" == *"${2}" ]]; then
                         for index in "${!COMPREPLY[@]}"; do
-                            COMPREPLY[index]="${COMPREPLY[index]#"${colons}"}"
+                            COMPREPLY[index]="${option}${COMPREPLY[index]}"
+                            COMPREPLY[index]="${COMPREPLY[index]#"${line%"${2}"}"}"
                         done
                     fi
                 }
