@@ -45,6 +45,39 @@ struct APITests {
         }
     }
 
+    @Test("--slurp holds one page at a time, not all of them: four times the pages take no more memory")
+    func slurpMemory() async throws {
+        try await withSession { sandbox, _ in
+            // The most memory the command took (getrusage's ru_maxrss, in KiB) and how much it printed.
+            func peak(pages: Int) async throws -> (kilobytes: Int, bytes: Int) {
+                let measure = """
+                    import resource, subprocess, sys
+                    out = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE)
+                    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+                    print(out.returncode, peak, len(out.stdout))
+                    """
+                let result = try await runProgram(
+                    URL(filePath: "/usr/bin/python3"),
+                    [
+                        "-c", measure, Binaries.swaggerctl.path, "api", "/big?pages=\(pages)&size=2097152",
+                        "--paginate",
+                        "--slurp",
+                    ],
+                    environment: sandbox.environment)
+                let fields = result.stdout.split(separator: " ").compactMap {
+                    Int($0.trimmingCharacters(in: .newlines))
+                }
+                try #require(fields.count == 3 && fields[0] == 0, "\(result)")
+                return (fields[1], fields[2])
+            }
+            let few = try await peak(pages: 4)
+            let many = try await peak(pages: 16)
+            #expect(many.bytes > 16 * 2_097_152 && few.bytes > 4 * 2_097_152)
+            // Kept in memory, the twelve more pages would add 24 MiB; spooled, about nothing.
+            #expect(many.kilobytes - few.kilobytes < 12 * 1024, "\(few) then \(many)")
+        }
+    }
+
     @Test("--paginate in a pipe writes each page as received, one per line")
     func pagesAsReceived() async throws {
         try await withSession { sandbox, _ in

@@ -9,6 +9,7 @@ ACCESS_TOKEN_SECONDS sets the access tokens' lifetime. /test/* routes let a test
 read counters; they stand for what a server restart or an operator would do.
 """
 
+import json
 import os
 import secrets
 import time
@@ -109,6 +110,15 @@ def cursor(request: Request, page: int = 1, username: str = Depends(current_user
 @app.get("/endless")
 def endless(page: int = 1, username: str = Depends(current_user)):
     return {"items": [{"page": page}], "has_more": True}
+
+
+@app.get("/big")
+def big(page: int = 1, pages: int = 8, size: int = 1 << 20, username: str = Depends(current_user)):
+    # Pages too large to keep together: --slurp must not hold them all.
+    return Response(
+        content=json.dumps({"items": [{"page": page, "text": "x" * size}], "has_more": page < pages}),
+        media_type="application/json",
+    )
 
 
 @app.get("/elsewhere")
