@@ -173,12 +173,7 @@ struct DocumentationTests {
         "each api example succeeds against FastAPI, with the method its comment names",
         arguments: try examples().filter(\.isAPI))
     func apiRuns(_ example: Example) async throws {
-        let sandbox = try Sandbox()
-        try await withPythonServer(.fastapi) { server in
-            let login = try await sandbox.login(
-                server.origin, email: OAuth2Tests.ana.email, password: OAuth2Tests.ana.password,
-                extra: ["--kind", "oauth2", "--profile-path", "/users/me"])
-            try #require(login.status == 0, "\(login)")
+        try await APITests().withSession { sandbox, server in
             try Data(#"{"name": "item"}"#.utf8).write(to: sandbox.root.appending(path: "item.json"))
             let command = example.command.replacing(Self.exampleServers, with: server.origin)
             let environment = sandbox.environment.merging(["PATH": Binaries.directory.path + ":/usr/bin:/bin"]) {

@@ -21,6 +21,27 @@ struct SecretServiceTests {
 
     static let demo = Sandbox.demo
 
+    /// The demo account logged in to a demo server of its own, with its token in the test keyring.
+    struct KeyringSession {
+        let bus: String
+        let sandbox: Sandbox
+        let server: DemoServerProcess
+        /// As `swaggerctl token` printed it after the login, line break included.
+        let token: String
+        var service: String { "swaggerctl:\(server.apiURL)" }
+        var email: String { SecretServiceTests.demo.email }
+    }
+
+    static func withKeyringSession(_ body: (KeyringSession) async throws -> Void) async throws {
+        let bus = try TestKeyring.busAddress()
+        let sandbox = try Self.sandbox(bus: bus)
+        try await withDemoServer { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            let token = try await sandbox.swaggerctl("token").stdout
+            try await body(KeyringSession(bus: bus, sandbox: sandbox, server: server, token: token))
+        }
+    }
+
     @Test("store, lookup and delete go through the real daemon, access and refresh token alike")
     func storeLookupDelete() async throws {
         let keystore = TestKeyring.keyring(try TestKeyring.busAddress())
@@ -241,13 +262,9 @@ struct SecretServiceTests {
 
     @Test("only swaggerctl's own keyring items are used; a session whose access-token item is gone refreshes")
     func foreignItems() async throws {
-        let bus = try TestKeyring.busAddress()
-        let sandbox = try Self.sandbox(bus: bus)
-        try await withDemoServer { server in
-            #expect(try await sandbox.loginAsDemo(server.apiURL).status == 0)
-            let token = try await sandbox.swaggerctl("token").stdout
-            let service = "swaggerctl:\(server.apiURL)"
-            let email = Self.demo.email
+        try await Self.withKeyringSession { session in
+            let (bus, sandbox, server, token) = (session.bus, session.sandbox, session.server, session.token)
+            let (service, email) = (session.service, session.email)
             // The same service and user, as another program would write them.
             let set = try await pythonKeyring(["set", service, email], stdin: "foreign-secret\n", bus: bus)
             #expect(set.status == 0, "\(set)")
@@ -277,13 +294,9 @@ struct SecretServiceTests {
 
     @Test("a secret that another program stores over swaggerctl's item is never used, and the session renews")
     func itemTakenOver() async throws {
-        let bus = try TestKeyring.busAddress()
-        let sandbox = try Self.sandbox(bus: bus)
-        try await withDemoServer { server in
-            #expect(try await sandbox.loginAsDemo(server.apiURL).status == 0)
-            let token = try await sandbox.swaggerctl("token").stdout
-            let service = "swaggerctl:\(server.apiURL)"
-            let email = Self.demo.email
+        try await Self.withKeyringSession { session in
+            let (bus, sandbox, server, token) = (session.bus, session.sandbox, session.server, session.token)
+            let (service, email) = (session.service, session.email)
             // gnome-keyring replaces, in place, an item that has the attributes a writer gives.
             let stored = try await secretTool(
                 ["store", "--label", "foreign", "service", service, "username", email], stdin: "foreign-st",
@@ -304,13 +317,9 @@ struct SecretServiceTests {
 
     @Test("a session stored before items were marked is read, marked and replaced once; a foreign label is not")
     func unmarkedItemsAdopted() async throws {
-        let bus = try TestKeyring.busAddress()
-        let sandbox = try Self.sandbox(bus: bus)
-        try await withDemoServer { server in
-            #expect(try await sandbox.loginAsDemo(server.apiURL).status == 0)
-            let token = try await sandbox.swaggerctl("token").stdout
-            let service = "swaggerctl:\(server.apiURL)"
-            let email = Self.demo.email
+        try await Self.withKeyringSession { session in
+            let (bus, sandbox, server, token) = (session.bus, session.sandbox, session.server, session.token)
+            let (service, email) = (session.service, session.email)
             let refresh = try await secretTool("lookup", "refresh-token-for", service, "username", email, bus: bus)
             #expect(refresh.status == 0 && !refresh.stdout.isEmpty, "\(refresh)")
             // The items as swaggerctl wrote them before it marked them, beside another program's unmarked item
