@@ -229,7 +229,7 @@ package final class KeyringBackend: TokenBackend {
         return nil
     }
 
-    /// Deletes the items matching `attributes`. libsecret's clear skips locked items, so the matches are
+    /// Deletes `account`'s `item`. libsecret's clear skips locked items, so the matches are
     /// unlocked first (libsecret may prompt), and a match that stays locked is an error, never a success.
     private func remove(_ item: Item, of account: Account, until deadline: ContinuousClock.Instant)
         async throws(SecretServiceError) -> Bool
