@@ -132,7 +132,8 @@ package struct Messages: Sendable {
             return SwaggerError(
                 .failure,
                 "\(server) has nothing to answer this request at that address (HTTP \(status))\(reason). Check that "
-                    + "the server URL is the API's base URL, such as https://host/api\(kind == .original ? "" : ", and the paths given at login")."
+                    + "the server URL is the API's base URL, such as https://host/api"
+                    + "\(kind == .original ? "" : ", and the paths given at login")."
             )
         case .serverFailed(501):
             return SwaggerError(
@@ -152,8 +153,8 @@ package struct Messages: Sendable {
         case .redirected(let status, let location):
             return SwaggerError(
                 .failure,
-                "\(server) redirected (HTTP \(status)) to \(location.map { Self.cut($0) } ?? "another address"). swaggerctl does not "
-                    + "follow redirects with credentials; pass the final API URL with --server.")
+                "\(server) redirected (HTTP \(status)) to \(location.map { Self.cut($0) } ?? "another address"). "
+                    + "swaggerctl does not follow redirects with credentials; pass the final API URL with --server.")
         case .serverFailed(429):
             return SwaggerError(
                 .server, "\(server) is too busy (HTTP 429) and still was after three attempts. Try again later.")
@@ -162,13 +163,14 @@ package struct Messages: Sendable {
         case .notAProfile(let detail):
             return SwaggerError(
                 .server,
-                "\(server) answered the profile request with something that is not a profile (\(Self.cut(detail))). Check "
-                    + "the server URL, or the profile's address with --profile-path at login.")
+                "\(server) answered the profile request with something that is not a profile "
+                    + "(\(Self.cut(detail))). Check the server URL, or the profile's address with --profile-path at "
+                    + "login.")
         case .contractViolation(let detail):
             return SwaggerError(
                 .server,
-                "\(server) answered with something that is not the account API (\(Self.cut(detail))). Check that the "
-                    + "server URL is the API's base URL, such as https://host/api.")
+                "\(server) answered with something that is not the account API (\(Self.cut(detail))). Check "
+                    + "that the server URL is the API's base URL, such as https://host/api.")
         case .unreachable(let detail):
             return SwaggerError(
                 .network, "Could not reach \(server): \(detail). Check the URL and that the server is up.")
