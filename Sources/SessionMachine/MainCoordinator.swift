@@ -251,6 +251,9 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
         guard case .refreshing(let flow, let session) = state else { invalid("refreshFailed") }
         state = .finished
         if error == .refreshRejected { return .endSession(SessionEnd(record: session.record, reason: error)) }
+        if case .requestRejected(let status, let message) = error {
+            return .fail(.renewalRefused(session.record, status: status, message: message))
+        }
         if error.isUnreachable, let step = purpose.unreachable(error, session.record) {
             state = .fallingBack(flow, because: error)
             return .proceed(step)

@@ -31,6 +31,9 @@ package enum SessionFailure: Sendable, Hashable {
     case notStored(Account, SwaggerError)
     /// The server renewed the tokens, spending the old refresh token, but the new ones could not be stored.
     case renewedButNotStored(Account, SwaggerError)
+    /// The refresh request was refused, but not with an answer that ends the session (a field the server wanted,
+    /// a client it does not know): the session is kept, with its refresh token, which was not spent.
+    case renewalRefused(SessionRecord, status: Int, message: String?)
     /// The session could not be written where it is kept, so it was not renewed: the server would spend the
     /// refresh token, and the new one would be lost. The session is as it was.
     case renewalNotWritable(Account, SwaggerError)

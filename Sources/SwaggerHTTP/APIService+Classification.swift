@@ -63,13 +63,18 @@ extension APIService {
     static func failure(status: Int, operation: Operation, headers: HTTPFields, body: Data?) -> APIServiceError {
         // A token endpoint that answers 400 or 401 without RFC 6749's error code (FastAPI's tutorial sends a
         // bare `detail`) is refusing what it was given: the request itself is always well formed.
-        let refused = oauth2Error(json: body).map(refusals.contains) ?? true
+        let code = oauth2Error(json: body)
+        let refused = code.map(refusals.contains) ?? true
         switch (status, operation) {
         case (401, .login), (403, .login): return .badCredentials(status: status, message: serverMessage(json: body))
         case (400, .oauth2Login) where refused, (401, .oauth2Login):
             return .badCredentials(status: status, message: serverMessage(json: body))
+        // A session ends only on a definite answer, since ending it deletes it: the original API's and Identity's
+        // 401, or RFC 6749's invalid_grant. A token endpoint's other refusals (a field it wanted, a client it
+        // does not know, a bare 401) say the request was not what it takes, not that the session is over.
         case (401, .refresh),
-            (400, .oauth2Refresh) where refused, (401, .oauth2Refresh):
+            (400, .oauth2Refresh) where code == "invalid_grant",
+            (401, .oauth2Refresh) where code == "invalid_grant":
             return .refreshRejected
         case (401, .bearer), (401, .profile): return .tokenRejected
         case (403, .bearer), (403, .profile): return .forbidden(message: serverMessage(json: body))
@@ -110,8 +115,9 @@ extension APIService {
     /// `error_description` (RFC 6749 §5.2), RFC 9457's `detail` and `title`, and the bare `error` code.
     static let messageMembers = ["message", "error_description", "detail", "title", "error"]
 
-    /// The sentence a JSON error body carries for people, when it has one. It is the server's text: whoever shows
-    /// it quotes it, cuts it and sanitises it, after the ``Redactor`` has hidden the secrets in it whole.
+    /// The sentence a JSON error body carries for people, when it has one, or else the body's object as compact
+    /// JSON. It is the server's text: whoever shows it quotes it, cuts it and sanitises it, after the ``Redactor``
+    /// has hidden the secrets in it whole.
     static func serverMessage(json body: Data?) -> String? {
         guard let body, let object = try? JSONDecoder().decode([String: JSONValue].self, from: body) else {
             return nil
@@ -121,7 +127,9 @@ extension APIService {
                 return text
             }
         }
-        return nil
+        // Without a sentence, the object itself says what was wrong, as Django REST framework's field errors do:
+        // {"refresh":["This field is required."]}.
+        return object.isEmpty ? nil : JSONValue.object(object).compactJSON
     }
 
     private static func contractDetail(_ error: ClientError) -> String {

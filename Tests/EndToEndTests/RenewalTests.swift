@@ -18,6 +18,45 @@ struct RenewalTests {
         try #require(login.status == 0, "\(login)")
     }
 
+    @Test(
+        "a token endpoint that refuses a refresh without invalid_grant keeps the session and quotes why; invalid_grant ends it"
+    )
+    func onlyDefiniteRefusalsEnd() async throws {
+        let sandbox = try Sandbox()
+        let granted = FaultServer.Reply(
+            body: #"{"access_token":"access-one-0123456789","token_type":"bearer","refresh_token":"refresh-one-0123"}"#)
+        let refusals = [
+            // Django REST framework's field error, and a bare 401 of a server that wants the token elsewhere.
+            FaultServer.Reply(status: .badRequest, body: #"{"refresh":["This field is required."]}"#),
+            FaultServer.Reply(status: .unauthorized, body: #"{"msg":"Missing Authorization Header"}"#),
+            FaultServer.Reply(status: .badRequest, body: #"{"error":"invalid_client"}"#),
+            FaultServer.Reply(status: .badRequest, body: #"{"error":"invalid_grant"}"#),
+        ]
+        try await FaultServer.run(
+            logins: .init([granted]), profiles: .init([.init(body: "{}")]), refreshes: .init(refusals)
+        ) { url in
+            let login = try await sandbox.swaggerctl(
+                [
+                    "login", "-s", url, "-e", "ana", "--password-stdin", "--kind", "oauth2", "--login-path",
+                    "/User/AdminLogin", "--refresh-path", "/User/RefreshToken", "--profile-path", "/User/User",
+                ], stdin: "pw\n")
+            try #require(login.status == 0, "\(login)")
+            for said in [#"{"refresh":["This field is required."]}"#, "Missing Authorization Header", "invalid_client"]
+            {
+                let refresh = try await sandbox.swaggerctl("refresh")
+                #expect(refresh.status == 1, "\(refresh)")
+                #expect(refresh.stderr.contains(said) && !refresh.stderr.contains("--login-path"), "\(refresh)")
+                #expect(refresh.stderr.contains("would not renew the session of ana (HTTP "), "\(refresh)")
+                #expect(refresh.stderr.contains("The session is kept."), "\(refresh)")
+                #expect(try sandbox.sessions.records().count == 1, "the session is kept: \(refresh)")
+                #expect(try await sandbox.swaggerctl("token").stdout == "access-one-0123456789\n")
+            }
+            let ended = try await sandbox.swaggerctl("refresh")
+            #expect(ended.status == 4, "\(ended)")
+            #expect(try sandbox.sessions.records().isEmpty, "\(ended)")
+        }
+    }
+
     @Test("refresh on a server of opaque tokens reports the expiry that its expiresIn gave")
     func opaqueExpiry() async throws {
         let sandbox = try Sandbox()

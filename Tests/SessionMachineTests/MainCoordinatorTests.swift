@@ -417,10 +417,23 @@ struct MainCoordinatorTests {
 
     @Test(
         "any other failed refresh is reported and keeps the session",
-        arguments: everyError.filter { $0 != .refreshRejected && !$0.isUnreachable })
+        arguments: everyError.filter { error in
+            guard case .requestRejected = error else { return error != .refreshRejected && !error.isUnreachable }
+            return false
+        })
     func refreshOtherFailure(error: APIServiceError) {
         var coordinator = Self.refreshing(Self.details)
         #expect(coordinator.refreshFailed(error) == .fail(Self.failure(error, Self.expired)))
+    }
+
+    @Test("a refresh refused without an answer that ends the session keeps it, and says the refresh was refused")
+    func refreshRefused() {
+        var coordinator = Self.refreshing(TokenPurpose())
+        let refused = APIServiceError.requestRejected(status: 400, message: #"{"refresh":["This field is required."]}"#)
+        #expect(
+            coordinator.refreshFailed(refused)
+                == .fail(
+                    .renewalRefused(Self.expired, status: 400, message: #"{"refresh":["This field is required."]}"#)))
     }
 
     // MARK: - The profile request

@@ -100,15 +100,16 @@ struct FuzzTests {
         }
     }
 
-    @Test("any error body gives at most 200 characters of message, and every error line stays one line")
+    @Test("any error body is quoted in at most 200 characters of message, and every error line stays one line")
     func errorBodies() async {
         let messages = Messages(timeout: .seconds(1), now: Date())
         let server = Fixtures.serverURL("http://h/api")
         await propertyCheck(count: Self.count, input: Self.numbers) { numbers in
             await Task.yield()
             let body = Data(FuzzInput.json(numbers).utf8)
-            let message = APIService.serverMessage(json: body)
-            #expect((message?.count ?? 0) <= 200)
+            // Cut where it is shown, after the secrets in it were hidden whole.
+            let message = APIService.serverMessage(json: body).map(Messages.quoted)
+            #expect((message?.count ?? 0) <= Messages.serverTextLimit + "\"…\"".count)
             for status in [400, 401, 403, 404, 429, 503] {
                 let error = APIService.failure(status: status, operation: .login, headers: [:], body: body)
                 for kind in ServerKind.allCases {

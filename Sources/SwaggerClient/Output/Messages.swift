@@ -23,6 +23,17 @@ package struct Messages: Sendable {
         switch failure {
         case .requestFailed(let error, let server, let email, let kind):
             return self.error(error, on: server, email: email, kind: kind)
+        case .renewalRefused(let record, let status, let said):
+            let reason = said.map { ": \(Self.quoted($0))" } ?? ""
+            let check =
+                switch record.kind {
+                case .original: "Try again later"
+                case .identity, .oauth2: "Check the refresh endpoint (--refresh-path at login) and what it expects"
+                }
+            return SwaggerError(
+                .failure,
+                "\(record.server) would not renew the session of \(record.email) (HTTP \(status))\(reason). The "
+                    + "session is kept. \(check), or log in again with `\(Self.login(record.account))`.")
         case .environmentTokenRejected(let server):
             return SwaggerError(
                 .authentication,
