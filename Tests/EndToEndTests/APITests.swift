@@ -45,6 +45,30 @@ struct APITests {
         }
     }
 
+    @Test(
+        "--paginate --slurp gives all 25 items of each of fastapi-pagination's page types",
+        arguments: ["/fp/page?size=10", "/fp/limit-offset?limit=10", "/fp/links?size=10", "/fp/cursor?size=10"])
+    func fastapiPagination(path: String) async throws {
+        try await withSession { sandbox, _ in
+            let result = try await sandbox.swaggerctl("api", path, "--paginate", "--slurp")
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+            let items = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+            #expect(items?.compactMap { $0["id"] as? Int } == Array(1...25), "\(result)")
+        }
+    }
+
+    @Test("a page of a longer list that names no next page stops --paginate with exit 1, never passing for the list")
+    func undeterminedPage() async throws {
+        try await withSession { sandbox, _ in
+            for extra in [[], ["--slurp"]] {
+                let result = try await sandbox.swaggerctl(["api", "/fp/unknown", "--paginate"] + extra)
+                #expect(result.status == 1, "\(result)")
+                #expect(result.stderr.contains(#"looks like part of a longer list (it has "items", "total")"#))
+                #expect(result.stderr.split(separator: "\n").count == 1, "\(result)")
+            }
+        }
+    }
+
     @Test("--slurp holds one page at a time, not all of them: four times the pages take no more memory")
     func slurpMemory() async throws {
         try await withSession { sandbox, _ in

@@ -100,7 +100,7 @@ struct APIRequestTests {
             (#"</v2/items?page=4>; REL=Next"#, "?page=4"),
         ])
     func linkHeader(link: String, suffix: String) {
-        let next = Pagination.next(after: Self.first, link: link, body: Data())
+        let next = Pagination.next(after: Self.first, link: link, body: Data()).url
         #expect(
             next?.absoluteString.hasPrefix("https://api.example.com/v2/items") == true, "\(String(describing: next))")
         #expect(next?.absoluteString.hasSuffix(suffix) == true, "\(String(describing: next))")
@@ -109,7 +109,7 @@ struct APIRequestTests {
     @Test("the body's next, @odata.nextLink and has_more give the next page; null, false and none end the list")
     func bodyShapes() {
         func next(_ body: String, after url: URL = Self.first) -> String? {
-            Pagination.next(after: url, link: nil, body: Data(body.utf8))?.absoluteString
+            Pagination.next(after: url, link: nil, body: Data(body.utf8)).url?.absoluteString
         }
         #expect(
             next(#"{"next": "https://api.example.com/v2/items?cursor=x"}"#)
@@ -125,6 +125,43 @@ struct APIRequestTests {
         for last in [#"{"next": null, "results": []}"#, #"{"has_more": false}"#, "[1, 2]", "not json", ""] {
             #expect(next(last) == nil, "\(last)")
         }
+    }
+
+    @Test(
+        "fastapi-pagination's and JSON:API's pages give the next page by links.next, next_page, page and pages, or offset, limit and total",
+        arguments: [
+            (#"{"items": [1], "links": {"next": "/v2/items?page=2&size=1", "prev": null}}"#, "/v2/items?page=2&size=1"),
+            (
+                #"{"data": [1], "links": {"self": "x", "next": "https://api.example.com/v2/items?page[number]=2"}}"#,
+                "/v2/items?page%5Bnumber%5D=2"
+            ),
+            (#"{"items": [1], "total": null, "next_page": "Im5leHQi=="}"#, "/v2/items?sort=new&cursor=Im5leHQi%3D%3D"),
+            (#"{"items": [1], "total": 25, "page": 2, "size": 10, "pages": 3}"#, "/v2/items?sort=new&page=3"),
+            (#"{"items": [1], "total": 25, "limit": 10, "offset": 10}"#, "/v2/items?sort=new&offset=20"),
+        ])
+    func pageTypes(body: String, next: String) {
+        let found = Pagination.next(after: Self.first, link: nil, body: Data(body.utf8))
+        #expect(found == .next(Self.url("https://api.example.com" + next)), "\(found)")
+    }
+
+    @Test(
+        "the last page of each type ends the list, and so does a Link header without next",
+        arguments: [
+            #"{"items": [], "links": {"next": null}}"#, #"{"items": [1], "next_page": null}"#,
+            #"{"items": [1], "page": 3, "pages": 3}"#, #"{"items": [1], "limit": 10, "offset": 20, "total": 25}"#,
+            #"{"id": 1, "name": "one item"}"#, #"{"items": [1, 2]}"#,
+        ])
+    func lastPages(body: String) {
+        #expect(Pagination.next(after: Self.first, link: nil, body: Data(body.utf8)) == .last)
+        #expect(Pagination.next(after: Self.first, link: #"<https://x/?page=1>; rel="first""#, body: Data()) == .last)
+    }
+
+    @Test("a list beside a count or a position that says nothing of the next page is undetermined, never the last")
+    func undetermined() {
+        let body = Data(#"{"items": [1, 2], "total": 25}"#.utf8)
+        #expect(Pagination.next(after: Self.first, link: nil, body: body) == .unknown(members: ["items", "total"]))
+        var pagination = Pagination(first: Self.first, server: Self.server)
+        #expect(pagination.received(Self.first, link: nil, body: body) == .undetermined(members: ["items", "total"]))
     }
 
     @Test("pages stop at the limit, before another origin, and at a page already fetched")
@@ -210,5 +247,13 @@ struct APIRequestTests {
         let text = String(
             decoding: ResponseRenderer(forTerminal: true).body(Data("a\u{1B}[2J\r\nb\n".utf8)), as: UTF8.self)
         #expect(text == "a\\u{1b}[2J\nb\n")
+    }
+}
+
+extension Pagination.Link {
+    /// The next page's URL, if this names one.
+    var url: URL? {
+        guard case .next(let url) = self else { return nil }
+        return url
     }
 }

@@ -107,6 +107,15 @@ package struct ResponseRenderer: Sendable {
                     .server,
                     "Stopped after \(Self.pages(outcome.pages)): the server gave \(url.absoluteString.prefix(300)) as the "
                         + "next page, which was fetched already."))
+        case .undetermined(let members):
+            let named = members.map { "\"\($0)\"" }.joined(separator: ", ")
+            return .failure(
+                SwaggerError(
+                    .failure,
+                    "Stopped after \(Self.pages(outcome.pages)): the answer looks like part of a longer list (it has "
+                        + "\(named)), but says nothing by which swaggerctl can find the next page, so the list may "
+                        + "be incomplete. Ask for all items at once with a parameter the API documents (such as a page "
+                        + "size), or page through them with their own parameters."))
         case .fetch, .complete:
             return nil
         }

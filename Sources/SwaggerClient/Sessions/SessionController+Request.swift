@@ -11,7 +11,8 @@ extension SessionController {
         /// How many responses were handed over: one, or one for each page.
         package var pages: Int
         /// Why `--paginate` stopped early, when it did: ``Pagination/Next/limitReached(next:)``,
-        /// ``Pagination/Next/offServer(_:)`` or ``Pagination/Next/loop(_:)``.
+        /// ``Pagination/Next/offServer(_:)``, ``Pagination/Next/loop(_:)`` or
+        /// ``Pagination/Next/undetermined(members:)``.
         package var stoppedEarly: Pagination.Next?
         package var server: ServerURL
         /// Whether the token came from `SWAGGERCTL_TOKEN`, which cannot be refreshed.
@@ -73,7 +74,7 @@ extension SessionController {
                 step = .send(accessToken: coordinator.nextRequest())
             case .complete:
                 return outcome
-            case .limitReached, .offServer, .loop:
+            case .limitReached, .offServer, .loop, .undetermined:
                 outcome.stoppedEarly = next
                 return outcome
             }

@@ -29,8 +29,10 @@ extension SwaggerCtl {
                 The fields go in the query for GET and HEAD, and with --input; otherwise they make a JSON body, \
                 and the method defaults to POST.
 
-                --paginate follows a Link header with rel="next", a "next" URL in the body, or "has_more": \
-                true with a page parameter, up to --max-pages pages.
+                --paginate follows a Link header with rel="next", a "next" or "links.next" URL in the body, \
+                "has_more": true with a page parameter, a "next_page" cursor, "page" below "pages", or "offset" \
+                plus "limit" below "total", up to --max-pages pages. A page of a list that names no next page \
+                stops it with exit 1.
 
                 Examples:
                   swaggerctl api /users/me

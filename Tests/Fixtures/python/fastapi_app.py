@@ -17,6 +17,8 @@ import time
 from fastapi import Depends, FastAPI, Form, HTTPException, Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.security import OAuth2PasswordBearer, OAuth2PasswordRequestForm
+from fastapi_pagination import LimitOffsetPage, Page, add_pagination, paginate
+from fastapi_pagination.links import Page as LinksPage
 
 USERS = {
     "ana@example.com": {"password": "Passw0rd!", "full_name": "Ana Horvat"},
@@ -107,6 +109,41 @@ def cursor(request: Request, page: int = 1, username: str = Depends(current_user
     return {"count": ITEMS, "next": following, "previous": None, "results": [{"pk": i + 1} for i in range(start, end)]}
 
 
+# fastapi-pagination's page types over 25 items, 10 to a page by default: page/pages, limit/offset/total, and
+# links.next; and its cursor page's shape, next_page, which it builds only over a database.
+LISTED = [{"id": i + 1} for i in range(25)]
+
+
+@app.get("/fp/page", response_model=Page[dict])
+def fp_page(username: str = Depends(current_user)):
+    return paginate(LISTED)
+
+
+@app.get("/fp/limit-offset", response_model=LimitOffsetPage[dict])
+def fp_limit_offset(username: str = Depends(current_user)):
+    return paginate(LISTED)
+
+
+@app.get("/fp/links", response_model=LinksPage[dict])
+def fp_links(username: str = Depends(current_user)):
+    return paginate(LISTED)
+
+
+@app.get("/fp/cursor")
+def fp_cursor(cursor: str = "0", size: int = 10, username: str = Depends(current_user)):
+    start = int(cursor)
+    end = min(start + size, len(LISTED))
+    following = str(end) if end < len(LISTED) else None
+    return {"items": LISTED[start:end], "total": None, "current_page": cursor, "previous_page": None,
+            "next_page": following}
+
+
+@app.get("/fp/unknown")
+def fp_unknown(username: str = Depends(current_user)):
+    # A page of a longer list that says nothing of how to reach the next one.
+    return {"items": LISTED[:10], "total": len(LISTED)}
+
+
 @app.get("/endless")
 def endless(page: int = 1, username: str = Depends(current_user)):
     return {"items": [{"page": page}], "has_more": True}
@@ -168,3 +205,6 @@ def expire_access_tokens():
 @app.get("/test/counters")
 def read_counters():
     return counters
+
+
+add_pagination(app)
