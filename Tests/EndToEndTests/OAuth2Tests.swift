@@ -44,8 +44,8 @@ struct OAuth2Tests {
             #expect(login.status == 0, "\(login)")
             #expect(
                 login.stderr.hasPrefix(
-                    "Found in \(url)/openapi.json: the token endpoint \(url)/token, the profile at \(url)/users/me, "
-                        + "no revocation endpoint; they are saved with the session.\n"), "\(login)")
+                    "Found in \(url)/openapi.json: the token endpoint \(url)/token, no revocation endpoint; the "
+                        + "profile at \(url)/users/me was given. They are saved with the session.\n"), "\(login)")
             #expect(login.stdout.contains("full_name  Ana Horvat\n"), "\(login)")
 
             let status = try await sandbox.swaggerctl("status")
@@ -115,10 +115,11 @@ struct OAuth2Tests {
             let tried = [
                 "\(demo.apiURL)/.well-known/openid-configuration",
                 "\(origin)/.well-known/oauth-authorization-server/api",
-                "\(demo.apiURL)/.well-known/oauth-authorization-server", "\(demo.apiURL)/openapi.json",
-                "\(demo.apiURL)/swagger/v1/swagger.json", "\(demo.apiURL)/v3/api-docs", "\(demo.apiURL)/swagger.json",
-                "\(origin)/openapi.json", "\(origin)/swagger/v1/swagger.json", "\(origin)/v3/api-docs",
-                "\(origin)/swagger.json",
+                "\(demo.apiURL)/.well-known/oauth-authorization-server", "\(origin)/.well-known/openid-configuration",
+                "\(origin)/.well-known/oauth-authorization-server", "\(demo.apiURL)/openapi.json",
+                "\(demo.apiURL)/api/schema/", "\(demo.apiURL)/swagger/v1/swagger.json", "\(demo.apiURL)/v3/api-docs",
+                "\(demo.apiURL)/swagger.json", "\(origin)/openapi.json", "\(origin)/api/schema/",
+                "\(origin)/swagger/v1/swagger.json", "\(origin)/v3/api-docs", "\(origin)/swagger.json",
             ]
             #expect(
                 nothing.stderr
@@ -174,7 +175,7 @@ struct OAuth2Tests {
                 login.stderr.hasPrefix(
                     "Found in \(issuer)/.well-known/openid-configuration and \(issuer)/.well-known/oauth-authorization-server: "
                         + "the token endpoint \(issuer)/token/, the profile at \(issuer)/userinfo/, revocation at "
-                        + "\(issuer)/revoke_token/; they are saved with the session.\n"), "\(login)")
+                        + "\(issuer)/revoke_token/. They are saved with the session.\n"), "\(login)")
             #expect(login.stdout.contains("email  ana@example.com\n"), "\(login)")
             #expect(login.stdout.contains("name   Ana Horvat\n"), "\(login)")
 

@@ -83,7 +83,9 @@ struct DiscoveryTests {
         #expect(Discovery.metadata(Data("{}".utf8), at: URL(string: "https://h/")!) == nil)
     }
 
-    @Test("the documents tried for an issuer with a path: OIDC, RFC 8414 at the origin and under the path")
+    @Test(
+        "the documents tried for an issuer with a path: OIDC, RFC 8414 at the origin and under the path, then the origin's"
+    )
     func candidates() throws {
         let server = try ServerURL("https://h.example.com/realms/x")
         #expect(
@@ -91,9 +93,18 @@ struct DiscoveryTests {
                 "https://h.example.com/realms/x/.well-known/openid-configuration",
                 "https://h.example.com/.well-known/oauth-authorization-server/realms/x",
                 "https://h.example.com/realms/x/.well-known/oauth-authorization-server",
+                "https://h.example.com/.well-known/openid-configuration",
+                "https://h.example.com/.well-known/oauth-authorization-server",
             ])
-        #expect(Discovery.openAPIDocuments(for: try ServerURL("https://h.example.com")).count == 4)
-        #expect(Discovery.openAPIDocuments(for: server).count == 8)
+        // At the origin, the forms under the path are the origin's own.
+        #expect(Discovery.metadataDocuments(for: try ServerURL("https://h.example.com")).count == 2)
+        #expect(
+            Discovery.openAPIDocuments(for: try ServerURL("https://h.example.com")).map(\.absoluteString) == [
+                "https://h.example.com/openapi.json", "https://h.example.com/api/schema/",
+                "https://h.example.com/swagger/v1/swagger.json", "https://h.example.com/v3/api-docs",
+                "https://h.example.com/swagger.json",
+            ])
+        #expect(Discovery.openAPIDocuments(for: server).count == 10)
     }
 
     /// How deeply `value` nests.

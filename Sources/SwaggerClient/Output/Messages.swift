@@ -261,18 +261,35 @@ package struct Messages: Sendable {
         }
     }
 
-    /// `Found in URL: the token endpoint T, the profile at P, revocation at R; they are saved with the session.`;
-    /// `nil` when discovery read nothing.
+    /// `Found in URL: the token endpoint T, the profile at P, revocation at R. They are saved with the session.`,
+    /// crediting the documents only with what they named: an endpoint that a flag or the saved session gave is
+    /// said to be given. `nil` when discovery read nothing.
     package static func discovery(_ choice: SessionController.ServerChoice) -> String? {
         guard !choice.discoveredIn.isEmpty else { return nil }
         let description = choice.serverDescription
-        var parts = [
-            "the token endpoint \(description.loginURL.absoluteString)",
-            "the profile at \(description.profileURL.absoluteString)",
-        ]
-        parts.append(description.revocationURL.map { "revocation at \($0.absoluteString)" } ?? "no revocation endpoint")
-        return "Found in \(choice.discoveredIn.map(\.absoluteString).joined(separator: " and ")): "
-            + parts.joined(separator: ", ") + "; they are saved with the session."
+        let found = choice.found
+        var named: [String] = []
+        var given: [String] = []
+        for (what, url, wasFound) in [
+            ("the token endpoint", description.loginURL, found.token),
+            ("the profile at", description.profileURL, found.userinfo),
+            ("revocation at", description.revocationURL, found.revocation),
+        ] {
+            guard let url else {
+                named.append("no revocation endpoint")
+                continue
+            }
+            if url == wasFound {
+                named.append("\(what) \(url.absoluteString)")
+            } else {
+                given.append("\(what) \(url.absoluteString)")
+            }
+        }
+        let documents = choice.discoveredIn.map(\.absoluteString).joined(separator: " and ")
+        let others =
+            given.isEmpty ? "" : "; \(given.joined(separator: ", ")) \(given.count == 1 ? "was" : "were") given"
+        let said = named.isEmpty ? "nothing that was used" : named.joined(separator: ", ")
+        return "Found in \(documents): \(said)\(others). They are saved with the session."
     }
 
     /// Server text in quotes: it stands out as the server's words, not swaggerctl's. It is cut here, to

@@ -35,7 +35,8 @@ package enum Discovery {
     /// The OAuth 2 metadata documents for an issuer, in the order they are read: OpenID Connect Discovery
     /// 1.0 §4 (`{issuer}/.well-known/openid-configuration`), then RFC 8414 §3, whose well-known part goes
     /// between the host and the issuer's path, and its form under the issuer's path, which servers mounted
-    /// under a prefix answer.
+    /// under a prefix answer; and last, for an API under a path whose authorization server is the whole host
+    /// (`-s https://host/api`), both documents at the origin.
     /// - Parameter issuer: The server's URL, taken as the issuer.
     /// - Returns: The documents' URLs, without repeats.
     package static func metadataDocuments(for issuer: ServerURL) -> [URL] {
@@ -45,16 +46,18 @@ package enum Discovery {
             issuer.string + "/.well-known/openid-configuration",
             origin + "/.well-known/oauth-authorization-server" + path,
             issuer.string + "/.well-known/oauth-authorization-server",
+            origin + "/.well-known/openid-configuration",
+            origin + "/.well-known/oauth-authorization-server",
         ]
         return unique(candidates.compactMap(URL.init(string:)))
     }
 
-    /// Where servers usually publish their OpenAPI document: FastAPI's `/openapi.json`, Swashbuckle's
-    /// `/swagger/v1/swagger.json`, springdoc's `/v3/api-docs`, and `/swagger.json`, under the server's URL and,
-    /// when it has a path, under its origin too.
+    /// Where servers usually publish their OpenAPI document: FastAPI's `/openapi.json`, drf-spectacular's
+    /// `/api/schema/`, Swashbuckle's `/swagger/v1/swagger.json`, springdoc's `/v3/api-docs`, and `/swagger.json`,
+    /// under the server's URL and, when it has a path, under its origin too.
     /// - Returns: The candidates, in the order they are tried.
     package static func openAPIDocuments(for server: ServerURL) -> [URL] {
-        let paths = ["/openapi.json", "/swagger/v1/swagger.json", "/v3/api-docs", "/swagger.json"]
+        let paths = ["/openapi.json", "/api/schema/", "/swagger/v1/swagger.json", "/v3/api-docs", "/swagger.json"]
         var bases = [server.string]
         if let origin = ServerURL.origin(of: server.url)?.absoluteString, origin != server.string {
             bases.append(origin)

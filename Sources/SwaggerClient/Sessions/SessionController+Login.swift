@@ -10,6 +10,8 @@ extension SessionController {
         package var serverDescription: ServerDescription
         /// The documents discovery read the endpoints from; empty when it did not run or found nothing.
         package var discoveredIn: [URL] = []
+        /// What those documents named, which the flags may have overridden.
+        package var found = Discovery.Endpoints()
     }
 
     /// Decides how to talk to the selected server for a login, reading its discovery documents when the flags
@@ -48,7 +50,7 @@ extension SessionController {
             let description = try ServerPlan.complete(
                 flags: flags, saved: saved, server: server, clientSecret: clientSecret, found: found, at: documents,
                 tried: tried)
-            return ServerChoice(serverDescription: description, discoveredIn: documents)
+            return ServerChoice(serverDescription: description, discoveredIn: documents, found: found)
         }
     }
 
