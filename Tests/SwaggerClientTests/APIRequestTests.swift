@@ -138,6 +138,9 @@ struct APIRequestTests {
             (#"{"items": [1], "total": null, "next_page": "Im5leHQi=="}"#, "/v2/items?sort=new&cursor=Im5leHQi%3D%3D"),
             (#"{"items": [1], "total": 25, "page": 2, "size": 10, "pages": 3}"#, "/v2/items?sort=new&page=3"),
             (#"{"items": [1], "total": 25, "limit": 10, "offset": 10}"#, "/v2/items?sort=new&offset=20"),
+            // JSON:API 1.1's link object, and a page number in next beside page and pages.
+            (#"{"data": [1], "links": {"next": {"href": "/v2/items?page=5"}}}"#, "/v2/items?page=5"),
+            (#"{"items": [1], "next": 3, "page": 2, "pages": 4}"#, "/v2/items?sort=new&page=3"),
         ])
     func pageTypes(body: String, next: String) {
         let found = Pagination.next(after: Self.first, link: nil, body: Data(body.utf8))
@@ -154,6 +157,16 @@ struct APIRequestTests {
     func lastPages(body: String) {
         #expect(Pagination.next(after: Self.first, link: nil, body: Data(body.utf8)) == .last)
         #expect(Pagination.next(after: Self.first, link: #"<https://x/?page=1>; rel="first""#, body: Data()) == .last)
+    }
+
+    @Test("a Link header without pagination's relations leaves the body to say where the next page is")
+    func unrelatedLink() {
+        let body = Data(#"{"next": "/v2/items?page=2", "results": []}"#.utf8)
+        let found = Pagination.next(after: Self.first, link: #"</schema>; rel="describedby""#, body: body)
+        #expect(found == .next(Self.url("https://api.example.com/v2/items?page=2")))
+        // A next page number that no other member explains is undetermined, not the end.
+        let numbered = Data(#"{"items": [1], "next": 3}"#.utf8)
+        #expect(Pagination.next(after: Self.first, link: nil, body: numbered) == .unknown(members: ["items", "next"]))
     }
 
     @Test("a list beside a count or a position that says nothing of the next page is undetermined, never the last")

@@ -83,21 +83,33 @@ package struct Pagination: Sendable {
     static let listMembers = ["items", "results", "data"]
     /// The members that count a list or place a page in it.
     static let positionMembers = [
-        "total", "count", "total_count", "page", "pages", "size", "limit", "offset", "cursor", "previous", "prev",
+        "total", "count", "total_count", "page", "pages", "size", "limit", "offset", "cursor", "next", "next_page",
+        "previous", "prev",
     ]
 
     /// What the page at `url` says of the next one: the `Link` header, else the body.
     static func next(after url: URL, link: String?, body: Data) -> Link {
+        // A Link header pages only when it has pagination's relations; one that only describes the answer
+        // (`rel="describedby"`) leaves the body to say.
         if let link {
-            guard let target = LinkHeader.target(of: "next", in: link) else { return .last }
-            return URL(string: target, relativeTo: url).map { .next($0.absoluteURL) } ?? .last
+            if let target = LinkHeader.target(of: "next", in: link) {
+                return URL(string: target, relativeTo: url).map { .next($0.absoluteURL) } ?? .last
+            }
+            if ["prev", "previous", "first", "last"].contains(where: { LinkHeader.target(of: $0, in: link) != nil }) {
+                return .last
+            }
         }
         // Read as text, not decoded: a page is still a page when some number in it is too large for a Double.
         guard let members = JSONText.members(of: body) else { return .last }
         let links = members["links"].flatMap { JSONText.members(of: Data($0.utf8)) }
         for text in [members["next"], members["@odata.nextLink"], links?["next"]] {
             guard let text else { continue }
-            guard let target = Self.string(text), !target.isEmpty else { return .last }
+            if text == "null" { return .last }
+            // A URL, or JSON:API's link object, {"href": URL}. Anything else (a page number) is left to the
+            // rules below, and is no reason to stop.
+            guard let target = Self.string(text) ?? JSONText.members(of: Data(text.utf8))?["href"].flatMap(Self.string)
+            else { continue }
+            guard !target.isEmpty else { return .last }
             return URL(string: target, relativeTo: url).map { .next($0.absoluteURL) } ?? .last
         }
         switch members["has_more"] {
@@ -106,8 +118,11 @@ package struct Pagination: Sendable {
         default: break
         }
         if let text = members["next_page"] {
-            guard let cursor = Self.string(text), !cursor.isEmpty else { return .last }
-            return setting(url, "cursor", to: cursor).map(Link.next) ?? .last
+            if text == "null" { return .last }
+            if let cursor = Self.string(text) {
+                guard !cursor.isEmpty else { return .last }
+                return setting(url, "cursor", to: cursor).map(Link.next) ?? .last
+            }
         }
         let number = { (name: String) in members[name].flatMap { Int($0) } }
         if let page = number("page"), let pages = number("pages") {
