@@ -1,86 +1,100 @@
 import FoundationEssentials
 import HTTPTypes
+import OpenAPIRuntime
 import SwaggerModel
 
-/// The requests of the kinds of server that the API document does not describe, sent through
-/// ``APIService/exchange(_:body:to:operation:outer:recorder:secrets:)``.
+/// The requests of the kinds of server that the API document does not describe, shaped as the server's
+/// description says and sent through ``APIService/exchange(_:body:to:operation:outer:recorder:secrets:server:)``.
 extension APIService {
-    /// Logs in to an ASP.NET Core Identity server (`POST /login` with `{email, password}`), or to an OAuth 2
-    /// server with the password grant (RFC 6749 §4.3: a form with `grant_type=password`, `username`,
-    /// `password`, and `scope` and `client_id` when set; a client secret goes by HTTP Basic, §2.3.1).
-    /// `email` is what OAuth 2 calls the user name. Refused credentials (401, or OAuth 2's `invalid_grant` and
-    /// `invalid_client`) are ``APIServiceError/badCredentials(status:message:)``.
+    /// Logs in: a JSON object of the user, under the member the description names (Identity's `email`,
+    /// simplejwt's `username`), and `password`; or the OAuth 2 password grant (RFC 6749 §4.3: a form with
+    /// `grant_type=password`, `username`, `password`, and `scope` and `client_id` when set; a client secret goes
+    /// by HTTP Basic, §2.3.1). Refused credentials (401, or OAuth 2's `invalid_grant` and `invalid_client`) are
+    /// ``APIServiceError/badCredentials(status:message:)``.
     func login(
         _ description: ServerDescription, email: String, password: String, clientSecret: String?, server: ServerURL
     ) async throws(APIServiceError) -> TokenGrant {
-        let body: TokenRequestBody =
-            switch description.kind {
-            case .oauth2:
-                .form(
-                    [("grant_type", "password"), ("username", email), ("password", password)]
-                        + Self.clientFields(description, clientSecret: clientSecret))
-            case .identity, .original:
-                .json(["email": .string(email), "password": .string(password)])
-            }
+        let body: TokenRequestBody
+        switch description.login {
+        case .passwordGrant:
+            body = .form(
+                [("grant_type", "password"), ("username", email), ("password", password)]
+                    + Self.clientFields(description, clientSecret: clientSecret))
+        case .json(let userField):
+            body = .json([userField: .string(email), "password": .string(password)])
+        }
         return try await tokens(
             from: description.loginURL, body, description: description, clientSecret: clientSecret,
-            operation: description.kind == .oauth2 ? .oauth2Login : .login, secrets: [password, clientSecret],
-            server: server)
+            operation: description.login == .passwordGrant ? .oauth2Login : .login,
+            secrets: [password, clientSecret], server: server)
     }
 
-    /// Spends the refresh token: Identity's `POST /refresh` with `{refreshToken}`, or OAuth 2's
-    /// `grant_type=refresh_token` (RFC 6749 §6).
-    /// A refused refresh (401, or `invalid_grant`) is ``APIServiceError/refreshRejected``.
+    /// Spends the refresh token, as the description says: in a JSON member (Identity's `refreshToken`,
+    /// simplejwt's `refresh`), as OAuth 2's `grant_type=refresh_token` (RFC 6749 §6), or as the bearer token.
+    /// A refused refresh (a 401, or `invalid_grant`) is ``APIServiceError/refreshRejected``.
     func refresh(_ description: ServerDescription, refreshToken: String, clientSecret: String?, server: ServerURL)
         async throws(APIServiceError) -> TokenGrant
     {
         guard let url = description.refreshURL else { throw .refreshRejected }
-        let body: TokenRequestBody =
-            switch description.kind {
-            case .oauth2:
-                .form(
-                    [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
-                        + Self.clientFields(description, clientSecret: clientSecret, scope: false))
-            case .identity, .original:
-                .json(["refreshToken": .string(refreshToken)])
-            }
+        let body: TokenRequestBody
+        switch description.refresh {
+        case .grant:
+            body = .form(
+                [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
+                    + Self.clientFields(description, clientSecret: clientSecret, scope: false))
+        case .json(let field):
+            body = .json([field: .string(refreshToken)])
+        case .bearer:
+            body = .bearer(refreshToken)
+        }
         return try await tokens(
             from: url, body, description: description, clientSecret: clientSecret,
-            operation: description.kind == .oauth2 ? .oauth2Refresh : .refresh, secrets: [refreshToken, clientSecret],
-            server: server)
+            operation: description.refresh == .grant ? .oauth2Refresh : .refresh,
+            secrets: [refreshToken, clientSecret], server: server)
     }
 
-    /// Ends the session at the description's revocation endpoint: OAuth 2 revokes the refresh token and then the
-    /// access token (RFC 7009 §2.1); another kind posts `{refreshToken}` with the bearer token.
+    /// Ends the session at the description's revocation endpoint, as the description says: RFC 7009 revokes the
+    /// refresh token and then the access token (§2.1); a JSON member carries the refresh token, with the access
+    /// token as the bearer; or each token is the bearer of a request of its own.
     func revoke(_ description: ServerDescription, credentials: Credentials, server: ServerURL)
         async throws(APIServiceError)
     {
         guard let url = description.revocationURL else { return }
         let secrets = [credentials.accessToken, credentials.refreshToken, credentials.clientSecret]
-        guard description.kind == .oauth2 else {
+        switch description.revocation {
+        case .json(let field):
             let recorder = ResponseRecorder(secrets: secretBook)
-            let body = JSONValue.object(["refreshToken": credentials.refreshToken.map(JSONValue.string) ?? .null])
+            let body = JSONValue.object([field: credentials.refreshToken.map(JSONValue.string) ?? .null])
             let response = try await exchange(
                 Self.request(.post, contentType: "application/json"), body: Data(body.compactJSON.utf8), to: url,
                 operation: .bearer, outer: credentials.accessToken.map { [HeaderMiddleware.bearer($0)] } ?? [],
                 recorder: recorder, secrets: secrets, server: server)
             try Self.requireSuccess(response, recorder, .bearer)
-            return
-        }
-        // Revoking the refresh token ends the grant; the access token is revoked too, for servers that keep
-        // access tokens alive until they expire.
-        let tokens = [(credentials.refreshToken, "refresh_token"), (credentials.accessToken, "access_token")]
-        for case (let token?, let hint) in tokens {
-            let fields =
-                [("token", token), ("token_type_hint", hint)]
-                + Self.clientFields(description, clientSecret: credentials.clientSecret, scope: false)
-            var request = Self.request(.post, contentType: "application/x-www-form-urlencoded")
-            request.headerFields[.authorization] = Self.basic(description, clientSecret: credentials.clientSecret)
-            let recorder = ResponseRecorder(secrets: secretBook)
-            let response = try await exchange(
-                request, body: Data(FormEncoding.encode(fields).utf8), to: url, operation: .revocation,
-                recorder: recorder, secrets: secrets, server: server)
-            try Self.requireSuccess(response, recorder, .revocation)
+        case .bearer(let method):
+            // The refresh token first, as RFC 7009 orders it: it is the one that could mint more.
+            for token in [credentials.refreshToken, credentials.accessToken].compactMap({ $0 }) {
+                let recorder = ResponseRecorder(secrets: secretBook)
+                let response = try await exchange(
+                    Self.request(HTTPRequest.Method(method) ?? .post), body: nil, to: url, operation: .revocation,
+                    outer: [HeaderMiddleware.bearer(token)], recorder: recorder, secrets: secrets, server: server)
+                try Self.requireSuccess(response, recorder, .revocation)
+            }
+        case .rfc7009:
+            // Revoking the refresh token ends the grant; the access token is revoked too, for servers that keep
+            // access tokens alive until they expire.
+            let tokens = [(credentials.refreshToken, "refresh_token"), (credentials.accessToken, "access_token")]
+            for case (let token?, let hint) in tokens {
+                let fields =
+                    [("token", token), ("token_type_hint", hint)]
+                    + Self.clientFields(description, clientSecret: credentials.clientSecret, scope: false)
+                var request = Self.request(.post, contentType: "application/x-www-form-urlencoded")
+                request.headerFields[.authorization] = Self.basic(description, clientSecret: credentials.clientSecret)
+                let recorder = ResponseRecorder(secrets: secretBook)
+                let response = try await exchange(
+                    request, body: Data(FormEncoding.encode(fields).utf8), to: url, operation: .revocation,
+                    recorder: recorder, secrets: secrets, server: server)
+                try Self.requireSuccess(response, recorder, .revocation)
+            }
         }
     }
 
@@ -104,10 +118,11 @@ extension APIService {
         }
     }
 
-    /// The body of a login or refresh.
+    /// The body of a login or refresh, or, for a refresh token sent as the bearer, none.
     enum TokenRequestBody {
         case json([String: JSONValue])
         case form([(String, String)])
+        case bearer(String)
     }
 
     private func tokens(
@@ -115,7 +130,8 @@ extension APIService {
         operation: Operation, secrets: [String?], server: ServerURL
     ) async throws(APIServiceError) -> TokenGrant {
         var request: HTTPRequest
-        let data: Data
+        var data: Data?
+        var outer: [any ClientMiddleware] = []
         switch body {
         case .json(let members):
             request = Self.request(.post, contentType: "application/json")
@@ -124,11 +140,15 @@ extension APIService {
             request = Self.request(.post, contentType: "application/x-www-form-urlencoded")
             request.headerFields[.authorization] = Self.basic(description, clientSecret: clientSecret)
             data = Data(FormEncoding.encode(fields).utf8)
+        case .bearer(let token):
+            request = Self.request(.post)
+            outer = [HeaderMiddleware.bearer(token)]
         }
         request.headerFields[.accept] = "application/json"
         let recorder = ResponseRecorder(secrets: secretBook, tokenFields: description.fields)
         let response = try await exchange(
-            request, body: data, to: url, operation: operation, recorder: recorder, secrets: secrets, server: server)
+            request, body: data, to: url, operation: operation, outer: outer, recorder: recorder, secrets: secrets,
+            server: server)
         try Self.requireSuccess(response, recorder, operation)
         return try reading { () throws(APIServiceError) in
             try TokenAnswer.grant(

@@ -78,8 +78,9 @@ struct ServerDescriptionOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "How to log in: original (this tool's own account API), identity (ASP.NET Core Identity's /login, "
-                + "/refresh and /manage/info) or oauth2 (the OAuth 2 password grant). Saved with the session. "
-                + "Default: the kind saved for the server, else original.",
+                + "/refresh and /manage/info), oauth2 (the OAuth 2 password grant) or simplejwt (Django REST "
+                + "framework's simplejwt: token/, token/refresh/ and token/blacklist/, with --profile-path). Saved "
+                + "with the session. Default: the kind saved for the server, else original.",
             valueName: "kind"))
     var kind: ServerKind?
 

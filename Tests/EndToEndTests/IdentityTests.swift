@@ -149,11 +149,13 @@ struct IdentityTests {
         arguments: [
             (
                 ["--login-path", "/login"],
-                "--login-path describes an Identity or OAuth 2 server; say which with --kind identity or --kind oauth2."
+                "--login-path describes another kind of server than the original API; say which with --kind identity, "
+                    + "oauth2 or simplejwt."
             ),
             (
                 ["--kind", "original", "--profile-path", "/me"],
-                "--profile-path is for --kind identity or oauth2; the original API's requests are fixed by its document."
+                "--profile-path is for --kind identity, oauth2 or simplejwt; the original API's requests are fixed by "
+                    + "its document."
             ),
             (
                 ["--kind", "identity", "--client-id", "app"],

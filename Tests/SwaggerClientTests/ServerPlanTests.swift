@@ -51,10 +51,13 @@ struct ServerPlanTests {
     @Test("a flag for another kind with the original API, or no kind at all, is a usage error that names it")
     func misfits() {
         let cases: [(ServerFlags, Bool, String)] = [
-            (ServerFlags(kind: .original, loginPath: "/login"), false, "--login-path is for --kind identity or oauth2"),
-            (ServerFlags(scope: "openid"), false, "--scope describes an Identity or OAuth 2 server"),
+            (
+                ServerFlags(kind: .original, loginPath: "/login"), false,
+                "--login-path is for --kind identity, oauth2 or simplejwt"
+            ),
+            (ServerFlags(scope: "openid"), false, "--scope describes another kind of server than the original API"),
             (ServerFlags(kind: .identity, clientID: "cli"), false, "--client-id is for --kind oauth2"),
-            (ServerFlags(kind: .original), true, "--client-secret-stdin is for --kind identity or oauth2"),
+            (ServerFlags(kind: .original), true, "--client-secret-stdin is for --kind identity, oauth2 or simplejwt"),
         ]
         for (flags, clientSecret, message) in cases {
             #expect {

@@ -28,7 +28,8 @@ package struct Messages: Sendable {
             let check =
                 switch record.kind {
                 case .original: "Try again later"
-                case .identity, .oauth2: "Check the refresh endpoint (--refresh-path at login) and what it expects"
+                case .identity, .oauth2, .simplejwt:
+                    "Check the refresh endpoint (--refresh-path at login) and what it expects"
                 }
             return SwaggerError(
                 .failure,
@@ -156,7 +157,7 @@ package struct Messages: Sendable {
             let check =
                 switch kind {
                 case .original: "the server URL and the app id"
-                case .identity: "the server URL and --login-path"
+                case .identity, .simplejwt: "the server URL and --login-path"
                 case .oauth2: "the server URL, the client id and the scope"
                 }
             return SwaggerError(

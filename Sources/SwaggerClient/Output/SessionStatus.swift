@@ -126,6 +126,28 @@ package struct SessionStatus: Sendable, Hashable {
         return rows
     }
 
+    /// How the login, the refresh and the logout carry what they carry, for people.
+    static func sends(_ description: ServerDescription) -> String {
+        let login =
+            switch description.login {
+            case .json(let user): "login JSON {\(user), password}"
+            case .passwordGrant: "login as the OAuth 2 password grant"
+            }
+        let refresh =
+            switch description.refresh {
+            case .json(let field): "refresh JSON {\(field)}"
+            case .grant: "refresh as the OAuth 2 refresh grant"
+            case .bearer: "refresh token as the bearer"
+            }
+        let logout =
+            switch description.revocation {
+            case .json(let field): "logout JSON {\(field)}"
+            case .rfc7009: "logout as RFC 7009 revocation"
+            case .bearer(let method): "logout \(method) with each token as the bearer"
+            }
+        return [login, refresh, logout].joined(separator: "; ")
+    }
+
     /// The rows that say how a server of another kind is spoken to: what the flags and discovery decided.
     static func rows(for description: ServerDescription) -> [DetailsViewModel] {
         var rows = [
@@ -147,8 +169,8 @@ package struct SessionStatus: Sendable, Hashable {
             rows.append(DetailsViewModel(key: "Client ID", value: clientID + secret))
         }
         if let scope = description.scope { rows.append(DetailsViewModel(key: "Scope", value: scope)) }
-        let defaults: TokenFields = description.kind == .oauth2 ? .oauth2 : .camelCase
-        if description.fields != defaults {
+        rows.append(DetailsViewModel(key: "Sends", value: sends(description)))
+        if description.fields != description.kind.fields {
             let fields = description.fields
             rows.append(
                 DetailsViewModel(

@@ -25,41 +25,39 @@ package enum ServerPlan: Sendable, Hashable {
         guard let kind else {
             throw SwaggerError(
                 .usage,
-                "\(flags.given.first ?? "--client-secret-stdin") describes an Identity or OAuth 2 server; "
-                    + "say which with --kind identity or --kind oauth2.")
+                "\(flags.given.first ?? "--client-secret-stdin") describes another kind of server than the original "
+                    + "API; say which with --kind identity, oauth2 or simplejwt.")
         }
         switch kind {
         case .original:
             if let given = flags.given.first ?? (clientSecret ? "--client-secret-stdin" : nil) {
                 throw SwaggerError(
                     .usage,
-                    "\(given) is for --kind identity or oauth2; the original API's requests are fixed by its document.")
+                    "\(given) is for --kind identity, oauth2 or simplejwt; the original API's requests are fixed by its "
+                        + "document.")
             }
             return .ready(.original(server))
-        case .identity:
+        case .identity, .simplejwt:
+            let name = kind == .identity ? "ASP.NET Core Identity" : "simplejwt"
             if let given = [("--openapi", flags.openAPI), ("--client-id", flags.clientID), ("--scope", flags.scope)]
                 .first(where: { $0.1 != nil })?.0 ?? (clientSecret ? "--client-secret-stdin" : nil)
             {
-                throw SwaggerError(
-                    .usage, "\(given) is for --kind oauth2; ASP.NET Core Identity has no clients or scopes.")
+                throw SwaggerError(.usage, "\(given) is for --kind oauth2; \(name) has no clients or scopes.")
             }
-            // ASP.NET Core Identity's routes, under the URL its MapIdentityApi group is mapped at.
-            let base: ServerDescription =
-                if let saved, saved.kind == .identity {
-                    saved
-                } else {
-                    ServerDescription(
-                        kind: .identity, loginURL: try server.resolve("/login"),
-                        refreshURL: try server.resolve("/refresh"), revocationURL: nil,
-                        profileURL: try server.resolve("/manage/info"), fields: .camelCase)
-                }
+            let base = saved?.kind == kind ? saved : nil
+            let defaults = try Self.routes(of: kind, under: server)
+            guard let profile = try resolve(flags.profilePath, server) ?? base?.profileURL ?? defaults.profile else {
+                throw SwaggerError(
+                    .usage,
+                    "\(name) has no profile endpoint of its own; give the address of the current user's, such as "
+                        + "/users/me/, with --profile-path.")
+            }
             return .ready(
                 ServerDescription(
-                    kind: .identity, loginURL: try resolve(flags.loginPath, server) ?? base.loginURL,
-                    refreshURL: try resolve(flags.refreshPath, server) ?? base.refreshURL,
-                    revocationURL: try resolve(flags.revokePath, server) ?? base.revocationURL,
-                    profileURL: try resolve(flags.profilePath, server) ?? base.profileURL,
-                    fields: fields(flags, base: base.fields)))
+                    kind: kind, loginURL: try resolve(flags.loginPath, server) ?? base?.loginURL ?? defaults.login,
+                    refreshURL: try resolve(flags.refreshPath, server) ?? base?.refreshURL ?? defaults.refresh,
+                    revocationURL: try resolve(flags.revokePath, server) ?? base?.revocationURL ?? defaults.revocation,
+                    profileURL: profile, fields: fields(flags, base: base?.fields ?? defaults.fields)))
         case .oauth2:
             let base = saved?.kind == .oauth2 ? saved : nil
             if let token = try resolve(flags.loginPath, server) ?? base?.loginURL,
@@ -134,6 +132,25 @@ package enum ServerPlan: Sendable, Hashable {
             clientID: clientID, scope: flags.scope ?? base?.scope,
             fields: fields(flags, base: base?.fields ?? .oauth2), usesClientSecret: clientSecret,
             discoveredAt: base?.discoveredAt ?? [])
+    }
+
+    /// The routes a kind's server software puts under the URL it is mounted at: ASP.NET Core Identity's
+    /// `MapIdentityApi`, and the `urls.py` of simplejwt's documentation.
+    private static func routes(of kind: ServerKind, under server: ServerURL) throws(SwaggerError) -> (
+        login: URL, refresh: URL?, revocation: URL?, profile: URL?, fields: TokenFields
+    ) {
+        switch kind {
+        case .simplejwt:
+            (
+                try server.resolve("/token/"), try server.resolve("/token/refresh/"),
+                try server.resolve("/token/blacklist/"), nil, kind.fields
+            )
+        default:
+            (
+                try server.resolve("/login"), try server.resolve("/refresh"), nil,
+                try server.resolve("/manage/info"), kind.fields
+            )
+        }
     }
 
     private static func fields(_ flags: ServerFlags, base: TokenFields) -> TokenFields {

@@ -11,6 +11,129 @@ package enum ServerKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// An OAuth 2.0 authorization server: the password grant (RFC 6749 §4.3), refresh (§6), revocation (RFC
     /// 7009), and the OpenID Connect userinfo endpoint, or another, for the profile.
     case oauth2
+    /// Django REST framework with djangorestframework-simplejwt, as its documentation sets it up: `POST token/`
+    /// with `{username, password}`, `POST token/refresh/` with `{refresh}`, and `POST token/blacklist/` with
+    /// `{refresh}`; the answers' members are `access` and `refresh`. It has no profile endpoint of its own.
+    case simplejwt
+
+    /// The names of the token members in this kind's answers.
+    package var fields: TokenFields {
+        switch self {
+        case .original, .identity: .camelCase
+        case .oauth2: .oauth2
+        case .simplejwt: .simplejwt
+        }
+    }
+
+    /// How this kind's requests are shaped, until a flag or a saved description says otherwise.
+    package var shapes: (login: LoginShape, refresh: RefreshShape, revocation: RevocationShape) {
+        switch self {
+        case .original, .identity:
+            (.json(userField: "email"), .json(field: "refreshToken"), .json(field: "refreshToken"))
+        case .oauth2: (.passwordGrant, .grant, .rfc7009)
+        case .simplejwt: (.json(userField: "username"), .json(field: "refresh"), .json(field: "refresh"))
+        }
+    }
+}
+
+/// How a login sends the credentials.
+package enum LoginShape: Sendable, Hashable {
+    /// A JSON object of the user, under this member, and `password`.
+    case json(userField: String)
+    /// RFC 6749 §4.3's form: `grant_type=password`, `username`, `password`, and the client's fields.
+    case passwordGrant
+}
+
+/// How a refresh sends the refresh token.
+package enum RefreshShape: Sendable, Hashable {
+    /// A JSON object with the token under this member.
+    case json(field: String)
+    /// RFC 6749 §6's form: `grant_type=refresh_token` and `refresh_token`.
+    case grant
+    /// As the bearer token of an empty `POST`, as flask-jwt-extended takes it.
+    case bearer
+}
+
+/// How a logout ends the session on the server.
+package enum RevocationShape: Sendable, Hashable {
+    /// RFC 7009: each token in a form with `token_type_hint`, the refresh token first.
+    case rfc7009
+    /// A JSON object with the refresh token under this member, with the access token as the bearer.
+    case json(field: String)
+    /// A request with this method and no body for each token, as the bearer: fastapi-users' `POST`,
+    /// flask-jwt-extended's `DELETE`.
+    case bearer(method: String)
+}
+
+/// The shapes as sessions.json and a description file write them: `json:NAME`, `password-grant`, `grant`,
+/// `bearer`, `rfc7009`, `bearer:METHOD`. A text that is none of these is refused, never guessed at.
+private func shapeText(_ decoder: any Decoder) throws -> (name: String, argument: String?) {
+    let text = try decoder.singleValueContainer().decode(String.self)
+    guard let colon = text.firstIndex(of: ":") else { return (text, nil) }
+    let argument = String(text[text.index(after: colon)...])
+    return (String(text[..<colon]), argument.isEmpty ? nil : argument)
+}
+
+private func unknownShape(_ decoder: any Decoder) -> DecodingError {
+    .dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a request shape swaggerctl knows"))
+}
+
+extension LoginShape: Codable {
+    package init(from decoder: any Decoder) throws {
+        switch try shapeText(decoder) {
+        case ("password-grant", nil): self = .passwordGrant
+        case ("json", let field?): self = .json(userField: field)
+        default: throw unknownShape(decoder)
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .json(let field): try container.encode("json:" + field)
+        case .passwordGrant: try container.encode("password-grant")
+        }
+    }
+}
+
+extension RefreshShape: Codable {
+    package init(from decoder: any Decoder) throws {
+        switch try shapeText(decoder) {
+        case ("grant", nil): self = .grant
+        case ("bearer", nil): self = .bearer
+        case ("json", let field?): self = .json(field: field)
+        default: throw unknownShape(decoder)
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .json(let field): try container.encode("json:" + field)
+        case .grant: try container.encode("grant")
+        case .bearer: try container.encode("bearer")
+        }
+    }
+}
+
+extension RevocationShape: Codable {
+    package init(from decoder: any Decoder) throws {
+        switch try shapeText(decoder) {
+        case ("rfc7009", nil): self = .rfc7009
+        case ("json", let field?): self = .json(field: field)
+        case ("bearer", let method?) where ["POST", "DELETE"].contains(method): self = .bearer(method: method)
+        default: throw unknownShape(decoder)
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .rfc7009: try container.encode("rfc7009")
+        case .json(let field): try container.encode("json:" + field)
+        case .bearer(let method): try container.encode("bearer:" + method)
+        }
+    }
 }
 
 /// How to talk to a server: its kind, where to log in, refresh, revoke and read the profile, and what the token
@@ -35,6 +158,9 @@ package struct ServerDescription: Sendable, Hashable {
     package var scope: String?
     /// The names of the token members in the login and refresh answers.
     package var fields: TokenFields
+    package var login: LoginShape
+    package var refresh: RefreshShape
+    package var revocation: RevocationShape
     /// Whether a client secret is kept with the tokens, for HTTP Basic at the token and revocation endpoints
     /// (RFC 6749 §2.3.1).
     package var usesClientSecret: Bool
@@ -47,6 +173,7 @@ package struct ServerDescription: Sendable, Hashable {
         discoveredAt: [URL] = []
     ) {
         self.kind = kind
+        (login, refresh, revocation) = kind.shapes
         self.loginURL = loginURL
         self.refreshURL = refreshURL
         self.revocationURL = revocationURL
@@ -75,7 +202,7 @@ extension ServerDescription: Codable {
     // As sessions.json has always kept it: URLs as text, and the discovery documents joined by spaces.
     private enum CodingKeys: String, CodingKey {
         case kind, loginURL, refreshURL, revocationURL, profileURL, clientID, scope, fields, usesClientSecret
-        case discoveredAt
+        case discoveredAt, login, refresh, revocation
     }
 
     package init(from decoder: any Decoder) throws {
@@ -105,6 +232,10 @@ extension ServerDescription: Codable {
         usesClientSecret = try container.decodeIfPresent(Bool.self, forKey: .usesClientSecret) ?? false
         let found = try container.decodeIfPresent(String.self, forKey: .discoveredAt) ?? ""
         discoveredAt = found.split(separator: " ").compactMap { URL(string: String($0)) }
+        // Sessions saved before the shapes were written down have their kind's.
+        login = try container.decodeIfPresent(LoginShape.self, forKey: .login) ?? kind.shapes.login
+        refresh = try container.decodeIfPresent(RefreshShape.self, forKey: .refresh) ?? kind.shapes.refresh
+        revocation = try container.decodeIfPresent(RevocationShape.self, forKey: .revocation) ?? kind.shapes.revocation
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -121,6 +252,9 @@ extension ServerDescription: Codable {
         if !discoveredAt.isEmpty {
             try container.encode(discoveredAt.map(\.absoluteString).joined(separator: " "), forKey: .discoveredAt)
         }
+        try container.encode(login, forKey: .login)
+        try container.encode(refresh, forKey: .refresh)
+        try container.encode(revocation, forKey: .revocation)
     }
 }
 
@@ -144,4 +278,6 @@ package struct TokenFields: Sendable, Hashable, Codable {
     /// RFC 6749 §5.1.
     package static let oauth2 = TokenFields(
         accessToken: "access_token", refreshToken: "refresh_token", expiresIn: "expires_in")
+    /// djangorestframework-simplejwt's `TokenObtainPairSerializer`; its tokens are JWTs, whose `exp` says when.
+    package static let simplejwt = TokenFields(accessToken: "access", refreshToken: "refresh", expiresIn: "expires_in")
 }

@@ -2,14 +2,17 @@ import Foundation
 import Testing
 
 /// A third-party server that the tests log in to, from `Tests/Fixtures/python`, run with the venv that
-/// `make test` makes (`scripts/python-env`): the FastAPI app, or Django OAuth Toolkit. Each listens on a
-/// loopback address of its own and a free port.
+/// `make test` makes (`scripts/python-env`): the FastAPI app, Django OAuth Toolkit, or Django REST framework with
+/// Simple JWT. Each listens on a loopback address of its own and a free port.
 struct PythonServer: Sendable {
     enum Fixture: String {
         /// FastAPI's OAuth2PasswordRequestForm and OAuth2PasswordBearer, with paged lists.
         case fastapi
         /// Django OAuth Toolkit under `/o`: password grant, rotation, revocation, introspection, OIDC.
         case dot
+        /// Django REST framework with Simple JWT under `/api`: login, rotation with blacklisting, logout, `users/me`,
+        /// DRF's page-number, limit-offset and cursor pages, drf-spectacular's schema.
+        case drf
     }
 
     /// The venv's interpreter.

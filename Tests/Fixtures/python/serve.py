@@ -1,7 +1,7 @@
 """Serves one of the test fixtures on a free port, as the demo server does: prints "listening on URL" once
 ready, then serves until SIGTERM.
 
-usage: serve.py fastapi|dot HOST
+usage: serve.py fastapi|dot|drf HOST
 """
 
 import os
@@ -19,6 +19,10 @@ def main():
         from fastapi_app import app
     elif which == "dot":
         from dot_server.setup import application
+
+        app = application()
+    elif which == "drf":
+        from drf_server.setup import application
 
         app = application()
     else:
