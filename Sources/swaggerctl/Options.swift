@@ -78,9 +78,10 @@ struct ServerDescriptionOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "How to log in: original (this tool's own account API), identity (ASP.NET Core Identity's /login, "
-                + "/refresh and /manage/info), oauth2 (the OAuth 2 password grant) or simplejwt (Django REST "
-                + "framework's simplejwt: token/, token/refresh/ and token/blacklist/, with --profile-path). Saved "
-                + "with the session. Default: the kind saved for the server, else original.",
+                + "/refresh and /manage/info), oauth2 (the OAuth 2 password grant), simplejwt (Django REST "
+                + "framework's simplejwt: token/, token/refresh/ and token/blacklist/, with --profile-path) or custom "
+                + "(what the flags or --server-file say). Saved with the session. Default: the kind saved for the "
+                + "server, else original.",
             valueName: "kind"))
     var kind: ServerKind?
 
@@ -133,15 +134,65 @@ struct ServerDescriptionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The login answer's member with the token's lifetime in seconds.", valueName: "name"))
     var expiresInField: String?
 
-    var flags: ServerFlags {
-        ServerFlags(
+    @Option(
+        help: ArgumentHelp(
+            "How the login sends the credentials: json:FIELD (a JSON object of FIELD, the user, and password) or "
+                + "password-grant (OAuth 2's form).",
+            valueName: "shape"))
+    var loginBody: LoginShape?
+
+    @Option(
+        help: ArgumentHelp(
+            "How the refresh sends the refresh token: json:FIELD, grant (OAuth 2's form) or bearer.",
+            valueName: "shape"))
+    var refreshWith: RefreshShape?
+
+    @Option(
+        help: ArgumentHelp(
+            "How logout ends the session: json:FIELD (the refresh token, with the access token as the bearer), "
+                + "rfc7009, bearer:POST or bearer:DELETE (each token as the bearer).",
+            valueName: "shape"))
+    var revokeWith: RevocationShape?
+
+    @Option(
+        help: ArgumentHelp(
+            "A JSON file of these flags, named without their dashes: {\"kind\": \"custom\", \"login-path\": "
+                + "\"/login\", \"refresh-with\": \"bearer\"}. A flag on the command line wins over the file's.",
+            valueName: "file"))
+    var serverFile: String?
+
+    /// The flags, over those of `--server-file`.
+    func flags() throws(SwaggerError) -> ServerFlags {
+        let given = ServerFlags(
             kind: kind, loginPath: loginPath, refreshPath: refreshPath, revokePath: revokePath,
             profilePath: profilePath, openAPI: openAPI, clientID: clientID, scope: scope,
-            accessTokenField: accessTokenField, refreshTokenField: refreshTokenField, expiresInField: expiresInField)
+            accessTokenField: accessTokenField, refreshTokenField: refreshTokenField, expiresInField: expiresInField,
+            loginShape: loginBody, refreshShape: refreshWith, revocationShape: revokeWith)
+        guard let serverFile else { return given }
+        let data: Data
+        do throws(DescriptorIO.Failure) {
+            // A description is a few lines; a file far larger is not one.
+            data = try DescriptorIO.readFile(serverFile, limit: 1 << 16)
+        } catch {
+            throw SwaggerError(.usage, "\(serverFile) cannot be read: \(error).")
+        }
+        return given.over(try ServerFlags(file: data, named: serverFile))
     }
 }
 
 extension ServerKind: ExpressibleByArgument {}
+
+extension LoginShape: ExpressibleByArgument {
+    package init?(argument: String) { self.init(text: argument) }
+}
+
+extension RefreshShape: ExpressibleByArgument {
+    package init?(argument: String) { self.init(text: argument) }
+}
+
+extension RevocationShape: ExpressibleByArgument {
+    package init?(argument: String) { self.init(text: argument) }
+}
 
 /// `--format`: how data is printed.
 struct FormatOptions: ParsableArguments {

@@ -28,7 +28,7 @@ package struct Messages: Sendable {
             let check =
                 switch record.kind {
                 case .original: "Try again later"
-                case .identity, .oauth2, .simplejwt:
+                case .identity, .oauth2, .simplejwt, .custom:
                     "Check the refresh endpoint (--refresh-path at login) and what it expects"
                 }
             return SwaggerError(
@@ -157,7 +157,7 @@ package struct Messages: Sendable {
             let check =
                 switch kind {
                 case .original: "the server URL and the app id"
-                case .identity, .simplejwt: "the server URL and --login-path"
+                case .identity, .simplejwt, .custom: "the server URL and --login-path"
                 case .oauth2: "the server URL, the client id and the scope"
                 }
             return SwaggerError(

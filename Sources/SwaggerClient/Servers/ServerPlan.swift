@@ -37,8 +37,13 @@ package enum ServerPlan: Sendable, Hashable {
                         + "document.")
             }
             return .ready(.original(server))
-        case .identity, .simplejwt:
-            let name = kind == .identity ? "ASP.NET Core Identity" : "simplejwt"
+        case .identity, .simplejwt, .custom:
+            let name =
+                switch kind {
+                case .identity: "ASP.NET Core Identity"
+                case .custom: "a custom server"
+                default: "simplejwt"
+                }
             if let given = [("--openapi", flags.openAPI), ("--client-id", flags.clientID), ("--scope", flags.scope)]
                 .first(where: { $0.1 != nil })?.0 ?? (clientSecret ? "--client-secret-stdin" : nil)
             {
@@ -52,12 +57,17 @@ package enum ServerPlan: Sendable, Hashable {
                     "\(name) has no profile endpoint of its own; give the address of the current user's, such as "
                         + "/users/me/, with --profile-path.")
             }
-            return .ready(
-                ServerDescription(
-                    kind: kind, loginURL: try resolve(flags.loginPath, server) ?? base?.loginURL ?? defaults.login,
-                    refreshURL: try resolve(flags.refreshPath, server) ?? base?.refreshURL ?? defaults.refresh,
-                    revocationURL: try resolve(flags.revokePath, server) ?? base?.revocationURL ?? defaults.revocation,
-                    profileURL: profile, fields: fields(flags, base: base?.fields ?? defaults.fields)))
+            guard let login = try resolve(flags.loginPath, server) ?? base?.loginURL ?? defaults.login else {
+                throw SwaggerError(
+                    .usage, "\(name) has no login endpoint of its own; give its address with --login-path.")
+            }
+            var description = ServerDescription(
+                kind: kind, loginURL: login,
+                refreshURL: try resolve(flags.refreshPath, server) ?? base?.refreshURL ?? defaults.refresh,
+                revocationURL: try resolve(flags.revokePath, server) ?? base?.revocationURL ?? defaults.revocation,
+                profileURL: profile, fields: fields(flags, base: base?.fields ?? defaults.fields))
+            shape(&description, flags, base: base)
+            return .ready(description)
         case .oauth2:
             let base = saved?.kind == .oauth2 ? saved : nil
             if let token = try resolve(flags.loginPath, server) ?? base?.loginURL,
@@ -124,7 +134,7 @@ package enum ServerPlan: Sendable, Hashable {
             throw SwaggerError(
                 .usage, "--client-secret-stdin needs --client-id: the secret authenticates that client.")
         }
-        return ServerDescription(
+        var description = ServerDescription(
             kind: .oauth2, loginURL: token,
             refreshURL: try resolve(flags.refreshPath, server) ?? (flags.loginPath != nil ? token : base?.refreshURL)
                 ?? token,
@@ -132,14 +142,18 @@ package enum ServerPlan: Sendable, Hashable {
             clientID: clientID, scope: flags.scope ?? base?.scope,
             fields: fields(flags, base: base?.fields ?? .oauth2), usesClientSecret: clientSecret,
             discoveredAt: base?.discoveredAt ?? [])
+        shape(&description, flags, base: base)
+        return description
     }
 
     /// The routes a kind's server software puts under the URL it is mounted at: ASP.NET Core Identity's
     /// `MapIdentityApi`, and the `urls.py` of simplejwt's documentation.
     private static func routes(of kind: ServerKind, under server: ServerURL) throws(SwaggerError) -> (
-        login: URL, refresh: URL?, revocation: URL?, profile: URL?, fields: TokenFields
+        login: URL?, refresh: URL?, revocation: URL?, profile: URL?, fields: TokenFields
     ) {
         switch kind {
+        case .custom:
+            (nil, nil, nil, nil, kind.fields)
         case .simplejwt:
             (
                 try server.resolve("/token/"), try server.resolve("/token/refresh/"),
@@ -151,6 +165,14 @@ package enum ServerPlan: Sendable, Hashable {
                 try server.resolve("/manage/info"), kind.fields
             )
         }
+    }
+
+    /// The request shapes the flags give, else the saved description's, else the kind's, which
+    /// `description` already has.
+    private static func shape(_ description: inout ServerDescription, _ flags: ServerFlags, base: ServerDescription?) {
+        description.login = flags.loginShape ?? base?.login ?? description.login
+        description.refresh = flags.refreshShape ?? base?.refresh ?? description.refresh
+        description.revocation = flags.revocationShape ?? base?.revocation ?? description.revocation
     }
 
     private static func fields(_ flags: ServerFlags, base: TokenFields) -> TokenFields {

@@ -15,12 +15,15 @@ package enum ServerKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// with `{username, password}`, `POST token/refresh/` with `{refresh}`, and `POST token/blacklist/` with
     /// `{refresh}`; the answers' members are `access` and `refresh`. It has no profile endpoint of its own.
     case simplejwt
+    /// A server described by the flags or a `--server-file` alone: its login and profile addresses, and how each
+    /// request is shaped (by default JSON members, and OAuth 2's names for the answer's tokens).
+    case custom
 
     /// The names of the token members in this kind's answers.
     package var fields: TokenFields {
         switch self {
         case .original, .identity: .camelCase
-        case .oauth2: .oauth2
+        case .oauth2, .custom: .oauth2
         case .simplejwt: .simplejwt
         }
     }
@@ -30,6 +33,7 @@ package enum ServerKind: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .original, .identity:
             (.json(userField: "email"), .json(field: "refreshToken"), .json(field: "refreshToken"))
+        case .custom: (.json(userField: "username"), .json(field: "refresh_token"), .json(field: "refresh_token"))
         case .oauth2: (.passwordGrant, .grant, .rfc7009)
         case .simplejwt: (.json(userField: "username"), .json(field: "refresh"), .json(field: "refresh"))
         }
@@ -65,73 +69,87 @@ package enum RevocationShape: Sendable, Hashable {
     case bearer(method: String)
 }
 
-/// The shapes as sessions.json and a description file write them: `json:NAME`, `password-grant`, `grant`,
-/// `bearer`, `rfc7009`, `bearer:METHOD`. A text that is none of these is refused, never guessed at.
-private func shapeText(_ decoder: any Decoder) throws -> (name: String, argument: String?) {
-    let text = try decoder.singleValueContainer().decode(String.self)
+/// The shapes as sessions.json, a `--server-file` and the flags write them: `json:NAME`, `password-grant`,
+/// `grant`, `bearer`, `rfc7009`, `bearer:METHOD`. A text that is none of these is refused, never guessed at.
+private func shapeParts(_ text: String) -> (name: String, argument: String?) {
     guard let colon = text.firstIndex(of: ":") else { return (text, nil) }
     let argument = String(text[text.index(after: colon)...])
     return (String(text[..<colon]), argument.isEmpty ? nil : argument)
 }
 
-private func unknownShape(_ decoder: any Decoder) -> DecodingError {
-    .dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a request shape swaggerctl knows"))
+/// A shape written as text.
+package protocol ShapeText: Codable, Sendable, Hashable {
+    init?(text: String)
+    var text: String { get }
 }
 
-extension LoginShape: Codable {
+extension ShapeText {
     package init(from decoder: any Decoder) throws {
-        switch try shapeText(decoder) {
-        case ("password-grant", nil): self = .passwordGrant
-        case ("json", let field?): self = .json(userField: field)
-        default: throw unknownShape(decoder)
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let shape = Self(text: text) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not a request shape swaggerctl knows"))
         }
+        self = shape
     }
 
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}
+
+extension LoginShape: ShapeText {
+    package init?(text: String) {
+        switch shapeParts(text) {
+        case ("password-grant", nil): self = .passwordGrant
+        case ("json", let field?): self = .json(userField: field)
+        default: return nil
+        }
+    }
+
+    package var text: String {
         switch self {
-        case .json(let field): try container.encode("json:" + field)
-        case .passwordGrant: try container.encode("password-grant")
+        case .json(let field): "json:" + field
+        case .passwordGrant: "password-grant"
         }
     }
 }
 
-extension RefreshShape: Codable {
-    package init(from decoder: any Decoder) throws {
-        switch try shapeText(decoder) {
+extension RefreshShape: ShapeText {
+    package init?(text: String) {
+        switch shapeParts(text) {
         case ("grant", nil): self = .grant
         case ("bearer", nil): self = .bearer
         case ("json", let field?): self = .json(field: field)
-        default: throw unknownShape(decoder)
+        default: return nil
         }
     }
 
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
+    package var text: String {
         switch self {
-        case .json(let field): try container.encode("json:" + field)
-        case .grant: try container.encode("grant")
-        case .bearer: try container.encode("bearer")
+        case .json(let field): "json:" + field
+        case .grant: "grant"
+        case .bearer: "bearer"
         }
     }
 }
 
-extension RevocationShape: Codable {
-    package init(from decoder: any Decoder) throws {
-        switch try shapeText(decoder) {
+extension RevocationShape: ShapeText {
+    package init?(text: String) {
+        switch shapeParts(text) {
         case ("rfc7009", nil): self = .rfc7009
         case ("json", let field?): self = .json(field: field)
         case ("bearer", let method?) where ["POST", "DELETE"].contains(method): self = .bearer(method: method)
-        default: throw unknownShape(decoder)
+        default: return nil
         }
     }
 
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
+    package var text: String {
         switch self {
-        case .rfc7009: try container.encode("rfc7009")
-        case .json(let field): try container.encode("json:" + field)
-        case .bearer(let method): try container.encode("bearer:" + method)
+        case .rfc7009: "rfc7009"
+        case .json(let field): "json:" + field
+        case .bearer(let method): "bearer:" + method
         }
     }
 }

@@ -72,7 +72,7 @@ extension SwaggerCtl {
                     (controller) throws(SwaggerError) in
                     let selection = try controller.select(server: serverOption.url(), email: nil)
                     let choice = try await controller.serverChoice(
-                        serverDescription.flags, on: selection, clientSecret: serverDescription.clientSecretStdin)
+                        try serverDescription.flags(), on: selection, clientSecret: serverDescription.clientSecretStdin)
                     // Before the password is asked for: it says where the password will go.
                     if let discovered = Messages.discovery(choice), !quiet { Terminal.notice(discovered) }
                     let email =
