@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// A third-party server that the tests log in to, from `Tests/Fixtures/python`, run with the venv that
-/// `make test` makes (`scripts/python-env`): the FastAPI app, Django OAuth Toolkit, or Django REST framework with
-/// Simple JWT. Each listens on a loopback address of its own and a free port.
+/// `make test` makes (`scripts/python-env`): the FastAPI app, Django OAuth Toolkit, Django REST framework with
+/// Simple JWT, or Flask with flask-jwt-extended. Each listens on a loopback address of its own and a free port.
 struct PythonServer: Sendable {
     enum Fixture: String {
         /// FastAPI's OAuth2PasswordRequestForm and OAuth2PasswordBearer, with paged lists.
@@ -13,6 +13,9 @@ struct PythonServer: Sendable {
         /// Django REST framework with Simple JWT under `/api`: login, rotation with blacklisting, logout, `users/me`,
         /// DRF's page-number, limit-offset and cursor pages, drf-spectacular's schema.
         case drf
+        /// Flask with flask-jwt-extended: JSON `/login`, `/refresh` with the refresh token as the bearer (a new access
+        /// token only), `DELETE /logout` revoking the bearer token into an in-memory blocklist, `/me`.
+        case flask
     }
 
     /// The venv's interpreter.
