@@ -169,12 +169,17 @@ struct ServerDescriptionOptions: ParsableArguments {
             accessTokenField: accessTokenField, refreshTokenField: refreshTokenField, expiresInField: expiresInField,
             loginShape: loginBody, refreshShape: refreshWith, revocationShape: revokeWith)
         guard let serverFile else { return given }
+        // A description is a few lines; a file far larger is not one, and is refused rather than read in part.
+        let limit = 1 << 16
         let data: Data
         do throws(DescriptorIO.Failure) {
-            // A description is a few lines; a file far larger is not one.
-            data = try DescriptorIO.readFile(serverFile, limit: 1 << 16)
+            data = try DescriptorIO.readFile(serverFile, limit: limit + 1)
         } catch {
             throw SwaggerError(.usage, "\(serverFile) cannot be read: \(error).")
+        }
+        guard data.count <= limit else {
+            throw SwaggerError(
+                .usage, "\(serverFile) holds more than \(limit >> 10) KiB; a server's description is a few lines.")
         }
         return given.over(try ServerFlags(file: data, named: serverFile))
     }

@@ -50,6 +50,28 @@ struct UsageTests {
         #expect(lines[3] == "")
     }
 
+    @Test("a --server-file that cannot be a description is refused on one line, whole or not at all")
+    func serverFileRefused() async throws {
+        let sandbox = try Sandbox()
+        let large = sandbox.root.appending(path: "large.json")
+        // Valid JSON up to any cut: read in part, it could pass for a description.
+        try Data(("{\"kind\": \"custom\"" + String(repeating: " ", count: 70_000) + "}").utf8).write(to: large)
+        let unknown = sandbox.root.appending(path: "unknown.json")
+        try Data(#"{"login": "/x"}"#.utf8).write(to: unknown)
+        for (file, said) in [
+            (large.path, "holds more than 64 KiB"), (unknown.path, #""login" is not a flag that describes a server"#),
+            (sandbox.root.appending(path: "missing.json").path, "cannot be read"),
+        ] {
+            let result = try await sandbox.swaggerctl(
+                [
+                    "login", "-s", "http://127.0.0.1:9/api", "-e", "a@example.com", "--password-stdin", "--server-file",
+                    file,
+                ], stdin: "pw\n")
+            #expect(result.status == 64, "\(result)")
+            #expect(result.stderr.contains(said) && result.stderr.split(separator: "\n").count == 1, "\(result)")
+        }
+    }
+
     @Test(
         "a missing or invalid value, or a missing argument, adds the Help line of what it is for",
         arguments: [
