@@ -22,6 +22,8 @@ extension APIService {
                     + Self.clientFields(description, clientSecret: clientSecret))
         case .json(let userField):
             body = .json([userField: .string(email), "password": .string(password)])
+        case .form(let userField):
+            body = .form([(userField, email), ("password", password)])
         }
         return try await tokens(
             from: description.loginURL, body, description: description, clientSecret: clientSecret,

@@ -33,21 +33,33 @@ func completionValue(_ value: String) -> String {
     CompletionShell.requesting == .zsh ? value.replacing(":", with: "\\:") : value
 }
 
-/// `-s/--server` and `-e/--email`: which stored session a command uses. The shell completes the e-mail from
-/// the accounts stored for the server on the command line.
+/// `-s/--server` and `-e/--email` or `-u/--username`: which stored session a command uses. The shell completes
+/// the account from those stored for the server on the command line.
 struct SessionOptions: ParsableArguments {
     @OptionGroup var serverOption: ServerOption
 
     @Option(
-        name: .shortAndLong,
+        name: [.customShort("e"), .customLong("email")],
         help: ArgumentHelp(
             "The account to use when several are logged in to the server. Default: the active one (see switch).",
             valueName: "email"),
-        completion: .custom { words, _, prefix in
-            ShellCompletions.emails(words: words, prefix: prefix, environment: ProcessInfo.processInfo.environment)
-                .map(completionValue)
-        })
-    var email: String?
+        completion: .custom(accountCompletions))
+    var emailOption: String?
+
+    @Option(
+        name: [.customShort("u"), .customLong("username")],
+        help: ArgumentHelp("The account, for a server that signs in by user name; as --email.", valueName: "name"),
+        completion: .custom(accountCompletions))
+    var usernameOption: String?
+
+    /// The account that `--email` or `--username` names; sessions are kept by it whichever names it.
+    var email: String? { emailOption ?? usernameOption }
+
+    func validate() throws {
+        if emailOption != nil, usernameOption != nil {
+            throw ValidationError("--email and --username both name the account; give one of them.")
+        }
+    }
 
     var server: String? { serverOption.server }
 
@@ -65,6 +77,12 @@ struct KeyringOption: ParsableArguments {
     var keyring: BackendChoice?
 }
 
+/// The accounts stored for the server on the command line, for `--email` and `--username`.
+@Sendable func accountCompletions(_ words: [String], _: Int, _ prefix: String) -> [String] {
+    ShellCompletions.emails(words: words, prefix: prefix, environment: ProcessInfo.processInfo.environment)
+        .map(completionValue)
+}
+
 extension BackendChoice: ExpressibleByArgument {
     /// Parses `--keyring`'s value as ``BackendChoice/init(parsing:)`` does.
     package init?(argument: String) {
@@ -79,9 +97,11 @@ struct ServerDescriptionOptions: ParsableArguments {
         help: ArgumentHelp(
             "How to log in: original (this tool's own account API), identity (ASP.NET Core Identity's /login, "
                 + "/refresh and /manage/info), oauth2 (the OAuth 2 password grant), simplejwt (Django REST "
-                + "framework's simplejwt: token/, token/refresh/ and token/blacklist/, with --profile-path) or custom "
-                + "(what the flags or --server-file say). Saved with the session. Default: the kind saved for the "
-                + "server, else original.",
+                + "framework's simplejwt: token/, token/refresh/ and token/blacklist/, with --profile-path), "
+                + "flask-jwt-extended (/login, /refresh and DELETE /logout, with --profile-path), fastapi-users "
+                + "(auth/jwt/login, auth/jwt/logout and users/me) or custom (what the flags or --server-file say). "
+                + "Saved with the session. Default: the kind saved for the server, else the one its published "
+                + "documents describe, else original.",
             valueName: "kind"))
     var kind: ServerKind?
 
@@ -136,8 +156,8 @@ struct ServerDescriptionOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "How the login sends the credentials: json:FIELD (a JSON object of FIELD, the user, and password) or "
-                + "password-grant (OAuth 2's form).",
+            "How the login sends the credentials: json:FIELD (a JSON object of FIELD, the user, and password), "
+                + "form:FIELD (the same as a form) or password-grant (OAuth 2's form).",
             valueName: "shape"))
     var loginBody: LoginShape?
 

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// A server that no kind knows, described once in a `--server-file`: flask-jwt-extended as its documentation's
-/// examples set it up, whose refresh takes the refresh token as the bearer and whose logout is a `DELETE`.
-@Suite("A server described in a file: flask-jwt-extended, refreshed by the bearer and logged out with DELETE")
+/// flask-jwt-extended as its documentation's examples set it up, whose refresh takes the refresh token as the
+/// bearer and whose logout is a `DELETE`: described once in a `--server-file`, and by its kind.
+@Suite("flask-jwt-extended, refreshed by the bearer and logged out with DELETE: in a server file, and by its kind")
 struct DescribedServerTests {
     static let description = #"""
         {"kind": "custom", "login-path": "/login", "refresh-path": "/refresh", "refresh-with": "bearer",
@@ -15,25 +15,33 @@ struct DescribedServerTests {
         try await server.json(["\(server.origin)/test/revoked"])["count"] as? Int ?? -1
     }
 
-    @Test("login, status, refresh by the bearer, renewal, and a logout that revokes both tokens")
-    func flask() async throws {
+    @Test(
+        "login, status, refresh by the bearer, renewal, and a logout that revokes both tokens",
+        arguments: [false, true])
+    func flask(preset: Bool) async throws {
         let sandbox = try Sandbox()
         try await withPythonServer(.flask) { server in
             let file = sandbox.root.appending(path: "server.json")
             try Data(Self.description.utf8).write(to: file)
+            let described =
+                preset ? ["--kind", "flask-jwt-extended", "--profile-path", "/me"] : ["--server-file", file.path]
             let login = try await sandbox.swaggerctl(
-                ["login", "-s", server.origin, "-e", "ana", "--password-stdin", "--server-file", file.path],
-                stdin: "Passw0rd!\n")
+                ["login", "-s", server.origin, "-u", "ana", "--password-stdin"] + described, stdin: "Passw0rd!\n")
             try #require(login.status == 0, "\(login)")
             #expect(login.stdout.contains("Ana Horvat"), "\(login)")
 
             let status = try await sandbox.swaggerctl("status")
-            for row in [
-                "Kind         custom", "Refresh URL  \(server.origin)/refresh", "Revoke URL   \(server.origin)/logout",
-                "Sends        login JSON {username, password}; refresh token as the bearer; logout DELETE with "
-                    + "each token as the bearer",
+            for (key, value) in [
+                ("Kind", preset ? "flask-jwt-extended" : "custom"), ("Login URL", "\(server.origin)/login"),
+                ("Refresh URL", "\(server.origin)/refresh"), ("Revoke URL", "\(server.origin)/logout"),
+                ("Profile URL", "\(server.origin)/me"),
+                (
+                    "Sends",
+                    "login JSON {username, password}; refresh token as the bearer; logout DELETE with each token as the "
+                        + "bearer"
+                ),
             ] {
-                #expect(status.stdout.contains(row + "\n"), "\(row): \(status)")
+                #expect(status.row(key) == value, "\(key): \(status)")
             }
 
             let first = try await sandbox.swaggerctl("token").stdout

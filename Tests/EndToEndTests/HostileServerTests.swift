@@ -231,7 +231,9 @@ struct HostileServerTests {
         let control = "HTTP/1.1 302 Found\r\nLocation: https://evil.example/\u{1B}[2J\r\nContent-Length: 0\r\n\r\n"
         for (reply, code) in [(location, Int32(1)), (contentType, 5), (control, 5)] {
             try await RudeServer.run(.scripted(reply)) { url in
-                let result = try await sandbox.login(url, email: "a@example.com", password: "pw")
+                // The kind is said: the server answers once, and it is the login's answer that is tested.
+                let result = try await sandbox.login(
+                    url, email: "a@example.com", password: "pw", extra: ["--kind", "original"])
                 #expect(result.status == code, "\(result)")
                 expectClean(result)
                 if reply != control { #expect(result.stderr.contains(#"\u{202e}\u{9b}31m\u{200b}"#), "\(result)") }

@@ -149,12 +149,12 @@ struct IdentityTests {
         arguments: [
             (
                 ["--login-path", "/login"],
-                "--login-path describes another kind of server than the original API; say which with --kind identity, "
-                    + "oauth2 or simplejwt."
+                "--login-path describes another kind of server than the original API; say which with --kind (see "
+                    + "swaggerctl login --help)."
             ),
             (
                 ["--kind", "original", "--profile-path", "/me"],
-                "--profile-path is for --kind identity, oauth2 or simplejwt; the original API's requests are fixed by "
+                "--profile-path is for the other kinds of server; the original API's requests are fixed by "
                     + "its document."
             ),
             (

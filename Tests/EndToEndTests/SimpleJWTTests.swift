@@ -13,30 +13,41 @@ struct SimpleJWTTests {
     }
 
     @Test(
-        "login, details, token, status, refresh with rotation, every page of each paginator, and a logout that blacklists"
-    )
-    func session() async throws {
+        "login, refresh with rotation, every paginator's pages, a logout that blacklists; discovered or with the kind",
+        arguments: [false, true])
+    func session(discovered: Bool) async throws {
         let sandbox = try Sandbox()
         try await withPythonServer(.drf) { server in
             let api = "\(server.origin)/api"
+            let described = discovered ? [] : ["--kind", "simplejwt", "--profile-path", "/users/me/"]
             let login = try await sandbox.swaggerctl(
-                [
-                    "login", "-s", api, "-e", Self.ana.user, "--password-stdin", "--kind", "simplejwt",
-                    "--profile-path",
-                    "/users/me/",
-                ], stdin: Self.ana.password + "\n")
+                ["login", "-s", api, "-u", Self.ana.user, "--password-stdin"] + described,
+                stdin: Self.ana.password + "\n")
             try #require(login.status == 0, "\(login)")
             #expect(login.stdout.contains("username    ana\n"), "\(login)")
+            if discovered {
+                #expect(
+                    login.stderr.hasPrefix(
+                        "Found in \(server.origin)/api/schema/: login POST /api/token/, refresh POST "
+                            + "/api/token/refresh/, logout POST /api/token/blacklist/, profile GET /api/users/me/. "
+                            + "They are saved with the session.\n"), "\(login)")
+                // The users list and the user by id are not the current user.
+                #expect(!login.stderr.contains("chose"), "\(login)")
+            } else {
+                #expect(!login.stderr.contains("Found in"), "\(login)")
+            }
             let first = try await sandbox.swaggerctl("token").stdout
 
             let status = try await sandbox.swaggerctl("status")
-            for row in [
-                "Kind         simplejwt", "Login URL    \(api)/token/", "Refresh URL  \(api)/token/refresh/",
-                "Revoke URL   \(api)/token/blacklist/", "Profile URL  \(api)/users/me/",
-                "Sends        login JSON {username, password}; refresh JSON {refresh}; logout JSON {refresh}",
+            for (key, value) in [
+                ("Kind", discovered ? "custom" : "simplejwt"), ("Login URL", "\(api)/token/"),
+                ("Refresh URL", "\(api)/token/refresh/"), ("Revoke URL", "\(api)/token/blacklist/"),
+                ("Profile URL", "\(api)/users/me/"),
+                ("Sends", "login JSON {username, password}; refresh JSON {refresh}; logout JSON {refresh}"),
             ] {
-                #expect(status.stdout.contains(row + "\n"), "\(row): \(status)")
+                #expect(status.row(key) == value, "\(key): \(status)")
             }
+            #expect(status.row("Found in") == (discovered ? "\(server.origin)/api/schema/" : nil), "\(status)")
 
             // Each rotation blacklists the refresh token it spent.
             let refresh = try await sandbox.swaggerctl("refresh")
@@ -51,10 +62,7 @@ struct SimpleJWTTests {
             #expect(try await Self.blacklisted(server) == 2)
 
             for path in ["/items/page/", "/items/limit-offset/", "/items/cursor/"] {
-                let result = try await sandbox.swaggerctl("api", path, "--paginate", "--slurp")
-                #expect(result.status == 0 && result.stderr.isEmpty, "\(path): \(result)")
-                let items = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
-                #expect(items?.compactMap { $0["id"] as? Int } == Array(1...25), "\(path): \(result)")
+                try await sandbox.expectEveryItem(of: path)
             }
 
             // With swaggerctl's clock ahead, each api command renewed the token too.

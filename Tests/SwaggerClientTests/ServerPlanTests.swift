@@ -13,10 +13,16 @@ struct ServerPlanTests {
         URL(string: text) ?? URL(filePath: "/")
     }
 
-    @Test("no flags and nothing saved: the original API, whose requests its document fixes")
+    @Test("no flags and nothing saved: the documents the server publishes are read; a saved original session is kept")
     func original() throws {
         #expect(
             try ServerPlan.plan(flags: ServerFlags(), saved: nil, server: Self.server, clientSecret: false)
+                == .explore(
+                    metadata: Discovery.metadataDocuments(for: Self.server),
+                    openAPI: Discovery.openAPIDocuments(for: Self.server)))
+        #expect(
+            try ServerPlan.plan(
+                flags: ServerFlags(), saved: .original(Self.server), server: Self.server, clientSecret: false)
                 == .ready(.original(Self.server)))
     }
 
@@ -53,11 +59,11 @@ struct ServerPlanTests {
         let cases: [(ServerFlags, Bool, String)] = [
             (
                 ServerFlags(kind: .original, loginPath: "/login"), false,
-                "--login-path is for --kind identity, oauth2 or simplejwt"
+                "--login-path is for the other kinds of server"
             ),
             (ServerFlags(scope: "openid"), false, "--scope describes another kind of server than the original API"),
             (ServerFlags(kind: .identity, clientID: "cli"), false, "--client-id is for --kind oauth2"),
-            (ServerFlags(kind: .original), true, "--client-secret-stdin is for --kind identity, oauth2 or simplejwt"),
+            (ServerFlags(kind: .original), true, "--client-secret-stdin is for the other kinds of server"),
         ]
         for (flags, clientSecret, message) in cases {
             #expect {

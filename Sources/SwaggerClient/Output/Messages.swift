@@ -28,8 +28,7 @@ package struct Messages: Sendable {
             let check =
                 switch record.kind {
                 case .original: "Try again later"
-                case .identity, .oauth2, .simplejwt, .custom:
-                    "Check the refresh endpoint (--refresh-path at login) and what it expects"
+                default: "Check the refresh endpoint (--refresh-path at login) and what it expects"
                 }
             return SwaggerError(
                 .failure,
@@ -157,8 +156,8 @@ package struct Messages: Sendable {
             let check =
                 switch kind {
                 case .original: "the server URL and the app id"
-                case .identity, .simplejwt, .custom: "the server URL and --login-path"
                 case .oauth2: "the server URL, the client id and the scope"
+                default: "the server URL and --login-path"
                 }
             return SwaggerError(
                 .failure, "\(server) refused the request with HTTP \(status)\(reason). Check \(check).")
@@ -267,6 +266,7 @@ package struct Messages: Sendable {
     /// said to be given. `nil` when discovery read nothing.
     package static func discovery(_ choice: SessionController.ServerChoice) -> String? {
         guard !choice.discoveredIn.isEmpty else { return nil }
+        if let described = choice.described { return discovery(described, in: choice.discoveredIn) }
         let description = choice.serverDescription
         let found = choice.found
         var named: [String] = []
@@ -291,6 +291,50 @@ package struct Messages: Sendable {
             given.isEmpty ? "" : "; \(given.joined(separator: ", ")) \(given.count == 1 ? "was" : "were") given"
         let said = named.isEmpty ? "nothing that was used" : named.joined(separator: ", ")
         return "Found in \(documents): \(said)\(others). They are saved with the session."
+    }
+
+    /// `Found in URL: login POST /token/ (JSON {username, password}), refresh …, logout …, profile GET /me. …`, and a
+    /// line for each step that had several candidates, naming the flag that picks another.
+    static func discovery(_ described: Discovery.Described, in documents: [URL]) -> String {
+        var steps = ["login \(described.login.operation)"]
+        if let refresh = described.refresh {
+            steps.append("refresh \(refresh.operation)")
+        } else {
+            steps.append("no refresh")
+        }
+        if let revocation = described.revocation {
+            steps.append("logout \(revocation.operation)")
+        } else {
+            steps.append("no logout")
+        }
+        if let profile = described.profile { steps.append("profile \(profile.operation)") }
+        var lines = [
+            "Found in \(documents.map(\.absoluteString).joined(separator: " and ")): \(steps.joined(separator: ", ")). "
+                + "They are saved with the session."
+        ]
+        for contest in described.contested {
+            lines.append(
+                "For the \(contest.step), chose \(contest.chosen) over \(contest.others.prefix(3).joined(separator: ", "))"
+                    + "\(contest.others.count > 3 ? " and \(contest.others.count - 3) more" : ""); choose another with "
+                    + "--kind custom \(contest.flag).")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// No document that the server publishes describes a login that swaggerctl can send.
+    static func nothingDescribed(_ server: ServerURL, _ lacking: [String]) -> SwaggerError {
+        SwaggerError(
+            .usage,
+            "No login was found for \(server): \(lacking.joined(separator: "; ")). Describe the server with --kind "
+                + "(see swaggerctl login --help) or --server-file.")
+    }
+
+    /// What a login asks for when no account was given: an e-mail where the server's login field is one, else a
+    /// user name.
+    package static func accountPrompt(_ login: LoginShape) -> (prompt: String, cancelled: String) {
+        login == .json(userField: "email")
+            ? ("E-mail: ", "Login cancelled: no e-mail given.")
+            : ("User name: ", "Login cancelled: no user name given.")
     }
 
     /// Server text in quotes: it stands out as the server's words, not swaggerctl's. It is cut here, to

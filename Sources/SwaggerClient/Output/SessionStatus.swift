@@ -131,16 +131,19 @@ package struct SessionStatus: Sendable, Hashable {
         let login =
             switch description.login {
             case .json(let user): "login JSON {\(user), password}"
+            case .form(let user): "login form {\(user), password}"
             case .passwordGrant: "login as the OAuth 2 password grant"
             }
         let refresh =
             switch description.refresh {
+            case _ where description.refreshURL == nil: "no refresh"
             case .json(let field): "refresh JSON {\(field)}"
             case .grant: "refresh as the OAuth 2 refresh grant"
             case .bearer: "refresh token as the bearer"
             }
         let logout =
             switch description.revocation {
+            case _ where description.revocationURL == nil: "logout on this machine only"
             case .json(let field): "logout JSON {\(field)}"
             case .rfc7009: "logout as RFC 7009 revocation"
             case .bearer(let method): "logout \(method) with each token as the bearer"

@@ -11,6 +11,10 @@ package enum ServerPlan: Sendable, Hashable {
     /// Read these documents in turn, the OAuth 2 metadata first and OpenAPI documents after, then send what
     /// was found to ``complete(flags:saved:server:clientSecret:found:at:tried:)``.
     case discover(metadata: [URL], openAPI: [URL])
+    /// Nothing says what the server is: read these documents in turn, for OAuth 2 metadata or an OpenAPI
+    /// document whose operations describe the login (see ``Discovery/operations(_:at:)``), and take the original
+    /// API when none is published.
+    case explore(metadata: [URL], openAPI: [URL])
 
     /// Decides how to log in.
     ///
@@ -20,30 +24,29 @@ package enum ServerPlan: Sendable, Hashable {
     package static func plan(flags: ServerFlags, saved: ServerDescription?, server: ServerURL, clientSecret: Bool)
         throws(SwaggerError) -> ServerPlan
     {
+        if flags.kind == nil, flags.isEmpty, !clientSecret, saved == nil {
+            return .explore(
+                metadata: Discovery.metadataDocuments(for: server), openAPI: Discovery.openAPIDocuments(for: server))
+        }
         let saved = saved?.kind == .original ? nil : saved
         let kind = flags.kind ?? saved?.kind ?? (flags.isEmpty && !clientSecret ? .original : nil)
         guard let kind else {
             throw SwaggerError(
                 .usage,
                 "\(flags.given.first ?? "--client-secret-stdin") describes another kind of server than the original "
-                    + "API; say which with --kind identity, oauth2 or simplejwt.")
+                    + "API; say which with --kind (see swaggerctl login --help).")
         }
         switch kind {
         case .original:
             if let given = flags.given.first ?? (clientSecret ? "--client-secret-stdin" : nil) {
                 throw SwaggerError(
                     .usage,
-                    "\(given) is for --kind identity, oauth2 or simplejwt; the original API's requests are fixed by its "
+                    "\(given) is for the other kinds of server; the original API's requests are fixed by its "
                         + "document.")
             }
             return .ready(.original(server))
-        case .identity, .simplejwt, .custom:
-            let name =
-                switch kind {
-                case .identity: "ASP.NET Core Identity"
-                case .custom: "a custom server"
-                default: "simplejwt"
-                }
+        case .identity, .simplejwt, .flaskJWTExtended, .fastapiUsers, .custom:
+            let name = kind.title
             if let given = [("--openapi", flags.openAPI), ("--client-id", flags.clientID), ("--scope", flags.scope)]
                 .first(where: { $0.1 != nil })?.0 ?? (clientSecret ? "--client-secret-stdin" : nil)
             {
@@ -123,6 +126,29 @@ package enum ServerPlan: Sendable, Hashable {
             clientSecret: clientSecret)
     }
 
+    /// The description of a server whose OpenAPI document, at `document`, describes its operations. It is a
+    /// custom server's, saved with the session as any other.
+    /// - Throws: `SwaggerError` with code `usage` when the document has no current-user operation.
+    package static func described(_ found: Discovery.Described, at document: URL) throws(SwaggerError)
+        -> ServerDescription
+    {
+        guard let profile = found.profile else {
+            throw SwaggerError(
+                .usage,
+                "\(document.absoluteString) describes the login, \(found.login.operation), but no operation that reads "
+                    + "the current user; give its path with --kind custom --login-path \(found.login.url.path()) "
+                    + "--profile-path PATH.")
+        }
+        var description = ServerDescription(
+            kind: .custom, loginURL: found.login.url, refreshURL: found.refresh?.url,
+            revocationURL: found.revocation?.url, profileURL: profile.url, fields: found.fields,
+            discoveredAt: [document])
+        description.login = found.login.shape
+        description.refresh = found.refresh?.shape ?? description.refresh
+        description.revocation = found.revocation?.shape ?? description.revocation
+        return description
+    }
+
     /// The OAuth 2 description with the flags applied over `base`, for the token and profile endpoints that the
     /// caller settled.
     private static func oauth2(
@@ -146,25 +172,15 @@ package enum ServerPlan: Sendable, Hashable {
         return description
     }
 
-    /// The routes a kind's server software puts under the URL it is mounted at: ASP.NET Core Identity's
-    /// `MapIdentityApi`, and the `urls.py` of simplejwt's documentation.
+    /// The routes a kind's server software puts under the URL it is mounted at (``ServerKind/routes``).
     private static func routes(of kind: ServerKind, under server: ServerURL) throws(SwaggerError) -> (
         login: URL?, refresh: URL?, revocation: URL?, profile: URL?, fields: TokenFields
     ) {
-        switch kind {
-        case .custom:
-            (nil, nil, nil, nil, kind.fields)
-        case .simplejwt:
-            (
-                try server.resolve("/token/"), try server.resolve("/token/refresh/"),
-                try server.resolve("/token/blacklist/"), nil, kind.fields
-            )
-        default:
-            (
-                try server.resolve("/login"), try server.resolve("/refresh"), nil,
-                try server.resolve("/manage/info"), kind.fields
-            )
-        }
+        let routes = kind.routes
+        return (
+            try resolve(routes?.login, server), try resolve(routes?.refresh, server),
+            try resolve(routes?.revocation, server), try resolve(routes?.profile, server), kind.fields
+        )
     }
 
     /// The request shapes the flags give, else the saved description's, else the kind's, which

@@ -12,6 +12,8 @@ extension SessionController {
         package var discoveredIn: [URL] = []
         /// What those documents named, which the flags may have overridden.
         package var found = Discovery.Endpoints()
+        /// The operations an OpenAPI document described, when it described the server.
+        package var described: Discovery.Described?
     }
 
     /// Decides how to talk to the selected server for a login, reading its discovery documents when the flags
@@ -51,7 +53,66 @@ extension SessionController {
                 flags: flags, saved: saved, server: server, clientSecret: clientSecret, found: found, at: documents,
                 tried: tried)
             return ServerChoice(serverDescription: description, discoveredIn: documents, found: found)
+        case .explore(let metadata, let openAPI):
+            return try await explore(metadata: metadata, openAPI: openAPI, selection)
         }
+    }
+
+    /// Reads the documents a server may publish until one says how to log in. A server that publishes none is
+    /// the original API, as before discovery.
+    /// - Throws: `SwaggerError` with code `usage` when documents were found but none describes a login.
+    private func explore(metadata: [URL], openAPI: [URL], _ selection: SessionSelection)
+        async throws(SwaggerError) -> ServerChoice
+    {
+        let server = selection.server
+        // The password may not go there in clear, whatever the documents say: the login refuses before anything
+        // is sent.
+        if configuration.plainHTTP.refusal(server, .original(server)) != nil {
+            return ServerChoice(serverDescription: .original(server))
+        }
+        var lacking: [String] = []
+        var failure: APIServiceError?
+        func read(_ url: URL) async -> Data? {
+            guard failure == nil else { return nil }
+            do throws(APIServiceError) {
+                return try await service(for: nil).document(at: url)
+            } catch {
+                // A server that cannot be reached, or not trusted, would fail the login the same way; a document
+                // that is merely unreadable is one fewer to read.
+                switch error {
+                case .unreachable, .timedOut, .tls, .proxyFailed, .elsewhere: failure = error
+                default: break
+                }
+                return nil
+            }
+        }
+        for url in metadata {
+            guard let data = await read(url), let named = Discovery.metadata(data, at: url) else { continue }
+            guard named.token != nil, named.userinfo != nil else {
+                lacking.append("\(url.absoluteString) names no \(named.token == nil ? "token" : "userinfo") endpoint")
+                continue
+            }
+            let description = try ServerPlan.complete(
+                flags: ServerFlags(), saved: nil, server: server, clientSecret: false, found: named, at: [url],
+                tried: [url])
+            return ServerChoice(serverDescription: description, discoveredIn: [url], found: named)
+        }
+        for url in openAPI {
+            guard let data = await read(url), let reading = Discovery.operations(data, at: url) else { continue }
+            switch reading {
+            case .original:
+                return ServerChoice(serverDescription: .original(server))
+            case .described(let described):
+                return ServerChoice(
+                    serverDescription: try ServerPlan.described(described, at: url), discoveredIn: [url],
+                    found: described.endpoints, described: described)
+            case .lacking(let why):
+                lacking.append("\(url.absoluteString) has \(why)")
+            }
+        }
+        if let failure { throw messages.error(failure, on: server, email: nil, kind: .original) }
+        guard lacking.isEmpty else { throw Messages.nothingDescribed(server, lacking) }
+        return ServerChoice(serverDescription: .original(server))
     }
 
     private func document(_ url: URL, _ selection: SessionSelection) async throws(SwaggerError) -> Data? {

@@ -15,6 +15,14 @@ package enum ServerKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// with `{username, password}`, `POST token/refresh/` with `{refresh}`, and `POST token/blacklist/` with
     /// `{refresh}`; the answers' members are `access` and `refresh`. It has no profile endpoint of its own.
     case simplejwt
+    /// flask-jwt-extended, as its documentation's examples set it up: `POST /login` with `{username, password}`,
+    /// `POST /refresh` with the refresh token as the bearer, and `DELETE /logout` with each token as the bearer;
+    /// the answers' members are `access_token` and `refresh_token`. It has no profile endpoint of its own.
+    case flaskJWTExtended = "flask-jwt-extended"
+    /// fastapi-users with its bearer transport, mounted as its documentation mounts it: `POST /auth/jwt/login` as
+    /// the password grant's form, whose `username` is the e-mail, `POST /auth/jwt/logout` with the bearer, and
+    /// `GET /users/me`. It has no refresh.
+    case fastapiUsers = "fastapi-users"
     /// A server described by the flags or a `--server-file` alone: its login and profile addresses, and how each
     /// request is shaped (by default JSON members, and OAuth 2's names for the answer's tokens).
     case custom
@@ -23,8 +31,31 @@ package enum ServerKind: String, Sendable, Hashable, Codable, CaseIterable {
     package var fields: TokenFields {
         switch self {
         case .original, .identity: .camelCase
-        case .oauth2, .custom: .oauth2
+        case .oauth2, .custom, .flaskJWTExtended, .fastapiUsers: .oauth2
         case .simplejwt: .simplejwt
+        }
+    }
+
+    /// The paths a kind's server software puts its endpoints at, under the URL it is mounted at; `nil` for a
+    /// kind whose endpoints are fixed by the API document (original) or found, or given, at login.
+    package var routes: (login: String, refresh: String?, revocation: String?, profile: String?)? {
+        switch self {
+        case .original, .oauth2, .custom: nil
+        case .identity: ("/login", "/refresh", nil, "/manage/info")
+        case .simplejwt: ("/token/", "/token/refresh/", "/token/blacklist/", nil)
+        case .flaskJWTExtended: ("/login", "/refresh", "/logout", nil)
+        case .fastapiUsers: ("/auth/jwt/login", nil, "/auth/jwt/logout", "/users/me")
+        }
+    }
+
+    /// The server software's name, for messages.
+    package var title: String {
+        switch self {
+        case .original: "the original API"
+        case .identity: "ASP.NET Core Identity"
+        case .oauth2: "an OAuth 2 server"
+        case .custom: "a custom server"
+        default: rawValue
         }
     }
 
@@ -36,6 +67,10 @@ package enum ServerKind: String, Sendable, Hashable, Codable, CaseIterable {
         case .custom: (.json(userField: "username"), .json(field: "refresh_token"), .json(field: "refresh_token"))
         case .oauth2: (.passwordGrant, .grant, .rfc7009)
         case .simplejwt: (.json(userField: "username"), .json(field: "refresh"), .json(field: "refresh"))
+        case .flaskJWTExtended: (.json(userField: "username"), .bearer, .bearer(method: "DELETE"))
+        // Its login form is FastAPI's OAuth2PasswordRequestForm. It has no refresh; the shape is the custom kind's,
+        // for a --refresh-path that adds one.
+        case .fastapiUsers: (.passwordGrant, .json(field: "refresh_token"), .bearer(method: "POST"))
         }
     }
 }
@@ -44,6 +79,8 @@ package enum ServerKind: String, Sendable, Hashable, Codable, CaseIterable {
 package enum LoginShape: Sendable, Hashable {
     /// A JSON object of the user, under this member, and `password`.
     case json(userField: String)
+    /// The same members as an HTML form (`application/x-www-form-urlencoded`).
+    case form(userField: String)
     /// RFC 6749 §4.3's form: `grant_type=password`, `username`, `password`, and the client's fields.
     case passwordGrant
 }
@@ -69,7 +106,7 @@ package enum RevocationShape: Sendable, Hashable {
     case bearer(method: String)
 }
 
-/// The shapes as sessions.json, a `--server-file` and the flags write them: `json:NAME`, `password-grant`,
+/// The shapes as sessions.json, a `--server-file` and the flags write them: `json:NAME`, `form:NAME`, `password-grant`,
 /// `grant`, `bearer`, `rfc7009`, `bearer:METHOD`. A text that is none of these is refused, never guessed at.
 private func shapeParts(_ text: String) -> (name: String, argument: String?) {
     guard let colon = text.firstIndex(of: ":") else { return (text, nil) }
@@ -104,6 +141,7 @@ extension LoginShape: ShapeText {
         switch shapeParts(text) {
         case ("password-grant", nil): self = .passwordGrant
         case ("json", let field?): self = .json(userField: field)
+        case ("form", let field?): self = .form(userField: field)
         default: return nil
         }
     }
@@ -111,6 +149,7 @@ extension LoginShape: ShapeText {
     package var text: String {
         switch self {
         case .json(let field): "json:" + field
+        case .form(let field): "form:" + field
         case .passwordGrant: "password-grant"
         }
     }

@@ -11,18 +11,27 @@ extension SwaggerCtl {
             commandName: "login",
             abstract: "Log in, store the token, and show your profile.",
             discussion: """
-                On a terminal, a missing e-mail and the password are asked for; the password is not echoed. \
+                On a terminal, a missing account and the password are asked for; the password is not echoed. \
                 In scripts, pipe the password in with --password-stdin. No option takes the password as \
                 its value.
 
+                The account is named with --email or --username; either goes in the field the server's login \
+                wants.
+
                 Examples:
                   swaggerctl login -e me@example.com
+                  swaggerctl login -s https://api.example.com -u ana
                   swaggerctl login -s https://api.example.com -e me@example.com --format json
                   swaggerctl login -e me@example.com --password-stdin -q < password.txt
                 """)
 
         @Option(name: .shortAndLong, help: ArgumentHelp("The account's e-mail.", valueName: "email"))
         var email: String?
+
+        @Option(
+            name: .shortAndLong,
+            help: ArgumentHelp("The account's user name, for a server that signs in by name.", valueName: "name"))
+        var username: String?
 
         @Flag(help: "Read the password from standard input.")
         var passwordStdin = false
@@ -59,8 +68,12 @@ extension SwaggerCtl {
             if !passwordStdin, !onTerminal {
                 throw ValidationError("Standard input is not a terminal; pipe the password in with --password-stdin.")
             }
-            if email == nil, !onTerminal || passwordStdin {
-                throw ValidationError("Give the e-mail with --email when the password comes from standard input.")
+            if email != nil, username != nil {
+                throw ValidationError("--email and --username both name the account; give one of them.")
+            }
+            if email == nil, username == nil, !onTerminal || passwordStdin {
+                throw ValidationError(
+                    "Give the account with --email or --username when the password comes from standard input.")
             }
         }
 
@@ -70,16 +83,20 @@ extension SwaggerCtl {
             let login = try await Spinner.run("Working", enabled: !quiet) { spinner in
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
                     (controller) throws(SwaggerError) in
+                    // Piped secrets are read first: input that is not a password is refused before anything is sent.
+                    let piped = passwordStdin ? try secrets(for: nil) : nil
                     let selection = try controller.select(server: serverOption.url(), email: nil)
                     let choice = try await controller.serverChoice(
                         try serverDescription.flags(), on: selection, clientSecret: serverDescription.clientSecretStdin)
                     // Before the password is asked for: it says where the password will go.
                     if let discovered = Messages.discovery(choice), !quiet { Terminal.notice(discovered) }
                     let email =
-                        if let email { email } else {
-                            try Prompt.line("E-mail: ", cancelled: "Login cancelled: no e-mail given.")
+                        if let account = email ?? username { account } else {
+                            try Prompt.line(
+                                Messages.accountPrompt(choice.serverDescription.login).prompt,
+                                cancelled: Messages.accountPrompt(choice.serverDescription.login).cancelled)
                         }
-                    let (password, clientSecret) = try secrets(for: email)
+                    let (password, clientSecret) = if let piped { piped } else { try secrets(for: email) }
                     spinner?.label = "Logging in to \(selection.server)"
                     let profile = try await controller.login(
                         email: email, password: password, on: selection, appIDFlag: appID,
@@ -94,10 +111,10 @@ extension SwaggerCtl {
 
         /// The password and, with --client-secret-stdin, the client secret: from standard input, the password
         /// on its first line and the secret on its second, or asked for on the terminal.
-        private func secrets(for email: String) throws(SwaggerError) -> (password: String, clientSecret: String?) {
+        private func secrets(for email: String?) throws(SwaggerError) -> (password: String, clientSecret: String?) {
             guard passwordStdin else {
                 let password = try Prompt.secret(
-                    "Password for \(email): ", cancelled: "Login cancelled: no password given.")
+                    "Password for \(email ?? "the account"): ", cancelled: "Login cancelled: no password given.")
                 guard serverDescription.clientSecretStdin else { return (password, nil) }
                 let secret = try Prompt.secret("Client secret: ", cancelled: "Login cancelled: no client secret given.")
                 return (password, secret)

@@ -14,6 +14,14 @@ struct CommandResult: Sendable, CustomStringConvertible {
     var stderr: String
 
     var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+
+    /// The value of a key/value table's row on standard output, as `status` prints it, whatever the table's width.
+    func row(_ key: String) -> String? {
+        for line in stdout.split(separator: "\n") where line.hasPrefix(key + " ") {
+            return line.dropFirst(key.count).trimmingCharacters(in: .whitespaces)
+        }
+        return nil
+    }
 }
 
 /// Bounds on waiting for a child process. They only stop a hung child from hanging the suite: each is many

@@ -3,7 +3,7 @@ import Testing
 
 /// A third-party server that the tests log in to, from `Tests/Fixtures/python`, run with the venv that
 /// `make test` makes (`scripts/python-env`): the FastAPI app, Django OAuth Toolkit, Django REST framework with
-/// Simple JWT, or Flask with flask-jwt-extended. Each listens on a loopback address of its own and a free port.
+/// Simple JWT, Flask with flask-jwt-extended, or fastapi-users. Each listens on a loopback address of its own and a free port.
 struct PythonServer: Sendable {
     enum Fixture: String {
         /// FastAPI's OAuth2PasswordRequestForm and OAuth2PasswordBearer, with paged lists.
@@ -16,6 +16,10 @@ struct PythonServer: Sendable {
         /// Flask with flask-jwt-extended: JSON `/login`, `/refresh` with the refresh token as the bearer (a new access
         /// token only), `DELETE /logout` revoking the bearer token into an in-memory blocklist, `/me`.
         case flask
+        /// fastapi-users with its bearer transport and a database strategy under `/auth/jwt` (a form login, a logout
+        /// that deletes the token), `/users/me`, fastapi-pagination's four page types under `/items`, and
+        /// `/test/tokens`, the number of live tokens.
+        case fastapiUsers = "fastapi-users"
     }
 
     /// The venv's interpreter.

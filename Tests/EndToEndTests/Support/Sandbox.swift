@@ -98,6 +98,19 @@ final class Sandbox: Sendable {
     }
 
     var file: FileBackend { FileBackend(directory: configDirectory) }
+
+    /// Expects `api PATH --paginate --slurp` to give every item of a paged list, whose ids are 1 to `count`, with
+    /// nothing on stderr.
+    func expectEveryItem(of path: String, count: Int = 25, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
+    {
+        let result = try await swaggerctl("api", path, "--paginate", "--slurp")
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(path): \(result)", sourceLocation: sourceLocation)
+        let items = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+        #expect(
+            items?.compactMap { $0["id"] as? Int } == Array(1...count), "\(path): \(result)",
+            sourceLocation: sourceLocation)
+    }
     var profiles: ProfileCache { ProfileCache(directory: cacheDirectory) }
     var sessions: SessionList { SessionList(directory: configDirectory) }
     var credentialsFile: URL { configDirectory.appending(path: FileBackend.fileName) }

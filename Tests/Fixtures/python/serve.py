@@ -1,7 +1,7 @@
 """Serves one of the test fixtures on a free port, as the demo server does: prints "listening on URL" once
 ready, then serves until SIGTERM.
 
-usage: serve.py fastapi|dot|drf|flask HOST
+usage: serve.py fastapi|fastapi-users|dot|drf|flask HOST
 
 The ASGI apps run in uvicorn; the Flask app, a WSGI one, in Werkzeug's threaded server, which Flask brings.
 """
@@ -20,6 +20,8 @@ def main():
     wsgi = False
     if which == "fastapi":
         from fastapi_app import app
+    elif which == "fastapi-users":
+        from fastapi_users_app import app
     elif which == "dot":
         from dot_server.setup import application
 

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// fastapi-users, set up as its documentation does, with a database strategy so that a logout deletes the token
+/// on the server. Its OpenAPI document describes it: the address and the account are all a login needs.
+@Suite("fastapi-users: a form login, a bearer logout and users/me, found from its OpenAPI document")
+struct FastAPIUsersTests {
+    static let ana = (email: "ana@example.com", password: "Passw0rd!")
+
+    /// How many access tokens the server holds: a logout deletes one.
+    static func tokens(_ server: PythonServer) async throws -> Int {
+        try await server.json(["\(server.origin)/test/tokens"])["tokens"] as? Int ?? -1
+    }
+
+    /// The HTTP status of `GET /users/me` with `token` as the bearer.
+    static func profileStatus(_ server: PythonServer, _ token: String) async throws -> String {
+        try await curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)",
+            "\(server.origin)/users/me",
+        ])
+        .stdout
+    }
+
+    @Test(
+        "login, details, token, status, all four page kinds, a logout that revokes; discovered or with the kind",
+        arguments: [true, false])
+    func session(discovered: Bool) async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.fastapiUsers) { server in
+            let described = discovered ? [] : ["--kind", "fastapi-users"]
+            let login = try await sandbox.swaggerctl(
+                ["login", "-s", server.origin, "-e", Self.ana.email, "--password-stdin"] + described,
+                stdin: Self.ana.password + "\n")
+            try #require(login.status == 0, "\(login)")
+            #expect(login.stdout.contains("email         ana@example.com\n"), "\(login)")
+            if discovered {
+                #expect(
+                    login.stderr.hasPrefix(
+                        "Found in \(server.origin)/openapi.json: login POST /auth/jwt/login, no refresh, logout POST "
+                            + "/auth/jwt/logout, profile GET /users/me. They are saved with the session.\n"),
+                    "\(login)")
+            }
+
+            let token = try await sandbox.swaggerctl("token")
+            #expect(token.status == 0, "\(token)")
+            let bearer = token.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(try await Self.profileStatus(server, bearer) == "200")
+            let details = try await sandbox.swaggerctl("details")
+            #expect(details.status == 0 && details.stdout.contains("is_verified   true\n"), "\(details)")
+
+            let status = try await sandbox.swaggerctl("status")
+            for (key, value) in [
+                ("Kind", discovered ? "custom" : "fastapi-users"), ("Login URL", "\(server.origin)/auth/jwt/login"),
+                ("Revoke URL", "\(server.origin)/auth/jwt/logout"), ("Profile URL", "\(server.origin)/users/me"),
+                (
+                    "Sends",
+                    "login as the OAuth 2 password grant; no refresh; logout POST with each token as the bearer"
+                ),
+            ] {
+                #expect(status.row(key) == value, "\(key): \(status)")
+            }
+            #expect(status.row("Found in") == (discovered ? "\(server.origin)/openapi.json" : nil), "\(status)")
+            #expect(!status.stdout.contains("Refresh URL"), "fastapi-users has no refresh: \(status)")
+
+            for path in ["/items/page", "/items/limit-offset", "/items/links", "/items/cursor"] {
+                try await sandbox.expectEveryItem(of: path)
+            }
+
+            let before = try await Self.tokens(server)
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 0 && !logout.stderr.contains("warning"), "\(logout)")
+            #expect(try await Self.tokens(server) == before - 1, "the logout deleted the token on the server")
+            #expect(try await Self.profileStatus(server, bearer) == "401")
+        }
+    }
+
+    @Test("a token the server revoked ends the session with exit 4: there is no refresh token to renew it")
+    func revokedElsewhere() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.fastapiUsers) { server in
+            let login = try await sandbox.swaggerctl(
+                ["login", "-s", server.origin, "-e", Self.ana.email, "--password-stdin"],
+                stdin: Self.ana.password + "\n")
+            try #require(login.status == 0, "\(login)")
+            let bearer = try await sandbox.swaggerctl("token").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let revoked = try await curl(
+                [
+                    "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", "Authorization: Bearer \(bearer)",
+                    "\(server.origin)/auth/jwt/logout",
+                ])
+            try #require(revoked.stdout == "204", "\(revoked)")
+
+            let details = try await sandbox.swaggerctl("details")
+            #expect(details.status == 4, "\(details)")
+            #expect(details.stderr.filter { $0 == "\n" }.count == 1, "\(details)")
+            #expect(details.stderr.contains("has ended: the server no longer accepts it"), "\(details)")
+        }
+    }
+
+    @Test("a wrong password gets the server's words and exit 4")
+    func wrongPassword() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.fastapiUsers) { server in
+            let wrong = try await sandbox.swaggerctl(
+                ["login", "-s", server.origin, "-e", Self.ana.email, "--password-stdin", "--kind", "fastapi-users"],
+                stdin: "wrong\n")
+            #expect(wrong.status == 4, "\(wrong)")
+            #expect(wrong.stderr.contains("LOGIN_BAD_CREDENTIALS"), "\(wrong)")
+            #expect(try await sandbox.swaggerctl("status").stdout.isEmpty)
+        }
+    }
+}

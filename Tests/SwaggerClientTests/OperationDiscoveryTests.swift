@@ -1,0 +1,218 @@
+import Foundation
+import SwaggerModel
+import Testing
+
+@testable import SwaggerClient
+
+@Suite("Discovery: a server's login, refresh, logout and profile from its OpenAPI document's operations")
+struct OperationDiscoveryTests {
+    static func url(_ text: String) -> URL {
+        URL(string: text) ?? URL(filePath: "/")
+    }
+
+    static let origin = url("http://h:8000/api/schema/")
+
+    /// drf-spectacular's document for simplejwt, as `Tests/Fixtures/python/drf_server` publishes it: one component
+    /// for both ways, with the tokens `readOnly` and the credentials `writeOnly`, and a users list beside `me`.
+    static let simpleJWT = Data(
+        #"""
+        {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+         "paths": {
+           "/api/token/": {"post": {"operationId": "token_create",
+             "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/TokenObtainPair"}}}},
+             "responses": {"200": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/TokenObtainPair"}}}}}}},
+           "/api/token/refresh/": {"post": {"operationId": "token_refresh_create",
+             "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/TokenRefresh"}}}},
+             "responses": {"200": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/TokenRefresh"}}}}}}},
+           "/api/token/verify/": {"post": {"operationId": "token_verify_create",
+             "requestBody": {"content": {"application/json": {"schema": {"properties": {"token": {"type": "string"}}}}}},
+             "responses": {"200": {"description": "ok"}}}},
+           "/api/token/blacklist/": {"post": {"operationId": "token_blacklist_create",
+             "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/TokenBlacklist"}}}},
+             "responses": {"200": {"description": "ok"}}}},
+           "/api/users/": {"get": {"operationId": "users_list", "security": [{"jwtAuth": []}], "responses": {}}},
+           "/api/users/me/": {"get": {"operationId": "users_me_retrieve", "security": [{"jwtAuth": []}], "responses": {}}},
+           "/api/users/{id}/": {"get": {"operationId": "users_retrieve", "security": [{"jwtAuth": []}], "responses": {}}},
+           "/api/public/profile/": {"get": {"operationId": "public_profile", "security": [{}], "responses": {}}}
+         },
+         "components": {
+           "schemas": {
+             "TokenObtainPair": {"type": "object", "properties": {
+               "username": {"type": "string", "writeOnly": true}, "password": {"type": "string", "writeOnly": true},
+               "access": {"type": "string", "readOnly": true}, "refresh": {"type": "string", "readOnly": true}}},
+             "TokenRefresh": {"type": "object", "properties": {
+               "access": {"type": "string", "readOnly": true}, "refresh": {"type": "string", "writeOnly": true}}},
+             "TokenBlacklist": {"type": "object", "properties": {"refresh": {"type": "string", "writeOnly": true}}}
+           },
+           "securitySchemes": {"jwtAuth": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}}
+         }}
+        """#.utf8)
+
+    /// fastapi-users' document: a form login with OAuth 2's members, a bearer logout without a body, `users/me`, a
+    /// registration that also takes a password but answers with no token, and paths relative to `/`.
+    static let fastAPIUsers = Data(
+        #"""
+        {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+         "paths": {
+           "/auth/jwt/login": {"post": {"operationId": "auth_jwt_login_auth_jwt_login_post",
+             "requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/Body_login"}}}},
+             "responses": {"200": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/BearerResponse"}}}}}}},
+           "/auth/jwt/logout": {"post": {"operationId": "auth_jwt_logout_auth_jwt_logout_post",
+             "security": [{"OAuth2PasswordBearer": []}], "responses": {"200": {"description": "ok"}}}},
+           "/auth/register": {"post": {"operationId": "register_register_auth_register_post",
+             "requestBody": {"content": {"application/json": {"schema": {"properties": {
+               "email": {"type": "string"}, "password": {"type": "string"}}}}}},
+             "responses": {"201": {"content": {"application/json": {"schema": {"properties": {
+               "id": {"type": "string"}, "email": {"type": "string"}}}}}}}}},
+           "/users/me": {"get": {"operationId": "users_current_user_users_me_get",
+             "security": [{"OAuth2PasswordBearer": []}], "responses": {}}}
+         },
+         "components": {
+           "schemas": {
+             "Body_login": {"properties": {"grant_type": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+               "username": {"type": "string"}, "password": {"type": "string"}, "scope": {"type": "string"}}},
+             "BearerResponse": {"properties": {"access_token": {"type": "string"}, "token_type": {"type": "string"}}}
+           },
+           "securitySchemes": {"OAuth2PasswordBearer": {"type": "oauth2",
+             "flows": {"password": {"scopes": {}, "tokenUrl": "auth/jwt/login"}}}}
+         }}
+        """#.utf8)
+
+    static func described(_ data: Data, at url: URL = origin) throws -> Discovery.Described {
+        guard case .described(let described)? = Discovery.operations(data, at: url) else {
+            throw Failure("not described: \(String(describing: Discovery.operations(data, at: url)))")
+        }
+        return described
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    @Test("simplejwt: JSON login of username, refresh and blacklist by the refresh member, and users/me over the list")
+    func simpleJWT() throws {
+        let found = try Self.described(Self.simpleJWT)
+        #expect(found.login.url.absoluteString == "http://h:8000/api/token/")
+        #expect(found.login.shape == .json(userField: "username"))
+        #expect(found.fields == TokenFields(accessToken: "access", refreshToken: "refresh", expiresIn: "expires_in"))
+        #expect(found.refresh?.url.absoluteString == "http://h:8000/api/token/refresh/")
+        #expect(found.refresh?.shape == .json(field: "refresh"))
+        #expect(found.revocation?.url.absoluteString == "http://h:8000/api/token/blacklist/")
+        #expect(found.revocation?.shape == .json(field: "refresh"))
+        #expect(found.profile?.url.absoluteString == "http://h:8000/api/users/me/")
+        // The list fits too, so the choice is said; the path with a parameter, and the profile that needs no token
+        // (`security: [{}]`), do not fit.
+        #expect(
+            found.contested == [
+                Discovery.Contest(
+                    step: "profile", chosen: "GET /api/users/me/", others: ["GET /api/users/"], flag: "--profile-path")
+            ])
+    }
+
+    @Test("fastapi-users: the form login, not the registration; a POST logout with the bearer; no refresh")
+    func fastAPIUsers() throws {
+        let found = try Self.described(Self.fastAPIUsers, at: Self.url("http://h:8000/openapi.json"))
+        #expect(found.login.url.absoluteString == "http://h:8000/auth/jwt/login")
+        #expect(found.login.shape == .passwordGrant)
+        #expect(found.fields.accessToken == "access_token")
+        #expect(found.refresh == nil)
+        #expect(found.revocation?.shape == .bearer(method: "POST"))
+        #expect(found.revocation?.url.absoluteString == "http://h:8000/auth/jwt/logout")
+        #expect(found.profile?.url.absoluteString == "http://h:8000/users/me")
+        #expect(found.contested.isEmpty)
+    }
+
+    @Test("a login whose answer nests the token is read by its dotted path, and a form without grant_type is a form")
+    func nestedAnswer() throws {
+        let document = Data(
+            #"""
+            {"swagger": "2.0", "basePath": "/v1", "paths": {
+              "/sessions": {"post": {"parameters": [{"in": "formData", "name": "email"}, {"in": "formData", "name": "password"}],
+                "responses": {"200": {"schema": {"properties": {"data": {"properties": {
+                  "token": {"type": "string"}, "refreshToken": {"type": "string"}, "expiresIn": {"type": "integer"}}}}}}}}},
+              "/account": {"get": {"security": [{"bearer": []}], "responses": {}}}}}
+            """#.utf8)
+        let found = try Self.described(document, at: Self.url("https://h/docs/swagger.json"))
+        #expect(found.login.url.absoluteString == "https://h/v1/sessions")
+        #expect(found.login.shape == .form(userField: "email"))
+        #expect(
+            found.fields
+                == TokenFields(
+                    accessToken: "data.token", refreshToken: "data.refreshToken", expiresIn: "data.expiresIn"))
+        #expect(found.profile?.url.absoluteString == "https://h/v1/account")
+    }
+
+    @Test("two logins: the one the password flow names as its tokenUrl is taken, and the other is said")
+    func contestedLogin() throws {
+        let document = Data(
+            #"""
+            {"openapi": "3.0.0", "paths": {
+              "/auth/login": {"post": {"requestBody": {"content": {"application/json": {"schema": {"properties": {
+                "email": {}, "password": {}}}}}}, "responses": {"200": {"content": {"application/json": {"schema": {
+                "properties": {"token": {}}}}}}}}},
+              "/oauth/token": {"post": {"requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {
+                "properties": {"grant_type": {}, "username": {}, "password": {}}}}}}, "responses": {"200": {"content": {
+                "application/json": {"schema": {"properties": {"access_token": {}, "refresh_token": {}}}}}}}}}},
+             "components": {"securitySchemes": {"o": {"type": "oauth2", "flows": {"password": {"tokenUrl": "/oauth/token"}}}}}}
+            """#.utf8)
+        let found = try Self.described(document)
+        #expect(found.login.operation == "POST /oauth/token")
+        #expect(found.contested.map(\.others) == [["POST /auth/login"]])
+        #expect(found.contested.first?.flag == "--login-path")
+    }
+
+    @Test("the original API's document is known by its login, and a document without a login says what it lacks")
+    func originalAndLacking() {
+        let original = Data(#"{"openapi": "3.0.1", "paths": {"/api/User/AdminLogin": {"post": {}}}}"#.utf8)
+        #expect(Discovery.operations(original, at: Self.origin) == .original)
+        let register = Data(
+            #"""
+            {"openapi": "3.0.1", "paths": {"/register": {"post": {"requestBody": {"content": {"application/json": {
+              "schema": {"properties": {"username": {}, "password": {}}}}}}, "responses": {"201": {}}}}}}
+            """#.utf8)
+        #expect(
+            Discovery.operations(register, at: Self.origin)
+                == .lacking("no POST of 1 takes a password and a user name and answers with a token"))
+        #expect(Discovery.operations(Data(#"{"openapi": "3.0.1"}"#.utf8), at: Self.origin) == nil)
+        #expect(Discovery.operations(Data("<html>".utf8), at: Self.origin) == nil)
+    }
+
+    @Test("a $ref that refers to itself is not followed for ever")
+    func referenceLoop() {
+        let document = Data(
+            #"""
+            {"openapi": "3.0.0", "paths": {"/login": {"post": {"requestBody": {"content": {"application/json": {
+              "schema": {"$ref": "#/components/schemas/A"}}}}, "responses": {}}}},
+             "components": {"schemas": {"A": {"$ref": "#/components/schemas/B"}, "B": {"$ref": "#/components/schemas/A"}}}}
+            """#.utf8)
+        #expect(
+            Discovery.operations(document, at: Self.origin)
+                == .lacking("no POST of 1 takes a password and a user name and answers with a token"))
+    }
+
+    @Test("the saved description: a custom server's, credited to its document, that needs a profile")
+    func description() throws {
+        let document = Self.url("http://h:8000/api/schema/")
+        let made = try ServerPlan.described(Self.described(Self.simpleJWT), at: document)
+        #expect(made.kind == .custom)
+        #expect(made.discoveredAt == [document])
+        #expect(made.login == .json(userField: "username"))
+        #expect(made.refresh == .json(field: "refresh"))
+        #expect(made.revocation == .json(field: "refresh"))
+        var found = try Self.described(Self.simpleJWT)
+        found.profile = nil
+        #expect(throws: SwaggerError.self) { try ServerPlan.described(found, at: document) }
+    }
+
+    @Test(
+        "words of paths and operationIds",
+        arguments: [
+            ("/api/token/refresh/", ["api", "token", "refresh"]),
+            ("getCurrentUser", ["get", "current", "user"]),
+            ("/users/me", ["user", "me"]),
+        ])
+    func words(text: String, words: [String]) {
+        #expect(APIDocument.words(text) == words)
+    }
+}
