@@ -48,15 +48,9 @@ package struct ServerFlags: Sendable, Hashable {
     /// These flags, with `file`'s where these have none: a `--server-file` holds the same flags, and the command
     /// line wins.
     package func over(_ file: ServerFlags) -> ServerFlags {
-        ServerFlags(
-            kind: kind ?? file.kind, loginPath: loginPath ?? file.loginPath,
-            refreshPath: refreshPath ?? file.refreshPath,
-            revokePath: revokePath ?? file.revokePath, profilePath: profilePath ?? file.profilePath,
-            openAPI: openAPI ?? file.openAPI, clientID: clientID ?? file.clientID, scope: scope ?? file.scope,
-            accessTokenField: accessTokenField ?? file.accessTokenField,
-            refreshTokenField: refreshTokenField ?? file.refreshTokenField,
-            expiresInField: expiresInField ?? file.expiresInField, loginShape: loginShape ?? file.loginShape,
-            refreshShape: refreshShape ?? file.refreshShape, revocationShape: revocationShape ?? file.revocationShape)
+        var merged = self
+        for member in Self.members { member.adopt(&merged, file) }
+        return merged
     }
 
     /// Reads a `--server-file`: a JSON object whose members are the long flags' names without their dashes,
@@ -68,51 +62,64 @@ package struct ServerFlags: Sendable, Hashable {
         }
         self.init()
         for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+            guard let member = Self.members.first(where: { $0.name == name }) else {
+                throw SwaggerError(.usage, "\(path): \"\(name.prefix(60))\" is not a flag that describes a server.")
+            }
             guard case .string(let text) = value else {
                 throw SwaggerError(.usage, "\(path): \"\(name)\" must be a string, as the flag's value would be.")
             }
-            func shape<Shape: ShapeText>(_: Shape.Type) throws(SwaggerError) -> Shape {
-                guard let shape = Shape(text: text) else {
-                    throw SwaggerError(.usage, "\(path): \"\(name)\" cannot be \"\(text.prefix(60))\".")
-                }
-                return shape
-            }
-            switch name {
-            case "kind":
-                guard let kind = ServerKind(rawValue: text), kind != .original else {
-                    throw SwaggerError(.usage, "\(path): \"kind\" cannot be \"\(text.prefix(60))\".")
-                }
-                self.kind = kind
-            case "login-path": loginPath = text
-            case "refresh-path": refreshPath = text
-            case "revoke-path": revokePath = text
-            case "profile-path": profilePath = text
-            case "openapi": openAPI = text
-            case "client-id": clientID = text
-            case "scope": scope = text
-            case "access-token-field": accessTokenField = text
-            case "refresh-token-field": refreshTokenField = text
-            case "expires-in-field": expiresInField = text
-            case "login-body": loginShape = try shape(LoginShape.self)
-            case "refresh-with": refreshShape = try shape(RefreshShape.self)
-            case "revoke-with": revocationShape = try shape(RevocationShape.self)
-            default:
-                throw SwaggerError(.usage, "\(path): \"\(name.prefix(60))\" is not a flag that describes a server.")
+            guard member.read(&self, text) else {
+                throw SwaggerError(.usage, "\(path): \"\(name)\" cannot be \"\(text.prefix(60))\".")
             }
         }
     }
 
     /// The flags that describe a server, by name, for the message that refuses them with the original kind.
     var given: [String] {
-        [
-            ("--login-path", loginPath), ("--refresh-path", refreshPath), ("--revoke-path", revokePath),
-            ("--profile-path", profilePath), ("--openapi", openAPI), ("--client-id", clientID), ("--scope", scope),
-            ("--access-token-field", accessTokenField), ("--refresh-token-field", refreshTokenField),
-            ("--expires-in-field", expiresInField), ("--login-body", loginShape?.text),
-            ("--refresh-with", refreshShape?.text), ("--revoke-with", revocationShape?.text),
-        ].compactMap { $0.1 == nil ? nil : $0.0 }
+        Self.members.filter { $0.name != "kind" && $0.isSet(self) }.map { "--" + $0.name }
     }
 
     /// Whether any flag beyond `--kind` is set.
     package var isEmpty: Bool { given.isEmpty }
+
+    /// One flag: its long name, and how its member is read from text, told apart from unset, and taken from
+    /// another set of flags. Every use of the flags by name goes through ``members``.
+    private struct Member: Sendable {
+        var name: String
+        var isSet: @Sendable (ServerFlags) -> Bool
+        /// Sets the member from a file's text; `false` when the text is not a value it can take.
+        var read: @Sendable (inout ServerFlags, String) -> Bool
+        /// Sets the member from `other`'s, when it is unset.
+        var adopt: @Sendable (inout ServerFlags, ServerFlags) -> Void
+
+        init<Value>(
+            _ name: String, _ member: WritableKeyPath<ServerFlags, Value?> & Sendable,
+            parse: @escaping @Sendable (String) -> Value?
+        ) {
+            self.name = name
+            isSet = { $0[keyPath: member] != nil }
+            read = { flags, text in
+                guard let value = parse(text) else { return false }
+                flags[keyPath: member] = value
+                return true
+            }
+            adopt = { flags, other in
+                if flags[keyPath: member] == nil { flags[keyPath: member] = other[keyPath: member] }
+            }
+        }
+    }
+
+    private static let members: [Member] = [
+        // The original kind is the one with no description, so a file cannot name it.
+        Member("kind", \.kind) { ServerKind(rawValue: $0).flatMap { $0 == .original ? nil : $0 } },
+        Member("login-path", \.loginPath) { $0 }, Member("refresh-path", \.refreshPath) { $0 },
+        Member("revoke-path", \.revokePath) { $0 }, Member("profile-path", \.profilePath) { $0 },
+        Member("openapi", \.openAPI) { $0 }, Member("client-id", \.clientID) { $0 }, Member("scope", \.scope) { $0 },
+        Member("access-token-field", \.accessTokenField) { $0 },
+        Member("refresh-token-field", \.refreshTokenField) { $0 },
+        Member("expires-in-field", \.expiresInField) { $0 },
+        Member("login-body", \.loginShape, parse: LoginShape.init(text:)),
+        Member("refresh-with", \.refreshShape, parse: RefreshShape.init(text:)),
+        Member("revoke-with", \.revocationShape, parse: RevocationShape.init(text:)),
+    ]
 }
