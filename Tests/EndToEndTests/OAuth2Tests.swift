@@ -77,6 +77,52 @@ struct OAuth2Tests {
         }
     }
 
+    @Test("FastAPI with only the address: the password flow's tokenUrl vouches for its login; refresh by the grant")
+    func fastAPIFromItsDocument() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.fastapi) { server in
+            let url = server.origin
+            let login = try await sandbox.login(url, email: Self.ana.email, password: Self.ana.password)
+            #expect(login.status == 0, "\(login)")
+            #expect(
+                login.stderr.hasPrefix(
+                    "Found in \(url)/openapi.json: login POST /token, refresh POST /token/refresh, no logout, profile "
+                        + "GET /users/me. They are saved with the session.\n"), "\(login)")
+            #expect(login.stdout.contains("full_name  Ana Horvat\n"), "\(login)")
+            let status = try await sandbox.swaggerctl("status")
+            #expect(
+                status.row("Sends")
+                    == "login as the OAuth 2 password grant; refresh as the OAuth 2 refresh grant; logout on this "
+                    + "machine only", "\(status)")
+
+            let before = try await Self.stored(sandbox, url)
+            let refresh = try await sandbox.swaggerctl("refresh")
+            #expect(refresh.status == 0, "\(refresh)")
+            #expect(try await Self.stored(sandbox, url).refreshToken != before.refreshToken)
+            let counters = try await server.json(["\(url)/test/counters"])
+            #expect(counters["logins"] as? Int == 1 && counters["refreshes"] as? Int == 1, "\(counters)")
+        }
+    }
+
+    @Test("a server whose document describes no login is refused, naming the document and what it lacked")
+    func documentWithoutLogin() async throws {
+        let sandbox = try Sandbox()
+        let file = sandbox.root.appending(path: "openapi.json")
+        try Data(
+            #"{"openapi": "3.0.3", "paths": {"/items": {"get": {"responses": {"200": {"description": "ok"}}}}}}"#.utf8
+        ).write(to: file)
+        try await FileServer.serve(file) { document in
+            let server = String(document.dropLast("/openapi.json".count))
+            let login = try await sandbox.login(server, email: Self.ana.email, password: Self.ana.password)
+            #expect(login.status == 64, "\(login)")
+            #expect(
+                login.stderr
+                    == "swaggerctl: No login was found for \(server): \(document) has no POST operations. Describe the "
+                    + "server with --kind (see swaggerctl login --help) or --server-file.\n")
+            #expect(try await sandbox.swaggerctl("status").stdout.isEmpty)
+        }
+    }
+
     @Test("FastAPI: a wrong password is its tutorial's 400 with a detail, which exits 4 with that detail")
     func fastAPIWrongPassword() async throws {
         let sandbox = try Sandbox()

@@ -162,6 +162,29 @@ struct OperationDiscoveryTests {
         #expect(found.contested.first?.flag == "--login-path")
     }
 
+    @Test("a login whose answer is undescribed counts only when the password flow names it, under the server's path")
+    func vouchedLogin() throws {
+        func document(tokenURL: String) -> Data {
+            Data(
+                #"""
+                {"openapi": "3.1.0", "servers": [{"url": "/api"}], "paths": {
+                  "/token": {"post": {"requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {
+                    "properties": {"grant_type": {}, "username": {}, "password": {}}}}}}, "responses": {"200": {
+                    "content": {"application/json": {"schema": {}}}}}}},
+                  "/users/me": {"get": {"security": [{"o": []}], "responses": {}}}},
+                 "components": {"securitySchemes": {"o": {"type": "oauth2", "flows": {"password": {"tokenUrl": "\#(tokenURL)"}}}}}}
+                """#.utf8)
+        }
+        let found = try Self.described(document(tokenURL: "token"), at: Self.url("https://h/openapi.json"))
+        #expect(found.login.url.absoluteString == "https://h/api/token")
+        #expect(found.login.shape == .passwordGrant)
+        #expect(found.fields == .oauth2)
+        #expect(found.profile?.url.absoluteString == "https://h/api/users/me")
+        #expect(
+            Discovery.operations(document(tokenURL: "elsewhere"), at: Self.url("https://h/openapi.json"))
+                == .lacking("no POST of 1 takes a password and a user name and answers with a token"))
+    }
+
     @Test("the original API's document is known by its login, and a document without a login says what it lacks")
     func originalAndLacking() {
         let original = Data(#"{"openapi": "3.0.1", "paths": {"/api/User/AdminLogin": {"post": {}}}}"#.utf8)

@@ -55,7 +55,7 @@ extension Discovery {
     /// first server, else its own URL, `url`.
     ///
     /// - The login is a `POST` whose request body has a password property and a user property (`username`,
-    ///   `email`, `login`), and whose answer has a token member.
+    ///   `email`, `login`), and whose answer has a token member, or that an OAuth 2 password flow names.
     /// - The refresh is a `POST` whose body holds a refresh token, or a body-less `POST` whose path says refresh.
     /// - The logout is a `POST` or `DELETE` whose path says logout, blacklist or revoke.
     /// - The current user is a secured `GET` with no required parameters whose path or operationId says me,
@@ -137,7 +137,8 @@ struct APIDocument {
         {
             base = resolved
         }
-        self.base = base
+        // A server URL names a folder: "token" under "https://host/api" is "https://host/api/token".
+        self.base = base.absoluteString.hasSuffix("/") ? base : base.appending(path: "")
         var tokenPaths: Set<String> = []
         let schemes: JSONValue? =
             if case .object(let components)? = root["components"] { components["securitySchemes"] } else {
@@ -148,7 +149,7 @@ struct APIDocument {
                 let flow: JSONValue? =
                     if case .object(let flows)? = scheme["flows"] { flows["password"] } else { .object(scheme) }
                 if case .object(let flow)? = flow, case .string(let token)? = flow["tokenUrl"],
-                    let url = Discovery.resolve(token, against: base)
+                    let url = Discovery.resolve(token, against: self.base)
                 {
                     tokenPaths.insert(url.path(percentEncoded: false))
                 }
@@ -177,10 +178,9 @@ struct APIDocument {
         var found: [Operation] = []
         for (path, item) in paths {
             guard case .object(let item)? = resolved(item) else { continue }
-            // Relative to the server URL, which names a folder: "/token/" under "https://host/api" is under /api.
+            // Relative to the server URL: "/token/" under "https://host/api" is under /api.
             let relative = path.hasPrefix("/") ? String(path.dropFirst()) : path
-            let folder = base.absoluteString.hasSuffix("/") ? base : base.appending(path: "")
-            guard let url = URL(string: relative, relativeTo: folder)?.absoluteURL else { continue }
+            guard let url = URL(string: relative, relativeTo: base)?.absoluteURL else { continue }
             for method in ["get", "post", "delete"] {
                 guard case .object(let operation)? = item[method] else { continue }
                 var words = Self.words(path)
@@ -198,9 +198,14 @@ struct APIDocument {
             let user = Self.userNames.lazy.compactMap({ name in
                 body.properties.first(where: { $0.lowercased() == name })
             }).first,
-            password != user, let answer = answerProperties(operation)
+            password != user
         else { return nil }
-        guard let access = Self.member(in: answer, named: Self.accessNames) else { return nil }
+        // The document's OAuth 2 password flow vouches for its tokenUrl: an answer it leaves undescribed (FastAPI's
+        // tutorial returns a plain dict) is RFC 6749's.
+        let vouched = tokenPaths.contains(operation.url.path(percentEncoded: false))
+        let answer = answerProperties(operation) ?? [:]
+        guard let access = Self.member(in: answer, named: Self.accessNames) ?? (vouched ? "access_token" : nil)
+        else { return nil }
         let refresh = Self.member(in: answer, named: Self.refreshNames)
         let expires = Self.member(in: answer, named: ["expires_in", "expiresin", "expires"])
         let shape: LoginShape =
@@ -212,7 +217,7 @@ struct APIDocument {
                 .form(userField: user)
             }
         var score = Self.score(operation, ["login", "signin", "token", "auth", "session", "jwt"])
-        if tokenPaths.contains(operation.url.path(percentEncoded: false)) { score += 10 }
+        if vouched { score += 10 }
         if operation.words.contains(where: { ["register", "signup", "reset", "change", "verify"].contains($0) }) {
             score -= 10
         }
