@@ -148,11 +148,6 @@ struct IdentityTests {
         "flags that describe another kind of server are refused with the original kind, before anything is sent",
         arguments: [
             (
-                ["--login-path", "/login"],
-                "--login-path describes another kind of server than the original API; say which with --kind (see "
-                    + "swaggerctl login --help)."
-            ),
-            (
                 ["--kind", "original", "--profile-path", "/me"],
                 "--profile-path is for the other kinds of server; the original API's requests are fixed by "
                     + "its document."
@@ -168,5 +163,20 @@ struct IdentityTests {
             "http://127.0.0.1:9/api", email: "a@example.com", password: "pw", extra: flags)
         #expect(result.status == 64)
         #expect(result.stderr == "swaggerctl: \(message)\n")
+    }
+
+    @Test("a flag without a kind goes over what a server's documents say; one that publishes none refuses it")
+    func flagWithoutKind() async throws {
+        try await withDemoServer { server in
+            let sandbox = try Sandbox()
+            let result = try await sandbox.loginAsDemo(server.apiURL, extra: ["--login-path", "/login"])
+            #expect(result.status == 64, "\(result)")
+            #expect(
+                result.stderr
+                    == "swaggerctl: --login-path describes another kind of server than the original API, and "
+                    + "\(server.apiURL) publishes no document that describes one; say which with --kind (see swaggerctl "
+                    + "login --help).\n")
+            #expect(try sandbox.sessions.records().isEmpty)
+        }
     }
 }

@@ -214,18 +214,40 @@ struct OperationDiscoveryTests {
                 == .lacking("no POST of 1 takes a password and a user name and answers with a token"))
     }
 
-    @Test("the saved description: a custom server's, credited to its document, that needs a profile")
+    @Test("the saved description: a custom server's, credited to its document, with the flags over it")
     func description() throws {
         let document = Self.url("http://h:8000/api/schema/")
-        let made = try ServerPlan.described(Self.described(Self.simpleJWT), at: document)
+        let server = try ServerURL("http://h:8000/api")
+        let found = try Self.described(Self.simpleJWT)
+        let made = try ServerPlan.described(found, at: document, server: server)
         #expect(made.kind == .custom)
         #expect(made.discoveredAt == [document])
         #expect(made.login == .json(userField: "username"))
         #expect(made.refresh == .json(field: "refresh"))
         #expect(made.revocation == .json(field: "refresh"))
-        var found = try Self.described(Self.simpleJWT)
-        found.profile = nil
-        #expect(throws: SwaggerError.self) { try ServerPlan.described(found, at: document) }
+        #expect(made.profileURL.absoluteString == "http://h:8000/api/users/me/")
+
+        let flags = ServerFlags(
+            profilePath: "/users/", accessTokenField: "data.access", revocationShape: .bearer(method: "POST"))
+        let given = try ServerPlan.described(found, at: document, flags: flags, server: server)
+        #expect(given.profileURL.absoluteString == "http://h:8000/api/users/")
+        #expect(given.fields.accessToken == "data.access" && given.fields.refreshToken == "refresh")
+        #expect(given.revocation == .bearer(method: "POST"))
+        #expect(given.loginURL == made.loginURL)
+        // The line credits the flag with the profile, and says nothing of the choice the flag overrode.
+        let line = Messages.discovery(found, in: [document], made: given)
+        #expect(line.contains(", profile http://h:8000/api/users/ (given). They are saved"), "\(line)")
+        #expect(!line.contains("chose"), "\(line)")
+        #expect(
+            Messages.discovery(found, in: [document], made: made).contains(
+                "\nFor the profile, chose GET /api/users/me/"))
+
+        var noProfile = found
+        noProfile.profile = nil
+        #expect(throws: SwaggerError.self) { try ServerPlan.described(noProfile, at: document, server: server) }
+        let profiled = try ServerPlan.described(
+            noProfile, at: document, flags: ServerFlags(profilePath: "/me"), server: server)
+        #expect(profiled.profileURL.absoluteString == "http://h:8000/api/me")
     }
 
     @Test(

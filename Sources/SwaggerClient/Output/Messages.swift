@@ -266,7 +266,9 @@ package struct Messages: Sendable {
     /// said to be given. `nil` when discovery read nothing.
     package static func discovery(_ choice: SessionController.ServerChoice) -> String? {
         guard !choice.discoveredIn.isEmpty else { return nil }
-        if let described = choice.described { return discovery(described, in: choice.discoveredIn) }
+        if let described = choice.described {
+            return discovery(described, in: choice.discoveredIn, made: choice.serverDescription)
+        }
         let description = choice.serverDescription
         let found = choice.found
         var named: [String] = []
@@ -295,28 +297,28 @@ package struct Messages: Sendable {
 
     /// `Found in URL: login POST /token/ (JSON {username, password}), refresh …, logout …, profile GET /me. …`, and a
     /// line for each step that had several candidates, naming the flag that picks another.
-    static func discovery(_ described: Discovery.Described, in documents: [URL]) -> String {
-        var steps = ["login \(described.login.operation)"]
-        if let refresh = described.refresh {
-            steps.append("refresh \(refresh.operation)")
-        } else {
-            steps.append("no refresh")
+    static func discovery(_ described: Discovery.Described, in documents: [URL], made: ServerDescription) -> String {
+        // A step whose address a flag changed is the flag's, not the document's.
+        func step(_ name: String, _ found: Discovery.Choice<some Sendable & Hashable>?, _ used: URL?) -> String {
+            guard let used else { return "no \(name)" }
+            guard let found, found.url == used else { return "\(name) \(used.absoluteString) (given)" }
+            return "\(name) \(found.operation)"
         }
-        if let revocation = described.revocation {
-            steps.append("logout \(revocation.operation)")
-        } else {
-            steps.append("no logout")
-        }
-        if let profile = described.profile { steps.append("profile \(profile.operation)") }
+        let steps = [
+            step("login", described.login, made.loginURL), step("refresh", described.refresh, made.refreshURL),
+            step("logout", described.revocation, made.revocationURL),
+            step("profile", described.profile, made.profileURL),
+        ]
         var lines = [
             "Found in \(documents.map(\.absoluteString).joined(separator: " and ")): \(steps.joined(separator: ", ")). "
                 + "They are saved with the session."
         ]
-        for contest in described.contested {
+        // A choice that a flag overrode is not worth a line.
+        for contest in described.contested where steps.contains("\(contest.step) \(contest.chosen)") {
             lines.append(
                 "For the \(contest.step), chose \(contest.chosen) over \(contest.others.prefix(3).joined(separator: ", "))"
                     + "\(contest.others.count > 3 ? " and \(contest.others.count - 3) more" : ""); choose another with "
-                    + "--kind custom \(contest.flag).")
+                    + "\(contest.flag).")
         }
         return lines.joined(separator: "\n")
     }

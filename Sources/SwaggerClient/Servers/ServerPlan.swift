@@ -24,7 +24,10 @@ package enum ServerPlan: Sendable, Hashable {
     package static func plan(flags: ServerFlags, saved: ServerDescription?, server: ServerURL, clientSecret: Bool)
         throws(SwaggerError) -> ServerPlan
     {
-        if flags.kind == nil, flags.isEmpty, !clientSecret, saved == nil {
+        // Flags without a kind change what the documents describe; OAuth 2's client flags name the kind themselves.
+        if flags.kind == nil, saved == nil, !clientSecret, flags.openAPI == nil, flags.clientID == nil,
+            flags.scope == nil
+        {
             return .explore(
                 metadata: Discovery.metadataDocuments(for: server), openAPI: Discovery.openAPIDocuments(for: server))
         }
@@ -126,26 +129,40 @@ package enum ServerPlan: Sendable, Hashable {
             clientSecret: clientSecret)
     }
 
-    /// The description of a server whose OpenAPI document, at `document`, describes its operations. It is a
-    /// custom server's, saved with the session as any other.
-    /// - Throws: `SwaggerError` with code `usage` when the document has no current-user operation.
-    package static func described(_ found: Discovery.Described, at document: URL) throws(SwaggerError)
-        -> ServerDescription
-    {
-        guard let profile = found.profile else {
+    /// The original API's description, for a server that describes no other kind; the flags that describe
+    /// another are refused.
+    /// - Throws: `SwaggerError` with code `usage` naming the first such flag.
+    package static func original(flags: ServerFlags, server: ServerURL) throws(SwaggerError) -> ServerDescription {
+        if let given = flags.given.first {
+            throw SwaggerError(
+                .usage,
+                "\(given) describes another kind of server than the original API, and \(server) publishes no "
+                    + "document that describes one; say which with --kind (see swaggerctl login --help).")
+        }
+        return .original(server)
+    }
+
+    /// The description of a server whose OpenAPI document, at `document`, describes its operations, with the
+    /// flags over what it says. It is a custom server's, saved with the session as any other.
+    /// - Throws: `SwaggerError` with code `usage` when neither the document nor `--profile-path` names the
+    ///   current user's address.
+    package static func described(
+        _ found: Discovery.Described, at document: URL, flags: ServerFlags = ServerFlags(), server: ServerURL
+    ) throws(SwaggerError) -> ServerDescription {
+        guard let profile = try resolve(flags.profilePath, server) ?? found.profile?.url else {
             throw SwaggerError(
                 .usage,
                 "\(document.absoluteString) describes the login, \(found.login.operation), but no operation that reads "
-                    + "the current user; give its path with --kind custom --login-path \(found.login.url.path()) "
-                    + "--profile-path PATH.")
+                    + "the current user; give its path with --profile-path.")
         }
         var description = ServerDescription(
-            kind: .custom, loginURL: found.login.url, refreshURL: found.refresh?.url,
-            revocationURL: found.revocation?.url, profileURL: profile.url, fields: found.fields,
-            discoveredAt: [document])
-        description.login = found.login.shape
-        description.refresh = found.refresh?.shape ?? description.refresh
-        description.revocation = found.revocation?.shape ?? description.revocation
+            kind: .custom, loginURL: try resolve(flags.loginPath, server) ?? found.login.url,
+            refreshURL: try resolve(flags.refreshPath, server) ?? found.refresh?.url,
+            revocationURL: try resolve(flags.revokePath, server) ?? found.revocation?.url, profileURL: profile,
+            fields: fields(flags, base: found.fields), discoveredAt: [document])
+        description.login = flags.loginShape ?? found.login.shape
+        description.refresh = flags.refreshShape ?? found.refresh?.shape ?? description.refresh
+        description.revocation = flags.revocationShape ?? found.revocation?.shape ?? description.revocation
         return description
     }
 

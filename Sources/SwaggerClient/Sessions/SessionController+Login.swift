@@ -54,21 +54,21 @@ extension SessionController {
                 tried: tried)
             return ServerChoice(serverDescription: description, discoveredIn: documents, found: found)
         case .explore(let metadata, let openAPI):
-            return try await explore(metadata: metadata, openAPI: openAPI, selection)
+            return try await explore(metadata: metadata, openAPI: openAPI, flags: flags, selection)
         }
     }
 
     /// Reads the documents a server may publish until one says how to log in. A server that publishes none is
     /// the original API, as before discovery.
     /// - Throws: `SwaggerError` with code `usage` when documents were found but none describes a login.
-    private func explore(metadata: [URL], openAPI: [URL], _ selection: SessionSelection)
+    private func explore(metadata: [URL], openAPI: [URL], flags: ServerFlags, _ selection: SessionSelection)
         async throws(SwaggerError) -> ServerChoice
     {
         let server = selection.server
         // The password may not go there in clear, whatever the documents say: the login refuses before anything
         // is sent.
         if configuration.plainHTTP.refusal(server, .original(server)) != nil {
-            return ServerChoice(serverDescription: .original(server))
+            return ServerChoice(serverDescription: try ServerPlan.original(flags: flags, server: server))
         }
         var lacking: [String] = []
         var failure: APIServiceError?
@@ -93,7 +93,7 @@ extension SessionController {
                 continue
             }
             let description = try ServerPlan.complete(
-                flags: ServerFlags(), saved: nil, server: server, clientSecret: false, found: named, at: [url],
+                flags: flags, saved: nil, server: server, clientSecret: false, found: named, at: [url],
                 tried: [url])
             return ServerChoice(serverDescription: description, discoveredIn: [url], found: named)
         }
@@ -101,10 +101,11 @@ extension SessionController {
             guard let data = await read(url), let reading = Discovery.operations(data, at: url) else { continue }
             switch reading {
             case .original:
-                return ServerChoice(serverDescription: .original(server))
+                return ServerChoice(serverDescription: try ServerPlan.original(flags: flags, server: server))
             case .described(let described):
                 return ServerChoice(
-                    serverDescription: try ServerPlan.described(described, at: url), discoveredIn: [url],
+                    serverDescription: try ServerPlan.described(described, at: url, flags: flags, server: server),
+                    discoveredIn: [url],
                     found: described.endpoints, described: described)
             case .lacking(let why):
                 lacking.append("\(url.absoluteString) has \(why)")
@@ -112,7 +113,7 @@ extension SessionController {
         }
         if let failure { throw messages.error(failure, on: server, email: nil, kind: .original) }
         guard lacking.isEmpty else { throw Messages.nothingDescribed(server, lacking) }
-        return ServerChoice(serverDescription: .original(server))
+        return ServerChoice(serverDescription: try ServerPlan.original(flags: flags, server: server))
     }
 
     private func document(_ url: URL, _ selection: SessionSelection) async throws(SwaggerError) -> Data? {
