@@ -23,6 +23,18 @@ struct MessagesTests {
         #expect(error.message == "\(Fixtures.server) refused the request with HTTP 400. \(advice)")
     }
 
+    @Test(
+        "refused credentials name the account the way it was given",
+        arguments: [
+            ("ana@example.com", "Wrong e-mail or password for ana@example.com"),
+            ("ana", "Wrong user name or password for ana"),
+        ])
+    func refusedCredentials(account: String, said: String) {
+        let error = Self.messages.error(
+            .badCredentials(status: 401, message: nil), on: Fixtures.server, email: account, kind: .custom)
+        #expect(error.message == "\(said) on \(Fixtures.server). Check both and try again.")
+    }
+
     @Test("a proxy that wants credentials is named, with its password hidden, and says where they go")
     func proxyAuthentication() {
         let error = Self.messages.error(

@@ -126,7 +126,8 @@ package struct Messages: Sendable {
         case .badCredentials(_, nil):
             return SwaggerError(
                 .authentication,
-                "Wrong e-mail or password for \(email ?? "that account") on \(server). Check both and try again.")
+                "Wrong \(email.map { $0.contains("@") } == false ? "user name" : "e-mail") or password for "
+                    + "\(email ?? "that account") on \(server). Check both and try again.")
         case .forbidden(let said):
             return SwaggerError(
                 .authentication,
