@@ -79,6 +79,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // SHA-256, for PKCE's code challenge.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: essentialsOnly
         ),
@@ -152,6 +154,7 @@ let package = Package(
                 "TestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(

@@ -40,6 +40,33 @@ package enum SessionFailure: Sendable, Hashable {
     /// The session could not be removed from this machine; `revoked` when the server had ended it already.
     case notRemoved(Account, SwaggerError, revoked: Bool)
 
+    /// A device-code login ended without tokens: the person refused, or the code expired first. Nothing was
+    /// stored.
+    case deviceLoginEnded(server: ServerURL, DeviceEnding)
+
+    /// A browser login ended without tokens; nothing was stored.
+    case browserLoginEnded(server: ServerURL, BrowserEnding)
+
+    /// Why a browser login ended.
+    package enum BrowserEnding: Sendable, Hashable {
+        /// `access_denied`, with the server's description.
+        case denied(String?)
+        /// Another error code, with the server's description.
+        case refused(String, String?)
+        /// The redirect's `state` was not the one sent: another page's answer, which is not taken.
+        case wrongState
+        /// The redirect had neither a code nor an error.
+        case noCode
+        /// No answer came within this long.
+        case timedOut(Duration)
+    }
+
+    /// Why a device-code login ended.
+    package enum DeviceEnding: Sendable, Hashable {
+        case denied
+        case expired
+    }
+
     /// What a refused plain-HTTP request would have carried.
     package enum Secret: Sendable, Hashable {
         case password

@@ -127,7 +127,7 @@ extension APIService {
         case bearer(String)
     }
 
-    private func tokens(
+    func tokens(
         from url: URL, _ body: TokenRequestBody, description: ServerDescription, clientSecret: String?,
         operation: Operation, secrets: [String?], server: ServerURL
     ) async throws(APIServiceError) -> TokenGrant {

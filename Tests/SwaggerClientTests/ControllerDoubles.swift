@@ -30,14 +30,21 @@ final class ScriptedService: SessionService {
         var profiles: [Result<Profile, APIServiceError>] = [.success(Profile(fields: ["id": .integer(7)]))]
         var revocation: Result<Void, APIServiceError> = .success(())
         var responses: [Int] = [200]
+        var device = DeviceAuthorization(
+            deviceCode: "device-1", userCode: "WDJB-MJHT", verificationURI: URL(filePath: "/device"),
+            interval: .milliseconds(1), expiresIn: .seconds(600))
+        /// Answered in turn; the last repeats.
+        var polls: [Result<DevicePoll, APIServiceError>] = [
+            .success(.granted(TokenGrant(accessToken: "access-1", refreshToken: "refresh-1")))
+        ]
     }
 
     private let journal: Journal
-    private let script: Mutex<(script: Script, refreshes: Int, profiles: Int, responses: Int)>
+    private let script: Mutex<(script: Script, refreshes: Int, profiles: Int, responses: Int, polls: Int)>
 
     init(_ script: Script = Script(), journal: Journal) {
         self.journal = journal
-        self.script = Mutex((script, 0, 0, 0))
+        self.script = Mutex((script, 0, 0, 0, 0))
     }
 
     func login(_ attempt: LoginAttempt, password: String, clientSecret: String?) async throws(APIServiceError)
@@ -80,6 +87,31 @@ final class ScriptedService: SessionService {
     func document(at url: URL) async throws(APIServiceError) -> Data? {
         journal.record("document \(url.absoluteString)")
         return nil
+    }
+
+    func exchangeCode(
+        _ description: ServerDescription, code: String, verifier: String, redirectURI: URL, clientSecret: String?,
+        server: ServerURL
+    ) async throws(APIServiceError) -> TokenGrant {
+        journal.record("exchange \(code)")
+        return try script.withLock { $0.script.login }.get()
+    }
+
+    func deviceAuthorization(_ description: ServerDescription, clientSecret: String?, server: ServerURL)
+        async throws(APIServiceError) -> DeviceAuthorization
+    {
+        journal.record("device authorization")
+        return script.withLock { $0.script.device }
+    }
+
+    func pollDeviceToken(_ description: ServerDescription, deviceCode: String, clientSecret: String?, server: ServerURL)
+        async throws(APIServiceError) -> DevicePoll
+    {
+        journal.record("poll \(deviceCode)")
+        return try script.withLock { state in
+            defer { state.polls += 1 }
+            return state.script.polls[min(state.polls, state.script.polls.count - 1)]
+        }.get()
     }
 
     func trusting(_ caCertificate: String) -> Self { self }

@@ -40,7 +40,8 @@ struct SessionControllerTests {
         let warnings = warnings
         return SessionController(
             configuration: configuration, tokens: tokens, service: ScriptedService(script, journal: journal),
-            now: { clock.now }, warn: { warnings.record($0) })
+            now: { clock.now }, warn: { warnings.record($0) },
+            sleep: { [journal] wait in journal.record("sleep \(wait)") })
     }
 
     /// A session stored for ana on the demo server: its record, its tokens and its saved profile.
@@ -88,6 +89,49 @@ struct SessionControllerTests {
         let record = try #require(try controller.sessions.record(server: Fixtures.server))
         #expect(record.savedAt == Self.start)
         #expect(try controller.profiles?.profile(for: Fixtures.ana)?.profile == Self.profile)
+    }
+
+    @Test("device login: the code is shown, polls go on while pending, and the tokens are stored as a login's")
+    func deviceLogin() async throws {
+        var script = ScriptedService.Script()
+        script.polls = [
+            .success(.pending), .success(.slowDown),
+            .success(.granted(TokenGrant(accessToken: "access-1", refreshToken: "refresh-1"))),
+        ]
+        let controller = try controller(script)
+        let shown = Mutex<[String]>([])
+        var description = ServerDescription.original(Fixtures.server)
+        description.kind = .oauth2
+        let outcome = try await controller.login(
+            email: "ana@example.com", method: .device(show: { code in shown.withLock { $0.append(code.userCode) } }),
+            on: selection(controller), appIDFlag: nil, serverDescription: description)
+        #expect(outcome.profile == Self.profile)
+        #expect(shown.withLock { $0 } == ["WDJB-MJHT"])
+        #expect(
+            journal.lines == [
+                "device authorization", "sleep 0.001 seconds", "poll device-1", "sleep 0.001 seconds",
+                "poll device-1", "sleep 5.001 seconds", "poll device-1", "profile access-1", "store access-1",
+            ])
+    }
+
+    @Test("device login: a refusal in the browser exits 4 and stores nothing")
+    func deviceLoginDenied() async throws {
+        var script = ScriptedService.Script()
+        script.polls = [.success(.pending), .success(.denied)]
+        let controller = try controller(script)
+        var description = ServerDescription.original(Fixtures.server)
+        description.kind = .oauth2
+        let code = await Self.code {
+            _ = try await controller.login(
+                email: "ana@example.com", method: .device(show: { _ in }), on: selection(controller), appIDFlag: nil,
+                serverDescription: description)
+        }
+        #expect(code == .authentication)
+        #expect(
+            journal.lines == [
+                "device authorization", "sleep 0.001 seconds", "poll device-1", "sleep 0.001 seconds", "poll device-1",
+            ])
+        #expect(try controller.sessions.records().isEmpty)
     }
 
     @Test(

@@ -79,6 +79,16 @@ package struct Messages: Sendable {
                 reason.code,
                 "Logged in to \(record.server) as \(record.email), but the profile could not be fetched: "
                     + reason.message)
+        case .deviceLoginEnded(let server, .denied):
+            return SwaggerError(
+                .authentication, "The sign-in to \(server) was refused in the browser; nothing was stored.")
+        case .deviceLoginEnded(let server, .expired):
+            return SwaggerError(
+                .authentication,
+                "The code for \(server) expired before the sign-in was finished; nothing was stored. Run the login "
+                    + "again for a new code.")
+        case .browserLoginEnded(let server, let ending):
+            return Self.browserLoginEnded(server, ending)
         case .unusableProfile(let error, let account, let description):
             let detail = if case .notAProfile(let detail) = error { detail } else { "\(error)" }
             let advice =
@@ -330,6 +340,84 @@ package struct Messages: Sendable {
             .usage,
             "No login was found for \(server): \(lacking.joined(separator: "; ")). Describe the server with --kind "
                 + "(see swaggerctl login --help) or --server-file.")
+    }
+
+    /// The one-time code of a device-code login, and where to enter it.
+    package static func deviceCode(_ code: DeviceAuthorization, opened: Bool) -> String {
+        let complete = code.verificationURIComplete.map { " (or open \($0.absoluteString), which has the code in it)" }
+        return "To sign in, open \(code.verificationURI.absoluteString) and enter the code \(code.userCode)"
+            + "\(complete ?? "")\(opened ? "; it is open in your browser" : ""). Waiting for the sign-in…"
+    }
+
+    /// Where a browser login signs in: always printed, for a browser on another machine.
+    package static func browserAddress(_ url: URL, opened: Bool) -> String {
+        "\(opened ? "Opened your browser to sign in. If it did not open, go to" : "To sign in, open") "
+            + "\(url.absoluteString) in a browser on this machine. Waiting for the sign-in…"
+    }
+
+    /// `login --web` to a server without an authorization endpoint, or without a client id to ask it for.
+    package static func noBrowserLogin(_ server: ServerURL, _ description: ServerDescription) -> SwaggerError {
+        guard description.kind == .oauth2 else {
+            return SwaggerError(
+                .usage,
+                "--web is for OAuth 2 servers; \(server) is \(description.kind.title). Log in with the password, or say "
+                    + "--kind oauth2 with the client's --client-id.")
+        }
+        return SwaggerError(
+            .usage,
+            description.authorizationURL == nil
+                ? "\(server) names no authorization endpoint in its metadata, so --web cannot be used; log in with the "
+                    + "password instead."
+                : "--web needs the client id that the server knows this tool by; give it with --client-id.")
+    }
+
+    /// `login --device` to a server that names no device authorization endpoint.
+    package static func noDeviceAuthorization(_ server: ServerURL, _ description: ServerDescription) -> SwaggerError {
+        SwaggerError(
+            .usage,
+            description.kind == .oauth2
+                ? "\(server) names no device authorization endpoint in its metadata, so --device cannot be used; log "
+                    + "in with the password instead."
+                : "--device is for OAuth 2 servers; \(server) is \(description.kind.title). Log in with the password, "
+                    + "or say --kind oauth2 with the client's --client-id.")
+    }
+
+    static func browserLoginEnded(_ server: ServerURL, _ ending: SessionFailure.BrowserEnding) -> SwaggerError {
+        let said = { (text: String?) in text.map { ": \(Self.quoted($0))" } ?? "" }
+        switch ending {
+        case .denied(let description):
+            return SwaggerError(
+                .authentication,
+                "The sign-in to \(server) was refused in the browser\(said(description)); nothing was stored.")
+        case .refused(let code, let description):
+            return SwaggerError(
+                .authentication,
+                "\(server) ended the sign-in with \(Self.quoted(code))\(said(description)); nothing was stored. Check the "
+                    + "client id and the scope.")
+        case .wrongState:
+            return SwaggerError(
+                .authentication,
+                "The browser's answer did not carry the state this login sent, so it was not taken: it may come from "
+                    + "another page. Nothing was stored; log in again.")
+        case .noCode:
+            return SwaggerError(
+                .authentication, "The browser's answer from \(server) had no code; nothing was stored. Log in again.")
+        case .timedOut(let wait):
+            return SwaggerError(
+                .network,
+                "No answer came from the browser within \(wait.secondsText); nothing was stored. Log in again, and finish "
+                    + "the sign-in in the browser sooner, or give more time with --browser-timeout.")
+        }
+    }
+
+    /// The page the browser shows after it hands the login back.
+    package static func browserPage(_ page: BrowserFlow.Page) -> String {
+        switch page {
+        case .signedIn: "Signed in. You can close this tab and return to the terminal."
+        case .refused: "The sign-in was refused. Return to the terminal."
+        case .failed: "This answer was not taken. Return to the terminal."
+        case .alreadyAnswered: "This sign-in was already answered. Return to the terminal."
+        }
     }
 
     /// What a login asks for when no account was given: an e-mail where the server's login field is one, else a

@@ -14,19 +14,34 @@ package enum Discovery {
         package var userinfo: URL?
         /// The RFC 7009 revocation endpoint.
         package var revocation: URL?
+        /// The RFC 8628 device authorization endpoint.
+        package var deviceAuthorization: URL?
+        /// The authorization endpoint, where a browser login begins.
+        package var authorization: URL?
+        /// `code_challenge_methods_supported`, when the metadata says.
+        package var challengeMethods: [String]?
 
-        package init(token: URL? = nil, refresh: URL? = nil, userinfo: URL? = nil, revocation: URL? = nil) {
+        package init(
+            token: URL? = nil, refresh: URL? = nil, userinfo: URL? = nil, revocation: URL? = nil,
+            deviceAuthorization: URL? = nil, authorization: URL? = nil, challengeMethods: [String]? = nil
+        ) {
             self.token = token
             self.refresh = refresh
             self.userinfo = userinfo
             self.revocation = revocation
+            self.deviceAuthorization = deviceAuthorization
+            self.authorization = authorization
+            self.challengeMethods = challengeMethods
         }
 
         /// These, with what `other` names and these do not.
         package func merging(_ other: Endpoints) -> Endpoints {
             Endpoints(
                 token: token ?? other.token, refresh: refresh ?? other.refresh, userinfo: userinfo ?? other.userinfo,
-                revocation: revocation ?? other.revocation)
+                revocation: revocation ?? other.revocation,
+                deviceAuthorization: deviceAuthorization ?? other.deviceAuthorization,
+                authorization: authorization ?? other.authorization,
+                challengeMethods: challengeMethods ?? other.challengeMethods)
         }
 
         package var isEmpty: Bool { token == nil && refresh == nil && userinfo == nil && revocation == nil }
@@ -76,7 +91,13 @@ package enum Discovery {
         }
         let endpoints = Endpoints(
             token: endpoint("token_endpoint"), userinfo: endpoint("userinfo_endpoint"),
-            revocation: endpoint("revocation_endpoint"))
+            revocation: endpoint("revocation_endpoint"),
+            deviceAuthorization: endpoint("device_authorization_endpoint"),
+            authorization: endpoint("authorization_endpoint"),
+            challengeMethods: {
+                guard case .array(let methods)? = members["code_challenge_methods_supported"] else { return nil }
+                return methods.compactMap { if case .string(let method) = $0 { method } else { nil } }
+            }())
         return endpoints.isEmpty ? nil : endpoints
     }
 

@@ -117,13 +117,15 @@ package enum ServerPlan: Sendable, Hashable {
                 "Found the token endpoint \(token.absoluteString) but no profile (userinfo) endpoint for \(server); "
                     + "give the profile's path with --profile-path.")
         }
-        let fromDocuments = ServerDescription(
+        var fromDocuments = ServerDescription(
             kind: .oauth2, loginURL: found.token ?? saved?.loginURL ?? token,
             refreshURL: found.refresh ?? found.token ?? saved?.refreshURL,
             revocationURL: found.revocation ?? saved?.revocationURL,
             profileURL: found.userinfo ?? saved?.profileURL ?? profile, clientID: saved?.clientID,
             scope: saved?.scope, fields: saved?.fields ?? .oauth2,
             discoveredAt: documents.isEmpty ? saved?.discoveredAt ?? [] : documents)
+        fromDocuments.deviceAuthorizationURL = found.deviceAuthorization ?? saved?.deviceAuthorizationURL
+        fromDocuments.authorizationURL = found.authorization ?? saved?.authorizationURL
         return try oauth2(
             flags: flags, base: fromDocuments, token: token, profile: profile, server: server,
             clientSecret: clientSecret)
@@ -185,6 +187,8 @@ package enum ServerPlan: Sendable, Hashable {
             clientID: clientID, scope: flags.scope ?? base?.scope,
             fields: fields(flags, base: base?.fields ?? .oauth2), usesClientSecret: clientSecret,
             discoveredAt: base?.discoveredAt ?? [])
+        description.deviceAuthorizationURL = base?.deviceAuthorizationURL
+        description.authorizationURL = base?.authorizationURL
         shape(&description, flags, base: base)
         return description
     }

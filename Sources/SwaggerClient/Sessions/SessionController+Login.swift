@@ -141,6 +141,28 @@ extension SessionController {
         email: String, password: String, on selection: SessionSelection, appIDFlag: String?,
         serverDescription: ServerDescription, clientSecret: String? = nil
     ) async throws(SwaggerError) -> ProfileOutcome {
+        try await login(
+            email: email, method: .password(password), on: selection, appIDFlag: appIDFlag,
+            serverDescription: serverDescription, clientSecret: clientSecret)
+    }
+
+    /// How a login gets its tokens.
+    package enum LoginMethod: Sendable {
+        /// The password, posted as the description says.
+        case password(String)
+        /// A device code (RFC 8628): `show` tells the person the code and where to enter it, and the token
+        /// endpoint is polled until they have.
+        case device(show: @Sendable (DeviceAuthorization) -> Void)
+        /// The authorization code grant with PKCE: `open` shows the authorization URL in a browser, and the code
+        /// comes back to a loopback listener within `timeout`.
+        case browser(open: @Sendable (URL) -> Void, timeout: Duration)
+    }
+
+    /// ``login(email:password:on:appIDFlag:serverDescription:clientSecret:)``, with the tokens got by `method`.
+    package func login(
+        email: String, method: LoginMethod, on selection: SessionSelection, appIDFlag: String?,
+        serverDescription: ServerDescription, clientSecret: String? = nil
+    ) async throws(SwaggerError) -> ProfileOutcome {
         var coordinator = LoginCoordinator()
         let request = LoginCoordinator.Request(
             account: Account(server: selection.server, email: email), serverDescription: serverDescription,
@@ -154,10 +176,18 @@ extension SessionController {
         case .fail(let failure): throw message(for: failure)
         }
         let grant: TokenGrant
-        do throws(APIServiceError) {
-            grant = try await service.login(attempt, password: password, clientSecret: clientSecret)
-        } catch {
-            throw message(for: coordinator.authenticationFailed(error))
+        switch method {
+        case .password(let password):
+            do throws(APIServiceError) {
+                grant = try await service.login(attempt, password: password, clientSecret: clientSecret)
+            } catch {
+                throw message(for: coordinator.authenticationFailed(error))
+            }
+        case .device(let show):
+            grant = try await deviceGrant(attempt, service: service, clientSecret: clientSecret, show: show)
+        case .browser(let open, let timeout):
+            grant = try await browserGrant(
+                attempt, service: service, clientSecret: clientSecret, open: open, timeout: timeout)
         }
         let check = coordinator.authenticated(grant, now: now())
         let toStore: LoginCoordinator.StoreTokens
@@ -192,4 +222,122 @@ extension SessionController {
         case .fail(let failure): throw message(for: failure)
         }
     }
+
+    /// Asks for a device code, shows it, and polls as ``DeviceFlow`` decides until the person has finished.
+    private func deviceGrant(
+        _ attempt: LoginAttempt, service: any SessionService, clientSecret: String?,
+        show: @Sendable (DeviceAuthorization) -> Void
+    ) async throws(SwaggerError) -> TokenGrant {
+        let server = attempt.account.server
+        let description = attempt.serverDescription
+        let authorization: DeviceAuthorization
+        do throws(APIServiceError) {
+            authorization = try await service.deviceAuthorization(
+                description, clientSecret: clientSecret, server: server)
+        } catch {
+            throw messages.error(error, on: server, email: nil, kind: .oauth2)
+        }
+        let issued = ContinuousClock.now
+        show(authorization)
+        var flow = DeviceFlow(authorization, server: server)
+        var next = flow.started()
+        while true {
+            switch next {
+            case .granted(let grant): return grant
+            case .fail(let failure): throw message(for: failure)
+            case .poll(let wait):
+                do {
+                    try await sleep(wait)
+                } catch {
+                    throw SwaggerError(.cancelled, "Login cancelled while waiting for the sign-in; nothing was stored.")
+                }
+                do throws(APIServiceError) {
+                    let answer = try await service.pollDeviceToken(
+                        description, deviceCode: authorization.deviceCode, clientSecret: clientSecret, server: server)
+                    next = flow.answered(answer, elapsed: .now - issued)
+                } catch {
+                    throw message(for: flow.pollFailed(error))
+                }
+            }
+        }
+    }
+
+    /// Listens on the loopback interface, has the browser sign in with the authorization URL, and exchanges the
+    /// code its redirect brings, as ``BrowserFlow`` decides. The listener is closed on every way out.
+    private func browserGrant(
+        _ attempt: LoginAttempt, service: any SessionService, clientSecret: String?,
+        open: @Sendable (URL) -> Void, timeout: Duration
+    ) async throws(SwaggerError) -> TokenGrant {
+        let server = attempt.account.server
+        let description = attempt.serverDescription
+        guard let endpoint = description.authorizationURL, let clientID = description.clientID else {
+            throw Messages.noBrowserLogin(server, description)
+        }
+        let listener: LoopbackListener
+        do throws(APIServiceError) {
+            listener = try await LoopbackListener.open(path: "/callback")
+        } catch {
+            throw messages.error(error, on: server, email: nil, kind: .oauth2)
+        }
+        let pkce = PKCE()
+        let flow = BrowserFlow(server: server, state: pkce.state)
+        guard
+            let url = BrowserFlow.authorizationURL(
+                endpoint: endpoint, clientID: clientID, redirectURI: listener.redirectURI, scope: description.scope,
+                state: pkce.state, challenge: pkce.challenge)
+        else {
+            await listener.close()
+            throw SwaggerError(.usage, "\(endpoint.absoluteString) cannot carry an authorization request.")
+        }
+        open(url)
+        let sleep = self.sleep
+        // The first of: a request to the redirect that decides the login, or the deadline.
+        let decided = await withTaskGroup(of: BrowserDecision?.self) { group in
+            group.addTask {
+                var flow = flow
+                for await callback in listener.callbacks {
+                    switch flow.received(callback.query) {
+                    case .exchange(let code, let page):
+                        callback.respond(LoopbackListener.Page(text: Messages.browserPage(page)))
+                        return .code(code)
+                    case .fail(let failure, let page):
+                        callback.respond(LoopbackListener.Page(status: 400, text: Messages.browserPage(page)))
+                        return .failed(failure)
+                    case .ignore(let page):
+                        callback.respond(LoopbackListener.Page(status: 409, text: Messages.browserPage(page)))
+                    }
+                }
+                return nil
+            }
+            group.addTask {
+                do {
+                    try await sleep(timeout)
+                } catch {
+                    return nil
+                }
+                return .failed(flow.timedOut(after: timeout))
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .failed(flow.timedOut(after: timeout))
+        }
+        await listener.close()
+        switch decided {
+        case .failed(let failure): throw message(for: failure)
+        case .code(let code):
+            do throws(APIServiceError) {
+                return try await service.exchangeCode(
+                    description, code: code, verifier: pkce.verifier, redirectURI: listener.redirectURI,
+                    clientSecret: clientSecret, server: server)
+            } catch {
+                throw messages.error(error, on: server, email: nil, kind: .oauth2)
+            }
+        }
+    }
+}
+
+/// What ended a browser login's wait.
+private enum BrowserDecision: Sendable {
+    case code(String)
+    case failed(SessionFailure)
 }

@@ -12,6 +12,14 @@ package protocol SessionService: Sendable {
     func revoke(_ revocation: Revocation) async throws(APIServiceError)
     func profile(_ request: ProfileRequest) async throws(APIServiceError) -> Profile
     func send(_ request: APIRequest, to url: URL, accessToken: String) async throws(APIServiceError) -> APIResponse
+    func exchangeCode(
+        _ description: ServerDescription, code: String, verifier: String, redirectURI: URL, clientSecret: String?,
+        server: ServerURL
+    ) async throws(APIServiceError) -> TokenGrant
+    func deviceAuthorization(_ description: ServerDescription, clientSecret: String?, server: ServerURL)
+        async throws(APIServiceError) -> DeviceAuthorization
+    func pollDeviceToken(_ description: ServerDescription, deviceCode: String, clientSecret: String?, server: ServerURL)
+        async throws(APIServiceError) -> DevicePoll
     /// A document that needs no credentials, for discovery; `nil` for a status that says it is not there.
     func document(at url: URL) async throws(APIServiceError) -> Data?
     /// This service, trusting the certificate authorities in the PEM file `caCertificate` too, unless the
@@ -46,10 +54,13 @@ package struct SessionController: Sendable {
     let now: @Sendable () -> Date
     /// Receives one line for each thing that went wrong without stopping the command.
     let warn: @Sendable (String) -> Void
+    /// How a device-code login waits between polls: the task's clock, or a test's.
+    let sleep: @Sendable (Duration) async throws -> Void
 
     package init(
         configuration: Configuration, tokens: any TokenStoring, service: any SessionService,
-        now: @escaping @Sendable () -> Date = { Date() }, warn: @escaping @Sendable (String) -> Void = { _ in }
+        now: @escaping @Sendable () -> Date = { Date() }, warn: @escaping @Sendable (String) -> Void = { _ in },
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.configuration = configuration
         self.sessions = SessionList(directory: configuration.directory)
@@ -58,6 +69,7 @@ package struct SessionController: Sendable {
         self.service = service
         self.now = now
         self.warn = warn
+        self.sleep = sleep
     }
 
     /// Runs `body` with a controller for `configuration` over the real token store and API service, and closes

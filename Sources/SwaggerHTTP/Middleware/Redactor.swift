@@ -22,6 +22,8 @@ struct Redactor: Sendable {
     static let names: Set<String> = [
         "password", "token", "secret", "apikey", "jwt", "bearer", "session", "sessionid", "access", "refresh",
         "credential", "credentials",
+        // RFC 8628's device code, which polls for tokens, and PKCE's verifier, which redeems a code.
+        "devicecode", "codeverifier",
     ]
 
     /// Endings of names that carry credentials: `access_token`, `X-Auth-Token`, `client_secret`, `x-api-key`,

@@ -223,6 +223,10 @@ package struct ServerDescription: Sendable, Hashable {
     package var usesClientSecret: Bool
     /// The discovery documents the endpoints were found in; empty for the kind's defaults and flags.
     package var discoveredAt: [URL]
+    /// The OAuth 2 device authorization endpoint (RFC 8628), for `login --device`.
+    package var deviceAuthorizationURL: URL?
+    /// The OAuth 2 authorization endpoint (RFC 6749 §3.1), for `login --web`.
+    package var authorizationURL: URL?
 
     package init(
         kind: ServerKind, loginURL: URL, refreshURL: URL?, revocationURL: URL?, profileURL: URL,
@@ -259,7 +263,7 @@ extension ServerDescription: Codable {
     // As sessions.json has always kept it: URLs as text, and the discovery documents joined by spaces.
     private enum CodingKeys: String, CodingKey {
         case kind, loginURL, refreshURL, revocationURL, profileURL, clientID, scope, fields, usesClientSecret
-        case discoveredAt, login, refresh, revocation
+        case discoveredAt, login, refresh, revocation, deviceAuthorizationURL, authorizationURL
     }
 
     package init(from decoder: any Decoder) throws {
@@ -282,6 +286,8 @@ extension ServerDescription: Codable {
         loginURL = try required(.loginURL)
         refreshURL = try url(.refreshURL)
         revocationURL = try url(.revocationURL)
+        deviceAuthorizationURL = try url(.deviceAuthorizationURL)
+        authorizationURL = try url(.authorizationURL)
         profileURL = try required(.profileURL)
         clientID = try container.decodeIfPresent(String.self, forKey: .clientID)
         scope = try container.decodeIfPresent(String.self, forKey: .scope)
@@ -301,6 +307,8 @@ extension ServerDescription: Codable {
         try container.encode(loginURL.absoluteString, forKey: .loginURL)
         try container.encodeIfPresent(refreshURL?.absoluteString, forKey: .refreshURL)
         try container.encodeIfPresent(revocationURL?.absoluteString, forKey: .revocationURL)
+        try container.encodeIfPresent(deviceAuthorizationURL?.absoluteString, forKey: .deviceAuthorizationURL)
+        try container.encodeIfPresent(authorizationURL?.absoluteString, forKey: .authorizationURL)
         try container.encode(profileURL.absoluteString, forKey: .profileURL)
         try container.encodeIfPresent(clientID, forKey: .clientID)
         try container.encodeIfPresent(scope, forKey: .scope)

@@ -60,3 +60,40 @@ package struct Revocation: Sendable, Hashable, Redacting {
         self.credentials = credentials
     }
 }
+
+/// A device authorization answer (RFC 8628 §3.2): the code the person types, where, and how the device polls.
+package struct DeviceAuthorization: Sendable, Hashable, Redacting {
+    package var deviceCode: String
+    package var userCode: String
+    package var verificationURI: URL
+    /// The verification URI with the user code in it, when the server gives one.
+    package var verificationURIComplete: URL?
+    /// The wait between polls the server asked for; 5 seconds when it named none (§3.2).
+    package var interval: Duration
+    package var expiresIn: Duration
+
+    package init(
+        deviceCode: String, userCode: String, verificationURI: URL, verificationURIComplete: URL? = nil,
+        interval: Duration?, expiresIn: Duration
+    ) {
+        self.deviceCode = deviceCode
+        self.userCode = userCode
+        self.verificationURI = verificationURI
+        self.verificationURIComplete = verificationURIComplete
+        self.interval = interval ?? .seconds(5)
+        self.expiresIn = expiresIn
+    }
+}
+
+/// What a poll of the token endpoint for a device code answered (RFC 8628 §3.5).
+package enum DevicePoll: Sendable, Hashable {
+    case granted(TokenGrant)
+    /// `authorization_pending`: the person has not finished yet.
+    case pending
+    /// `slow_down`: poll less often.
+    case slowDown
+    /// `access_denied`: the person refused.
+    case denied
+    /// `expired_token`: the code expired before the person finished.
+    case expired
+}

@@ -36,6 +36,26 @@ extension SwaggerCtl {
         @Flag(help: "Read the password from standard input.")
         var passwordStdin = false
 
+        @Flag(
+            help: ArgumentHelp(
+                "Sign in in a browser, on this machine or another, with a one-time code (RFC 8628's device "
+                    + "authorization grant) instead of a password. It needs an OAuth 2 server whose metadata names a "
+                    + "device authorization endpoint, and its client id."))
+        var device = false
+
+        @Flag(
+            help: ArgumentHelp(
+                "Sign in in the browser instead of with a password: the authorization code grant with PKCE, answered "
+                    + "on a port of this machine (127.0.0.1). $BROWSER, else xdg-open, opens the address, which is "
+                    + "printed too. It needs an OAuth 2 server whose metadata names an authorization endpoint, and its "
+                    + "client id."))
+        var web = false
+
+        @Option(
+            help: ArgumentHelp(
+                "How long --web waits for the browser's answer, in seconds. Default: 300.", valueName: "seconds"))
+        var browserTimeout: Int?
+
         @OptionGroup var serverOption: ServerOption
         @OptionGroup var keyring: KeyringOption
         @OptionGroup var network: NetworkOptions
@@ -65,6 +85,29 @@ extension SwaggerCtl {
 
         func validate() throws {
             let onTerminal = Terminal.isTerminal(STDIN_FILENO)
+            if device, web {
+                throw ValidationError("--device and --web are two ways to sign in in a browser; give one of them.")
+            }
+            if browserTimeout != nil, !web {
+                throw ValidationError("--browser-timeout is for --web.")
+            }
+            if let browserTimeout, browserTimeout < 1 {
+                throw ValidationError("--browser-timeout must be 1 second or more.")
+            }
+            let flag = device ? "--device" : "--web"
+            if device || web, passwordStdin || serverDescription.clientSecretStdin {
+                throw ValidationError(
+                    "\(flag) signs in in the browser with a public client; it takes no password or client secret.")
+            }
+            if device || web {
+                if email == nil, username == nil, !onTerminal {
+                    throw ValidationError("Give the account with --email or --username when there is no terminal.")
+                }
+                if email != nil, username != nil {
+                    throw ValidationError("--email and --username both name the account; give one of them.")
+                }
+                return
+            }
             if !passwordStdin, !onTerminal {
                 throw ValidationError("Standard input is not a terminal; pipe the password in with --password-stdin.")
             }
@@ -96,11 +139,38 @@ extension SwaggerCtl {
                                 Messages.accountPrompt(choice.serverDescription.login).prompt,
                                 cancelled: Messages.accountPrompt(choice.serverDescription.login).cancelled)
                         }
-                    let (password, clientSecret) = if let piped { piped } else { try secrets(for: email) }
-                    spinner?.label = "Logging in to \(selection.server)"
-                    let profile = try await controller.login(
-                        email: email, password: password, on: selection, appIDFlag: appID,
-                        serverDescription: choice.serverDescription, clientSecret: clientSecret)
+                    let profile: ProfileOutcome
+                    if web {
+                        spinner?.label = "Waiting for the browser's answer from \(selection.server)"
+                        let environment = ProcessInfo.processInfo.environment
+                        profile = try await controller.login(
+                            email: email,
+                            method: .browser(
+                                open: { url in
+                                    let opened = Browser.open(url, environment: environment)
+                                    Terminal.notice(Messages.browserAddress(url, opened: opened))
+                                }, timeout: .seconds(browserTimeout ?? 300)),
+                            on: selection, appIDFlag: appID, serverDescription: choice.serverDescription)
+                    } else if device {
+                        guard choice.serverDescription.deviceAuthorizationURL != nil else {
+                            throw Messages.noDeviceAuthorization(selection.server, choice.serverDescription)
+                        }
+                        spinner?.label = "Waiting for the sign-in to \(selection.server)"
+                        let environment = ProcessInfo.processInfo.environment
+                        profile = try await controller.login(
+                            email: email,
+                            method: .device(show: { code in
+                                let address = code.verificationURIComplete ?? code.verificationURI
+                                let opened = Browser.open(address, environment: environment)
+                                Terminal.notice(Messages.deviceCode(code, opened: opened))
+                            }), on: selection, appIDFlag: appID, serverDescription: choice.serverDescription)
+                    } else {
+                        let (password, clientSecret) = if let piped { piped } else { try secrets(for: email) }
+                        spinner?.label = "Logging in to \(selection.server)"
+                        profile = try await controller.login(
+                            email: email, password: password, on: selection, appIDFlag: appID,
+                            serverDescription: choice.serverDescription, clientSecret: clientSecret)
+                    }
                     return LoginResult(email: email, server: selection.server, profile: profile)
                 }
             }

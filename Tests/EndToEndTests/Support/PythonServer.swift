@@ -22,6 +22,10 @@ struct PythonServer: Sendable {
         case fastapiUsers = "fastapi-users"
     }
 
+    /// The script that stands in for a person's browser (`$BROWSER`): it signs in on the provider's login page
+    /// and approves or refuses, as `BROWSER_ACTION` says.
+    static var browser: URL { Project.root.appending(path: "Tests/Fixtures/python/browser.py") }
+
     /// The venv's interpreter.
     static var python: URL { Project.root.appending(path: ".build-py/venv/bin/python") }
 
@@ -38,7 +42,7 @@ struct PythonServer: Sendable {
 
 /// Runs `body` with a fresh `fixture` server, and stops it afterwards.
 func withPythonServer<Result: Sendable>(
-    _ fixture: PythonServer.Fixture, _ body: (PythonServer) async throws -> Result
+    _ fixture: PythonServer.Fixture, environment: [String: String] = [:], _ body: (PythonServer) async throws -> Result
 ) async throws -> Result {
     guard FileManager.default.isExecutableFile(atPath: PythonServer.python.path) else {
         throw SupportFailure("no \(PythonServer.python.path): `make test` makes it with scripts/python-env")
@@ -52,7 +56,7 @@ func withPythonServer<Result: Sendable>(
     let fixtureEnvironment = [
         "PATH": "/usr/bin:/bin", "HOME": folder.path, "PYTHONDONTWRITEBYTECODE": "1",
         "DOT_DATABASE": folder.appending(path: "db.sqlite3").path,
-    ]
+    ].merging(environment) { $1 }
     do {
         return try await withChildProcess(
             PythonServer.python, [serve, fixture.rawValue, host], environment: fixtureEnvironment, log: log

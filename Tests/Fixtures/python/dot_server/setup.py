@@ -7,6 +7,10 @@ import django
 USER = ("ana@example.com", "Passw0rd!")
 PUBLIC_CLIENT = "swaggerctl-public"
 CONFIDENTIAL_CLIENT = ("swaggerctl-confidential", "s3cret-client-secret")
+# The browser login's client: the authorization code grant with PKCE (settings.pkce_required), to a loopback
+# redirect URI on any port (RFC 8252 §7.3: DOT ignores the port of a registered http://127.0.0.1 or [::1] URI).
+WEB_CLIENT = ("swaggerctl-web", "http://127.0.0.1/callback")
+DEVICE_CLIENT = "swaggerctl-device"
 
 
 def application():
@@ -32,6 +36,21 @@ def application():
                 client_type=client_type,
                 authorization_grant_type=Application.GRANT_PASSWORD,
                 # With the openid scope, a refresh answer carries an ID token, which must be signed.
+                algorithm=Application.RS256_ALGORITHM,
+            )
+    for client_id, grant_type, redirect_uris in [
+        (WEB_CLIENT[0], Application.GRANT_AUTHORIZATION_CODE, WEB_CLIENT[1]),
+        (DEVICE_CLIENT, Application.GRANT_DEVICE_CODE, ""),
+    ]:
+        if not Application.objects.filter(client_id=client_id).exists():
+            Application.objects.create(
+                name=client_id,
+                client_id=client_id,
+                client_secret="",
+                client_type=Application.CLIENT_PUBLIC,
+                authorization_grant_type=grant_type,
+                redirect_uris=redirect_uris,
+                skip_authorization=False,  # the person approves on DOT's page
                 algorithm=Application.RS256_ALGORITHM,
             )
     return get_asgi_application()

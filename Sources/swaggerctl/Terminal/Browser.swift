@@ -1,0 +1,41 @@
+import FoundationEssentials
+import Glibc
+
+/// Opens an address in the person's browser, as `gh` and `git web--browse` do: `$BROWSER`, else `xdg-open`
+/// where there is a display.
+enum Browser {
+    /// Starts the browser on `url` and does not wait for it: a browser may run for as long as the person keeps
+    /// it open. Its output goes nowhere, so it cannot mix with swaggerctl's.
+    /// - Returns: Whether a browser was started; `false` where none is, such as over SSH, when the address is
+    ///   only printed.
+    static func open(_ url: URL, environment: [String: String]) -> Bool {
+        guard let command = command(environment) else { return false }
+        // The address is one argument, never shell text: it came from a server.
+        let arguments =
+            command.contains("%s")
+            ? command.map { $0 == "%s" ? url.absoluteString : $0 } : command + [url.absoluteString]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+            posix_spawn_file_actions_addopen(
+                &actions, descriptor, "/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
+        }
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        return posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ) == 0
+    }
+
+    /// `$BROWSER`'s first entry (it may list several, split by colons), split into words; else `xdg-open` when
+    /// there is a display to open a window on.
+    static func command(_ environment: [String: String]) -> [String]? {
+        if let browser = environment["BROWSER"],
+            let first = browser.split(separator: ":").first?.split(separator: " ").map(String.init), !first.isEmpty
+        {
+            return first
+        }
+        let display = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains { !($0 ?? "").isEmpty }
+        return display ? ["xdg-open"] : nil
+    }
+}

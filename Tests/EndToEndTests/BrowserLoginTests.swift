@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+
+/// Logins that a person finishes in a browser, against Django OAuth Toolkit: the authorization code grant with
+/// PKCE and a loopback redirect (`--web`), and the device authorization grant (`--device`). The browser is
+/// `browser.py`, which signs in on DOT's real login page and approves or refuses on DOT's real pages.
+@Suite("Browser logins: --web (PKCE, loopback redirect) and --device (RFC 8628) against Django OAuth Toolkit")
+struct BrowserLoginTests {
+    static let ana = (email: "ana@example.com", password: "Passw0rd!")
+
+    /// The environment in which `$BROWSER` is the scripted browser, doing `action`.
+    static func browser(_ action: String, _ sandbox: Sandbox) -> [String: String] {
+        [
+            "BROWSER": PythonServer.browser.path, "BROWSER_USER": ana.email, "BROWSER_PASSWORD": ana.password,
+            "BROWSER_ACTION": action, "BROWSER_LOG": sandbox.root.appending(path: "browser.log").path,
+        ]
+    }
+
+    /// What DOT holds: live access tokens, refresh tokens and unspent authorization codes.
+    static func issued(_ server: PythonServer) async throws -> (access: Int, refresh: Int, grants: Int) {
+        let counts = try await server.json(["\(server.origin)/test/tokens/"])
+        return (counts["access"] as? Int ?? -1, counts["refresh"] as? Int ?? -1, counts["grants"] as? Int ?? -1)
+    }
+
+    static func web(_ server: PythonServer, extra: [String] = []) -> [String] {
+        [
+            "login", "--web", "--kind", "oauth2", "-s", "\(server.origin)/o", "--client-id", "swaggerctl-web",
+            "--scope", "openid", "-e", ana.email,
+        ] + extra
+    }
+
+    static func device(_ server: PythonServer) -> [String] {
+        [
+            "login", "--device", "--kind", "oauth2", "-s", "\(server.origin)/o", "--client-id", "swaggerctl-device",
+            "-e", ana.email,
+        ]
+    }
+
+    @Test("--web: the browser signs in and approves; details, refresh and a revoking logout follow as for a password")
+    func web() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.dot) { server in
+            let login = try await sandbox.swaggerctl(
+                Self.web(server, extra: ["--verbose"]), environment: Self.browser("approve", sandbox))
+            try #require(login.status == 0, "\(login)")
+            // --verbose shows the exchange, without the code or the verifier.
+            #expect(login.stderr.contains("grant_type=authorization_code&code=[redacted]&"), "\(login)")
+            #expect(login.stderr.contains("&code_verifier=[redacted]&"), "\(login)")
+            #expect(login.stdout.contains("email  ana@example.com\n"), "\(login)")
+            // The address is printed whole, for a browser elsewhere, with PKCE's challenge and never its verifier.
+            let printed = try #require(
+                login.stderr.split(separator: "\n").first { $0.hasPrefix("Opened your browser") })
+            #expect(
+                printed.contains("code_challenge_method=S256") && printed.contains("redirect_uri=http://127.0.0.1:"))
+            #expect(!printed.contains("code_verifier"))
+            let log = try String(contentsOf: sandbox.root.appending(path: "browser.log"), encoding: .utf8)
+            #expect(log.contains("/callback"), "the browser was sent back to the listener: \(log)")
+
+            let details = try await sandbox.swaggerctl("details")
+            #expect(details.status == 0 && details.stdout.contains("Ana Horvat"), "\(details)")
+            let refresh = try await sandbox.swaggerctl("refresh")
+            #expect(refresh.status == 0, "\(refresh)")
+            let before = try await Self.issued(server)
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 0 && !logout.stderr.contains("warning"), "\(logout)")
+            let after = try await Self.issued(server)
+            #expect(after.refresh == before.refresh - 1, "the logout revoked the refresh token: \(before) \(after)")
+        }
+    }
+
+    @Test(
+        "--web: a refusal in the browser, an answer with another state, and no answer at all each end in one line",
+        arguments: [
+            ("deny", Int32(4), "was refused in the browser"), ("wrong-state", 4, "did not carry the state"),
+            ("none", 3, "No answer came from the browser within 1 sec"),
+        ])
+    func webFailures(action: String, status: Int32, said: String) async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.dot) { server in
+            let before = try await Self.issued(server)
+            let login = try await sandbox.swaggerctl(
+                Self.web(server, extra: ["--browser-timeout", "1"]), environment: Self.browser(action, sandbox))
+            #expect(login.status == status, "\(login)")
+            #expect(login.stdout.isEmpty, "\(login)")
+            let error = login.stderr.split(separator: "\n").filter { $0.hasPrefix("swaggerctl: ") }
+            #expect(error.count == 1 && error.first?.contains(said) == true, "\(login)")
+            #expect(try sandbox.sessions.records().isEmpty, "nothing was stored")
+            let after = try await Self.issued(server)
+            #expect(after.access == before.access && after.refresh == before.refresh, "no tokens were issued")
+        }
+    }
+
+    @Test("--web: Ctrl-C while waiting for the browser exits 130 and stores nothing")
+    func webInterrupted() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.dot) { server in
+            let arguments = Self.web(server)
+            let terminal = try await onDedicatedThread {
+                try PseudoTerminalProcess(
+                    arguments,
+                    environment: sandbox.environment.merging(Self.browser("none", sandbox)) { $1 }
+                        .merging(["TERM": "xterm"]) { $1 })
+            }
+            let status = try await terminal.answer("Waiting for the sign-in", with: "\u{03}")
+            #expect(status == 130, "\(terminal.transcript)")
+            #expect(try sandbox.sessions.records().isEmpty)
+        }
+    }
+
+    @Test("--device: the code is shown, the browser enters it and approves; details, refresh and logout follow")
+    func device() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.dot, environment: ["DEVICE_INTERVAL": "1"]) { server in
+            let login = try await sandbox.swaggerctl(
+                Self.device(server) + ["--verbose"], environment: Self.browser("approve", sandbox))
+            try #require(login.status == 0, "\(login)")
+            // --verbose shows the device code neither in the answer nor in the polls.
+            #expect(login.stderr.contains("&device_code=[redacted]&"), "\(login)")
+            #expect(login.stderr.firstMatch(of: /"device_code":"[A-Za-z0-9]{8,}"/) == nil, "\(login)")
+            #expect(
+                login.stderr.contains("To sign in, open \(server.origin)/o/device/ and enter the code "), "\(login)")
+            #expect(login.stdout.contains("email  ana@example.com\n"), "\(login)")
+            let details = try await sandbox.swaggerctl("details")
+            #expect(details.status == 0, "\(details)")
+            let refresh = try await sandbox.swaggerctl("refresh")
+            #expect(refresh.status == 0, "\(refresh)")
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 0 && !logout.stderr.contains("warning"), "\(logout)")
+        }
+    }
+
+    @Test(
+        "--device: a refusal, and a code that expires unentered, exit 4 with one line and store nothing",
+        arguments: [("deny", "was refused in the browser"), ("none", "expired before the sign-in was finished")])
+    func deviceFailures(action: String, said: String) async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.dot, environment: ["DEVICE_INTERVAL": "1", "DEVICE_EXPIRES": "2"]) { server in
+            let login = try await sandbox.swaggerctl(Self.device(server), environment: Self.browser(action, sandbox))
+            #expect(login.status == 4, "\(login)")
+            let error = login.stderr.split(separator: "\n").filter { $0.hasPrefix("swaggerctl: ") }
+            #expect(error.count == 1 && error.first?.contains(said) == true, "\(login)")
+            #expect(try sandbox.sessions.records().isEmpty)
+        }
+    }
+
+    @Test("--device and --web need what the server does not name, and say which")
+    func unavailable() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.fastapi) { server in
+            let login = try await sandbox.swaggerctl(
+                [
+                    "login", "--device", "-s", server.origin, "-e", Self.ana.email, "--kind", "oauth2",
+                    "--profile-path",
+                    "/users/me",
+                ])
+            #expect(login.status == 64, "\(login)")
+            #expect(login.stderr.contains("names no device authorization endpoint"), "\(login)")
+        }
+    }
+}
