@@ -78,8 +78,10 @@ struct BrowserLoginTests {
         let sandbox = try Sandbox()
         try await withPythonServer(.dot) { server in
             let before = try await Self.issued(server)
+            // Only the browser that never answers meets the deadline; the others have all the time they need.
+            let deadline = action == "none" ? ["--browser-timeout", "1"] : []
             let login = try await sandbox.swaggerctl(
-                Self.web(server, extra: ["--browser-timeout", "1"]), environment: Self.browser(action, sandbox))
+                Self.web(server, extra: deadline), environment: Self.browser(action, sandbox))
             #expect(login.status == status, "\(login)")
             #expect(login.stdout.isEmpty, "\(login)")
             let error = login.stderr.split(separator: "\n").filter { $0.hasPrefix("swaggerctl: ") }
@@ -104,6 +106,32 @@ struct BrowserLoginTests {
             let status = try await terminal.answer("Waiting for the sign-in", with: "\u{03}")
             #expect(status == 130, "\(terminal.transcript)")
             #expect(try sandbox.sessions.records().isEmpty)
+        }
+    }
+
+    @Test("a server whose metadata offers no password grant gets the browser without --web, and says so")
+    func browserChosen() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.dot, environment: ["NO_PASSWORD_GRANT": "1"]) { server in
+            let arguments = [
+                "login", "--kind", "oauth2", "-s", "\(server.origin)/o", "--client-id", "swaggerctl-web", "-e",
+                Self.ana.email,
+            ]
+            // On a terminal, where a password login would ask for the password.
+            let terminal = try await onDedicatedThread {
+                try PseudoTerminalProcess(
+                    arguments,
+                    environment: sandbox.environment.merging(Self.browser("approve", sandbox)) { $1 }
+                        .merging(["TERM": "xterm"]) { $1 })
+            }
+            let status = try await onDedicatedThread { try terminal.finish() }
+            #expect(status == 0, "\(terminal.transcript)")
+            #expect(
+                terminal.transcript.contains(
+                    "\(server.origin)/o does not offer the password grant; signing in in the browser instead (--web)."),
+                "\(terminal.transcript)")
+            #expect(!terminal.transcript.contains("Password for"), "\(terminal.transcript)")
+            #expect(try sandbox.sessions.records().count == 1)
         }
     }
 
@@ -134,7 +162,9 @@ struct BrowserLoginTests {
         arguments: [("deny", "was refused in the browser"), ("none", "expired before the sign-in was finished")])
     func deviceFailures(action: String, said: String) async throws {
         let sandbox = try Sandbox()
-        try await withPythonServer(.dot, environment: ["DEVICE_INTERVAL": "1", "DEVICE_EXPIRES": "2"]) { server in
+        // Only the code that nobody enters is let expire soon; the refusal has all the time it needs.
+        let expires = action == "none" ? "2" : "600"
+        try await withPythonServer(.dot, environment: ["DEVICE_INTERVAL": "1", "DEVICE_EXPIRES": expires]) { server in
             let login = try await sandbox.swaggerctl(Self.device(server), environment: Self.browser(action, sandbox))
             #expect(login.status == 4, "\(login)")
             let error = login.stderr.split(separator: "\n").filter { $0.hasPrefix("swaggerctl: ") }

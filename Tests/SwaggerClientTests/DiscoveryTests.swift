@@ -17,6 +17,41 @@ struct DiscoveryTests {
            "flows": {"password": {"refreshUrl": "token/refresh", "scopes": {}, "tokenUrl": "token"}}}}}}
         """#.utf8)
 
+    @Test("an authorization code flow gives a browser login's endpoints, beside or without a password flow")
+    func authorizationCodeFlow() throws {
+        let both = Data(
+            #"""
+            {"openapi": "3.0.0", "paths": {}, "components": {"securitySchemes": {"o": {"type": "oauth2", "flows": {
+              "authorizationCode": {"authorizationUrl": "/authorize", "tokenUrl": "/token", "scopes": {}},
+              "password": {"tokenUrl": "/token", "scopes": {}}}}}}}
+            """#.utf8)
+        let found = try #require(Discovery.openAPI(both, at: URL(string: "https://h/openapi.json")!))
+        #expect(found.authorization?.absoluteString == "https://h/authorize")
+        #expect(found.grantTypes == ["password", "authorization_code"])
+        let codeOnly = Data(
+            #"""
+            {"swagger": "2.0", "paths": {}, "securityDefinitions": {"o": {"type": "oauth2", "flow": "accessCode",
+              "authorizationUrl": "https://id/authorize", "tokenUrl": "https://id/token"}}}
+            """#.utf8)
+        let browser = try #require(Discovery.openAPI(codeOnly, at: URL(string: "https://h/swagger.json")!))
+        #expect(browser.token?.absoluteString == "https://id/token" && browser.grantTypes == ["authorization_code"])
+    }
+
+    @Test("metadata's grant types, challenge methods and browser endpoints are read")
+    func browserMetadata() throws {
+        let metadata = Data(
+            #"""
+            {"token_endpoint": "/token", "authorization_endpoint": "/authorize",
+             "device_authorization_endpoint": "https://id/device", "grant_types_supported": ["authorization_code"],
+             "code_challenge_methods_supported": ["S256"]}
+            """#.utf8)
+        let found = try #require(
+            Discovery.metadata(metadata, at: URL(string: "https://id/.well-known/openid-configuration")!))
+        #expect(found.authorization?.absoluteString == "https://id/authorize")
+        #expect(found.deviceAuthorization?.absoluteString == "https://id/device")
+        #expect(found.grantTypes == ["authorization_code"] && found.challengeMethods == ["S256"])
+    }
+
     @Test("FastAPI's document: tokenUrl and refreshUrl, relative to the document without a servers entry")
     func fastAPIDocument() throws {
         let found = try #require(Discovery.openAPI(Self.fastAPI, at: URL(string: "http://h:8000/openapi.json")!))

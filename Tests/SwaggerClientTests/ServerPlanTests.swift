@@ -121,3 +121,42 @@ struct ServerPlanTests {
         #expect(description.clientID == "cli" && description.scope == "openid")
     }
 }
+
+@Suite("ServerPlan.signIn: the browser where the server offers no password grant")
+struct SignInTests {
+    static let server = Fixtures.serverURL("https://id.example.com/realms/app")
+    static let device = "urn:ietf:params:oauth:grant-type:device_code"
+
+    static func description(web: Bool = true, device: Bool = true) -> ServerDescription {
+        var description = ServerDescription(
+            kind: .oauth2, loginURL: server.url, refreshURL: nil, revocationURL: nil, profileURL: server.url,
+            fields: .oauth2)
+        description.authorizationURL = web ? server.url.appending(path: "auth") : nil
+        description.deviceAuthorizationURL = device ? server.url.appending(path: "device") : nil
+        return description
+    }
+
+    @Test(
+        "the password where it is offered or nothing is said; else the browser where there is one, else the code",
+        arguments: [
+            ([String]?.none, true, ServerPlan.SignIn.password),
+            (["password", "authorization_code"], true, .password),
+            (["authorization_code", device], true, .web),
+            (["authorization_code", device], false, .device),
+            (["authorization_code"], false, .web),
+            ([device], true, .device),
+            (["client_credentials"], true, .password),
+        ])
+    func chosen(grants: [String]?, hasBrowser: Bool, expected: ServerPlan.SignIn) {
+        #expect(
+            ServerPlan.signIn(grantTypes: grants, description: Self.description(), hasBrowser: hasBrowser) == expected)
+    }
+
+    @Test("a grant without its endpoint is not chosen")
+    func needsEndpoint() {
+        #expect(
+            ServerPlan.signIn(
+                grantTypes: ["authorization_code", Self.device], description: Self.description(web: false),
+                hasBrowser: true) == .device)
+    }
+}

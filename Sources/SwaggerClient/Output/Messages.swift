@@ -349,6 +349,19 @@ package struct Messages: Sendable {
             + "\(complete ?? "")\(opened ? "; it is open in your browser" : ""). Waiting for the sign-in…"
     }
 
+    /// A login that names no way to sign in, to a server that offers no password grant.
+    package static func signInChosen(_ server: ServerURL, _ chosen: ServerPlan.SignIn, hasBrowser: Bool) -> String {
+        switch chosen {
+        case .password: ""
+        case .web:
+            "\(server) does not offer the password grant; signing in in the browser instead (--web). With --device, "
+                + "you sign in with a code in a browser anywhere."
+        case .device:
+            "\(server) does not offer the password grant; signing in with a code instead (--device)"
+                + "\(hasBrowser ? "" : ", since there is no browser here"). With --web, the browser signs in here."
+        }
+    }
+
     /// Where a browser login signs in: always printed, for a browser on another machine.
     package static func browserAddress(_ url: URL, opened: Bool) -> String {
         "\(opened ? "Opened your browser to sign in. If it did not open, go to" : "To sign in, open") "

@@ -20,10 +20,13 @@ package enum Discovery {
         package var authorization: URL?
         /// `code_challenge_methods_supported`, when the metadata says.
         package var challengeMethods: [String]?
+        /// `grant_types_supported`, or the grants an OpenAPI document's OAuth 2 flows name.
+        package var grantTypes: [String]?
 
         package init(
             token: URL? = nil, refresh: URL? = nil, userinfo: URL? = nil, revocation: URL? = nil,
-            deviceAuthorization: URL? = nil, authorization: URL? = nil, challengeMethods: [String]? = nil
+            deviceAuthorization: URL? = nil, authorization: URL? = nil, challengeMethods: [String]? = nil,
+            grantTypes: [String]? = nil
         ) {
             self.token = token
             self.refresh = refresh
@@ -32,6 +35,7 @@ package enum Discovery {
             self.deviceAuthorization = deviceAuthorization
             self.authorization = authorization
             self.challengeMethods = challengeMethods
+            self.grantTypes = grantTypes
         }
 
         /// These, with what `other` names and these do not.
@@ -41,7 +45,8 @@ package enum Discovery {
                 revocation: revocation ?? other.revocation,
                 deviceAuthorization: deviceAuthorization ?? other.deviceAuthorization,
                 authorization: authorization ?? other.authorization,
-                challengeMethods: challengeMethods ?? other.challengeMethods)
+                challengeMethods: challengeMethods ?? other.challengeMethods, grantTypes: grantTypes ?? other.grantTypes
+            )
         }
 
         package var isEmpty: Bool { token == nil && refresh == nil && userinfo == nil && revocation == nil }
@@ -89,20 +94,22 @@ package enum Discovery {
             guard case .string(let text)? = members[name] else { return nil }
             return resolve(text, against: url)
         }
+        func strings(_ name: String) -> [String]? {
+            guard case .array(let values)? = members[name] else { return nil }
+            return values.compactMap { if case .string(let value) = $0 { value } else { nil } }
+        }
         let endpoints = Endpoints(
             token: endpoint("token_endpoint"), userinfo: endpoint("userinfo_endpoint"),
             revocation: endpoint("revocation_endpoint"),
             deviceAuthorization: endpoint("device_authorization_endpoint"),
             authorization: endpoint("authorization_endpoint"),
-            challengeMethods: {
-                guard case .array(let methods)? = members["code_challenge_methods_supported"] else { return nil }
-                return methods.compactMap { if case .string(let method) = $0 { method } else { nil } }
-            }())
+            challengeMethods: strings("code_challenge_methods_supported"), grantTypes: strings("grant_types_supported"))
         return endpoints.isEmpty ? nil : endpoints
     }
 
     /// Reads an OpenAPI 3 document's `oauth2` security scheme with a password flow (`flows.password.tokenUrl`
-    /// and `refreshUrl`), or a Swagger 2 document's (`flow: password`, `tokenUrl`). Relative URLs are read
+    /// and `refreshUrl`), or a Swagger 2 document's (`flow: password`, `tokenUrl`), and one with an authorization
+    /// code flow (`authorizationUrl`), for a browser login. Relative URLs are read
     /// against the document's first server, else the document's own URL, `url`. `data` may be JSON or YAML.
     /// - Returns: The token endpoint, and the refresh endpoint if it is another; `nil` when the document has
     ///   no such scheme or is not an API document.
@@ -125,6 +132,26 @@ package enum Discovery {
         } else {
             return nil
         }
+        // A browser login's endpoints, from an authorizationCode flow (OpenAPI 3) or `flow: accessCode` (Swagger 2).
+        var browser = Endpoints()
+        for name in schemes.keys.sorted() {
+            guard case .object(let scheme)? = schemes[name], scheme["type"] == .string("oauth2") else { continue }
+            let flow: [String: JSONValue]? =
+                if case .object(let flows)? = scheme["flows"], case .object(let code)? = flows["authorizationCode"] {
+                    code
+                } else if scheme["flow"] == .string("accessCode") {
+                    scheme
+                } else {
+                    nil
+                }
+            if let flow, browser.token == nil, case .string(let authorization)? = flow["authorizationUrl"],
+                case .string(let token)? = flow["tokenUrl"]
+            {
+                browser = Endpoints(
+                    token: resolve(token, against: base), authorization: resolve(authorization, against: base),
+                    grantTypes: ["authorization_code"])
+            }
+        }
         for name in schemes.keys.sorted() {
             guard case .object(let scheme)? = schemes[name], scheme["type"] == .string("oauth2") else { continue }
             let flow: [String: JSONValue]? =
@@ -140,9 +167,11 @@ package enum Discovery {
             else { continue }
             var refresh: URL?
             if case .string(let refreshURL)? = flow["refreshUrl"] { refresh = resolve(refreshURL, against: base) }
-            return Endpoints(token: token, refresh: refresh)
+            var found = Endpoints(token: token, refresh: refresh, authorization: browser.authorization)
+            found.grantTypes = ["password"] + (browser.grantTypes ?? [])
+            return found
         }
-        return nil
+        return browser.token == nil ? nil : browser
     }
 
     /// An http or https URL from `text`, read against `base` when relative.

@@ -131,6 +131,32 @@ package enum ServerPlan: Sendable, Hashable {
             clientSecret: clientSecret)
     }
 
+    /// How a login signs in.
+    package enum SignIn: Sendable, Hashable {
+        case password
+        /// `--web`: the authorization code grant with PKCE.
+        case web
+        /// `--device`: the device authorization grant.
+        case device
+    }
+
+    /// How a login that names no way signs in: with the password, unless the server's documents list the grants
+    /// it offers (`grantTypes`) without the password grant, and one that a person finishes in a browser with it.
+    /// Then the browser where there is one (`hasBrowser`), and the device code where there is not.
+    package static func signIn(grantTypes: [String]?, description: ServerDescription, hasBrowser: Bool) -> SignIn {
+        guard description.kind == .oauth2, let grantTypes, !grantTypes.contains("password") else { return .password }
+        let web = grantTypes.contains("authorization_code") && description.authorizationURL != nil
+        let device =
+            grantTypes.contains("urn:ietf:params:oauth:grant-type:device_code")
+            && description.deviceAuthorizationURL != nil
+        switch (web, device) {
+        case (true, true): return hasBrowser ? .web : .device
+        case (true, false): return .web
+        case (false, true): return .device
+        case (false, false): return .password
+        }
+    }
+
     /// The original API's description, for a server that describes no other kind; the flags that describe
     /// another are refused.
     /// - Throws: `SwaggerError` with code `usage` naming the first such flag.

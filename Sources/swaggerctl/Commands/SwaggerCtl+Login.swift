@@ -95,9 +95,10 @@ extension SwaggerCtl {
                 throw ValidationError("--browser-timeout must be 1 second or more.")
             }
             let flag = device ? "--device" : "--web"
-            if device || web, passwordStdin || serverDescription.clientSecretStdin {
+            if device || web, passwordStdin {
                 throw ValidationError(
-                    "\(flag) signs in in the browser with a public client; it takes no password or client secret.")
+                    "\(flag) signs in in the browser, where the password is typed; it takes none. A confidential "
+                        + "client's secret comes with --client-secret-stdin.")
             }
             if device || web {
                 if email == nil, username == nil, !onTerminal {
@@ -139,10 +140,26 @@ extension SwaggerCtl {
                                 Messages.accountPrompt(choice.serverDescription.login).prompt,
                                 cancelled: Messages.accountPrompt(choice.serverDescription.login).cancelled)
                         }
+                    let environment = ProcessInfo.processInfo.environment
+                    let hasBrowser = Browser.command(environment) != nil
+                    // Without --web or --device, the server's documents may say that only a browser can sign in.
+                    let signIn: ServerPlan.SignIn =
+                        web
+                        ? .web
+                        : device
+                            ? .device
+                            : ServerPlan.signIn(
+                                grantTypes: choice.found.grantTypes, description: choice.serverDescription,
+                                hasBrowser: hasBrowser)
+                    if signIn != .password, !web, !device, !quiet {
+                        Terminal.notice(Messages.signInChosen(selection.server, signIn, hasBrowser: hasBrowser))
+                    }
                     let profile: ProfileOutcome
-                    if web {
+                    // A confidential client's secret, for a browser login: the whole of standard input, or asked for.
+                    let browserSecret =
+                        signIn != .password && serverDescription.clientSecretStdin ? try clientSecret() : nil
+                    if signIn == .web {
                         spinner?.label = "Waiting for the browser's answer from \(selection.server)"
-                        let environment = ProcessInfo.processInfo.environment
                         profile = try await controller.login(
                             email: email,
                             method: .browser(
@@ -150,20 +167,21 @@ extension SwaggerCtl {
                                     let opened = Browser.open(url, environment: environment)
                                     Terminal.notice(Messages.browserAddress(url, opened: opened))
                                 }, timeout: .seconds(browserTimeout ?? 300)),
-                            on: selection, appIDFlag: appID, serverDescription: choice.serverDescription)
-                    } else if device {
+                            on: selection, appIDFlag: appID, serverDescription: choice.serverDescription,
+                            clientSecret: browserSecret)
+                    } else if signIn == .device {
                         guard choice.serverDescription.deviceAuthorizationURL != nil else {
                             throw Messages.noDeviceAuthorization(selection.server, choice.serverDescription)
                         }
                         spinner?.label = "Waiting for the sign-in to \(selection.server)"
-                        let environment = ProcessInfo.processInfo.environment
                         profile = try await controller.login(
                             email: email,
                             method: .device(show: { code in
                                 let address = code.verificationURIComplete ?? code.verificationURI
                                 let opened = Browser.open(address, environment: environment)
                                 Terminal.notice(Messages.deviceCode(code, opened: opened))
-                            }), on: selection, appIDFlag: appID, serverDescription: choice.serverDescription)
+                            }), on: selection, appIDFlag: appID, serverDescription: choice.serverDescription,
+                            clientSecret: browserSecret)
                     } else {
                         let (password, clientSecret) = if let piped { piped } else { try secrets(for: email) }
                         spinner?.label = "Logging in to \(selection.server)"
@@ -177,6 +195,19 @@ extension SwaggerCtl {
             guard !quiet else { return }
             Terminal.notice("Logged in to \(login.server) as \(login.email).")
             Terminal.print(output.render(login.profile))
+        }
+
+        /// A browser login's client secret: standard input's only line, or asked for on the terminal.
+        private func clientSecret() throws(SwaggerError) -> String {
+            guard Terminal.isTerminal(STDIN_FILENO) else {
+                let secret = try Prompt.standardInput()
+                guard !secret.contains("\n") else {
+                    throw SwaggerError(
+                        .usage, "With --client-secret-stdin, standard input holds the client secret on one line.")
+                }
+                return secret
+            }
+            return try Prompt.secret("Client secret: ", cancelled: "Login cancelled: no client secret given.")
         }
 
         /// The password and, with --client-secret-stdin, the client secret: from standard input, the password

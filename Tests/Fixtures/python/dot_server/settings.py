@@ -7,7 +7,8 @@ grant (RFC 8628) with DOT's device pages.
 DOT_DATABASE names the SQLite file; ACCESS_TOKEN_SECONDS the tokens' life; DEVICE_INTERVAL the polling interval
 that the device authorization answer gives (5 by default); DEVICE_EXPIRES the device and user codes' life in
 seconds (600 by default); DEVICE_URI_COMPLETE=0 leaves verification_uri_complete out of that answer;
-DEVICE_SLOW_DOWN=1 answers a poll that comes too soon with slow_down (dot_server.views.TokenView).
+DEVICE_SLOW_DOWN=1 answers a poll that comes too soon with slow_down (dot_server.views.TokenView);
+NO_PASSWORD_GRANT=1 leaves the password grant out of the metadata's grant_types_supported.
 """
 
 import os
@@ -61,6 +62,7 @@ WEB_CLIENT = "swaggerctl-web"
 DEVICE_EXPIRES = int(os.environ.get("DEVICE_EXPIRES", "600"))
 DEVICE_URI_COMPLETE = os.environ.get("DEVICE_URI_COMPLETE", "1") != "0"
 DEVICE_SLOW_DOWN = os.environ.get("DEVICE_SLOW_DOWN", "0") == "1"
+NO_PASSWORD_GRANT = os.environ.get("NO_PASSWORD_GRANT", "0") == "1"
 
 
 def pkce_required(client_id):

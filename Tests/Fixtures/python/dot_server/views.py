@@ -85,7 +85,8 @@ class TokenView(dot.TokenView):
 
 
 def _with_device_endpoint(view_class):
-    """DOT's discovery view, adding RFC 8628 §4's device_authorization_endpoint, which DOT leaves out."""
+    """DOT's discovery view, adding RFC 8628 §4's device_authorization_endpoint, which DOT leaves out, and
+    without the password grant when NO_PASSWORD_GRANT=1."""
 
     class WithDeviceEndpoint(view_class):
         def get(self, request, *args, **kwargs):
@@ -95,6 +96,9 @@ def _with_device_endpoint(view_class):
             data = json.loads(response.content)
             data["device_authorization_endpoint"] = request.build_absolute_uri(
                 reverse("oauth2_provider:device-authorization"))
+            # As a provider that offers public clients no password grant (Keycloak's default for them) says it.
+            if settings.NO_PASSWORD_GRANT and "grant_types_supported" in data:
+                data["grant_types_supported"] = [g for g in data["grant_types_supported"] if g != "password"]
             answer = JsonResponse(data)
             answer["Access-Control-Allow-Origin"] = "*"
             return answer
