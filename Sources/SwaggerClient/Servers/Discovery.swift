@@ -132,44 +132,30 @@ package enum Discovery {
         } else {
             return nil
         }
-        // A browser login's endpoints, from an authorizationCode flow (OpenAPI 3) or `flow: accessCode` (Swagger 2).
-        var browser = Endpoints()
-        for name in schemes.keys.sorted() {
-            guard case .object(let scheme)? = schemes[name], scheme["type"] == .string("oauth2") else { continue }
-            let flow: [String: JSONValue]? =
-                if case .object(let flows)? = scheme["flows"], case .object(let code)? = flows["authorizationCode"] {
-                    code
-                } else if scheme["flow"] == .string("accessCode") {
-                    scheme
-                } else {
-                    nil
-                }
-            if let flow, browser.token == nil, case .string(let authorization)? = flow["authorizationUrl"],
-                case .string(let token)? = flow["tokenUrl"]
-            {
-                browser = Endpoints(
-                    token: resolve(token, against: base), authorization: resolve(authorization, against: base),
-                    grantTypes: ["authorization_code"])
+        // The first OAuth 2 scheme's flow of this kind: OpenAPI 3's `flows.<name>`, or Swagger 2's `flow: <older>`.
+        func flow(_ name: String, swagger2 older: String) -> [String: JSONValue]? {
+            for key in schemes.keys.sorted() {
+                guard case .object(let scheme)? = schemes[key], scheme["type"] == .string("oauth2") else { continue }
+                if case .object(let flows)? = scheme["flows"], case .object(let flow)? = flows[name] { return flow }
+                if scheme["flow"] == .string(older) { return scheme }
             }
+            return nil
         }
-        for name in schemes.keys.sorted() {
-            guard case .object(let scheme)? = schemes[name], scheme["type"] == .string("oauth2") else { continue }
-            let flow: [String: JSONValue]? =
-                if case .object(let flows)? = scheme["flows"], case .object(let password)? = flows["password"] {
-                    password
-                } else if scheme["flow"] == .string("password") {
-                    scheme
-                } else {
-                    nil
-                }
-            guard let flow, case .string(let tokenURL)? = flow["tokenUrl"],
-                let token = resolve(tokenURL, against: base)
-            else { continue }
-            var refresh: URL?
-            if case .string(let refreshURL)? = flow["refreshUrl"] { refresh = resolve(refreshURL, against: base) }
-            var found = Endpoints(token: token, refresh: refresh, authorization: browser.authorization)
-            found.grantTypes = ["password"] + (browser.grantTypes ?? [])
-            return found
+        func address(_ member: String, of flow: [String: JSONValue]?) -> URL? {
+            guard case .string(let text)? = flow?[member] else { return nil }
+            return resolve(text, against: base)
+        }
+        // A browser login's endpoints, from an authorization code flow.
+        let code = flow("authorizationCode", swagger2: "accessCode")
+        var browser = Endpoints()
+        if let authorization = address("authorizationUrl", of: code), let token = address("tokenUrl", of: code) {
+            browser = Endpoints(token: token, authorization: authorization, grantTypes: ["authorization_code"])
+        }
+        let password = flow("password", swagger2: "password")
+        if let token = address("tokenUrl", of: password) {
+            return Endpoints(
+                token: token, refresh: address("refreshUrl", of: password), authorization: browser.authorization,
+                grantTypes: ["password"] + (browser.grantTypes ?? []))
         }
         return browser.token == nil ? nil : browser
     }
