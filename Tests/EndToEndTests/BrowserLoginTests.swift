@@ -92,6 +92,24 @@ struct BrowserLoginTests {
         }
     }
 
+    @Test("--web: a second answer to the listener is turned away and reported, and does not disturb the login")
+    func webTwice() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.dot) { server in
+            let login = try await sandbox.swaggerctl(Self.web(server), environment: Self.browser("twice", sandbox))
+            #expect(login.status == 0, "\(login)")
+            #expect(try sandbox.sessions.records().count == 1)
+            // The second request comes while the code is exchanged, or after swaggerctl has stopped listening.
+            let log = try String(contentsOf: sandbox.root.appending(path: "browser.log"), encoding: .utf8)
+            let turnedAway = log.contains("the client answered HTTP 409")
+            let warned = login.stderr.contains(
+                "swaggerctl: warning: another answer came to the login's address after the browser's was taken; it "
+                    + "was turned away.")
+            #expect(turnedAway == warned, "\(login) \(log)")
+            #expect(turnedAway || log.contains("the second request to the client failed"), "\(log)")
+        }
+    }
+
     @Test("--web: Ctrl-C while waiting for the browser exits 130 and stores nothing")
     func webInterrupted() async throws {
         let sandbox = try Sandbox()

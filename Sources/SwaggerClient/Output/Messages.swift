@@ -423,6 +423,10 @@ package struct Messages: Sendable {
         }
     }
 
+    /// A request to the login's redirect after the one that was taken.
+    static let browserLatecomer =
+        "another answer came to the login's address after the browser's was taken; it was turned away."
+
     /// The page the browser shows after it hands the login back.
     package static func browserPage(_ page: BrowserFlow.Page) -> String {
         switch page {

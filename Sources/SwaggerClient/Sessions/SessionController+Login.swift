@@ -299,7 +299,7 @@ extension SessionController {
                     switch flow.received(callback.query) {
                     case .exchange(let code, let page):
                         callback.respond(LoopbackListener.Page(text: Messages.browserPage(page)))
-                        return .code(code)
+                        return .code(code, flow)
                     case .fail(let failure, let page):
                         callback.respond(LoopbackListener.Page(status: 400, text: Messages.browserPage(page)))
                         return .failed(failure)
@@ -321,23 +321,38 @@ extension SessionController {
             group.cancelAll()
             return first ?? .failed(flow.timedOut(after: timeout))
         }
-        await listener.close()
-        switch decided {
-        case .failed(let failure): throw message(for: failure)
-        case .code(let code):
-            do throws(APIServiceError) {
-                return try await service.exchangeCode(
-                    description, code: code, verifier: pkce.verifier, redirectURI: listener.redirectURI,
-                    clientSecret: clientSecret, server: server)
-            } catch {
-                throw messages.error(error, on: server, email: nil, kind: .oauth2)
+        guard case .code(let code, var answered) = decided else {
+            await listener.close()
+            if case .failed(let failure) = decided { throw message(for: failure) }
+            preconditionFailure("a browser login's wait ends with a code or a failure")
+        }
+        // Until the code is spent, another answer is told it came too late, and the person is told of it: a page
+        // that hands in a code of its own after the real one is worth a line.
+        let warn = self.warn
+        let latecomers = Task {
+            for await callback in listener.callbacks {
+                guard case .ignore(let page) = answered.received(callback.query) else { continue }
+                callback.respond(LoopbackListener.Page(status: 409, text: Messages.browserPage(page)))
+                warn(Messages.browserLatecomer)
             }
+        }
+        defer { latecomers.cancel() }
+        do throws(APIServiceError) {
+            let grant = try await service.exchangeCode(
+                description, code: code, verifier: pkce.verifier, redirectURI: listener.redirectURI,
+                clientSecret: clientSecret, server: server)
+            await listener.close()
+            return grant
+        } catch {
+            await listener.close()
+            throw messages.error(error, on: server, email: nil, kind: .oauth2)
         }
     }
 }
 
 /// What ended a browser login's wait.
 private enum BrowserDecision: Sendable {
-    case code(String)
+    /// The code, and the flow that took it, which answers any later request.
+    case code(String, BrowserFlow)
     case failed(SessionFailure)
 }

@@ -5,8 +5,10 @@ the standard library only).
 For an authorization URL (the authorization code grant, `…/authorize/?response_type=code&…`) it signs in on the
 provider's login page, approves (or denies) on Django OAuth Toolkit's authorization page, and requests the
 redirect's location, the client's loopback `http://127.0.0.1:PORT/callback?code=…&state=…`, as a browser follows
-it. For a device verification URL (RFC 8628: DOT's `…/device/`, or verification_uri_complete with `?user_code=`)
-it signs in, enters the user code and approves (or denies) the device.
+it. For a device verification URL (RFC 8628: DOT's `…/device/` or the Authlib fixture's `/device`, or
+verification_uri_complete with `?user_code=`) it signs in, enters the user code and approves (or denies) the
+device: on DOT's pages with the code's form, then the accept or deny button of the next; on a page whose code
+form has the decision too (buttons named allowed, 1 or 0, as Authlib's documentation's verification page) at once.
 
 The environment says what to do:
   BROWSER_USER, BROWSER_PASSWORD  the account to sign in with
@@ -319,6 +321,19 @@ def device(browser, url, action, user, password, user_code, log):
         user_code = next(value for name, value, _ in form["fields"] if name == "user_code")
     if not user_code:
         raise Failure("no user code: set BROWSER_USER_CODE, or open a URL with ?user_code=")
+    decisions = [b for b in form["buttons"] if b[0] == "allowed"]
+    if decisions:
+        # The code and the decision in one form (the Authlib fixture's page): allowed=1 approves, 0 denies.
+        want = "0" if action == "deny" else "1"
+        button = next((b for b in decisions if b[1] == want), None)
+        if button is None:
+            raise Failure(f"the user code form at {hide(page.url)} has no allowed={want} button")
+        done = browser.follow(submit(browser, page, form, {"user_code": user_code}, button), origin)
+        if done.status != 200:
+            raise Failure(f"the allowed={want} button led to HTTP {done.status} at {hide(done.url)}: "
+                          f"{summary(done.text)}")
+        log(f"the provider says: {summary(done.text, 120)}")
+        return
     button = form["buttons"][0] if form["buttons"] else None
     answer = browser.follow(submit(browser, page, form, {"user_code": user_code}, button), origin)
     if answer.status != 200:

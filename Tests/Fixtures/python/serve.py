@@ -1,9 +1,10 @@
 """Serves one of the test fixtures on a free port, as the demo server does: prints "listening on URL" once
 ready, then serves until SIGTERM.
 
-usage: serve.py fastapi|fastapi-users|dot|drf|flask HOST
+usage: serve.py fastapi|fastapi-users|dot|drf|flask|authlib HOST
 
-The ASGI apps run in uvicorn; the Flask app, a WSGI one, in Werkzeug's threaded server, which Flask brings.
+The ASGI apps run in uvicorn; the Flask apps (flask, and authlib: Authlib's authorization server), WSGI ones,
+in Werkzeug's threaded server, which Flask brings.
 """
 
 import logging
@@ -32,6 +33,10 @@ def main():
         app = application()
     elif which == "flask":
         from flask_app import app
+
+        wsgi = True
+    elif which == "authlib":
+        from authlib_app import app
 
         wsgi = True
     else:
