@@ -191,6 +191,30 @@ struct BrowserLoginTests {
         }
     }
 
+    @Test("--device against Authlib's device endpoint: the code is entered and approved; refresh; a revoking logout")
+    func authlibDevice() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.authlib, environment: ["DEVICE_INTERVAL": "1"]) { server in
+            let login = try await sandbox.swaggerctl(
+                [
+                    "login", "--device", "--kind", "oauth2", "-s", server.origin, "--client-id", "swaggerctl-device",
+                    "-e", Self.ana.email,
+                ], environment: Self.browser("approve", sandbox))
+            try #require(login.status == 0, "\(login)")
+            #expect(login.stderr.contains("To sign in, open \(server.origin)/device and enter the code "), "\(login)")
+            #expect(login.stdout.contains("email  ana@example.com\n"), "\(login)")
+            let refresh = try await sandbox.swaggerctl("refresh")
+            #expect(refresh.status == 0, "\(refresh)")
+            let details = try await sandbox.swaggerctl("details")
+            #expect(details.status == 0 && details.stdout.contains("Ana Horvat"), "\(details)")
+            let counts = { () async throws -> [String: Any] in try await server.json(["\(server.origin)/test/tokens"]) }
+            #expect(try await counts()["refresh"] as? Int == 1)
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 0 && !logout.stderr.contains("warning"), "\(logout)")
+            #expect(try await counts()["refresh"] as? Int == 0, "the logout revoked the session at Authlib")
+        }
+    }
+
     @Test("--device and --web need what the server does not name, and say which")
     func unavailable() async throws {
         let sandbox = try Sandbox()

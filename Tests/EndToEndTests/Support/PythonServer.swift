@@ -20,6 +20,9 @@ struct PythonServer: Sendable {
         /// that deletes the token), `/users/me`, fastapi-pagination's four page types under `/items`, and
         /// `/test/tokens`, the number of live tokens.
         case fastapiUsers = "fastapi-users"
+        /// Authlib's authorization server in Flask: RFC 8628's device endpoint with its device code grant, refresh
+        /// with rotation, RFC 7009 revocation, `/userinfo`, RFC 8414 metadata, and `/test/tokens`.
+        case authlib
     }
 
     /// The script that stands in for a person's browser (`$BROWSER`): it signs in on the provider's login page
