@@ -23,6 +23,8 @@ extension SwaggerCtl {
                   swaggerctl login -s https://api.example.com -u ana
                   swaggerctl login -s https://api.example.com -e me@example.com --format json
                   swaggerctl login -e me@example.com --password-stdin -q < password.txt
+                  swaggerctl login --web --kind oauth2 --client-id cli -e me@example.com
+                  swaggerctl login --device --kind oauth2 --client-id cli -e me@example.com
                 """)
 
         @Option(name: .shortAndLong, help: ArgumentHelp("The account's e-mail.", valueName: "email"))
