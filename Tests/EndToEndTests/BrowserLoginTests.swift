@@ -60,6 +60,23 @@ struct BrowserLoginTests {
             #expect(details.status == 0 && details.stdout.contains("Ana Horvat"), "\(details)")
             let refresh = try await sandbox.swaggerctl("refresh")
             #expect(refresh.status == 0, "\(refresh)")
+            let status = try await sandbox.swaggerctl("status")
+            #expect(
+                status.row("Sends")
+                    == "login in the browser (authorization code with PKCE); refresh as the OAuth 2 refresh grant; "
+                    + "logout as RFC 7009 revocation", "\(status)")
+
+            // A later login on a terminal, with no flag, signs in the way the last one did.
+            let again = try await onDedicatedThread {
+                try PseudoTerminalProcess(
+                    ["login", "-s", "\(server.origin)/o", "-e", Self.ana.email],
+                    environment: sandbox.environment.merging(Self.browser("approve", sandbox)) { $1 }
+                        .merging(["TERM": "xterm"]) { $1 })
+            }
+            #expect(try await onDedicatedThread { try again.finish() } == 0, "\(again.transcript)")
+            #expect(
+                again.transcript.contains("Opened your browser") && !again.transcript.contains("Password for"),
+                "\(again.transcript)")
             let before = try await Self.issued(server)
             let logout = try await sandbox.swaggerctl("logout")
             #expect(logout.status == 0 && !logout.stderr.contains("warning"), "\(logout)")

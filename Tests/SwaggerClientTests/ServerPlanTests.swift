@@ -139,7 +139,7 @@ struct SignInTests {
     @Test(
         "the password where it is offered or nothing is said; else the browser where there is one, else the code",
         arguments: [
-            ([String]?.none, true, ServerPlan.SignIn.password),
+            ([String]?.none, true, SignIn.password),
             (["password", "authorization_code"], true, .password),
             (["authorization_code", device], true, .web),
             (["authorization_code", device], false, .device),
@@ -147,16 +147,28 @@ struct SignInTests {
             ([device], true, .device),
             (["client_credentials"], true, .password),
         ])
-    func chosen(grants: [String]?, hasBrowser: Bool, expected: ServerPlan.SignIn) {
+    func chosen(grants: [String]?, hasBrowser: Bool, expected: SignIn) {
         #expect(
-            ServerPlan.signIn(grantTypes: grants, description: Self.description(), hasBrowser: hasBrowser) == expected)
+            ServerPlan.signIn(flag: nil, grantTypes: grants, description: Self.description(), hasBrowser: hasBrowser)
+                == expected)
     }
 
     @Test("a grant without its endpoint is not chosen")
     func needsEndpoint() {
         #expect(
             ServerPlan.signIn(
-                grantTypes: ["authorization_code", Self.device], description: Self.description(web: false),
+                flag: nil, grantTypes: ["authorization_code", Self.device], description: Self.description(web: false),
                 hasBrowser: true) == .device)
+    }
+
+    @Test("a flag wins; else the saved session's way, before what the documents say")
+    func flagAndSaved() {
+        var saved = Self.description()
+        saved.signIn = .device
+        #expect(ServerPlan.signIn(flag: .web, grantTypes: nil, description: saved, hasBrowser: true) == .web)
+        #expect(ServerPlan.signIn(flag: nil, grantTypes: ["password"], description: saved, hasBrowser: true) == .device)
+        #expect(
+            ServerPlan.signIn(flag: .password, grantTypes: ["authorization_code"], description: saved, hasBrowser: true)
+                == .password)
     }
 }

@@ -350,7 +350,7 @@ package struct Messages: Sendable {
     }
 
     /// A login that names no way to sign in, to a server that offers no password grant.
-    package static func signInChosen(_ server: ServerURL, _ chosen: ServerPlan.SignIn, hasBrowser: Bool) -> String {
+    package static func signInChosen(_ server: ServerURL, _ chosen: SignIn, hasBrowser: Bool) -> String {
         switch chosen {
         case .password: ""
         case .web:

@@ -130,6 +130,8 @@ package struct SessionStatus: Sendable, Hashable {
     static func sends(_ description: ServerDescription) -> String {
         let login =
             switch description.login {
+            case _ where description.signIn == .web: "login in the browser (authorization code with PKCE)"
+            case _ where description.signIn == .device: "login with a device code"
             case .json(let user): "login JSON {\(user), password}"
             case .form(let user): "login form {\(user), password}"
             case .passwordGrant: "login as the OAuth 2 password grant"

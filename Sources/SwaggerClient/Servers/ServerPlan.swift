@@ -131,19 +131,15 @@ package enum ServerPlan: Sendable, Hashable {
             clientSecret: clientSecret)
     }
 
-    /// How a login signs in.
-    package enum SignIn: Sendable, Hashable {
-        case password
-        /// `--web`: the authorization code grant with PKCE.
-        case web
-        /// `--device`: the device authorization grant.
-        case device
-    }
-
-    /// How a login that names no way signs in: with the password, unless the server's documents list the grants
-    /// it offers (`grantTypes`) without the password grant, and one that a person finishes in a browser with it.
-    /// Then the browser where there is one (`hasBrowser`), and the device code where there is not.
-    package static func signIn(grantTypes: [String]?, description: ServerDescription, hasBrowser: Bool) -> SignIn {
+    /// How a login signs in: as `flag` (`--web`, `--device`) says; else as the saved session's login did; else with
+    /// the password, unless the server's documents list the grants it offers (`grantTypes`) without the password
+    /// grant, and one that a person finishes in a browser with it. Then the browser where there is one
+    /// (`hasBrowser`), and the device code where there is not.
+    package static func signIn(
+        flag: SignIn?, grantTypes: [String]?, description: ServerDescription, hasBrowser: Bool
+    ) -> SignIn {
+        if let flag { return flag }
+        if description.signIn != .password { return description.signIn }
         guard description.kind == .oauth2, let grantTypes, !grantTypes.contains("password") else { return .password }
         let web = grantTypes.contains("authorization_code") && description.authorizationURL != nil
         let device =
@@ -215,6 +211,7 @@ package enum ServerPlan: Sendable, Hashable {
             discoveredAt: base?.discoveredAt ?? [])
         description.deviceAuthorizationURL = base?.deviceAuthorizationURL
         description.authorizationURL = base?.authorizationURL
+        description.signIn = base?.signIn ?? .password
         shape(&description, flags, base: base)
         return description
     }

@@ -75,6 +75,15 @@ package enum ServerKind: String, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
+/// How a person signs in: with the password, which the login shape carries, or in a browser.
+package enum SignIn: String, Sendable, Hashable, Codable {
+    case password
+    /// `--web`: the authorization code grant with PKCE.
+    case web
+    /// `--device`: the device authorization grant.
+    case device
+}
+
 /// How a login sends the credentials.
 package enum LoginShape: Sendable, Hashable {
     /// A JSON object of the user, under this member, and `password`.
@@ -227,6 +236,8 @@ package struct ServerDescription: Sendable, Hashable {
     package var deviceAuthorizationURL: URL?
     /// The OAuth 2 authorization endpoint (RFC 6749 §3.1), for `login --web`.
     package var authorizationURL: URL?
+    /// How the session's login was made, which a later login does again unless told otherwise.
+    package var signIn: SignIn = .password
 
     package init(
         kind: ServerKind, loginURL: URL, refreshURL: URL?, revocationURL: URL?, profileURL: URL,
@@ -263,7 +274,7 @@ extension ServerDescription: Codable {
     // As sessions.json has always kept it: URLs as text, and the discovery documents joined by spaces.
     private enum CodingKeys: String, CodingKey {
         case kind, loginURL, refreshURL, revocationURL, profileURL, clientID, scope, fields, usesClientSecret
-        case discoveredAt, login, refresh, revocation, deviceAuthorizationURL, authorizationURL
+        case discoveredAt, login, refresh, revocation, deviceAuthorizationURL, authorizationURL, signIn
     }
 
     package init(from decoder: any Decoder) throws {
@@ -288,6 +299,7 @@ extension ServerDescription: Codable {
         revocationURL = try url(.revocationURL)
         deviceAuthorizationURL = try url(.deviceAuthorizationURL)
         authorizationURL = try url(.authorizationURL)
+        signIn = try container.decodeIfPresent(SignIn.self, forKey: .signIn) ?? .password
         profileURL = try required(.profileURL)
         clientID = try container.decodeIfPresent(String.self, forKey: .clientID)
         scope = try container.decodeIfPresent(String.self, forKey: .scope)
@@ -309,6 +321,7 @@ extension ServerDescription: Codable {
         try container.encodeIfPresent(revocationURL?.absoluteString, forKey: .revocationURL)
         try container.encodeIfPresent(deviceAuthorizationURL?.absoluteString, forKey: .deviceAuthorizationURL)
         try container.encodeIfPresent(authorizationURL?.absoluteString, forKey: .authorizationURL)
+        if signIn != .password { try container.encode(signIn, forKey: .signIn) }
         try container.encode(profileURL.absoluteString, forKey: .profileURL)
         try container.encodeIfPresent(clientID, forKey: .clientID)
         try container.encodeIfPresent(scope, forKey: .scope)

@@ -144,18 +144,16 @@ extension SwaggerCtl {
                         }
                     let environment = ProcessInfo.processInfo.environment
                     let hasBrowser = Browser.command(environment) != nil
-                    // Without --web or --device, the server's documents may say that only a browser can sign in.
-                    let signIn: ServerPlan.SignIn =
-                        web
-                        ? .web
-                        : device
-                            ? .device
-                            : ServerPlan.signIn(
-                                grantTypes: choice.found.grantTypes, description: choice.serverDescription,
-                                hasBrowser: hasBrowser)
-                    if signIn != .password, !web, !device, !quiet {
+                    // Without --web or --device: as the last login to the server, else as its documents say.
+                    let signIn = ServerPlan.signIn(
+                        flag: web ? .web : device ? .device : passwordStdin ? .password : nil,
+                        grantTypes: choice.found.grantTypes,
+                        description: choice.serverDescription, hasBrowser: hasBrowser)
+                    if signIn != .password, !web, !device, choice.serverDescription.signIn == .password, !quiet {
                         Terminal.notice(Messages.signInChosen(selection.server, signIn, hasBrowser: hasBrowser))
                     }
+                    var description = choice.serverDescription
+                    description.signIn = signIn
                     let profile: ProfileOutcome
                     // A confidential client's secret, for a browser login: the whole of standard input, or asked for.
                     let browserSecret =
@@ -169,11 +167,11 @@ extension SwaggerCtl {
                                     let opened = Browser.open(url, environment: environment)
                                     Terminal.notice(Messages.browserAddress(url, opened: opened))
                                 }, timeout: .seconds(browserTimeout ?? 300)),
-                            on: selection, appIDFlag: appID, serverDescription: choice.serverDescription,
+                            on: selection, appIDFlag: appID, serverDescription: description,
                             clientSecret: browserSecret)
                     } else if signIn == .device {
-                        guard choice.serverDescription.deviceAuthorizationURL != nil else {
-                            throw Messages.noDeviceAuthorization(selection.server, choice.serverDescription)
+                        guard description.deviceAuthorizationURL != nil else {
+                            throw Messages.noDeviceAuthorization(selection.server, description)
                         }
                         spinner?.label = "Waiting for the sign-in to \(selection.server)"
                         profile = try await controller.login(
@@ -182,14 +180,14 @@ extension SwaggerCtl {
                                 let address = code.verificationURIComplete ?? code.verificationURI
                                 let opened = Browser.open(address, environment: environment)
                                 Terminal.notice(Messages.deviceCode(code, opened: opened))
-                            }), on: selection, appIDFlag: appID, serverDescription: choice.serverDescription,
+                            }), on: selection, appIDFlag: appID, serverDescription: description,
                             clientSecret: browserSecret)
                     } else {
                         let (password, clientSecret) = if let piped { piped } else { try secrets(for: email) }
                         spinner?.label = "Logging in to \(selection.server)"
                         profile = try await controller.login(
                             email: email, password: password, on: selection, appIDFlag: appID,
-                            serverDescription: choice.serverDescription, clientSecret: clientSecret)
+                            serverDescription: description, clientSecret: clientSecret)
                     }
                     return LoginResult(email: email, server: selection.server, profile: profile)
                 }
