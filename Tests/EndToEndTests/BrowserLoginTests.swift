@@ -149,8 +149,7 @@ struct BrowserLoginTests {
         let sandbox = try Sandbox()
         try await withPythonServer(.dot, environment: ["NO_PASSWORD_GRANT": "1"]) { server in
             let arguments = [
-                "login", "--kind", "oauth2", "-s", "\(server.origin)/o", "--client-id", "swaggerctl-web", "-e",
-                Self.ana.email,
+                "login", "-s", "\(server.origin)/o", "--client-id", "swaggerctl-web", "-e", Self.ana.email,
             ]
             // On a terminal, where a password login would ask for the password.
             let terminal = try await onDedicatedThread {
@@ -214,8 +213,8 @@ struct BrowserLoginTests {
         try await withPythonServer(.authlib, environment: ["DEVICE_INTERVAL": "1"]) { server in
             let login = try await sandbox.swaggerctl(
                 [
-                    "login", "--device", "--kind", "oauth2", "-s", server.origin, "--client-id", "swaggerctl-device",
-                    "-e", Self.ana.email,
+                    // No --kind: the metadata says it is an OAuth 2 server.
+                    "login", "--device", "-s", server.origin, "--client-id", "swaggerctl-device", "-e", Self.ana.email,
                 ], environment: Self.browser("approve", sandbox))
             try #require(login.status == 0, "\(login)")
             #expect(login.stderr.contains("To sign in, open \(server.origin)/device and enter the code "), "\(login)")

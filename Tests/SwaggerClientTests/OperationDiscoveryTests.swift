@@ -242,6 +242,11 @@ struct OperationDiscoveryTests {
             Messages.discovery(found, in: [document], made: made).contains(
                 "\nFor the profile, chose GET /api/users/me/"))
 
+        // OAuth 2's client flags do not fit a server that describes a login of its own.
+        #expect(throws: SwaggerError.self) {
+            try ServerPlan.described(found, at: document, flags: ServerFlags(clientID: "cli"), server: server)
+        }
+
         var noProfile = found
         noProfile.profile = nil
         #expect(throws: SwaggerError.self) { try ServerPlan.described(noProfile, at: document, server: server) }

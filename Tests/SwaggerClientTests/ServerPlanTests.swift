@@ -61,7 +61,7 @@ struct ServerPlanTests {
                 ServerFlags(kind: .original, loginPath: "/login"), false,
                 "--login-path is for the other kinds of server"
             ),
-            (ServerFlags(scope: "openid"), false, "--scope describes another kind of server than the original API"),
+            (ServerFlags(openAPI: "/openapi.json"), false, "--openapi describes another kind of server"),
             (ServerFlags(kind: .identity, clientID: "cli"), false, "--client-id is for --kind oauth2"),
             (ServerFlags(kind: .original), true, "--client-secret-stdin is for the other kinds of server"),
         ]

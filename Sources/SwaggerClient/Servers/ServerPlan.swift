@@ -24,10 +24,9 @@ package enum ServerPlan: Sendable, Hashable {
     package static func plan(flags: ServerFlags, saved: ServerDescription?, server: ServerURL, clientSecret: Bool)
         throws(SwaggerError) -> ServerPlan
     {
-        // Flags without a kind change what the documents describe; OAuth 2's client flags name the kind themselves.
-        if flags.kind == nil, saved == nil, !clientSecret, flags.openAPI == nil, flags.clientID == nil,
-            flags.scope == nil
-        {
+        // Flags without a kind change what the documents describe. A client secret, and a document named with
+        // --openapi, are OAuth 2's alone.
+        if flags.kind == nil, saved == nil, !clientSecret, flags.openAPI == nil {
             return .explore(
                 metadata: Discovery.metadataDocuments(for: server), openAPI: Discovery.openAPIDocuments(for: server))
         }
@@ -173,6 +172,12 @@ package enum ServerPlan: Sendable, Hashable {
     package static func described(
         _ found: Discovery.Described, at document: URL, flags: ServerFlags = ServerFlags(), server: ServerURL
     ) throws(SwaggerError) -> ServerDescription {
+        if let given = [("--client-id", flags.clientID), ("--scope", flags.scope)].first(where: { $0.1 != nil })?.0 {
+            throw SwaggerError(
+                .usage,
+                "\(given) is for OAuth 2 servers, and \(document.absoluteString) describes a login of its own, "
+                    + "\(found.login.operation); log in without it, or say --kind oauth2.")
+        }
         guard let profile = try resolve(flags.profilePath, server) ?? found.profile?.url else {
             throw SwaggerError(
                 .usage,

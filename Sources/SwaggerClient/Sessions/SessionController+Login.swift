@@ -86,16 +86,26 @@ extension SessionController {
                 return nil
             }
         }
+        // Every metadata document is read, as for --kind oauth2: one may name what another leaves out, such as
+        // RFC 8414's grant_types_supported beside OpenID Connect's userinfo_endpoint.
+        var found = Discovery.Endpoints()
+        var documents: [URL] = []
         for url in metadata {
             guard let data = await read(url), let named = Discovery.metadata(data, at: url) else { continue }
-            guard named.token != nil, named.userinfo != nil else {
-                lacking.append("\(url.absoluteString) names no \(named.token == nil ? "token" : "userinfo") endpoint")
-                continue
+            found = found.merging(named)
+            documents.append(url)
+        }
+        if !documents.isEmpty {
+            if found.token != nil, found.userinfo != nil {
+                let description = try ServerPlan.complete(
+                    flags: flags, saved: nil, server: server, clientSecret: false, found: found, at: documents,
+                    tried: documents)
+                return ServerChoice(serverDescription: description, discoveredIn: documents, found: found)
             }
-            let description = try ServerPlan.complete(
-                flags: flags, saved: nil, server: server, clientSecret: false, found: named, at: [url],
-                tried: [url])
-            return ServerChoice(serverDescription: description, discoveredIn: [url], found: named)
+            let documentNames = documents.map(\.absoluteString).joined(separator: " and ")
+            lacking.append(
+                "\(documentNames) name\(documents.count == 1 ? "s" : "") no \(found.token == nil ? "token" : "userinfo") endpoint"
+            )
         }
         for url in openAPI {
             guard let data = await read(url), let reading = Discovery.operations(data, at: url) else { continue }
