@@ -79,8 +79,6 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                // SHA-256, for PKCE's code challenge.
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: essentialsOnly
         ),
