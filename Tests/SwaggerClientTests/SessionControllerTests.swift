@@ -102,6 +102,7 @@ struct SessionControllerTests {
         let shown = Mutex<[String]>([])
         var description = ServerDescription.original(Fixtures.server)
         description.kind = .oauth2
+        description.deviceAuthorizationURL = Fixtures.server.url.appending(path: "device")
         let outcome = try await controller.login(
             email: "ana@example.com", method: .device(show: { code in shown.withLock { $0.append(code.userCode) } }),
             on: selection(controller), appIDFlag: nil, serverDescription: description)
@@ -114,6 +115,20 @@ struct SessionControllerTests {
             ])
     }
 
+    @Test("device login: a server that names no device authorization endpoint is refused before anything is sent")
+    func deviceLoginUnavailable() async throws {
+        let controller = try controller()
+        var description = ServerDescription.original(Fixtures.server)
+        description.kind = .oauth2
+        let code = await Self.code {
+            _ = try await controller.login(
+                email: "ana@example.com", method: .device(show: { _ in }), on: selection(controller), appIDFlag: nil,
+                serverDescription: description)
+        }
+        #expect(code == .usage)
+        #expect(journal.lines.isEmpty)
+    }
+
     @Test("device login: a refusal in the browser exits 4 and stores nothing")
     func deviceLoginDenied() async throws {
         var script = ScriptedService.Script()
@@ -121,6 +136,7 @@ struct SessionControllerTests {
         let controller = try controller(script)
         var description = ServerDescription.original(Fixtures.server)
         description.kind = .oauth2
+        description.deviceAuthorizationURL = Fixtures.server.url.appending(path: "device")
         let code = await Self.code {
             _ = try await controller.login(
                 email: "ana@example.com", method: .device(show: { _ in }), on: selection(controller), appIDFlag: nil,

@@ -32,16 +32,10 @@ extension SessionController {
         case .ready(let description):
             return ServerChoice(serverDescription: description)
         case .discover(let metadata, let openAPI):
-            var found = Discovery.Endpoints()
-            var documents: [URL] = []
-            var tried: [URL] = []
-            for url in metadata {
-                tried.append(url)
-                if let data = try await document(url, selection), let named = Discovery.metadata(data, at: url) {
-                    found = found.merging(named)
-                    documents.append(url)
-                }
+            var (found, documents) = try await Self.metadata(metadata) { url throws(SwaggerError) in
+                try await document(url, selection)
             }
+            var tried = metadata
             for url in openAPI where found.token == nil {
                 tried.append(url)
                 if let data = try await document(url, selection), let named = Discovery.openAPI(data, at: url) {
@@ -88,13 +82,7 @@ extension SessionController {
         }
         // Every metadata document is read, as for --kind oauth2: one may name what another leaves out, such as
         // RFC 8414's grant_types_supported beside OpenID Connect's userinfo_endpoint.
-        var found = Discovery.Endpoints()
-        var documents: [URL] = []
-        for url in metadata {
-            guard let data = await read(url), let named = Discovery.metadata(data, at: url) else { continue }
-            found = found.merging(named)
-            documents.append(url)
-        }
+        let (found, documents) = try await Self.metadata(metadata, read: read)
         if !documents.isEmpty {
             if found.token != nil, found.userinfo != nil {
                 let description = try ServerPlan.complete(
@@ -124,6 +112,20 @@ extension SessionController {
         if let failure { throw messages.error(failure, on: server, email: nil, kind: .original) }
         guard lacking.isEmpty else { throw Messages.nothingDescribed(server, lacking) }
         return ServerChoice(serverDescription: try ServerPlan.original(flags: flags, server: server))
+    }
+
+    /// What the OAuth 2 metadata documents at `urls` name together, and those of them that named anything.
+    private static func metadata(
+        _ urls: [URL], read: (URL) async throws(SwaggerError) -> Data?
+    ) async throws(SwaggerError) -> (found: Discovery.Endpoints, documents: [URL]) {
+        var found = Discovery.Endpoints()
+        var documents: [URL] = []
+        for url in urls {
+            guard let data = try await read(url), let named = Discovery.metadata(data, at: url) else { continue }
+            found = found.merging(named)
+            documents.append(url)
+        }
+        return (found, documents)
     }
 
     private func document(_ url: URL, _ selection: SessionSelection) async throws(SwaggerError) -> Data? {
@@ -240,6 +242,9 @@ extension SessionController {
     ) async throws(SwaggerError) -> TokenGrant {
         let server = attempt.account.server
         let description = attempt.serverDescription
+        guard description.deviceAuthorizationURL != nil else {
+            throw Messages.noDeviceAuthorization(server, description)
+        }
         let authorization: DeviceAuthorization
         do throws(APIServiceError) {
             authorization = try await service.deviceAuthorization(

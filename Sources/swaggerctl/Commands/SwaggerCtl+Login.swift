@@ -87,6 +87,9 @@ extension SwaggerCtl {
 
         func validate() throws {
             let onTerminal = Terminal.isTerminal(STDIN_FILENO)
+            if email != nil, username != nil {
+                throw ValidationError("--email and --username both name the account; give one of them.")
+            }
             if device, web {
                 throw ValidationError("--device and --web are two ways to sign in in a browser; give one of them.")
             }
@@ -106,16 +109,10 @@ extension SwaggerCtl {
                 if email == nil, username == nil, !onTerminal {
                     throw ValidationError("Give the account with --email or --username when there is no terminal.")
                 }
-                if email != nil, username != nil {
-                    throw ValidationError("--email and --username both name the account; give one of them.")
-                }
                 return
             }
             if !passwordStdin, !onTerminal {
                 throw ValidationError("Standard input is not a terminal; pipe the password in with --password-stdin.")
-            }
-            if email != nil, username != nil {
-                throw ValidationError("--email and --username both name the account; give one of them.")
             }
             if email == nil, username == nil, !onTerminal || passwordStdin {
                 throw ValidationError(
@@ -136,11 +133,10 @@ extension SwaggerCtl {
                         try serverDescription.flags(), on: selection, clientSecret: serverDescription.clientSecretStdin)
                     // Before the password is asked for: it says where the password will go.
                     if let discovered = Messages.discovery(choice), !quiet { Terminal.notice(discovered) }
+                    let ask = Messages.accountPrompt(choice.serverDescription.login)
                     let email =
                         if let account = email ?? username { account } else {
-                            try Prompt.line(
-                                Messages.accountPrompt(choice.serverDescription.login).prompt,
-                                cancelled: Messages.accountPrompt(choice.serverDescription.login).cancelled)
+                            try Prompt.line(ask.prompt, cancelled: ask.cancelled)
                         }
                     let environment = ProcessInfo.processInfo.environment
                     let hasBrowser = Browser.command(environment) != nil
@@ -170,9 +166,6 @@ extension SwaggerCtl {
                             on: selection, appIDFlag: appID, serverDescription: description,
                             clientSecret: browserSecret)
                     } else if signIn == .device {
-                        guard description.deviceAuthorizationURL != nil else {
-                            throw Messages.noDeviceAuthorization(selection.server, description)
-                        }
                         spinner?.label = "Waiting for the sign-in to \(selection.server)"
                         profile = try await controller.login(
                             email: email,
