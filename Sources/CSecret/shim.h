@@ -37,6 +37,22 @@ typedef __typeof__(&g_cancellable_cancel) swaggerctl_g_cancellable_cancel;
 typedef __typeof__(&g_cancellable_is_cancelled) swaggerctl_g_cancellable_is_cancelled;
 typedef __typeof__(&g_object_unref) swaggerctl_g_object_unref;
 
+// GDBus and GVariant, for the lookup over a plain session (PlainSession.swift), which libsecret cannot make.
+typedef __typeof__(&g_bus_get_sync) swaggerctl_g_bus_get_sync;
+typedef __typeof__(&g_dbus_connection_call_sync) swaggerctl_g_dbus_connection_call_sync;
+typedef __typeof__(&g_variant_new_string) swaggerctl_g_variant_new_string;
+typedef __typeof__(&g_variant_new_object_path) swaggerctl_g_variant_new_object_path;
+typedef __typeof__(&g_variant_new_variant) swaggerctl_g_variant_new_variant;
+typedef __typeof__(&g_variant_new_dict_entry) swaggerctl_g_variant_new_dict_entry;
+typedef __typeof__(&g_variant_new_array) swaggerctl_g_variant_new_array;
+typedef __typeof__(&g_variant_new_tuple) swaggerctl_g_variant_new_tuple;
+typedef __typeof__(&g_variant_get_child_value) swaggerctl_g_variant_get_child_value;
+typedef __typeof__(&g_variant_n_children) swaggerctl_g_variant_n_children;
+typedef __typeof__(&g_variant_get_string) swaggerctl_g_variant_get_string;
+typedef __typeof__(&g_variant_get_uint32) swaggerctl_g_variant_get_uint32;
+typedef __typeof__(&g_variant_get_fixed_array) swaggerctl_g_variant_get_fixed_array;
+typedef __typeof__(&g_variant_unref) swaggerctl_g_variant_unref;
+
 // The schema of swaggerctl's items. A SecretSchema holds a fixed array of 32 attribute structs, which Swift
 // can neither declare as a static constant nor initialise without copying it onto the heap on every call.
 //

@@ -514,6 +514,29 @@ struct SecretServiceTests {
         }
     }
 
+    @Test("on the user's own bus, the token is read over a plain session: no key exchange, and the same secret")
+    func plainSession() async throws {
+        try await withPrivateBus(.keyring) { bus in
+            let sandbox = try Self.sandbox(bus: bus.address)
+            try await withDemoServer { server in
+                let login = try await sandbox.loginAsDemo(server.apiURL)
+                try #require(login.status == 0, "\(login)")
+                var token: CommandResult?
+                let trace = try await monitoringBus(bus.address) { token = try await sandbox.swaggerctl("token") }
+                #expect(token?.status == 0, "\(String(describing: token))")
+                let stored = try await secretTool(
+                    "lookup", "service", "swaggerctl:\(server.apiURL)", "username", Self.demo.email, bus: bus.address)
+                #expect(token?.stdout == stored.stdout + "\n", "\(stored)")
+
+                #expect(trace.contains("member=OpenSession\n   string \"plain\""), "\(trace)")
+                #expect(!trace.contains("dh-ietf1024"), "\(trace)")
+                // libsecret's service proxy would load the service's properties and try to start it first.
+                #expect(!trace.contains("member=GetAll"), "\(trace)")
+                #expect(!trace.contains("member=StartServiceByName"), "\(trace)")
+            }
+        }
+    }
+
     @Test("with a locked collection, reads and logout give the reason and remove nothing; auto login falls back")
     func lockedCollection() async throws {
         try await withPrivateBus(.keyring) { bus in

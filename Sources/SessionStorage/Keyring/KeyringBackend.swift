@@ -37,6 +37,8 @@ package final class KeyringBackend: TokenBackend {
     /// The limit on each operation: store, read or remove.
     package let timeout: Duration
     private let busAddress: String?
+    /// Whether lookups may try a ``PlainSession`` first.
+    private let mayBePlain: Bool
     private let failure = Mutex<SecretServiceError?>(nil)
 
     /// - Parameter busAddress: The session bus, from ``SessionBus/address(in:)``; `nil` when there is none, and
@@ -44,6 +46,7 @@ package final class KeyringBackend: TokenBackend {
     package init(timeout: Duration = defaultTimeout, busAddress: String?) {
         self.timeout = timeout
         self.busAddress = busAddress
+        mayBePlain = busAddress.map(PlainSession.mayBePlain(address:)) ?? false
     }
 
     package var kind: BackendKind { .keyring }
@@ -213,11 +216,22 @@ package final class KeyringBackend: TokenBackend {
         }
     }
 
-    /// Reads one secret. libsecret returns nothing both when there is no item and when the only item stays
-    /// locked, so an empty answer is followed by a search that tells the two apart.
+    /// Reads one secret: over a ``PlainSession`` where the bus allows one, else with libsecret. libsecret
+    /// returns nothing both when there is no item and when the only item stays locked, so its empty answer is
+    /// followed by a search that tells the two apart.
     private func lookup(_ attributes: [String: String], until deadline: ContinuousClock.Instant)
         async throws(SecretServiceError) -> String?
     {
+        if mayBePlain {
+            let found = try await call(until: deadline) { (cancellable) throws(SecretServiceError) in
+                try PlainSession.lookup(attributes, cancellable: cancellable)
+            }
+            switch found {
+            case .secret(let secret): return secret
+            case .absent: return nil
+            case .deferred: break
+            }
+        }
         let secret = try await call(until: deadline) { (cancellable) throws(SecretServiceError) in
             try LibSecret.lookup(attributes: attributes, cancellable: cancellable)
         }

@@ -169,7 +169,7 @@ enum LibSecret {
     }
 
     /// Turns a GError into a ``SecretServiceError`` and frees it.
-    private static func check(_ error: UnsafeMutablePointer<GError>?, _ library: LibSecretLibrary)
+    static func check(_ error: UnsafeMutablePointer<GError>?, _ library: LibSecretLibrary)
         throws(SecretServiceError)
     {
         guard let error else { return }

@@ -34,6 +34,20 @@ struct LibSecretLibrary: @unchecked Sendable {
     let cancellableCancel: swaggerctl_g_cancellable_cancel
     let cancellableIsCancelled: swaggerctl_g_cancellable_is_cancelled
     let objectUnref: swaggerctl_g_object_unref
+    let busGetSync: swaggerctl_g_bus_get_sync
+    let connectionCallSync: swaggerctl_g_dbus_connection_call_sync
+    let variantNewString: swaggerctl_g_variant_new_string
+    let variantNewObjectPath: swaggerctl_g_variant_new_object_path
+    let variantNewVariant: swaggerctl_g_variant_new_variant
+    let variantNewDictEntry: swaggerctl_g_variant_new_dict_entry
+    let variantNewArray: swaggerctl_g_variant_new_array
+    let variantNewTuple: swaggerctl_g_variant_new_tuple
+    let variantGetChildValue: swaggerctl_g_variant_get_child_value
+    let variantNChildren: swaggerctl_g_variant_n_children
+    let variantGetString: swaggerctl_g_variant_get_string
+    let variantGetUInt32: swaggerctl_g_variant_get_uint32
+    let variantGetFixedArray: swaggerctl_g_variant_get_fixed_array
+    let variantUnref: swaggerctl_g_variant_unref
     let strHash: GHashFunc
     let strEqual: GEqualFunc
     let free: GDestroyNotify
@@ -87,6 +101,20 @@ struct LibSecretLibrary: @unchecked Sendable {
         cancellableIsCancelled = try symbol(
             "g_cancellable_is_cancelled", as: swaggerctl_g_cancellable_is_cancelled.self)
         objectUnref = try symbol("g_object_unref", as: swaggerctl_g_object_unref.self)
+        busGetSync = try symbol("g_bus_get_sync", as: swaggerctl_g_bus_get_sync.self)
+        connectionCallSync = try symbol("g_dbus_connection_call_sync", as: swaggerctl_g_dbus_connection_call_sync.self)
+        variantNewString = try symbol("g_variant_new_string", as: swaggerctl_g_variant_new_string.self)
+        variantNewObjectPath = try symbol("g_variant_new_object_path", as: swaggerctl_g_variant_new_object_path.self)
+        variantNewVariant = try symbol("g_variant_new_variant", as: swaggerctl_g_variant_new_variant.self)
+        variantNewDictEntry = try symbol("g_variant_new_dict_entry", as: swaggerctl_g_variant_new_dict_entry.self)
+        variantNewArray = try symbol("g_variant_new_array", as: swaggerctl_g_variant_new_array.self)
+        variantNewTuple = try symbol("g_variant_new_tuple", as: swaggerctl_g_variant_new_tuple.self)
+        variantGetChildValue = try symbol("g_variant_get_child_value", as: swaggerctl_g_variant_get_child_value.self)
+        variantNChildren = try symbol("g_variant_n_children", as: swaggerctl_g_variant_n_children.self)
+        variantGetString = try symbol("g_variant_get_string", as: swaggerctl_g_variant_get_string.self)
+        variantGetUInt32 = try symbol("g_variant_get_uint32", as: swaggerctl_g_variant_get_uint32.self)
+        variantGetFixedArray = try symbol("g_variant_get_fixed_array", as: swaggerctl_g_variant_get_fixed_array.self)
+        variantUnref = try symbol("g_variant_unref", as: swaggerctl_g_variant_unref.self)
         strHash = try symbol("g_str_hash", as: GHashFunc.self)
         strEqual = try symbol("g_str_equal", as: GEqualFunc.self)
         free = try symbol("g_free", as: GDestroyNotify.self)

@@ -114,12 +114,50 @@ func pythonKeyring(_ arguments: [String], stdin: String? = nil, bus address: Str
 /// Locks every collection of the Secret Service on the bus at `address`, as a screen lock would. This is
 /// the Secret Service's own Lock method, sent with `dbus-send`: it needs no prompt.
 func lockKeyring(bus address: String) async throws {
+    try await dbusSend(
+        to: "org.freedesktop.secrets", "/org/freedesktop/secrets", "org.freedesktop.Secret.Service.Lock",
+        "array:objpath:/org/freedesktop/secrets/collection/login", bus: address)
+}
+
+/// Calls `method` on `object` of `destination` with `dbus-send`, and waits for the reply.
+private func dbusSend(
+    to destination: String, _ object: String, _ method: String, _ argument: String, bus address: String
+)
+    async throws
+{
     let result = try await runProgram(
         URL(filePath: "/usr/bin/dbus-send"),
-        [
-            "--session", "--print-reply", "--dest=org.freedesktop.secrets", "/org/freedesktop/secrets",
-            "org.freedesktop.Secret.Service.Lock", "array:objpath:/org/freedesktop/secrets/collection/login",
-        ],
+        ["--session", "--print-reply", "--dest=\(destination)", object, method, argument],
         environment: ["DBUS_SESSION_BUS_ADDRESS": address])
-    guard result.status == 0 else { throw SupportFailure("Lock failed: \(result)") }
+    guard result.status == 0 else { throw SupportFailure("\(method) failed: \(result)") }
+}
+
+/// What `dbus-monitor` printed of the messages on the bus at `address` while `body` ran.
+///
+/// The monitor's output goes to a file as it comes (`tee`, which does not buffer; dbus-monitor flushes each
+/// message). After `body`, a marker call goes through the bus; the bus hands a monitor its messages in order,
+/// so once the marker is in the file, so is everything `body` sent.
+func monitoringBus(_ address: String, _ body: () async throws -> Void) async throws -> String {
+    let folder = FileManager.default.temporaryDirectory.appending(path: "swaggerctl-monitor-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let log = folder.appending(path: "monitor.log")
+    let marker = "swaggerctl-test-marker-\(UUID())"
+    // dbus-monitor prints the NameAcquired and NameLost signals, two lines each, once it has become a monitor.
+    return try await withChildProcess(
+        URL(filePath: "/bin/sh"), ["-c", "/usr/bin/dbus-monitor --session | /usr/bin/tee /dev/stderr"],
+        environment: ["DBUS_SESSION_BUS_ADDRESS": address], log: log, readyLines: 4
+    ) { _ in
+        try await body()
+        try await dbusSend(
+            to: "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
+            "string:\(marker)", bus: address)
+        let deadline = ContinuousClock.now + Deadline.command
+        while true {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let end = text.range(of: marker) { return String(text[..<end.lowerBound]) }
+            guard ContinuousClock.now < deadline else { throw SupportFailure("the monitor never saw the marker") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
 }
