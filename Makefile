@@ -1,10 +1,8 @@
 # swaggerctl: `make demo` runs the main job against the bundled demo server; `make test` runs the tests.
 SWIFT ?= swift
 PREFIX ?= /usr/local
-# Release builds link the Swift runtime statically: about 4 ms less start-up per command (see scripts/bench), and
-# a package that needs no Swift toolchain. The flags are passed to `swift package` too (scripts/man), which does
-# not know --static-swift-stdlib, so they take the form both accept.
-RELEASE_FLAGS := --scratch-path .build-release -Xswiftc -static-stdlib
+# The release build's options, which scripts/release-flags explains.
+RELEASE_FLAGS := $(shell scripts/release-flags)
 RELEASE := -c release $(RELEASE_FLAGS)
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
 # swaggerctl(1), written by scripts/man from argument-parser's generate-manual plugin and the Docs.
