@@ -160,18 +160,11 @@ package struct APIService: Sendable {
         return service
     }
 
-    /// Sizes NIO's shared event-loop group, which every service's requests run on, to one thread, and makes
-    /// that thread Swift concurrency's global executor. NIO would start a thread for each core, and a command
-    /// makes one request at a time. With one loop for both, the task that awaits an answer resumes on the
-    /// thread that read it, instead of waking a thread of the cooperative pool for each step: `details`
-    /// 1.3 ms faster, `token` no slower (`perf stat -r 100`, Docs/performance.md). A task that blocks now
-    /// holds up the loop, so nothing that may block for long runs as one: keyring calls run on threads of
-    /// their own, and a refresh lock that another process holds is waited for before any request is sent,
-    /// which holds up only the spinner. Call it once, first thing in the process, before any request; NIO
-    /// allows it only then.
+    /// Sizes NIO's shared event-loop group, which every service's requests run on, to one thread: NIO would
+    /// start one for each core, and a command makes one request at a time. Call it once, first thing in the
+    /// process, before any request; NIO allows it only then.
     package static func configureProcess() {
         NIOSingletons.groupLoopCountSuggestion = 1
-        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
     /// Closes the connection pools. Call once, after the last request.
@@ -319,8 +312,7 @@ package struct APIService: Sendable {
 }
 
 /// The HTTP clients of one service: one for each way out (directly or through one proxy) and set of trusted
-/// authorities, on NIO's shared event-loop group, whose one thread is the process's executor too
-/// (``APIService/configureProcess()``).
+/// authorities, on NIO's shared event-loop group, which starts with the first request.
 ///
 /// The group is never shut down. A connection that closes after its client's shutdown has returned (NIO
 /// finishes closing on the event loop, after a cancelled or timed-out request) still schedules its last

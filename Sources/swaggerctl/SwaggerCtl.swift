@@ -42,12 +42,6 @@ struct SwaggerCtl: AsyncParsableCommand {
     /// the only place that maps errors to exit codes.
     static func main() async {
         APIService.configureProcess()
-        // main began on the cooperative pool, before the loop was the executor; a task made now starts on the
-        // loop, so the command runs on the thread that its requests' answers arrive on.
-        await Task { await runCommand() }.value
-    }
-
-    private static func runCommand() async {
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             if let mistake = UsageCheck.unknownCommand(in: arguments, commands: commandNames) {
