@@ -48,15 +48,13 @@ enum PlainSession {
         let unlocked = bus.objectPaths(found, at: 0)
         guard let item = unlocked.first else { return bus.objectPaths(found, at: 1).isEmpty ? .absent : .deferred }
 
-        let reply: OpaquePointer
-        do {
-            reply = try bus.call(
+        // An item locked or deleted since the search: libsecret's lookup searches again, and unlocks.
+        guard
+            let reply = try bus.call(
                 Self.service, path: item, interface: "org.freedesktop.Secret.Item", method: "GetSecret",
-                [library.variantNewObjectPath(session)], reply: "((oayays))")
-        } catch .failed {
-            // Locked or deleted since the search: libsecret's lookup searches again and unlocks.
-            return .deferred
-        }
+                [library.variantNewObjectPath(session)], reply: "((oayays))",
+                unless: { bus.isAbout(theItem: $0) })
+        else { return .deferred }
         defer { library.variantUnref(reply) }
         guard let secret = bus.text(ofSecret: reply) else { return .deferred }
         return .secret(secret)
@@ -109,28 +107,23 @@ enum PlainSession {
 
         // dbus-daemon admits only the user it runs as, unless its configuration says otherwise. A bus of another
         // user's, or one that cannot say, is shared, and libsecret's encrypted session is kept for it.
-        let owner: UInt32
-        do {
-            let reply = try bus.call(
+        guard
+            let user = try bus.call(
                 "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                method: "GetConnectionUnixUser", [library.variantNewString("org.freedesktop.DBus")], reply: "(u)")
-            defer { library.variantUnref(reply) }
-            owner = bus.child(of: reply, at: 0) { library.variantGetUInt32($0) }
-        } catch .failed {
-            return .refused
-        }
-        guard owner == getuid() else { return .refused }
+                method: "GetConnectionUnixUser", [library.variantNewString("org.freedesktop.DBus")], reply: "(u)",
+                unless: { bus.isRefusal($0) })
+        else { return .refused }
+        defer { library.variantUnref(user) }
+        guard bus.child(of: user, at: 0, library.variantGetUInt32) == getuid() else { return .refused }
 
-        let reply: OpaquePointer
-        do {
-            reply = try bus.call(
+        // The specification lets a Secret Service refuse a plain session, with NotSupported.
+        guard
+            let reply = try bus.call(
                 Self.service, path: Self.servicePath, interface: Self.serviceInterface, method: "OpenSession",
                 [library.variantNewString("plain"), library.variantNewVariant(library.variantNewString(""))],
-                reply: "(vo)")
-        } catch .failed {
-            // The Secret Service offers no plain session (the specification lets it refuse one).
-            return .refused
-        }
+                reply: "(vo)",
+                unless: { bus.isDBusError($0, G_DBUS_ERROR_NOT_SUPPORTED) })
+        else { return .refused }
         defer { library.variantUnref(reply) }
         return .open(connection: connection, session: bus.string(reply, at: 1))
     }
@@ -148,6 +141,23 @@ enum PlainSession {
             _ destination: String, path: String, interface: String, method: String, _ arguments: [OpaquePointer?],
             reply: String
         ) throws(SecretServiceError) -> OpaquePointer {
+            guard
+                let answer = try call(
+                    destination, path: path, interface: interface, method: method, arguments, reply: reply,
+                    unless: { _ in false })
+            else {
+                preconditionFailure("an error that is never a refusal is thrown")
+            }
+            return answer
+        }
+
+        /// ``call(_:path:interface:method:_:reply:)``, or `nil` when it fails with an error that `refusal` says
+        /// means "not here" rather than a failure of the bus or the service. A bus that does not answer, or
+        /// answers too late, is a failure: asking libsecret instead would only wait as long again.
+        func call(
+            _ destination: String, path: String, interface: String, method: String, _ arguments: [OpaquePointer?],
+            reply: String, unless refusal: (GError) -> Bool
+        ) throws(SecretServiceError) -> OpaquePointer? {
             var error: UnsafeMutablePointer<GError>?
             let parameters = arguments.withUnsafeBufferPointer {
                 library.variantNewTuple($0.baseAddress, gsize($0.count))
@@ -157,9 +167,31 @@ enum PlainSession {
                     connection, destination, path, interface, method, parameters, OpaquePointer(type),
                     G_DBUS_CALL_FLAGS_NONE, -1, cancellable.pointer, &error)
             }
+            if let error, refusal(error.pointee) {
+                library.errorFree(error)
+                return nil
+            }
             try LibSecret.check(error, library)
             guard let answer else { throw .failed("no reply to \(method)") }
             return answer
+        }
+
+        func isDBusError(_ error: GError, _ codes: GDBusError...) -> Bool {
+            error.domain == library.dbusErrorQuark() && codes.contains { Int32($0.rawValue) == error.code }
+        }
+
+        /// An error of the bus itself, other than no answer in time.
+        func isRefusal(_ error: GError) -> Bool {
+            error.domain == library.dbusErrorQuark()
+                && !isDBusError(error, G_DBUS_ERROR_NO_REPLY, G_DBUS_ERROR_TIMEOUT, G_DBUS_ERROR_TIMED_OUT)
+        }
+
+        /// An error that says the item is not there, or not readable: one of libsecret's (an item that is
+        /// locked, or gone), an unknown object, or an error from the service that GDBus has no name for.
+        func isAbout(theItem error: GError) -> Bool {
+            error.domain == library.secretErrorQuark()
+                || isDBusError(error, G_DBUS_ERROR_UNKNOWN_OBJECT, G_DBUS_ERROR_UNKNOWN_METHOD)
+                || (error.domain == library.ioErrorQuark() && error.code == Int32(G_IO_ERROR_DBUS_ERROR.rawValue))
         }
 
         /// An `a{ss}`.
