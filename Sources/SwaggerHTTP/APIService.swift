@@ -160,13 +160,6 @@ package struct APIService: Sendable {
         return service
     }
 
-    /// Sizes NIO's shared event-loop group, which every service's requests run on, to one thread: NIO would
-    /// start one for each core, and a command makes one request at a time. Call it once, first thing in the
-    /// process, before any request; NIO allows it only then.
-    package static func configureProcess() {
-        NIOSingletons.groupLoopCountSuggestion = 1
-    }
-
     /// Closes the connection pools. Call once, after the last request.
     package func shutdown() async {
         await pool.shutdown()
@@ -312,14 +305,12 @@ package struct APIService: Sendable {
 }
 
 /// The HTTP clients of one service: one for each way out (directly or through one proxy) and set of trusted
-/// authorities, on NIO's shared event-loop group, which starts with the first request.
+/// authorities, on the ``CommandLoop``.
 ///
-/// The group is never shut down. A connection that closes after its client's shutdown has returned (NIO
+/// The loop is never shut down. A connection that closes after its client's shutdown has returned (NIO
 /// finishes closing on the event loop, after a cancelled or timed-out request) still schedules its last
-/// tasks there; on a group that was shut down meanwhile, NIO prints "Cannot schedule tasks on an EventLoop
-/// that has already shut down", which a later NIO turns into a crash. The process ends the group's threads
-/// when it exits. ``APIService/configureProcess()`` keeps the group to one thread: a command makes one request
-/// at a time.
+/// tasks there; on a loop that was shut down meanwhile, NIO prints "Cannot schedule tasks on an EventLoop
+/// that has already shut down", which a later NIO turns into a crash. The loop runs until the process exits.
 final class ClientPool: Sendable {
     /// One client for each way out and each set of trusted authorities.
     private struct Route: Hashable {
@@ -350,7 +341,7 @@ final class ClientPool: Sendable {
                     host: proxy.host, port: proxy.port,
                     authorization: proxy.username.map { .basic(username: $0, password: proxy.password ?? "") })
             }
-            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            let client = HTTPClient(eventLoopGroupProvider: .shared(CommandLoop.group), configuration: configuration)
             clients[route] = client
             return client
         }

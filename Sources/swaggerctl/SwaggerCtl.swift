@@ -38,38 +38,54 @@ struct SwaggerCtl: AsyncParsableCommand {
         return "swaggerctl \(SwaggerctlVersion.current) (\(commit), \(swift))"
     }
 
-    /// Parses the command line, runs the command, and turns every failure into its message and exit code:
-    /// the only place that maps errors to exit codes.
-    static func main() async {
-        APIService.configureProcess()
+    /// Parses the command line, runs the command on the command loop, and turns every failure into its message
+    /// and exit code: the only place that maps errors to exit codes.
+    ///
+    /// Parsing comes first, on the bare main thread: `--version`, help and a usage error never pay for the loop.
+    static func main() {
+        let parsed: any ParsableCommand
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             if let mistake = UsageCheck.unknownCommand(in: arguments, commands: commandNames) {
                 throw ValidationError(mistake)
             }
-            var command = try parseAsRoot(arguments)
-            if var command = command as? AsyncParsableCommand {
-                try await command.run()
-            } else {
-                try command.run()
+            parsed = try parseAsRoot(arguments)
+        } catch {
+            fail(error)
+        }
+        nonisolated(unsafe) var command = parsed
+        CommandLoop.run {
+            do {
+                if var command = command as? AsyncParsableCommand {
+                    try await command.run()
+                } else {
+                    try command.run()
+                }
+            } catch {
+                fail(error)
             }
-        } catch let error as SwaggerError {
+            terminate(0)
+        }
+    }
+
+    /// Ends the process for `error`: its one line and exit code, or the help, version or script it asked for.
+    private static func fail(_ error: any Error) -> Never {
+        if let error = error as? SwaggerError {
             Terminal.error(error.message)
             terminate(exitCode(for: error.code).rawValue)
-        } catch {
-            let code = exitCode(for: error)
-            // Help and --version go to stdout, as argument-parser prints them. So does the script that
-            // --generate-completion-script asks for, but bash's made to complete URLs, as `completion bash` prints it.
-            guard code != .success else {
-                let message = fullMessage(for: error)
-                let script = Completion.joiningColons(message)
-                guard script != message else { exit(withError: error) }
-                Terminal.print(script)
-                terminate(0)
-            }
-            Terminal.standardError.write(UsageCheck.message(fullMessage(for: error)))
-            terminate(code.rawValue)
         }
+        let code = exitCode(for: error)
+        // Help and --version go to stdout, as argument-parser prints them. So does the script that
+        // --generate-completion-script asks for, but bash's made to complete URLs, as `completion bash` prints it.
+        guard code != .success else {
+            let message = fullMessage(for: error)
+            let script = Completion.joiningColons(message)
+            guard script != message else { exit(withError: error) }
+            Terminal.print(script)
+            terminate(0)
+        }
+        Terminal.standardError.write(UsageCheck.message(fullMessage(for: error)))
+        terminate(code.rawValue)
     }
 
     /// Ends the process with `status`. The C library's `exit`, which the command's own `exit(withError:)`

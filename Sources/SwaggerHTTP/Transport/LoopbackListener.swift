@@ -51,7 +51,7 @@ package final class LoopbackListener: Sendable {
     /// - Throws: ``APIServiceError/unreachable(_:)`` when no port could be had.
     package static func open(path: String) async throws(APIServiceError) -> LoopbackListener {
         let (callbacks, continuation) = AsyncStream.makeStream(of: Callback.self)
-        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let bootstrap = ServerBootstrap(group: CommandLoop.group)
             .serverChannelOption(.backlog, value: 16)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

@@ -42,7 +42,7 @@ enum TLSDiagnosis {
         // the deadline.
         configuration.certificateVerification = .noHostnameVerification
         let context = try NIOSSLContext(configuration: configuration)
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel = try await ClientBootstrap(group: CommandLoop.group)
             .connectTimeout(TimeAmount(limit))
             .connect(host: proxy?.host ?? host, port: proxy?.port ?? port).get()
         channel.eventLoop.scheduleTask(in: TimeAmount(limit)) { channel.close(promise: nil) }

@@ -1,0 +1,43 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// The one thread a command runs on: the main thread, made NIO's event loop, runs the command as a task that
+/// prefers it, so a request and the code that awaits it never change threads.
+///
+/// Without it, the command ran on Swift's cooperative pool and its connections on an event-loop thread of their
+/// own: every step of a request, from connecting to the body's last byte, woke the other thread and waited for
+/// it. Blocking calls stay off this thread as they stayed off the pool's: libsecret's run on threads of their
+/// own (`BoundedCall`).
+package enum CommandLoop {
+    private static let installed = Mutex<(any EventLoop)?>(nil)
+
+    /// The loop of ``run(_:)``, which every client and listener of the process uses; NIO's shared group where no
+    /// command runs on one, as in the tests that call the API service in their own process.
+    static var group: any EventLoopGroup {
+        installed.withLock { $0 } ?? MultiThreadedEventLoopGroup.singleton
+    }
+
+    /// Makes the calling thread the event loop and runs `command` on it; the command ends the process.
+    package static func run(_ command: @escaping @Sendable () async -> Never) -> Never {
+        MultiThreadedEventLoopGroup.withCurrentThreadAsEventLoop { loop in
+            installed.withLock { $0 = loop }
+            Task(executorPreference: LoopExecutor(loop: loop)) { await command() }
+        }
+        preconditionFailure("the command loop stopped before its command ended the process")
+    }
+
+    /// Runs each job of the task tree that prefers it on the loop, after what the loop has already queued.
+    private final class LoopExecutor: TaskExecutor {
+        let loop: any EventLoop
+
+        init(loop: any EventLoop) {
+            self.loop = loop
+        }
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        }
+    }
+}
