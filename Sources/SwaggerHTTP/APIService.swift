@@ -13,10 +13,10 @@ import Synchronization
 /// person's own requests, telling its delegate while it waits.
 ///
 /// Each call runs on an AsyncHTTPClient that goes through the proxy the environment names for the server, and
-/// trusts the certificate authorities of ``TrustSettings``. Middlewares add the `User-Agent` (and the bearer
-/// token where needed), bound each attempt from connecting to its last byte, describe the exchange for
-/// `--verbose` with every secret hidden, and keep the response for classification; every failure becomes an
-/// ``APIServiceError``. The profile and the person's idempotent requests are retried on 429, 502, 503 and 504
+/// trusts the certificate authorities of ``TrustSettings``; its transport bounds each attempt from connecting to
+/// the answer's last byte. Middlewares add the `User-Agent` (and the bearer token where needed), describe the
+/// exchange for `--verbose` with every secret hidden, and keep the response for classification; every failure
+/// becomes an ``APIServiceError``. The profile and the person's idempotent requests are retried on 429, 502, 503 and 504
 /// with exponential backoff; nothing else is ever repeated. Redirects are not followed, so a token is never
 /// sent to a host it was not issued for.
 ///
@@ -166,7 +166,7 @@ package struct APIService: Sendable {
     }
 
     /// Sends one operation of the generated client through `outer` (the bearer token, the retries), then the
-    /// deadline, the verbose log and the `recorder`, innermost last, and classifies what goes wrong.
+    /// verbose log and the `recorder`, innermost last, and classifies what goes wrong.
     private func perform<Output: Sendable>(
         server: ServerURL, operation: Operation, outer: [any ClientMiddleware] = [], recorder: ResponseRecorder,
         secrets: [String?], _ call: @Sendable (SwaggerAPI.Client) async throws -> Output
@@ -174,7 +174,7 @@ package struct APIService: Sendable {
         let proxy = proxies.proxy(for: server)
         secretBook.learn(secrets + [proxy?.password])
         let client = SwaggerAPI.Client(
-            serverURL: server.url, transport: transport(through: proxy),
+            serverURL: server.url, transport: transport(through: proxy, limit: recorder.limit),
             middlewares: middlewares(outer: outer, recorder: recorder, proxy: proxy))
         return try await reporting(server, through: proxy, operation: operation, recorder: recorder) {
             try await call(client)
@@ -193,7 +193,7 @@ package struct APIService: Sendable {
             throw .contractViolation("\(url.absoluteString.prefix(200)) is not an http or https URL")
         }
         let proxy = proxies.proxy(for: origin)
-        let transport = transport(through: proxy)
+        let transport = transport(through: proxy, limit: recorder.limit)
         secretBook.learn(secrets + [proxy?.password])
         let chain = middlewares(outer: outer, recorder: recorder, proxy: proxy)
         var request = request
@@ -211,12 +211,11 @@ package struct APIService: Sendable {
         }
     }
 
-    /// `User-Agent`, then `outer`, the deadline, the verbose log and the `recorder`, outermost first.
+    /// `User-Agent`, then `outer`, the verbose log and the `recorder`, outermost first.
     private func middlewares(
         outer: [any ClientMiddleware], recorder: ResponseRecorder, proxy: ProxySettings.Proxy?
     ) -> [any ClientMiddleware] {
         var middlewares: [any ClientMiddleware] = [HeaderMiddleware.userAgent] + outer
-        middlewares.append(DeadlineMiddleware(limit: timeout))
         if let log {
             middlewares.append(VerboseLogMiddleware(log: log, secrets: secretBook, proxy: proxy))
         }
@@ -224,9 +223,10 @@ package struct APIService: Sendable {
         return middlewares
     }
 
-    private func transport(through proxy: ProxySettings.Proxy?) -> HTTPClientTransport {
+    /// The transport through `proxy`, which reads at most `limit` bytes of an answer's body.
+    private func transport(through proxy: ProxySettings.Proxy?, limit: Int) -> HTTPClientTransport {
         HTTPClientTransport(
-            client: pool.client(through: proxy, timeout: timeout, trust: trust), timeout: TimeAmount(timeout))
+            client: pool.client(through: proxy, timeout: timeout, trust: trust), timeout: timeout, limit: limit)
     }
 
     /// Runs `call` to `origin` between the delegate's waiting on and off, classifying what it throws, and
@@ -330,6 +330,9 @@ final class ClientPool: Sendable {
             // negotiation and connection set-up cost start-up time.
             configuration.httpVersion = .http1Only
             configuration.decompression = .disabled
+            // No tracer is ever bootstrapped: without this, each request would ask the configuration for one, by a
+            // dynamic cast.
+            configuration.tracing.tracer = nil
             configuration.timeout = .init(connect: TimeAmount(min(timeout, .seconds(5))), read: TimeAmount(timeout))
             // A refused connection is retried with backoff until the connect timeout by default, so a server
             // that is down took five seconds to report. One command makes one request; like curl, it fails at

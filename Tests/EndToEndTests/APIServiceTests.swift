@@ -103,6 +103,11 @@ struct APIServiceTests {
                 FaultServer.Reply(body: String(repeating: " ", count: 1 << 21)),
                 .contractViolation("the response is larger than 1024 KiB")
             ),
+            // An error answer is cut at the limit, not refused: its status says what went wrong.
+            (
+                FaultServer.Reply(status: .badRequest, body: String(repeating: " ", count: 1 << 21)),
+                .requestRejected(status: 400, message: nil)
+            ),
         ] as [(FaultServer.Reply, APIServiceError)])
     func loginFailures(reply: FaultServer.Reply, expected: APIServiceError) async throws {
         try await FaultServer.run(login: reply) { url in

@@ -4,12 +4,11 @@ import OpenAPIRuntime
 import SwaggerModel
 import Synchronization
 
-/// Reads each response body into memory, up to a limit, and keeps a copy of the response and its bytes.
+/// Keeps a copy of each response and its body, which the transport has read whole, to the recorder's limit.
 ///
 /// The generated client decodes the body into the API's types, which checks it against the contract; the
 /// copy lets `--format json` print the profile exactly as received, `null`s and unknown fields included, and
-/// lets every failing status be classified from one place with its headers and body. The limit stops a rude
-/// server from streaming without end.
+/// lets every failing status be classified from one place with its headers and body.
 ///
 /// One recorder serves one request: its caller reads what it kept once the request is over.
 final class ResponseRecorder: ClientMiddleware {
@@ -20,6 +19,7 @@ final class ResponseRecorder: ClientMiddleware {
         var body: Data?
     }
 
+    /// The most of an answer's body that the transport reads (``ResponseCollector``).
     let limit: Int
     private let recorded = Mutex(Recorded())
     /// The command's secrets, hidden in the server's words that ``failure(_:)`` quotes.
@@ -49,19 +49,7 @@ final class ResponseRecorder: ClientMiddleware {
             $0.body = nil
         }
         guard let responseBody else { return (response, nil) }
-        var bytes = Data()
-        for try await chunk in responseBody {
-            guard bytes.count + chunk.count <= limit else {
-                // An error answer is classified by its status; its body only adds the server's words, so a
-                // huge one is cut short rather than turned into a contract violation.
-                guard (200..<300).contains(response.status.code) else {
-                    bytes.append(contentsOf: chunk.prefix(limit - bytes.count))
-                    break
-                }
-                throw APIServiceError.contractViolation("the response is larger than \(limit / 1024) KiB")
-            }
-            bytes.append(contentsOf: chunk)
-        }
+        let bytes = try await Data(whole: responseBody, atMost: .max)
         if let tokenFields, (200..<300).contains(response.status.code) {
             secrets.learnTokens(in: bytes, headers: response.headerFields, described: tokenFields)
         }

@@ -6,50 +6,64 @@ import NIOHTTP1
 import OpenAPIRuntime
 import SwaggerModel
 
-/// The generated client's transport: AsyncHTTPClient, with each request body sent as bytes.
+/// The generated client's transport: AsyncHTTPClient, with each request body sent whole and each answer read
+/// whole, up to a limit, by a ``ResponseCollector`` on the event loop as its bytes arrive.
 ///
-/// swift-openapi-async-http-client hands AsyncHTTPClient every request body as an async stream. With a stream,
-/// AsyncHTTPClient (`HTTPRequestStateMachine.receivedHTTPResponseEnd`, 1.37) fails the request with
-/// `remoteConnectionClosed` when the response ends by the server closing the connection (no `Content-Length`,
-/// no chunking) before it has seen the stream's end, even though every byte the `Content-Length` promised
-/// was sent and the whole response arrived: one to three logins in a hundred, against such a server. A body
-/// of bytes is written whole, end included, before any answer can come. This API's request bodies are small
-/// JSON, so collecting them first costs nothing.
+/// Every caller reads the whole answer before it looks at it, so a streamed body would only add layers: an
+/// async sequence with its back-pressure between the loop and the task, and, in AsyncHTTPClient's async API, a
+/// task and an actor of its own for cancellation, which run on Swift's cooperative pool and so start its threads.
+/// The deadline bounds the whole exchange, from connecting to the answer's last byte: a server that drips its
+/// body one byte a second runs into it as surely as one that never answers.
+///
+/// A request body is sent as bytes: as a stream, AsyncHTTPClient (1.37) failed one to three requests in a hundred
+/// with `remoteConnectionClosed` against a server that ends its answer by closing the connection before it has
+/// seen the stream's end, although the whole answer had arrived.
 struct HTTPClientTransport: ClientTransport {
     var client: HTTPClient
-    /// AsyncHTTPClient's deadline, which ends when the response head has arrived; ``DeadlineMiddleware``
-    /// bounds the body.
-    var timeout: TimeAmount
+    /// The bound on the whole exchange.
+    var timeout: Duration
+    /// The most of an answer's body that is read, as ``ResponseCollector`` applies it.
+    var limit: Int
 
     func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
         HTTPResponse, HTTPBody?
     ) {
-        var outgoing = HTTPClientRequest(url: try Self.url(of: request, under: baseURL))
-        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        var headers = HTTPHeaders()
         for field in request.headerFields {
-            outgoing.headers.add(name: field.name.canonicalName, value: field.value)
+            headers.add(name: field.name.canonicalName, value: field.value)
         }
-        if let body {
-            outgoing.body = .bytes(
-                ByteBuffer(bytes: try await Data(whole: body, atMost: APIService.requestBodyLimit)))
+        var sent: HTTPClient.Body?
+        if let body { sent = .bytes(try await Data(whole: body, atMost: APIService.requestBodyLimit)) }
+        let outgoing = try HTTPClient.Request(
+            url: try Self.url(of: request, under: baseURL), method: HTTPMethod(rawValue: request.method.rawValue),
+            headers: headers, body: sent)
+        let collector = ResponseCollector(limit: limit)
+        let task = client.execute(request: outgoing, delegate: collector, deadline: .now() + TimeAmount(timeout))
+        let answer: ResponseCollector.Answer
+        do {
+            answer = try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+        } catch ResponseCollector.Cut.cut {
+            guard let cut = collector.cutAnswer else { throw APIServiceError.contractViolation("no answer was kept") }
+            answer = cut
         }
-        let incoming = try await client.execute(outgoing, timeout: timeout)
 
         var fields = HTTPFields()
-        for header in incoming.headers {
+        for header in answer.head.headers {
             // A repeated field (Set-Cookie, say) is kept as often as it came.
             if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
         }
         let response = HTTPResponse(
-            status: .init(code: Int(incoming.status.code), reasonPhrase: incoming.status.reasonPhrase),
+            status: .init(code: Int(answer.head.status.code), reasonPhrase: answer.head.status.reasonPhrase),
             headerFields: fields)
         switch request.method {
         case .head, .connect, .trace:
             return (response, nil)
         default:
-            let length = fields[.contentLength].flatMap(Int64.init).map(HTTPBody.Length.known) ?? .unknown
-            let body = HTTPBody(incoming.body.map(\.readableBytesView), length: length, iterationBehavior: .single)
-            return (response, body)
+            return (response, HTTPBody(answer.body.readableBytesView, length: .known(Int64(answer.body.readableBytes))))
         }
     }
 
