@@ -160,7 +160,8 @@ package struct APIService: Sendable {
         return service
     }
 
-    /// Closes the connection pools. Call once, after the last request.
+    /// Closes the connection pools, or leaves them to the process's exit where the command loop runs it. Call
+    /// once, after the last request.
     package func shutdown() async {
         await pool.shutdown()
     }
@@ -350,10 +351,18 @@ final class ClientPool: Sendable {
         }
     }
 
+    /// Closes every client's connections. A command's process closes them as it exits, right after: a client's
+    /// own shutdown reports back through a Dispatch queue, whose first use starts two threads, a millisecond of
+    /// a command that takes a dozen. Its clients are kept until then, since a client that is freed before it
+    /// was shut down stops a debug build.
     func shutdown() async {
         let open = clients.withLock { clients in
             defer { clients = [:] }
             return Array(clients.values)
+        }
+        guard !CommandLoop.endsWithProcess else {
+            CommandLoop.keepUntilExit(open)
+            return
         }
         for client in open { try? await client.shutdown() }
     }

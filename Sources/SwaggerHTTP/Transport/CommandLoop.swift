@@ -11,11 +11,22 @@ import Synchronization
 /// own (`BoundedCall`).
 package enum CommandLoop {
     private static let installed = Mutex<(any EventLoop)?>(nil)
+    private static let keptUntilExit = Mutex<[any Sendable]>([])
 
     /// The loop of ``run(_:)``, which every client and listener of the process uses; NIO's shared group where no
     /// command runs on one, as in the tests that call the API service in their own process.
     static var group: any EventLoopGroup {
         installed.withLock { $0 } ?? MultiThreadedEventLoopGroup.singleton
+    }
+
+    /// Whether the process runs on the loop, and so ends with its command.
+    static var endsWithProcess: Bool {
+        installed.withLock { $0 != nil }
+    }
+
+    /// Keeps `value` alive until the process exits, which ends it without its deinitialiser.
+    static func keepUntilExit(_ value: any Sendable) {
+        keptUntilExit.withLock { $0.append(value) }
     }
 
     /// Makes the calling thread the event loop and runs `command` on it; the command ends the process.

@@ -94,49 +94,25 @@ enum FaultServer {
 
     /// Holds ``Reply/held`` replies until it opens, once.
     final class Gate: Sendable {
-        private struct State {
-            var isOpen = false
-            var waiting: [CheckedContinuation<Void, Never>] = []
-            /// Those waiting for a reply to be held.
-            var watching: [CheckedContinuation<Void, Never>] = []
-        }
-
-        private let state = Mutex(State())
+        private let state = Mutex<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
         init() {}
 
         func wait() async {
             await withCheckedContinuation { continuation in
-                let (isOpen, watching) = state.withLock { state in
+                let isOpen = state.withLock { state in
                     if !state.isOpen { state.waiting.append(continuation) }
-                    defer { state.watching = [] }
-                    return (state.isOpen, state.watching)
+                    return state.isOpen
                 }
-                for watcher in watching { watcher.resume() }
                 if isOpen { continuation.resume() }
-            }
-        }
-
-        /// Returns once a reply is held (its request has arrived, and its client waits for the answer), or once
-        /// the gate opens, as the test does when the client ends without asking.
-        func held() async {
-            await withCheckedContinuation { continuation in
-                let isHolding = state.withLock { state in
-                    if state.waiting.isEmpty, !state.isOpen { state.watching.append(continuation) }
-                    return !state.waiting.isEmpty || state.isOpen
-                }
-                if isHolding { continuation.resume() }
             }
         }
 
         func open() {
             let waiting = state.withLock { state in
                 state.isOpen = true
-                defer {
-                    state.waiting = []
-                    state.watching = []
-                }
-                return state.waiting + state.watching
+                defer { state.waiting = [] }
+                return state.waiting
             }
             for continuation in waiting { continuation.resume() }
         }
