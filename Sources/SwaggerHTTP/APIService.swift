@@ -175,7 +175,8 @@ package struct APIService: Sendable {
         let proxy = proxies.proxy(for: server)
         secretBook.learn(secrets + [proxy?.password])
         let client = SwaggerAPI.Client(
-            serverURL: server.url, transport: transport(through: proxy, limit: recorder.limit),
+            serverURL: server.url, configuration: Configuration(dateTranscoder: TimestampTranscoder()),
+            transport: transport(through: proxy, limit: recorder.limit),
             middlewares: middlewares(outer: outer, recorder: recorder, proxy: proxy))
         return try await reporting(server, through: proxy, operation: operation, recorder: recorder) {
             try await call(client)

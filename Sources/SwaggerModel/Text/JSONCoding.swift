@@ -8,7 +8,7 @@ extension JSONEncoder {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+            try container.encode(Timestamp.string(from: date))
         }
         return encoder
     }
@@ -21,10 +21,7 @@ extension JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-            guard let date = (try? Date(text, strategy: withFraction)) ?? (try? Date(text, strategy: .iso8601))
-            else {
+            guard let date = Timestamp.date(from: try container.decode(String.self)) else {
                 throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 date")
             }
             return date
