@@ -19,7 +19,10 @@ enum Terminal {
         let descriptor: Int32
 
         func write(_ text: String) {
-            write(Data(text.utf8))
+            // From the string's own storage: `Data(text.utf8)` would first ask the runtime whether the view is
+            // `ContiguousBytes`, and a process's first such question reads every protocol conformance record.
+            var text = text
+            text.withUTF8 { write(Data(buffer: $0)) }
         }
 
         func write(_ data: Data) {
