@@ -10,7 +10,10 @@ import Testing
 struct BoundedCallTests {
     @Test("a call that finishes in time returns its value")
     func inTime() async throws {
-        let value = try await BoundedCall.run(until: .now + .seconds(30), timeout: .seconds(30)) { _ in 42 }
+        let deadline = TestDeadline()
+        let value = try await BoundedCall.run(
+            until: .now + .seconds(600), timeout: .seconds(3), sleep: deadline.sleep
+        ) { _ in 42 }
         #expect(value == 42)
     }
 
@@ -19,12 +22,13 @@ struct BoundedCallTests {
         "a call that ignores its cancellable still gives its caller a timeout at the deadline",
         .timeLimit(.minutes(1)))
     func uncooperativeCall() async throws {
-        // The call cannot return before the test lets it, so only the deadline can answer the caller, however
-        // slow the machine.
+        // The call cannot return before the test lets it, so only the deadline can answer the caller.
         let release = DispatchSemaphore(value: 0)
         let reports = CallReports()
-        await #expect(throws: SecretServiceError.timedOut(.milliseconds(200))) {
-            try await BoundedCall.run(until: .now + .milliseconds(200), timeout: .milliseconds(200)) { _ in
+        let deadline = TestDeadline()
+        deadline.pass()
+        await #expect(throws: SecretServiceError.timedOut(.seconds(3))) {
+            try await BoundedCall.run(until: .now + .seconds(600), timeout: .seconds(3), sleep: deadline.sleep) { _ in
                 release.wait()
                 reports.send(true)
                 return "waited for the thread"
@@ -37,21 +41,36 @@ struct BoundedCallTests {
     @Test("the call's GCancellable is cancelled at the deadline, so libsecret can stop waiting")
     func cancelledAtDeadline() async throws {
         let reports = CallReports()
-        await #expect(throws: SecretServiceError.timedOut(.milliseconds(100))) {
-            try await BoundedCall.run(until: .now + .milliseconds(100), timeout: .milliseconds(100)) { cancellable in
+        let deadline = TestDeadline()
+        deadline.pass()
+        await #expect(throws: SecretServiceError.timedOut(.seconds(3))) {
+            try await BoundedCall.run(until: .now + .seconds(600), timeout: .seconds(3), sleep: deadline.sleep) {
+                cancellable in
                 reports.send(cancellable.waitUntilCancelled())
             }
         }
         #expect(await reports.next() == true)
     }
 
+    @Test("a deadline already past fails at once, without a call")
+    func pastDeadline() async throws {
+        let ran = Mutex(false)
+        await #expect(throws: SecretServiceError.timedOut(.seconds(3))) {
+            try await BoundedCall.run(until: .now - .seconds(1), timeout: .seconds(3), sleep: TestDeadline().sleep) {
+                _ in ran.withLock { $0 = true }
+            }
+        }
+        #expect(ran.withLock { $0 } == false)
+    }
+
     @Test("a task cancelled before the call starts never starts it")
     func cancelledBeforeStart() async throws {
         let ran = Mutex(false)
+        let deadline = TestDeadline()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await BoundedCall.run(until: .now + .seconds(30), timeout: .seconds(30)) { _ in
-                ran.withLock { $0 = true }
+            return try await BoundedCall.run(until: .now + .seconds(600), timeout: .seconds(3), sleep: deadline.sleep) {
+                _ in ran.withLock { $0 = true }
             }
         }
         await #expect(throws: SecretServiceError.cancelled) { try await task.value }
@@ -62,8 +81,10 @@ struct BoundedCallTests {
     func taskCancellation() async throws {
         let started = CallReports()
         let reports = CallReports()
+        let deadline = TestDeadline()
         let task = Task {
-            try await BoundedCall.run(until: .now + .seconds(600), timeout: .seconds(600)) { cancellable in
+            try await BoundedCall.run(until: .now + .seconds(600), timeout: .seconds(3), sleep: deadline.sleep) {
+                cancellable in
                 started.send(true)
                 reports.send(cancellable.waitUntilCancelled())
             }
@@ -72,6 +93,28 @@ struct BoundedCallTests {
         task.cancel()
         await #expect(throws: SecretServiceError.cancelled) { try await task.value }
         #expect(await reports.next() == true)
+    }
+
+    /// A deadline that passes when the test says so: the sleep that the call's deadline waits on.
+    final class TestDeadline: Sendable {
+        private let passes: AsyncStream<Void>
+        private let continuation: AsyncStream<Void>.Continuation
+
+        init() {
+            (passes, continuation) = AsyncStream.makeStream()
+        }
+
+        /// Lets the sleep return, now or as soon as it starts.
+        func pass() {
+            continuation.yield()
+        }
+
+        /// Returns once the deadline has passed; throws when its task is cancelled first.
+        @Sendable func sleep(_: Duration) async throws {
+            var iterator = passes.makeAsyncIterator()
+            guard await iterator.next() != nil else { throw CancellationError() }
+            try Task.checkCancellation()
+        }
     }
 
     /// What the call's thread saw, which the test awaits without blocking a thread of the cooperative pool.

@@ -1,5 +1,4 @@
 internal import CSecret
-import Dispatch
 import FoundationEssentials
 import Glibc
 import SwaggerModel
@@ -10,42 +9,52 @@ import Synchronization
 /// libsecret's `_sync` functions block their thread while they iterate a private GLib main context, and a
 /// Secret Service that never answers (or a prompt that nobody sees) blocks them for as long as D-Bus lets it:
 /// 25 seconds per method call, and forever for a prompt. So each call:
-/// - runs on a thread of its own, never on a thread of Swift's cooperative pool;
-/// - gets a fresh `GCancellable`, which a timer cancels at the deadline. libsecret honours it: the pending
+/// - runs on a thread of its own, never on the thread of the command's tasks;
+/// - gets a fresh `GCancellable`, which is cancelled at the deadline. libsecret honours it: the pending
 ///   D-Bus call fails with `G_IO_ERROR_CANCELLED`, and an open prompt is dismissed;
 /// - returns to its caller at the deadline even if the thread has not come back yet. The thread is detached,
 ///   so nothing waits for it, and a process that is done exits at once.
+///
+/// The deadline is a child task that sleeps with `sleep`: the command loop's timer in a command, which starts no
+/// thread, where `Task.sleep` would start Dispatch's; a test's own in its tests.
 enum BoundedCall {
     /// Runs `call` with a cancellable that is cancelled at `deadline` or when the current task is cancelled.
-    /// - Parameter timeout: The whole allowance, for the error.
+    /// - Parameters:
+    ///   - timeout: The whole allowance, for the error.
+    ///   - sleep: Suspends for the time it is given, or until its task is cancelled.
     /// - Throws: ``SecretServiceError/timedOut(_:)`` at the deadline, ``SecretServiceError/cancelled`` when the
     ///   task was cancelled, or what `call` threw.
     static func run<Value: Sendable>(
         until deadline: ContinuousClock.Instant, timeout: Duration,
+        sleep: @escaping @Sendable (Duration) async throws -> Void,
         _ call: @escaping @Sendable (Cancellable) throws(SecretServiceError) -> Value
     ) async throws(SecretServiceError) -> Value {
         let now = ContinuousClock.now
         guard now < deadline else { throw .timedOut(timeout) }
         let cancellable = try Cancellable(library: LibSecretLibrary.shared.get())
         let outcome = Outcome<Value>()
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation {
-                (continuation: CheckedContinuation<Result<Value, SecretServiceError>, Never>) in
-                guard outcome.install(continuation) else { return }
-                detachThread {
-                    let result = Result { () throws(SecretServiceError) in try call(cancellable) }
-                    outcome.finish(result)
-                }
-                let delay = deadline - now
-                DispatchQueue.global().asyncAfter(deadline: .now() + delay.timeInterval) {
-                    // The deadline is the outcome before the cancellation can make the call return one of its own.
-                    outcome.finish(.failure(.timedOut(timeout)))
-                    cancellable.cancel()
-                }
+        let result = await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // Cancelled, the sleep throws: the call's own outcome came first.
+                guard (try? await sleep(deadline - now)) != nil else { return }
+                // The deadline is the outcome before the cancellation can make the call return one of its own.
+                outcome.finish(.failure(.timedOut(timeout)))
+                cancellable.cancel()
             }
-        } onCancel: {
-            outcome.finish(.failure(.cancelled))
-            cancellable.cancel()
+            defer { group.cancelAll() }
+            return await withTaskCancellationHandler {
+                await withCheckedContinuation {
+                    (continuation: CheckedContinuation<Result<Value, SecretServiceError>, Never>) in
+                    guard outcome.install(continuation) else { return }
+                    detachThread {
+                        let result = Result { () throws(SecretServiceError) in try call(cancellable) }
+                        outcome.finish(result)
+                    }
+                }
+            } onCancel: {
+                outcome.finish(.failure(.cancelled))
+                cancellable.cancel()
+            }
         }
         return try result.get()
     }

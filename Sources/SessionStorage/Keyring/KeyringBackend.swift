@@ -40,12 +40,20 @@ package final class KeyringBackend: TokenBackend {
     /// Whether lookups may try a ``PlainSession`` first.
     private let mayBePlain: Bool
     private let failure = Mutex<SecretServiceError?>(nil)
+    /// How a call waits for its deadline (``BoundedCall``).
+    private let sleep: @Sendable (Duration) async throws -> Void
 
-    /// - Parameter busAddress: The session bus, from ``SessionBus/address(in:)``; `nil` when there is none, and
-    ///   then libsecret is never called.
-    package init(timeout: Duration = defaultTimeout, busAddress: String?) {
+    /// - Parameters:
+    ///   - busAddress: The session bus, from ``SessionBus/address(in:)``; `nil` when there is none, and then
+    ///     libsecret is never called.
+    ///   - sleep: How a call waits for its deadline: `Task.sleep`, or the command loop's.
+    package init(
+        timeout: Duration = defaultTimeout, busAddress: String?,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
         self.timeout = timeout
         self.busAddress = busAddress
+        self.sleep = sleep
         mayBePlain = busAddress.map(PlainSession.mayBePlain(address:)) ?? false
     }
 
@@ -284,6 +292,6 @@ package final class KeyringBackend: TokenBackend {
         until deadline: ContinuousClock.Instant,
         _ body: @escaping @Sendable (BoundedCall.Cancellable) throws(SecretServiceError) -> Value
     ) async throws(SecretServiceError) -> Value {
-        try await BoundedCall.run(until: deadline, timeout: timeout, body)
+        try await BoundedCall.run(until: deadline, timeout: timeout, sleep: sleep, body)
     }
 }

@@ -24,13 +24,17 @@ package struct TokenStore: TokenStoring {
     /// - Parameters:
     ///   - busAddress: The session bus, from ``SessionBus/address(in:)``.
     ///   - warn: Receives one line for each fallback or skipped check, without the "warning:" prefix.
+    ///   - sleep: How the keyring's calls wait for their deadline.
     package init(
         choice: BackendChoice, directory: URL, keyringTimeout: Duration, busAddress: String?,
-        warn: @escaping @Sendable (String) -> Void = { _ in }
+        warn: @escaping @Sendable (String) -> Void = { _ in },
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.choice = choice
         file = FileBackend(directory: directory)
-        keyring = choice == .file ? nil : KeyringBackend(timeout: keyringTimeout, busAddress: busAddress)
+        keyring =
+            choice == .file
+            ? nil : KeyringBackend(timeout: keyringTimeout, busAddress: busAddress, sleep: sleep)
         self.warn = warn
     }
 

@@ -127,10 +127,13 @@ package struct Configuration: Sendable {
         return try ServerURL(Self.defaultServer)
     }
 
-    /// The token store that the configuration asks for.
-    package func tokenStore(warn: @escaping @Sendable (String) -> Void) -> TokenStore {
+    /// The token store that the configuration asks for, whose keyring calls wait for their deadline with `sleep`.
+    package func tokenStore(
+        warn: @escaping @Sendable (String) -> Void,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) -> TokenStore {
         TokenStore(
             choice: backendChoice, directory: directory, keyringTimeout: keyringTimeout, busAddress: sessionBusAddress,
-            warn: warn)
+            warn: warn, sleep: sleep)
     }
 }

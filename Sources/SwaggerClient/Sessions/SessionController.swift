@@ -86,8 +86,10 @@ package struct SessionController: Sendable {
         let service = APIService(
             timeout: configuration.timeout, proxies: configuration.proxies, trust: configuration.trust,
             delegate: delegate, log: configuration.verbose ? log : nil)
+        // Every wait is a timer of the command loop: `Task.sleep` would start Dispatch's timer thread and a worker.
         let controller = SessionController(
-            configuration: configuration, tokens: configuration.tokenStore(warn: warn), service: service, warn: warn)
+            configuration: configuration, tokens: configuration.tokenStore(warn: warn, sleep: CommandLoop.sleep),
+            service: service, warn: warn, sleep: CommandLoop.sleep)
         do {
             let result = try await body(controller)
             await service.shutdown()

@@ -16,8 +16,8 @@ struct RetryingMiddleware: ClientMiddleware {
     static let firstWait: Duration = .milliseconds(250)
     static let longestWait: Duration = .seconds(2)
 
-    /// How to wait: the task's clock, or a test's.
-    var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    /// How to wait: the command loop's timer, or a test's.
+    var sleep: @Sendable (Duration) async throws -> Void = { try await CommandLoop.sleep(for: $0) }
 
     private static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .put, .delete]
 

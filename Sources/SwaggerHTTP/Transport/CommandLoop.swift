@@ -19,6 +19,23 @@ package enum CommandLoop {
         installed.withLock { $0 } ?? MultiThreadedEventLoopGroup.singleton
     }
 
+    /// Suspends for `duration` on a timer of the loop. `Task.sleep` would wake the task from Dispatch's timer
+    /// thread, which it starts for the purpose, through a worker of the cooperative pool: this loop is not an
+    /// executor that Swift's clocks can schedule on.
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    package static func sleep(for duration: Duration) async throws {
+        let timer = group.next().scheduleTask(in: TimeAmount(duration)) {}
+        do {
+            try await withTaskCancellationHandler {
+                try await timer.futureResult.get()
+            } onCancel: {
+                timer.cancel()
+            }
+        } catch {
+            throw CancellationError()
+        }
+    }
+
     /// Whether the process runs on the loop, and so ends with its command.
     static var endsWithProcess: Bool {
         installed.withLock { $0 != nil }

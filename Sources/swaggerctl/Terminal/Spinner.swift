@@ -67,7 +67,7 @@ final class Spinner: APIServiceDelegate {
         var frame = 0
         for await _ in requests {
             while !Task.isCancelled, state.withLock({ $0.waitingSince != nil }) {
-                try? await Task.sleep(for: Self.frameTime)
+                try? await CommandLoop.sleep(for: Self.frameTime)
                 state.withLock { state in
                     guard let since = state.waitingSince, ContinuousClock.now - since >= Self.delay else { return }
                     Terminal.standardError.write(
