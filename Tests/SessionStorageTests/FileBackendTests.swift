@@ -183,6 +183,23 @@ struct FileBackendTests {
         #expect(error?.message.contains("version 99") == true)
     }
 
+    @Test(
+        "the message says whether a file is not swaggerctl's, of another version, or damaged within",
+        arguments: [
+            (#"{"content": []}"#, "it is not a swaggerctl credentials file"),
+            (#"{"version": "1", "content": []}"#, "it is not a swaggerctl credentials file"),
+            (#"{"version": 2, "content": 7}"#, "it has format version 2, and this swaggerctl reads version 1"),
+            (#"{"version": 1, "content": 7}"#, "its content is damaged"),
+            (#"{"version": 1}"#, "its content is damaged"),
+        ])
+    func reasons(contents: String, reason: String) async throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(contents.utf8).writePrivately(to: credentialsFile)
+
+        let error = await #expect(throws: SwaggerError.self) { try await backend.credentials(for: Fixtures.ana) }
+        #expect(error?.message.contains(": \(reason). It was left untouched") == true, "\(String(describing: error))")
+    }
+
     @Test("50 concurrent stores into one backend keep every account")
     func concurrentStores() async throws {
         let backend = self.backend

@@ -43,23 +43,21 @@ struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
         }
     }
 
+    /// The document, from one decoding of the file: its version first, then its content.
     private func load() throws(SwaggerError) -> Document {
         guard let data = try directory.read(name) else { return empty() }
-        let envelope: Envelope
-        do {
-            envelope = try JSONDecoder.swaggerctl.decode(Envelope.self, from: data)
-        } catch {
-            throw corrupt("it is not a swaggerctl \(kind)")
-        }
-        guard envelope.version == Envelope.currentVersion else {
-            throw corrupt(
-                "it has format version \(envelope.version), and this swaggerctl reads version "
-                    + "\(Envelope.currentVersion)")
-        }
         do {
             return try JSONDecoder.swaggerctl.decode(Versioned.self, from: data).content
+        } catch let failure as Versioned.Failure {
+            switch failure {
+            case .otherVersion(let version):
+                throw corrupt(
+                    "it has format version \(version), and this swaggerctl reads version \(Versioned.currentVersion)")
+            case .damagedContent:
+                throw corrupt("its content is damaged")
+            }
         } catch {
-            throw corrupt("its content is damaged")
+            throw corrupt("it is not a swaggerctl \(kind)")
         }
     }
 
@@ -79,17 +77,34 @@ struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
             "Cannot use \(path): \(reason). It was left untouched; move it aside (\(loss)) or restore it.")
     }
 
-    private struct Envelope: Decodable {
-        static var currentVersion: Int { 1 }
-        var version: Int
-    }
-
     private struct Versioned: Codable {
-        var version = Envelope.currentVersion
+        static var currentVersion: Int { 1 }
+
+        /// Why a file that names its version cannot be read.
+        enum Failure: Error {
+            case otherVersion(Int)
+            case damagedContent
+        }
+
+        var version = Self.currentVersion
         var content: Document
 
         init(content: Document) {
             self.content = content
+        }
+
+        /// Reads the version before the content, so that a file of another version, or one whose content is
+        /// damaged, says so; one without a version is not a swaggerctl file at all, and throws what the decoder
+        /// threw.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            version = try container.decode(Int.self, forKey: .version)
+            guard version == Self.currentVersion else { throw Failure.otherVersion(version) }
+            do {
+                content = try container.decode(Document.self, forKey: .content)
+            } catch {
+                throw Failure.damagedContent
+            }
         }
 
         enum CodingKeys: String, CodingKey {
