@@ -16,9 +16,9 @@ import Synchronization
 /// trusts the certificate authorities of ``TrustSettings``; its transport bounds each attempt from connecting to
 /// the answer's last byte. Middlewares add the `User-Agent` (and the bearer token where needed), describe the
 /// exchange for `--verbose` with every secret hidden, and keep the response for classification; every failure
-/// becomes an ``APIServiceError``. The profile and the person's idempotent requests are retried on 429, 502, 503 and 504
-/// with exponential backoff; nothing else is ever repeated. Redirects are not followed, so a token is never
-/// sent to a host it was not issued for.
+/// becomes an ``APIServiceError``. The profile and the person's idempotent requests are retried on 429, 502, 503
+/// and 504 with exponential backoff; nothing else is ever repeated. Redirects are not followed, so a token is
+/// never sent to a host it was not issued for.
 ///
 /// Call ``shutdown()`` when done.
 package struct APIService: Sendable {

@@ -53,6 +53,8 @@ struct SwaggerCtl: AsyncParsableCommand {
         } catch {
             fail(error)
         }
+        // A parsed command is not Sendable; it goes to the loop, which is this same thread, and nothing else ever
+        // holds it.
         nonisolated(unsafe) var command = parsed
         CommandLoop.run {
             do {
