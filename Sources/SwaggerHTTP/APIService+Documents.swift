@@ -12,9 +12,10 @@ extension APIService {
     package func document(at url: URL) async throws(APIServiceError) -> Data? {
         var request = Self.request(.get)
         request.headerFields[.accept] = "application/json, application/yaml;q=0.9, */*;q=0.1"
-        let recorder = ResponseRecorder(limit: Self.documentLimit, secrets: secretBook)
+        let recorder = ResponseRecorder(secrets: secretBook)
         let response = try await exchange(
-            request, body: nil, to: url, operation: .document, recorder: recorder, secrets: [])
+            request, body: nil, to: url, operation: .document, recorder: recorder, limit: Self.documentLimit,
+            secrets: [])
         guard (200..<300).contains(response.status.code) else { return nil }
         return recorder.body
     }

@@ -28,11 +28,11 @@ extension APIService {
             guard let name = HTTPField.Name(header.name) else { continue }
             message.headerFields[name] = header.value
         }
-        let recorder = ResponseRecorder(limit: Self.responseLimit, secrets: secretBook)
+        let recorder = ResponseRecorder(secrets: secretBook)
         let response = try await exchange(
             message, body: body, to: url, operation: .bearer,
             outer: [HeaderMiddleware.bearer(accessToken), RetryingMiddleware()], recorder: recorder,
-            secrets: [accessToken])
+            limit: Self.responseLimit, secrets: [accessToken])
         return APIResponse(
             url: url, status: response.status.code, reason: response.status.reasonPhrase,
             headers: response.headerFields.map { HeaderField(name: $0.name.rawName, value: $0.value) },

@@ -176,7 +176,7 @@ package struct APIService: Sendable {
         secretBook.learn(secrets + [proxy?.password])
         let client = SwaggerAPI.Client(
             serverURL: server.url, configuration: Configuration(dateTranscoder: TimestampTranscoder()),
-            transport: transport(through: proxy, limit: recorder.limit),
+            transport: transport(through: proxy, limit: ResponseCollector.defaultLimit),
             middlewares: middlewares(outer: outer, recorder: recorder, proxy: proxy))
         return try await reporting(server, through: proxy, operation: operation, recorder: recorder) {
             try await call(client)
@@ -186,16 +186,18 @@ package struct APIService: Sendable {
     /// Sends a request that the generated client does not describe (another kind of server's login, a
     /// discovery document, `swaggerctl api`) through the same middlewares as
     /// ``perform(server:operation:outer:recorder:secrets:_:)``.
+    /// - Parameter limit: The most of the answer's body that is read (``ResponseCollector``).
     /// - Returns: The response; its body is in `recorder`.
     func exchange(
         _ request: HTTPRequest, body: Data?, to url: URL, operation: Operation, outer: [any ClientMiddleware] = [],
-        recorder: ResponseRecorder, secrets: [String?], server: ServerURL? = nil
+        recorder: ResponseRecorder, limit: Int = ResponseCollector.defaultLimit, secrets: [String?],
+        server: ServerURL? = nil
     ) async throws(APIServiceError) -> HTTPResponse {
         guard let origin = ServerURL(originOf: url) else {
             throw .contractViolation("\(url.absoluteString.prefix(200)) is not an http or https URL")
         }
         let proxy = proxies.proxy(for: origin)
-        let transport = transport(through: proxy, limit: recorder.limit)
+        let transport = transport(through: proxy, limit: limit)
         secretBook.learn(secrets + [proxy?.password])
         let chain = middlewares(outer: outer, recorder: recorder, proxy: proxy)
         var request = request

@@ -28,7 +28,7 @@ package struct TokenStore: TokenStoring {
     package init(
         choice: BackendChoice, directory: URL, keyringTimeout: Duration, busAddress: String?,
         warn: @escaping @Sendable (String) -> Void = { _ in },
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        sleep: @escaping @Sendable (Duration) async throws -> Void
     ) {
         self.choice = choice
         file = FileBackend(directory: directory)

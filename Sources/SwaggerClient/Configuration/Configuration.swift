@@ -129,8 +129,7 @@ package struct Configuration: Sendable {
 
     /// The token store that the configuration asks for, whose keyring calls wait for their deadline with `sleep`.
     package func tokenStore(
-        warn: @escaping @Sendable (String) -> Void,
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        warn: @escaping @Sendable (String) -> Void, sleep: @escaping @Sendable (Duration) async throws -> Void
     ) -> TokenStore {
         TokenStore(
             choice: backendChoice, directory: directory, keyringTimeout: keyringTimeout, busAddress: sessionBusAddress,

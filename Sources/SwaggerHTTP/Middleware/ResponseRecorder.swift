@@ -4,7 +4,7 @@ import OpenAPIRuntime
 import SwaggerModel
 import Synchronization
 
-/// Keeps a copy of each response and its body, which the transport has read whole, to the recorder's limit.
+/// Keeps a copy of each response and its body, which the transport has read whole, to its limit.
 ///
 /// The generated client decodes the body into the API's types, which checks it against the contract; the
 /// copy lets `--format json` print the profile exactly as received, `null`s and unknown fields included, and
@@ -12,15 +12,11 @@ import Synchronization
 ///
 /// One recorder serves one request: its caller reads what it kept once the request is over.
 final class ResponseRecorder: ClientMiddleware {
-    static let defaultLimit = 1 << 20
-
     private struct Recorded {
         var response: HTTPResponse?
         var body: Data?
     }
 
-    /// The most of an answer's body that the transport reads (``ResponseCollector``).
-    let limit: Int
     private let recorded = Mutex(Recorded())
     /// The command's secrets, hidden in the server's words that ``failure(_:)`` quotes.
     let secrets: SecretBook
@@ -28,8 +24,7 @@ final class ResponseRecorder: ClientMiddleware {
     /// successful answer's tokens join the secrets as soon as it is read.
     let tokenFields: TokenFields?
 
-    init(limit: Int = ResponseRecorder.defaultLimit, secrets: SecretBook, tokenFields: TokenFields? = nil) {
-        self.limit = limit
+    init(secrets: SecretBook, tokenFields: TokenFields? = nil) {
         self.secrets = secrets
         self.tokenFields = tokenFields
     }

@@ -11,6 +11,9 @@ import Synchronization
 /// classified by its status, and its body only adds the server's words, so one past the limit is cut there and
 /// the rest is never read: the request fails with ``Cut``, and ``cutAnswer`` holds what was read.
 final class ResponseCollector: HTTPClientResponseDelegate {
+    /// The limit of an answer to the API's own requests and the other kinds' logins.
+    static let defaultLimit = 1 << 20
+
     struct Answer: Sendable {
         var head: HTTPResponseHead
         var body: ByteBuffer
