@@ -16,12 +16,14 @@ package struct DeviceFlow: Sendable {
 
     private let authorization: DeviceAuthorization
     private let server: ServerURL
+    private let description: ServerDescription
     private var interval: Duration
     private var finished = false
 
-    package init(_ authorization: DeviceAuthorization, server: ServerURL) {
+    package init(_ authorization: DeviceAuthorization, server: ServerURL, description: ServerDescription) {
         self.authorization = authorization
         self.server = server
+        self.description = description
         interval = authorization.interval
     }
 
@@ -32,7 +34,7 @@ package struct DeviceFlow: Sendable {
     package mutating func pollFailed(_ error: APIServiceError) -> SessionFailure {
         precondition(!finished, "DeviceFlow: pollFailed after the flow ended")
         finished = true
-        return .requestFailed(error, server: server, email: nil, kind: .oauth2)
+        return .requestFailed(error, server: server, email: nil, description: description)
     }
 
     /// A poll answered, `elapsed` after the code was issued.

@@ -2,15 +2,18 @@ import FoundationEssentials
 import SwaggerModel
 
 /// The decisions of a login, as a value-type state machine with no I/O: which app id to send, whether the
-/// password may cross plain HTTP, what the new session holds, and what is stored when its first profile
-/// request fails.
+/// password may cross plain HTTP, which account signed in, how the token goes, what the new session holds, and
+/// what is stored when its first profile request fails.
 ///
 /// The order is the original app's: post the credentials, fetch the profile with the new token, and only then
 /// store the session, so that an address that answers with something other than a profile stores nothing.
 package struct LoginCoordinator: Sendable {
     /// What the person asked for, with what earlier sessions and the environment say.
     package struct Request: Sendable, Hashable, Redacting {
-        package var account: Account
+        package var server: ServerURL
+        /// The account as the person named it: always for a password; for a sign-in in the browser, the account
+        /// that must sign in, or `nil` to take whoever does.
+        package var name: AccountName?
         package var serverDescription: ServerDescription
         package var appIDFlag: String?
         package var appIDFromEnvironment: String?
@@ -24,11 +27,12 @@ package struct LoginCoordinator: Sendable {
         package var caCertificate: String?
 
         package init(
-            account: Account, serverDescription: ServerDescription, appIDFlag: String? = nil,
+            server: ServerURL, name: AccountName?, serverDescription: ServerDescription, appIDFlag: String? = nil,
             appIDFromEnvironment: String? = nil, previous: SessionRecord? = nil, plainHTTP: PlainHTTP = PlainHTTP(),
             clientSecret: String? = nil, caCertificate: String? = nil
         ) {
-            self.account = account
+            self.server = server
+            self.name = name
             self.serverDescription = serverDescription
             self.appIDFlag = appIDFlag
             self.appIDFromEnvironment = appIDFromEnvironment
@@ -56,9 +60,19 @@ package struct LoginCoordinator: Sendable {
         package var credentials: Credentials
     }
 
+    /// What follows ``profileReceived(_:)``.
+    package enum ProfileReceivedAction: Sendable, Hashable {
+        case storeTokens(StoreTokens)
+        /// Someone else signed in than the account asked for, or nobody that can be named; nothing is stored.
+        case fail(SessionFailure)
+    }
+
     /// What follows ``profileFailed(_:)``.
     package enum ProfileFailedAction: Sendable, Hashable {
         case storeTokens(StoreTokens)
+        /// The server refused the new token under the description's scheme and asked for another: ask again with
+        /// it, then send ``profileReceived(_:)`` or ``profileFailed(_:)``.
+        case retryProfile(ProfileRequest)
         case fail(SessionFailure)
     }
 
@@ -84,23 +98,37 @@ package struct LoginCoordinator: Sendable {
         var allowsPlainHTTP: Bool?
         var clientSecret: String?
         var caCertificate: String?
+        /// Whether the person signed in in a browser, where anyone may sign in: the account is who did.
+        var inBrowser: Bool
     }
 
-    /// A login that the server accepted: everything the new session's record needs but its backend.
+    /// A login that the server accepted: everything the new session's record needs but its account and backend.
     private struct Granted: Sendable {
         var pending: Pending
         var credentials: Credentials
         var username: String?
+        /// Who the ID token says signed in, when the grant brought one.
+        var signedIn: Identity?
         var savedAt: Date
         var issuedAt: Date?
         var expiresAt: Date?
+        /// The description, with the token's scheme as the server asked for it.
+        var description: ServerDescription
+        /// Whether the profile was already asked for again under another scheme.
+        var retried = false
 
-        func record(in backend: BackendKind) -> SessionRecord {
+        func record(_ account: Account, in backend: BackendKind) -> SessionRecord {
             SessionRecord(
-                account: pending.attempt.account, appID: pending.attempt.appID, username: username, backend: backend,
+                account: account, appID: pending.attempt.appID, username: username, backend: backend,
                 savedAt: savedAt, expiresAt: expiresAt, issuedAt: issuedAt,
                 refreshable: credentials.refreshToken != nil, allowsPlainHTTP: pending.allowsPlainHTTP,
-                caCertificate: pending.caCertificate, serverDescription: pending.attempt.serverDescription)
+                caCertificate: pending.caCertificate, serverDescription: description)
+        }
+
+        func profileRequest() -> ProfileRequest {
+            ProfileRequest(
+                server: pending.attempt.server, serverDescription: description,
+                accessToken: credentials.accessToken ?? "")
         }
     }
 
@@ -108,7 +136,7 @@ package struct LoginCoordinator: Sendable {
         case idle
         case authenticating(Pending)
         case checkingProfile(Granted)
-        case storingTokens(Granted, Result<Profile, APIServiceError>)
+        case storingTokens(Granted, Account, Result<Profile, APIServiceError>)
         case savingRecord(SessionRecord, Result<Profile, APIServiceError>)
         case finished
     }
@@ -121,21 +149,25 @@ package struct LoginCoordinator: Sendable {
     package mutating func loginRequested(_ request: Request) -> StartAction {
         guard case .idle = state else { invalid("loginRequested") }
         state = .finished
-        let server = request.account.server
+        let server = request.server
         let plainHTTP = request.plainHTTP
         let saved = request.previous?.allowsPlainHTTP == true
         if let refused = plainHTTP.refusal(server, request.serverDescription, sessionAllows: saved) {
             return .fail(.plainHTTPRefused(server: refused, sending: .password))
         }
+        // A client secret given with this login makes the client a confidential one from now on.
+        var description = request.serverDescription
+        if request.clientSecret != nil { description.usesClientSecret = true }
         let attempt = LoginAttempt(
-            account: request.account, serverDescription: request.serverDescription,
+            server: server, name: request.name, serverDescription: description,
             appID: request.appIDFlag ?? request.appIDFromEnvironment ?? request.previous?.appID ?? Self.defaultAppID)
         // Saved only where it matters, so later commands to a plain-HTTP server need no flag.
         let needed = PlainHTTP(proxies: plainHTTP.proxies).refusal(server, request.serverDescription) != nil
         state = .authenticating(
             Pending(
                 attempt: attempt, allowsPlainHTTP: needed ? true : nil, clientSecret: request.clientSecret,
-                caCertificate: request.caCertificate ?? request.previous?.caCertificate))
+                caCertificate: request.caCertificate ?? request.previous?.caCertificate,
+                inBrowser: request.serverDescription.signIn != .password))
         return .authenticate(attempt)
     }
 
@@ -146,62 +178,121 @@ package struct LoginCoordinator: Sendable {
         var credentials = grant.credentials
         credentials.clientSecret = pending.clientSecret
         let (issuedAt, expiresAt) = Expiry.times(of: grant, now: now)
-        state = .checkingProfile(
-            Granted(
-                pending: pending, credentials: credentials, username: grant.username, savedAt: now,
-                issuedAt: issuedAt, expiresAt: expiresAt))
-        let attempt = pending.attempt
-        return ProfileRequest(
-            server: attempt.account.server, serverDescription: attempt.serverDescription,
-            accessToken: grant.accessToken)
+        let granted = Granted(
+            pending: pending, credentials: credentials, username: grant.username,
+            signedIn: grant.idToken.flatMap(JWTClaims.identity(of:)), savedAt: now, issuedAt: issuedAt,
+            expiresAt: expiresAt, description: pending.attempt.serverDescription)
+        state = .checkingProfile(granted)
+        return granted.profileRequest()
     }
 
     /// The server refused the credentials, or could not be asked.
     package mutating func authenticationFailed(_ error: APIServiceError) -> SessionFailure {
         guard case .authenticating(let pending) = state else { invalid("authenticationFailed") }
         state = .finished
-        let account = pending.attempt.account
+        let attempt = pending.attempt
         return .requestFailed(
-            error, server: account.server, email: account.email, kind: pending.attempt.serverDescription.kind)
+            error, server: attempt.server, email: attempt.name?.value, description: attempt.serverDescription)
     }
 
     /// The new session's profile arrived.
-    package mutating func profileReceived(_ profile: Profile) -> StoreTokens {
+    package mutating func profileReceived(_ profile: Profile) -> ProfileReceivedAction {
         guard case .checkingProfile(let granted) = state else { invalid("profileReceived") }
-        state = .storingTokens(granted, .success(profile))
-        return StoreTokens(account: granted.pending.attempt.account, credentials: granted.credentials)
+        // The ID token says who signed in where there is one; else the profile does.
+        switch account(granted, signedIn: granted.signedIn ?? Identity(profile: profile)) {
+        case .success(let account):
+            state = .storingTokens(granted, account, .success(profile))
+            return .storeTokens(StoreTokens(account: account, credentials: granted.credentials))
+        case .failure(let failure):
+            state = .finished
+            return .fail(failure)
+        }
     }
 
     /// The new session's profile request failed.
     package mutating func profileFailed(_ error: APIServiceError) -> ProfileFailedAction {
-        guard case .checkingProfile(let granted) = state else { invalid("profileFailed") }
+        guard case .checkingProfile(var granted) = state else { invalid("profileFailed") }
         let attempt = granted.pending.attempt
+        // A fresh token refused with a challenge for another scheme (Django REST framework's `Token`) is sent
+        // once more as the server asks; the scheme is then the description's.
+        if case .tokenRejected(let challenge?) = error, !granted.retried, let use = Self.scheme(named: challenge),
+            use != granted.description.token
+        {
+            granted.retried = true
+            granted.description.token = use
+            state = .checkingProfile(granted)
+            return .retryProfile(granted.profileRequest())
+        }
         if case .notAProfile = error {
             // An answer that is not a profile means the wrong place or the wrong kind of server: a session that
             // no later command could use is not stored.
             state = .finished
-            return .fail(.unusableProfile(error, attempt.account, attempt.serverDescription))
+            return .fail(
+                .unusableProfile(
+                    error, Account(server: attempt.server, email: attempt.name?.value ?? ""), granted.description))
         }
-        // Anything else leaves a session that works, such as a profile endpoint that is down for now.
-        state = .storingTokens(granted, .failure(error))
-        return .storeTokens(StoreTokens(account: attempt.account, credentials: granted.credentials))
+        // Anything else leaves a session that works, such as a profile endpoint that is down for now, once it is
+        // known whose it is.
+        switch account(granted, signedIn: granted.signedIn) {
+        case .success(let account):
+            state = .storingTokens(granted, account, .failure(error))
+            return .storeTokens(StoreTokens(account: account, credentials: granted.credentials))
+        case .failure:
+            state = .finished
+            return .fail(
+                .requestFailed(
+                    error, server: attempt.server, email: attempt.name?.value, description: granted.description))
+        }
+    }
+
+    /// The account the new session is kept under: the one the person named, unless they signed in in a browser
+    /// as someone else; or, where they named none, whoever signed in.
+    private func account(_ granted: Granted, signedIn: Identity?) -> Decided {
+        let attempt = granted.pending.attempt
+        let server = attempt.server
+        guard granted.pending.inBrowser else {
+            return .success(Account(server: server, email: attempt.accountName.value))
+        }
+        switch (attempt.name, signedIn) {
+        case (let name?, let identity?) where !identity.matches(name.value):
+            return .failure(.otherAccountSignedIn(server: server, asked: name.value, signedIn: identity.name))
+        case (let name?, _):
+            return .success(Account(server: server, email: name.value))
+        case (nil, let identity?):
+            return .success(Account(server: server, email: identity.name))
+        case (nil, nil):
+            return .failure(.unknownAccountSignedIn(server: server))
+        }
+    }
+
+    /// Whose the new session is, or why that is not known.
+    private enum Decided {
+        case success(Account)
+        case failure(SessionFailure)
+    }
+
+    /// The `Authorization` scheme a challenge names, as servers write it (RFC 9110 compares schemes without case);
+    /// `nil` for one whose token goes elsewhere, such as an API key's header.
+    private static func scheme(named challenge: String) -> TokenUse? {
+        let known = ["bearer": "Bearer", "token": "Token", "jwt": "JWT"]
+        return known[challenge].map { TokenUse(header: "Authorization", scheme: $0) }
     }
 
     /// The tokens are stored, in `backend`.
     /// - Returns: The new session's record, for the owner to save before sending ``recordSaved()`` or
     ///   ``recordNotSaved(_:)``.
     package mutating func tokensStored(in backend: BackendKind) -> SessionRecord {
-        guard case .storingTokens(let granted, let profile) = state else { invalid("tokensStored") }
-        let record = granted.record(in: backend)
+        guard case .storingTokens(let granted, let account, let profile) = state else { invalid("tokensStored") }
+        let record = granted.record(account, in: backend)
         state = .savingRecord(record, profile)
         return record
     }
 
     /// No backend could store the tokens; nothing was stored.
     package mutating func tokensNotStored(_ error: SwaggerError) -> SessionFailure {
-        guard case .storingTokens(let granted, _) = state else { invalid("tokensNotStored") }
+        guard case .storingTokens(_, let account, _) = state else { invalid("tokensNotStored") }
         state = .finished
-        return .notStored(granted.pending.attempt.account, error)
+        return .notStored(account, error)
     }
 
     /// The new session's record is saved.
@@ -211,7 +302,9 @@ package struct LoginCoordinator: Sendable {
         switch profile {
         case .success(let profile):
             return .saveAndShow(
-                ProfileOutcome(profile: profile, origin: .server(renewed: false), kind: record.kind), record.account)
+                ProfileOutcome(
+                    profile: profile, origin: .server(renewed: false), labels: record.serverDescription.profile.labels),
+                record.account)
         case .failure(let error):
             // The login's token is good and stored; only the profile is missing.
             return .fail(.profileAfterLogin(error, record))

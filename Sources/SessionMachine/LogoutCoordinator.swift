@@ -6,7 +6,9 @@ import SwaggerModel
 ///
 /// The server is told first, while the tokens that name the session are still here: a logout that is
 /// interrupted leaves the session whole, to be logged out again, rather than a session that lives on the server
-/// with nothing here to end it. Whether the server could be told or not, the session is removed here.
+/// with nothing here to end it. A revocation that carries an access token that has expired renews it first, and
+/// stores the renewal before it is used, as every use of a session does. Whether the server could be told or not,
+/// the session is removed here.
 package struct LogoutCoordinator: Sendable {
     /// Something that went wrong without stopping the logout.
     package enum Warning: Sendable, Hashable {
@@ -17,8 +19,8 @@ package struct LogoutCoordinator: Sendable {
         /// Telling the server would have carried the account's tokens over plain HTTP to `to`, which nobody
         /// allowed.
         case plainHTTPRefused(Account, to: ServerURL)
-        /// The server, of `kind`, could not be told.
-        case revocationFailed(APIServiceError, server: ServerURL, kind: ServerKind)
+        /// The server, described so, could not be told.
+        case revocationFailed(APIServiceError, server: ServerURL, description: ServerDescription)
     }
 
     /// What follows ``lockTaken()``.
@@ -29,9 +31,19 @@ package struct LogoutCoordinator: Sendable {
         case remove(SessionRecord)
     }
 
-    /// What follows ``tokensRead(_:)``.
+    /// What follows ``tokensRead(_:now:)``.
     package enum TokensReadAction: Sendable, Hashable {
         /// End the session on its server, then send ``revoked()`` or ``revocationFailed(_:)``.
+        case revoke(Revocation)
+        /// The revocation needs an access token that has expired: renew it, then send ``refreshed(_:now:)`` or
+        /// ``refreshFailed(_:)``.
+        case refresh(RefreshRequest)
+        case remove(SessionRecord)
+    }
+
+    /// What follows ``refreshFailed(_:)``.
+    package enum RefreshFailedAction: Sendable, Hashable {
+        /// Try the revocation with the tokens there are.
         case revoke(Revocation)
         case remove(SessionRecord)
     }
@@ -41,6 +53,12 @@ package struct LogoutCoordinator: Sendable {
         package var account: Account
         /// What went wrong without stopping it: a logout meets one thing at most, the server being told or not.
         package var warning: Warning?
+
+        /// Whether the logout failed, though the session is gone from this machine: the server could have ended
+        /// the session and did not, so it may still be used there.
+        package var failed: Bool {
+            if case .revocationFailed? = warning { true } else { false }
+        }
     }
 
     /// What became of telling the server, once the session is being removed here.
@@ -55,6 +73,8 @@ package struct LogoutCoordinator: Sendable {
         case idle
         case locking
         case reading
+        case refreshing(Credentials)
+        case storingRotation(Session)
         case revoking
         case removing(Told)
         case finished
@@ -92,15 +112,15 @@ package struct LogoutCoordinator: Sendable {
     }
 
     /// The tokens were read: `nil` when no backend holds any.
-    package mutating func tokensRead(_ credentials: Credentials?) -> TokensReadAction {
+    package mutating func tokensRead(_ credentials: Credentials?, now: Date) -> TokensReadAction {
         guard case .reading = state else { invalid("tokensRead") }
         let description = record.serverDescription
-        // The original API names a session by its refresh token: without one, it has nothing to end.
-        guard let credentials, description.kind != .original || credentials.refreshToken != nil else {
+        // A revocation that names the session by its refresh token has nothing to end without one.
+        guard let credentials, credentials.refreshToken != nil || !description.revocationNeedsRefreshToken else {
             state = .removing(.notTold(nil))
             return .remove(record)
         }
-        guard description.revocationURL != nil else {
+        guard let revocation = description.revocation else {
             state = .removing(.notTold(.serverCannotRevoke(record.server)))
             return .remove(record)
         }
@@ -108,8 +128,64 @@ package struct LogoutCoordinator: Sendable {
             state = .removing(.notTold(.plainHTTPRefused(record.account, to: refused)))
             return .remove(record)
         }
+        // An access token that the revocation carries, and that the server would refuse, is renewed first.
+        let stale =
+            credentials.accessToken == nil
+            || Expiry.needsRefresh(expiresAt: record.expiresAt, issuedAt: record.issuedAt, now: now)
+        if revocation.sendsAccessToken, stale, description.refresh != nil, let refreshToken = credentials.refreshToken {
+            state = .refreshing(credentials)
+            return .refresh(
+                RefreshRequest(
+                    server: record.server, serverDescription: description, refreshToken: refreshToken,
+                    appID: record.appID, clientSecret: credentials.clientSecret))
+        }
         state = .revoking
         return .revoke(Revocation(server: record.server, serverDescription: description, credentials: credentials))
+    }
+
+    /// The server renewed the tokens.
+    /// - Returns: The renewed session, for the owner to store where the session is kept, then send
+    ///   ``rotationStored()``, or ``rotationNotStored(_:)``.
+    package mutating func refreshed(_ grant: TokenGrant, now: Date) -> Session {
+        guard case .refreshing(let credentials) = state else { invalid("refreshed") }
+        var session = Session(
+            record: record,
+            credentials: Credentials(
+                accessToken: grant.accessToken, refreshToken: grant.refreshToken ?? credentials.refreshToken,
+                clientSecret: credentials.clientSecret))
+        (session.record.issuedAt, session.record.expiresAt) = Expiry.times(of: grant, now: now)
+        state = .storingRotation(session)
+        return session
+    }
+
+    /// The renewal is stored: a logout cut short here leaves a session that works.
+    package mutating func rotationStored() -> Revocation {
+        guard case .storingRotation(let session) = state else { invalid("rotationStored") }
+        state = .revoking
+        return Revocation(
+            server: record.server, serverDescription: record.serverDescription, credentials: session.credentials)
+    }
+
+    /// The renewal could not be stored. The tokens it gave still end the session on the server, and the session
+    /// is removed here all the same.
+    package mutating func rotationNotStored(_ error: SwaggerError) -> Revocation {
+        guard case .storingRotation(let session) = state else { invalid("rotationNotStored") }
+        state = .revoking
+        return Revocation(
+            server: record.server, serverDescription: record.serverDescription, credentials: session.credentials)
+    }
+
+    /// The renewal failed. A refused refresh token means the server has ended the session already; otherwise the
+    /// revocation is tried with the tokens there are.
+    package mutating func refreshFailed(_ error: APIServiceError) -> RefreshFailedAction {
+        guard case .refreshing(let credentials) = state else { invalid("refreshFailed") }
+        if error == .refreshRejected {
+            state = .removing(.ended)
+            return .remove(record)
+        }
+        state = .revoking
+        return .revoke(
+            Revocation(server: record.server, serverDescription: record.serverDescription, credentials: credentials))
     }
 
     /// The tokens could not be read; a keyring that cannot be read cannot be cleared either, and removal says
@@ -130,7 +206,8 @@ package struct LogoutCoordinator: Sendable {
     /// The server could not be told. The session is removed here all the same.
     package mutating func revocationFailed(_ error: APIServiceError) -> SessionRecord {
         guard case .revoking = state else { invalid("revocationFailed") }
-        state = .removing(.notTold(.revocationFailed(error, server: record.server, kind: record.kind)))
+        state = .removing(
+            .notTold(.revocationFailed(error, server: record.server, description: record.serverDescription)))
         return record
     }
 
@@ -158,6 +235,8 @@ package struct LogoutCoordinator: Sendable {
             case .idle: "idle"
             case .locking: "locking"
             case .reading: "reading"
+            case .refreshing: "refreshing"
+            case .storingRotation: "storingRotation"
             case .revoking: "revoking"
             case .removing: "removing"
             case .finished: "finished"

@@ -119,7 +119,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
         }
         let flow = Flow(source: source)
         switch source {
-        case .environment(let token, let server):
+        case .environment(let token, let server, _):
             let times = JWTClaims.times(of: token)
             guard Expiry.needsRefresh(expiresAt: times.expiresAt, issuedAt: times.issuedAt, now: now) else {
                 return .proceed(use(token, in: flow))
@@ -185,7 +185,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
             guard let accessToken = credentials.accessToken else { return .fail(.noStoredToken(record.account)) }
             if case .rejected = reason {
                 guard let step = purpose.rejectedWithoutRefreshToken(record) else {
-                    return .endSession(SessionEnd(record: record, reason: .tokenRejected))
+                    return .endSession(SessionEnd(record: record, reason: .tokenRejected(challenge: nil)))
                 }
                 return .proceed(step)
             }
@@ -273,8 +273,8 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
         switch source {
         case .stored(let record):
             plainHTTP.refusal(for: record).map { .plainHTTPRefused(server: $0, sending: .tokens(email: record.email)) }
-        case .environment(_, let server):
-            plainHTTP.refusal(server, .original(server)).map {
+        case .environment(_, let server, let description):
+            plainHTTP.refusal(server, description).map {
                 .plainHTTPRefused(server: $0, sending: .environmentToken)
             }
         }
@@ -334,7 +334,8 @@ extension MainCoordinator where Purpose == ProfilePurpose {
         guard case .using(let flow, _) = state else { invalid("profileReceived") }
         state = .finished
         let outcome = ProfileOutcome(
-            profile: profile, origin: .server(renewed: flow.renewed), kind: flow.source.serverDescription.kind)
+            profile: profile, origin: .server(renewed: flow.renewed),
+            labels: flow.source.serverDescription.profile.labels)
         guard case .stored(let record) = flow.source else { return .show(outcome) }
         return .saveAndShow(outcome, record.account)
     }
@@ -369,7 +370,7 @@ extension MainCoordinator where Purpose == ProfilePurpose {
         return .show(
             ProfileOutcome(
                 profile: saved.profile, origin: .saved(receivedAt: saved.receivedAt, because: error),
-                kind: flow.source.serverDescription.kind))
+                labels: flow.source.serverDescription.profile.labels))
     }
 }
 

@@ -5,8 +5,8 @@ import SwaggerModel
 /// ``SessionEnd`` said to remove it.
 package enum SessionFailure: Sendable, Hashable {
     /// A request failed, or the server refused it; the session, if any, is kept. `email` is `nil` for
-    /// `SWAGGERCTL_TOKEN`.
-    case requestFailed(APIServiceError, server: ServerURL, email: String?, kind: ServerKind)
+    /// `SWAGGERCTL_TOKEN`; `description` is the server's, for what the person can check.
+    case requestFailed(APIServiceError, server: ServerURL, email: String?, description: ServerDescription)
     /// The server refused `SWAGGERCTL_TOKEN` (401).
     case environmentTokenRejected(server: ServerURL)
     /// `SWAGGERCTL_TOKEN` has expired, and a token that is not stored cannot be refreshed.
@@ -39,6 +39,12 @@ package enum SessionFailure: Sendable, Hashable {
     case renewalNotWritable(Account, SwaggerError)
     /// The session could not be removed from this machine; `revoked` when the server had ended it already.
     case notRemoved(Account, SwaggerError, revoked: Bool)
+
+    /// A sign-in in the browser was made by another account than the one asked for; nothing was stored.
+    case otherAccountSignedIn(server: ServerURL, asked: String, signedIn: String)
+    /// A sign-in in the browser named no account (no ID token, and no profile that says whose it is), and none was
+    /// asked for; nothing was stored.
+    case unknownAccountSignedIn(server: ServerURL)
 
     /// A device-code login ended without tokens: the person refused, or the code expired first. Nothing was
     /// stored.
@@ -97,13 +103,13 @@ package struct ProfileOutcome: Sendable, Hashable {
 
     package var profile: Profile
     package var origin: Origin
-    /// The kind of server it came from, which decides how it is laid out.
-    package var kind: ServerKind
+    /// How the server's description lays it out: the fields shown first, under labels.
+    package var labels: [ProfileLabel]
 
-    package init(profile: Profile, origin: Origin, kind: ServerKind) {
+    package init(profile: Profile, origin: Origin, labels: [ProfileLabel] = []) {
         self.profile = profile
         self.origin = origin
-        self.kind = kind
+        self.labels = labels
     }
 }
 
@@ -111,20 +117,20 @@ package struct ProfileOutcome: Sendable, Hashable {
 package enum TokenSource: Sendable, Hashable, Redacting {
     /// A session that `login` stored.
     case stored(SessionRecord)
-    /// `SWAGGERCTL_TOKEN`, for `server`: never stored and never refreshed.
-    case environment(token: String, server: ServerURL)
+    /// `SWAGGERCTL_TOKEN`, for `server`, described as the server registry says: never stored and never refreshed.
+    case environment(token: String, server: ServerURL, description: ServerDescription)
 
     package var server: ServerURL {
         switch self {
         case .stored(let record): record.server
-        case .environment(_, let server): server
+        case .environment(_, let server, _): server
         }
     }
 
     package var serverDescription: ServerDescription {
         switch self {
         case .stored(let record): record.serverDescription
-        case .environment(_, let server): .original(server)
+        case .environment(_, _, let description): description
         }
     }
 
@@ -132,9 +138,11 @@ package enum TokenSource: Sendable, Hashable, Redacting {
     /// replace: nothing here can renew it.
     func failure(_ error: APIServiceError) -> SessionFailure {
         switch self {
-        case .stored(let record): .requestFailed(error, server: record.server, email: record.email, kind: record.kind)
-        case .environment(_, let server) where error == .tokenRejected: .environmentTokenRejected(server: server)
-        case .environment(_, let server): .requestFailed(error, server: server, email: nil, kind: .original)
+        case .stored(let record):
+            .requestFailed(error, server: record.server, email: record.email, description: record.serverDescription)
+        case .environment(_, let server, _) where error.isTokenRejection: .environmentTokenRejected(server: server)
+        case .environment(_, let server, let description):
+            .requestFailed(error, server: server, email: nil, description: description)
         }
     }
 }

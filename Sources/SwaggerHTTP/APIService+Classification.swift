@@ -37,14 +37,12 @@ extension APIService {
 
     /// The operations, which read 401 and 403 differently.
     enum Operation {
-        /// `POST /User/AdminLogin`, Identity's `/login`: 401 and 403 mean bad credentials.
+        /// A login, or an OAuth 2 grant's token request: 401 and 403 mean refused credentials, and so does a 400
+        /// that says so (RFC 6749's `invalid_grant`, or words about the credentials) or that the document declares.
         case login
         /// `POST /User/RefreshToken`, Identity's `/refresh`: 401 means the session has ended.
         case refresh
-        /// An OAuth 2 password grant: `invalid_grant` and `invalid_client` (RFC 6749 §5.2) mean bad
-        /// credentials, and so does a 401.
-        case oauth2Login
-        /// An OAuth 2 refresh: `invalid_grant` and `invalid_client` mean the session has ended.
+        /// An OAuth 2 refresh (RFC 6749 §6): only `invalid_grant` means the session has ended.
         case oauth2Refresh
         /// An RFC 7009 revocation, which needs no bearer token.
         case revocation
@@ -56,18 +54,30 @@ extension APIService {
         case document
     }
 
-    /// The OAuth 2 error codes (RFC 6749 §5.2) that mean the credentials, the client or the grant were refused.
-    static let refusals: Set<String> = ["invalid_grant", "invalid_client", "unauthorized_client"]
+    /// Whether a login's failing answer refuses the credentials, rather than the request: 401 and 403, and
+    /// another 4xx that `refusals` (from the server's document) declares, that RFC 6749 calls `invalid_grant`, or
+    /// whose message speaks of the credentials.
+    static func refusesCredentials(status: Int, code: String?, message: String?, refusals: [Int]) -> Bool {
+        switch status {
+        case 401, 403: return true
+        case 400..<500:
+            if refusals.contains(status) || code == "invalid_grant" { return true }
+            // A code that names another cause (invalid_client, invalid_scope) is not the password's fault.
+            guard code == nil, let message else { return false }
+            return APIServiceError.speaksOfCredentials(message)
+        default: return false
+        }
+    }
 
     /// The error for a status that is not a success, with the server's own words where its body has them.
-    static func failure(status: Int, operation: Operation, headers: HTTPFields, body: Data?) -> APIServiceError {
-        // A token endpoint that answers 400 or 401 without RFC 6749's error code (FastAPI's tutorial sends a
-        // bare `detail`) is refusing what it was given: the request itself is always well formed.
+    /// `refusals` are the statuses a login's document declares for refused credentials.
+    static func failure(status: Int, operation: Operation, headers: HTTPFields, body: Data?, refusals: [Int] = [])
+        -> APIServiceError
+    {
         let code = oauth2Error(json: body)
-        let refused = code.map(refusals.contains) ?? true
         switch (status, operation) {
-        case (401, .login), (403, .login): return .badCredentials(status: status, message: serverMessage(json: body))
-        case (400, .oauth2Login) where refused, (401, .oauth2Login):
+        case (_, .login)
+        where refusesCredentials(status: status, code: code, message: serverMessage(json: body), refusals: refusals):
             return .badCredentials(status: status, message: serverMessage(json: body))
         // A session ends only on a definite answer, since ending it deletes it: the original API's and Identity's
         // 401, or RFC 6749's invalid_grant. A token endpoint's other refusals (a field it wanted, a client it
@@ -76,7 +86,7 @@ extension APIService {
             (400, .oauth2Refresh) where code == "invalid_grant",
             (401, .oauth2Refresh) where code == "invalid_grant":
             return .refreshRejected
-        case (401, .bearer), (401, .profile): return .tokenRejected
+        case (401, .bearer), (401, .profile): return .tokenRejected(challenge: challengeScheme(headers))
         case (403, .bearer), (403, .profile): return .forbidden(message: serverMessage(json: body))
         // Retried first where that is safe; still busy after that is the server's trouble, not the request's.
         case (429, _): return .serverFailed(status: status)
@@ -92,6 +102,15 @@ extension APIService {
         } catch {
             return error
         }
+    }
+
+    /// The authentication scheme of the first challenge in `WWW-Authenticate` (RFC 9110 §11.6.1), lowercased:
+    /// `token` for Django REST framework's TokenAuthentication.
+    static func challengeScheme(_ headers: HTTPFields) -> String? {
+        guard let value = headers[.wwwAuthenticate]?.trimmingWhitespace(), !value.isEmpty else { return nil }
+        let scheme = value.prefix { $0 != " " && $0 != "," }
+        guard !scheme.isEmpty, scheme.count <= 64 else { return nil }
+        return scheme.lowercased()
     }
 
     /// The `error` member of an OAuth 2 error answer (RFC 6749 §5.2).
@@ -221,10 +240,11 @@ extension APIService {
 extension ResponseRecorder {
     /// The error for the response recorded last, which the generated client decoded as a failure, with the
     /// exchange's secrets hidden in whatever it quotes.
-    func failure(_ operation: APIService.Operation) -> APIServiceError {
+    func failure(_ operation: APIService.Operation, refusals: [Int] = []) -> APIServiceError {
         guard let response else { return .contractViolation("no response was recorded") }
         let failure = APIService.failure(
-            status: response.status.code, operation: operation, headers: response.headerFields, body: body)
+            status: response.status.code, operation: operation, headers: response.headerFields, body: body,
+            refusals: refusals)
         return secrets.scrub(failure)
     }
 }

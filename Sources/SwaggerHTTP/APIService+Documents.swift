@@ -2,14 +2,31 @@ import FoundationEssentials
 import HTTPTypes
 import SwaggerModel
 
+/// A document read without credentials, for discovery: its body, and what its answer's headers say of it.
+package struct FetchedDocument: Sendable, Hashable {
+    package var body: Data
+    /// `Link`, which may name the service's description (RFC 8631).
+    package var link: String?
+    /// `ETag` and `Last-Modified`, to ask later whether it changed.
+    package var etag: String?
+    package var lastModified: String?
+
+    package init(body: Data, link: String? = nil, etag: String? = nil, lastModified: String? = nil) {
+        self.body = body
+        self.link = link
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+}
+
 extension APIService {
     /// The largest discovery document read: OpenAPI documents of large APIs run to megabytes.
     static let documentLimit = 16 << 20
 
     /// Reads a document that needs no credentials, for discovery.
-    /// - Returns: The body of a successful answer; `nil` for any other status, which means it is not there.
+    /// - Returns: A successful answer; `nil` for any other status, which means it is not there.
     /// - Throws: ``APIServiceError`` when the server cannot be reached or answers with something that is not HTTP.
-    package func document(at url: URL) async throws(APIServiceError) -> Data? {
+    package func document(at url: URL) async throws(APIServiceError) -> FetchedDocument? {
         var request = Self.request(.get)
         request.headerFields[.accept] = "application/json, application/yaml;q=0.9, */*;q=0.1"
         let recorder = ResponseRecorder(secrets: secretBook)
@@ -17,6 +34,10 @@ extension APIService {
             request, body: nil, to: url, operation: .document, recorder: recorder, limit: Self.documentLimit,
             secrets: [])
         guard (200..<300).contains(response.status.code) else { return nil }
-        return recorder.body
+        let headers = response.headerFields
+        let link = HTTPField.Name("Link").map { headers[values: $0] } ?? []
+        return FetchedDocument(
+            body: recorder.body ?? Data(), link: link.isEmpty ? nil : link.joined(separator: ", "),
+            etag: headers[.eTag], lastModified: headers[.lastModified])
     }
 }

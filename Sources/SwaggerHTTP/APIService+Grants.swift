@@ -17,9 +17,9 @@ extension APIService {
                 ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI.absoluteString),
                 ("code_verifier", verifier),
             ] + Self.clientFields(description, clientSecret: clientSecret, scope: false)
-        return try await tokens(
-            from: description.loginURL, .form(fields), description: description, clientSecret: clientSecret,
-            operation: .oauth2Login, secrets: [code, verifier, clientSecret], server: server)
+        return try await DescribedAPI(description: description).tokens(
+            from: description.login.url, .form(fields), answer: description.login.answer, clientSecret: clientSecret,
+            operation: .login, refusals: [], secrets: [code, verifier, clientSecret], server: server, through: self)
     }
 
     /// Asks the description's device authorization endpoint for a code (§3.1), with the client's id and scope.
@@ -35,8 +35,8 @@ extension APIService {
         let response = try await exchange(
             Self.form(description, clientSecret: clientSecret),
             body: Data(FormEncoding.encode(Self.clientFields(description, clientSecret: clientSecret)).utf8),
-            to: url, operation: .oauth2Login, recorder: recorder, secrets: [clientSecret], server: server)
-        try Self.requireSuccess(response, recorder, .oauth2Login)
+            to: url, operation: .login, recorder: recorder, secrets: [clientSecret], server: server)
+        try Self.requireSuccess(response, recorder, .login)
         return try reading { () throws(APIServiceError) in
             try Self.deviceAuthorization(recorder.body, at: url)
         }
@@ -51,10 +51,10 @@ extension APIService {
         let fields =
             [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", deviceCode)]
             + Self.clientFields(description, clientSecret: clientSecret, scope: false)
-        let recorder = ResponseRecorder(secrets: secretBook, tokenFields: description.fields)
+        let recorder = ResponseRecorder(secrets: secretBook, tokenFields: description.login.answer)
         let response = try await exchange(
             Self.form(description, clientSecret: clientSecret), body: Data(FormEncoding.encode(fields).utf8),
-            to: description.loginURL, operation: .oauth2Login, recorder: recorder,
+            to: description.login.url, operation: .login, recorder: recorder,
             secrets: [deviceCode, clientSecret], server: server)
         if response.status.code == 400 || response.status.code == 401 {
             switch Self.oauth2Error(json: recorder.body) {
@@ -65,11 +65,12 @@ extension APIService {
             default: break
             }
         }
-        try Self.requireSuccess(response, recorder, .oauth2Login)
+        try Self.requireSuccess(response, recorder, .login)
         return .granted(
             try reading { () throws(APIServiceError) in
                 try TokenAnswer.grant(
-                    from: recorder.body, contentType: response.headerFields[.contentType], fields: description.fields,
+                    from: recorder.body, contentType: response.headerFields[.contentType],
+                    fields: description.login.answer,
                     operation: "login")
             })
     }

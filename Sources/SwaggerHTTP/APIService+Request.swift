@@ -17,7 +17,7 @@ extension APIService {
     /// - Throws: ``APIServiceError`` when no response arrives, or a successful one is larger than
     ///   ``responseLimit``.
     package func send(
-        method: String, headers: [HeaderField], body: Data?, to url: URL, accessToken: String
+        method: String, headers: [HeaderField], body: Data?, to url: URL, accessToken: String, as use: TokenUse
     ) async throws(APIServiceError) -> APIResponse {
         guard let method = HTTPRequest.Method(method) else {
             throw .contractViolation("\(method.prefix(40)) is not an HTTP method")
@@ -31,7 +31,7 @@ extension APIService {
         let recorder = ResponseRecorder(secrets: secretBook)
         let response = try await exchange(
             message, body: body, to: url, operation: .bearer,
-            outer: [HeaderMiddleware.bearer(accessToken), RetryingMiddleware()], recorder: recorder,
+            outer: [HeaderMiddleware.token(accessToken, as: use), RetryingMiddleware()], recorder: recorder,
             limit: Self.responseLimit, secrets: [accessToken])
         return APIResponse(
             url: url, status: response.status.code, reason: response.status.reasonPhrase,

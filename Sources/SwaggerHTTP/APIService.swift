@@ -46,108 +46,30 @@ package struct APIService: Sendable {
         self.log = log
     }
 
-    /// Posts the credentials, as the server's kind wants them.
+    /// Posts the credentials, as the server's family sends them.
     /// - Throws: ``APIServiceError``; refused credentials are ``APIServiceError/badCredentials(status:message:)``.
     package func login(_ attempt: LoginAttempt, password: String, clientSecret: String?)
         async throws(APIServiceError) -> TokenGrant
     {
-        let description = attempt.serverDescription
-        guard description.kind == .original else {
-            return try await login(
-                description, email: attempt.account.email, password: password, clientSecret: clientSecret,
-                server: attempt.account.server)
-        }
-        let recorder = ResponseRecorder(secrets: secretBook, tokenFields: .camelCase)
-        let body = Components.Schemas.LoginRequest(
-            email: attempt.account.email, password: password, appId: attempt.appID)
-        let output = try await perform(
-            server: attempt.account.server, operation: .login, recorder: recorder, secrets: [password]
-        ) { client in
-            try await client.adminLogin(body: .json(body))
-        }
-        switch output {
-        case .ok(let ok):
-            guard case .json(let answer) = ok.body else { throw .contractViolation("the login response is not JSON") }
-            return try Self.grant(answer, of: "login")
-        case .badRequest, .unauthorized, .forbidden, .contentTooLarge, .undocumented:
-            throw recorder.failure(.login)
-        }
+        try await attempt.serverDescription.family.login(
+            attempt, password: password, clientSecret: clientSecret, through: self)
     }
 
     /// Spends the refresh token for new tokens.
     /// - Throws: ``APIServiceError``; a refused refresh token is ``APIServiceError/refreshRejected``.
     package func refresh(_ request: RefreshRequest) async throws(APIServiceError) -> TokenGrant {
-        guard request.serverDescription.kind == .original else {
-            return try await refresh(
-                request.serverDescription, refreshToken: request.refreshToken, clientSecret: request.clientSecret,
-                server: request.server)
-        }
-        let recorder = ResponseRecorder(secrets: secretBook, tokenFields: .camelCase)
-        let output = try await perform(
-            server: request.server, operation: .refresh, recorder: recorder, secrets: [request.refreshToken]
-        ) { client in
-            try await client.refreshToken(body: .json(.init(refreshToken: request.refreshToken, appId: request.appID)))
-        }
-        switch output {
-        case .ok(let ok):
-            guard case .json(let answer) = ok.body else { throw .contractViolation("the refresh response is not JSON") }
-            return try Self.grant(answer, of: "refresh")
-        case .badRequest, .unauthorized, .forbidden, .contentTooLarge, .undocumented:
-            throw recorder.failure(.refresh)
-        }
+        try await request.serverDescription.family.refresh(request, through: self)
     }
 
-    /// Ends the session on its server: the original API's `POST /User/Logout` names it by its refresh token and
-    /// stops it and every access token of the same login; other kinds as ``revoke(_:credentials:)`` says.
+    /// Ends the session on its server.
     package func revoke(_ revocation: Revocation) async throws(APIServiceError) {
-        let credentials = revocation.credentials
-        guard revocation.serverDescription.kind == .original else {
-            return try await revoke(revocation.serverDescription, credentials: credentials, server: revocation.server)
-        }
-        // The original API names a session by its refresh token: without one there is nothing to end, as
-        // LogoutCoordinator decides before it asks.
-        guard let refreshToken = credentials.refreshToken else { return }
-        let recorder = ResponseRecorder(secrets: secretBook)
-        let output = try await perform(
-            server: revocation.server, operation: .bearer,
-            outer: credentials.accessToken.map { [HeaderMiddleware.bearer($0)] } ?? [],
-            recorder: recorder, secrets: [credentials.accessToken, refreshToken]
-        ) { client in
-            try await client.logout(body: .json(.init(refreshToken: refreshToken)))
-        }
-        switch output {
-        case .noContent:
-            return
-        case .badRequest, .unauthorized, .contentTooLarge, .undocumented:
-            throw recorder.failure(.bearer)
-        }
+        try await revocation.serverDescription.family.revoke(revocation, through: self)
     }
 
-    /// Fetches the profile with the bearer token.
-    /// - Throws: ``APIServiceError``; 401 is ``APIServiceError/tokenRejected``.
+    /// Fetches the profile with the access token.
+    /// - Throws: ``APIServiceError``; 401 is ``APIServiceError/tokenRejected(challenge:)``.
     package func profile(_ request: ProfileRequest) async throws(APIServiceError) -> Profile {
-        guard request.serverDescription.kind == .original else {
-            return try await profile(
-                request.serverDescription, accessToken: request.accessToken, server: request.server)
-        }
-        let recorder = ResponseRecorder(secrets: secretBook)
-        // The recorder sits inside the retries, so it keeps the body of the attempt that counts: the last.
-        let output = try await perform(
-            server: request.server, operation: .profile,
-            outer: [HeaderMiddleware.bearer(request.accessToken), RetryingMiddleware()], recorder: recorder,
-            secrets: [request.accessToken]
-        ) { client in
-            try await client.getUser()
-        }
-        switch output {
-        case .ok:
-            // The generated client has already checked the body against the User schema.
-            return try reading { () throws(APIServiceError) in
-                try Profile(answer: recorder.body ?? Data(), contentType: nil)
-            }
-        case .unauthorized, .undocumented:
-            throw recorder.failure(.bearer)
-        }
+        try await request.serverDescription.family.profile(request, through: self)
     }
 
     /// This service, trusting the authorities in the PEM file `caCertificate` as well, unless it was made to
@@ -168,7 +90,7 @@ package struct APIService: Sendable {
 
     /// Sends one operation of the generated client through `outer` (the bearer token, the retries), then the
     /// verbose log and the `recorder`, innermost last, and classifies what goes wrong.
-    private func perform<Output: Sendable>(
+    func perform<Output: Sendable>(
         server: ServerURL, operation: Operation, outer: [any ClientMiddleware] = [], recorder: ResponseRecorder,
         secrets: [String?], _ call: @Sendable (SwaggerAPI.Client) async throws -> Output
     ) async throws(APIServiceError) -> Output {
@@ -291,20 +213,6 @@ package struct APIService: Sendable {
         case .unreachable, .timedOut, .tls, .proxyFailed: true
         default: false
         }
-    }
-
-    /// The tokens of a login or refresh answer, which must carry an access token that can be a token.
-    private static func grant(_ body: Components.Schemas.LoginResponse, of operation: String)
-        throws(APIServiceError) -> TokenGrant
-    {
-        guard !body.accessToken.isEmpty else {
-            throw .contractViolation("the \(operation) response has no access token")
-        }
-        let refresh = body.refreshToken.flatMap { $0.isEmpty ? nil : $0 }
-        guard Credentials.isToken(body.accessToken), refresh.map(Credentials.isToken) ?? true else {
-            throw .contractViolation("the \(operation) response's token has characters that no token has")
-        }
-        return TokenGrant(accessToken: body.accessToken, refreshToken: refresh, username: body.username)
     }
 }
 

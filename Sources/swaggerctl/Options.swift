@@ -91,46 +91,35 @@ extension BackendChoice: ExpressibleByArgument {
     }
 }
 
-/// `--kind` and what describes a server that is not the original API. Each is saved with the session.
+/// What describes a server: `server set`'s flags, which `login` keeps, hidden, for a release. Each names a part of the
+/// server's description (``ServerFlags``), which the server registry keeps.
 struct ServerDescriptionOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "How to log in: original (this tool's own account API), identity (ASP.NET Core Identity's /login, "
-                + "/refresh and /manage/info), oauth2 (the OAuth 2 password grant), simplejwt (Django REST "
-                + "framework's simplejwt: token/, token/refresh/ and token/blacklist/, with --profile-path), "
-                + "flask-jwt-extended (/login, /refresh and DELETE /logout, with --profile-path), fastapi-users "
-                + "(auth/jwt/login, auth/jwt/logout and users/me) or custom (what the flags or --server-file say). "
-                + "Saved with the session. Default: the kind saved for the server, else the one its published "
+            "A server family's routes: \(ServerPresets.names.joined(separator: ", ")). Default: what the server's "
                 + "documents describe, else original.",
-            valueName: "kind"))
-    var kind: ServerKind?
+            valueName: "name"))
+    var preset: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Where the credentials go: a path under the server URL, or a URL (OAuth 2's token endpoint).",
-            valueName: "path"))
+    /// `--preset`'s name before presets were data.
+    @Option(help: ArgumentHelp(visibility: .hidden))
+    var kind: String?
+
+    @Option(help: ArgumentHelp("Where the credentials go: a path under the server URL, or a URL.", valueName: "path"))
     var loginPath: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Where the refresh token goes. Default: Identity's /refresh, OAuth 2's token endpoint.", valueName: "path"))
+    @Option(help: ArgumentHelp("Where the refresh token goes.", valueName: "path"))
     var refreshPath: String?
 
-    @Option(help: ArgumentHelp("Where logout revokes the session (RFC 7009 for OAuth 2).", valueName: "path"))
+    @Option(help: ArgumentHelp("Where logout ends the session on the server.", valueName: "path"))
     var revokePath: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Where the profile is read: Identity's /manage/info, OAuth 2's userinfo endpoint, or this.",
-            valueName: "path"))
+    @Option(help: ArgumentHelp("Where the current user's profile is read.", valueName: "path"))
     var profilePath: String?
 
     @Option(
         name: .customLong("openapi"),
-        help: ArgumentHelp(
-            "The server's OpenAPI document, to find an OAuth 2 password flow's token URL in. Default: the server's "
-                + "OpenID configuration, then the usual places (/openapi.json, /swagger/v1/swagger.json, …).",
-            valueName: "url"))
+        help: ArgumentHelp("The server's OpenAPI document, to read instead of looking for it.", valueName: "url"))
     var openAPI: String?
 
     @Option(name: .customLong("client-id"), help: ArgumentHelp("The OAuth 2 client id.", valueName: "id"))
@@ -138,12 +127,6 @@ struct ServerDescriptionOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("The OAuth 2 scope to ask for.", valueName: "scope"))
     var scope: String?
-
-    @Flag(
-        help: ArgumentHelp(
-            "Read the OAuth 2 client secret from standard input, after the password's line with --password-stdin; "
-                + "on a terminal, ask for it. It is kept with the tokens and sent by HTTP Basic."))
-    var clientSecretStdin = false
 
     @Option(help: ArgumentHelp("The login answer's access-token member; dots go into objects.", valueName: "name"))
     var accessTokenField: String?
@@ -156,39 +139,82 @@ struct ServerDescriptionOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "How the login sends the credentials: json:FIELD (a JSON object of FIELD, the user, and password), "
-                + "form:FIELD (the same as a form) or password-grant (OAuth 2's form).",
+            "How the login sends the account: json:FIELD, form:FIELD or password-grant (OAuth 2's form).",
             valueName: "shape"))
-    var loginBody: LoginShape?
+    var loginBody: String?
 
     @Option(
         help: ArgumentHelp(
-            "How the refresh sends the refresh token: json:FIELD, grant (OAuth 2's form) or bearer.",
-            valueName: "shape"))
-    var refreshWith: RefreshShape?
+            "A member the login sends too: NAME=VALUE, or NAME:=JSON for a number, true or false. Repeatable.",
+            valueName: "field"))
+    var loginField: [String] = []
+
+    @Option(
+        help: ArgumentHelp("How the refresh sends the refresh token: json:FIELD, grant or bearer.", valueName: "shape"))
+    var refreshWith: String?
 
     @Option(
         help: ArgumentHelp(
-            "How logout ends the session: json:FIELD (the refresh token, with the access token as the bearer), "
-                + "rfc7009, bearer:POST or bearer:DELETE (each token as the bearer).",
-            valueName: "shape"))
-    var revokeWith: RevocationShape?
+            "How logout ends the session: json:FIELD, rfc7009, bearer:POST or bearer:DELETE.", valueName: "shape"))
+    var revokeWith: String?
 
     @Option(
         help: ArgumentHelp(
-            "A JSON file of these flags, named without their dashes: {\"kind\": \"custom\", \"login-path\": "
-                + "\"/login\", \"refresh-with\": \"bearer\"}. A flag on the command line wins over the file's.",
+            "How an RFC 7009 revocation authenticates the client: none, client_secret_basic, client_secret_post or "
+                + "bearer.",
+            valueName: "method"))
+    var revokeClientAuth: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Where the token goes: a header and its scheme, such as \"Authorization: Token\", or a header alone, "
+                + "such as X-API-Key. Default: Authorization: Bearer.",
+            valueName: "header"))
+    var token: String?
+
+    /// The flags, by the names ``ServerFlags`` knows them by.
+    func flags() throws(SwaggerError) -> ServerFlags {
+        var flags = ServerFlags()
+        let given: [(String, String?)] = [
+            ("preset", preset ?? kind), ("login-path", loginPath), ("refresh-path", refreshPath),
+            ("revoke-path", revokePath),
+            ("profile-path", profilePath), ("openapi", openAPI), ("client-id", clientID), ("scope", scope),
+            ("access-token-field", accessTokenField), ("refresh-token-field", refreshTokenField),
+            ("expires-in-field", expiresInField), ("login-body", loginBody), ("refresh-with", refreshWith),
+            ("revoke-with", revokeWith), ("revoke-client-auth", revokeClientAuth), ("token", token),
+        ]
+        for case (let name, let value?) in given { try flags.set(name, value) }
+        for field in loginField { try flags.set("login-field", field) }
+        return flags
+    }
+
+    func validate() throws {
+        do throws(SwaggerError) {
+            _ = try flags()
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+}
+
+/// `--server-file`: a server's description in a file, as `server export` writes it (or, as before, its flags by
+/// name).
+struct ServerFileOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "A JSON file that describes the server, as `swaggerctl server export` writes it. The server's saved "
+                + "description is changed by it.",
             valueName: "file"))
     var serverFile: String?
 
-    /// The flags, over those of `--server-file`.
-    func flags() throws(SwaggerError) -> ServerFlags {
-        let given = ServerFlags(
-            kind: kind, loginPath: loginPath, refreshPath: refreshPath, revokePath: revokePath,
-            profilePath: profilePath, openAPI: openAPI, clientID: clientID, scope: scope,
-            accessTokenField: accessTokenField, refreshTokenField: refreshTokenField, expiresInField: expiresInField,
-            loginShape: loginBody, refreshShape: refreshWith, revocationShape: revokeWith)
-        guard let serverFile else { return given }
+    /// The file's layer of the description, and the server it names, if any.
+    func layer() throws(SwaggerError) -> (server: ServerURL?, layer: DescriptionLayer)? {
+        guard let serverFile else { return nil }
+        return try Self.read(serverFile)
+    }
+
+    /// The layer of the description in the file at `serverFile`, and the server it names, if any.
+    static func read(_ serverFile: String) throws(SwaggerError) -> (server: ServerURL?, layer: DescriptionLayer) {
         // A description is a few lines; a file far larger is not one, and is refused rather than read in part.
         let limit = 1 << 16
         let data: Data
@@ -201,22 +227,20 @@ struct ServerDescriptionOptions: ParsableArguments {
             throw SwaggerError(
                 .usage, "\(serverFile) holds more than \(limit >> 10) KiB; a server's description is a few lines.")
         }
-        return given.over(try ServerFlags(file: data, named: serverFile))
+        return try DescriptionFile.read(data, named: serverFile)
     }
 }
 
-extension ServerKind: ExpressibleByArgument {}
-
-extension LoginShape: ExpressibleByArgument {
-    package init?(argument: String) { self.init(text: argument) }
-}
-
-extension RefreshShape: ExpressibleByArgument {
-    package init?(argument: String) { self.init(text: argument) }
-}
-
-extension RevocationShape: ExpressibleByArgument {
-    package init?(argument: String) { self.init(text: argument) }
+/// The description layers a login or `server set` is given: a `--server-file`'s, then the flags', and the server
+/// the file names.
+func givenLayers(file: ServerFileOption, flags: ServerDescriptionOptions) throws(SwaggerError) -> (
+    server: ServerURL?, layers: [DescriptionLayer]
+) {
+    let fromFile = try file.layer()
+    let flags = try flags.flags()
+    var layers = fromFile.map { [$0.layer] } ?? []
+    if !flags.isEmpty { layers.append(DescriptionLayer(json: flags.json, source: "given")) }
+    return (fromFile?.server, layers)
 }
 
 /// `--format`: how data is printed.
@@ -230,21 +254,33 @@ struct FormatOptions: ParsableArguments {
     var format: Format = .table
 }
 
-/// `-v/--verbose` and `--ca-cert`: how a command talks to the network.
-struct NetworkOptions: ParsableArguments {
+/// `-v/--verbose`: each request and response described on stderr.
+struct VerboseOption: ParsableArguments {
     @Flag(
         name: .shortAndLong,
         help: ArgumentHelp(
             "Describe each request and response on stderr, with every password and token hidden. "
                 + "SWAGGERCTL_DEBUG=1 does the same."))
     var verbose = false
+}
 
+/// `--ca-cert`: certificate authorities to trust as well.
+struct CACertOption: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Also trust the certificate authorities in this PEM file, for a server with a private CA. "
-                + "Default: SWAGGERCTL_CA_CERT.",
+                + "Default: SWAGGERCTL_CA_CERT, else the one `server set --ca-cert` saved.",
             valueName: "file"))
     var caCert: String?
+}
+
+/// `-v/--verbose` and `--ca-cert`: how a command talks to the network.
+struct NetworkOptions: ParsableArguments {
+    @OptionGroup var verboseOption: VerboseOption
+    @OptionGroup var caCertOption: CACertOption
+
+    var verbose: Bool { verboseOption.verbose }
+    var caCert: String? { caCertOption.caCert }
 }
 
 extension Configuration {
@@ -252,10 +288,16 @@ extension Configuration {
     static func fromEnvironment(keyring: KeyringOption? = nil, network: NetworkOptions? = nil) throws(SwaggerError)
         -> Configuration
     {
+        try fromEnvironment(keyring: keyring, verbose: network?.verbose ?? false, caCert: network?.caCert)
+    }
+
+    /// The configuration from this process's environment, `--keyring`, `--verbose` and `--ca-cert`.
+    static func fromEnvironment(keyring: KeyringOption?, verbose: Bool, caCert: String?) throws(SwaggerError)
+        -> Configuration
+    {
         var configuration = try Configuration(
-            environment: ProcessInfo.processInfo.environment, keyring: keyring?.keyring,
-            caCertificate: network?.caCert)
-        if network?.verbose == true { configuration.verbose = true }
+            environment: ProcessInfo.processInfo.environment, keyring: keyring?.keyring, caCertificate: caCert)
+        if verbose { configuration.verbose = true }
         return configuration
     }
 }

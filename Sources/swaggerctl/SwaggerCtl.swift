@@ -27,7 +27,7 @@ struct SwaggerCtl: AsyncParsableCommand {
         version: version,
         subcommands: [
             Login.self, Details.self, Logout.self, Status.self, Token.self, Refresh.self, Switch.self, API.self,
-            Completion.self,
+            Server.self, Completion.self,
         ]
     )
 

@@ -17,13 +17,14 @@ struct APIServiceTests {
     {
         let server = Fixtures.serverURL(url)
         return try await service.profile(
-            ProfileRequest(server: server, serverDescription: .original(server), accessToken: token))
+            ProfileRequest(server: server, serverDescription: Fixtures.bundled(server), accessToken: token))
     }
 
     static func login(_ service: APIService, at url: String) async throws(APIServiceError) -> TokenGrant {
         let server = Fixtures.serverURL(url)
         let attempt = LoginAttempt(
-            account: Account(server: server, email: "e"), serverDescription: .original(server), appID: "x")
+            server: server, name: AccountName("e", isEmail: true), serverDescription: Fixtures.bundled(server),
+            appID: "x")
         return try await service.login(attempt, password: "p", clientSecret: nil)
     }
 
@@ -75,10 +76,22 @@ struct APIServiceTests {
                     body: #"{"type":"about:blank","title":"Bad Request","detail":"appId is required"}"#),
                 .requestRejected(status: 400, message: "appId is required")
             ),
+            // RFC 6749's code for refused credentials refuses them, whatever the login.
             (
                 FaultServer.Reply(
                     status: .badRequest, body: #"{"error":"invalid_grant","error_description":"Bad password."}"#),
-                .requestRejected(status: 400, message: "Bad password.")
+                .badCredentials(status: 400, message: "Bad password.")
+            ),
+            // A 400 that speaks of the credentials refuses them; one that does not is the request's fault.
+            (
+                FaultServer.Reply(
+                    status: .badRequest, body: #"{"non_field_errors":["Unable to log in with provided credentials."]}"#),
+                .badCredentials(
+                    status: 400, message: #"{"non_field_errors":["Unable to log in with provided credentials."]}"#)
+            ),
+            (
+                FaultServer.Reply(status: .badRequest, body: #"{"error":"invalid_scope"}"#),
+                .requestRejected(status: 400, message: "invalid_scope")
             ),
             (
                 FaultServer.Reply(status: .badRequest, body: #"{"error":"bad_request","message":"Send JSON."}"#),
@@ -123,7 +136,7 @@ struct APIServiceTests {
     @Test("a 401 on the profile is a rejected token; a 403 is a token the server will not serve")
     func profileStatuses() async throws {
         for (status, expected) in [
-            (401, APIServiceError.tokenRejected), (403, .forbidden(message: nil)),
+            (401, APIServiceError.tokenRejected(challenge: nil)), (403, .forbidden(message: nil)),
         ] {
             try await FaultServer.run(profile: .init(status: .init(code: status), contentType: "text/plain", body: ""))
             {

@@ -30,19 +30,22 @@ struct DescribedServerTests {
             try #require(login.status == 0, "\(login)")
             #expect(login.stdout.contains("Ana Horvat"), "\(login)")
 
-            let status = try await sandbox.swaggerctl("status")
+            // The server's description is kept apart from the session, with where each part came from.
+            let show = try await sandbox.swaggerctl("server", "show")
+            let from = preset ? "" : " (from \(file.path))"
             for (key, value) in [
-                ("Kind", preset ? "flask-jwt-extended" : "custom"), ("Login URL", "\(server.origin)/login"),
-                ("Refresh URL", "\(server.origin)/refresh"), ("Revoke URL", "\(server.origin)/logout"),
-                ("Profile URL", "\(server.origin)/me"),
+                ("Preset", preset ? "flask-jwt-extended" : nil), ("Login URL", "\(server.origin)/login\(from)"),
+                ("Refresh URL", "\(server.origin)/refresh\(from)"), ("Revoke URL", "\(server.origin)/logout\(from)"),
+                ("Profile URL", "\(server.origin)/me\(preset ? " (given)" : from)"),
                 (
                     "Sends",
                     "login JSON {username, password}; refresh token as the bearer; logout DELETE with each token as the "
                         + "bearer"
                 ),
             ] {
-                #expect(status.row(key) == value, "\(key): \(status)")
+                #expect(show.row(key) == value, "\(key): \(show)")
             }
+            #expect(try await sandbox.swaggerctl("status").row("Sends") == show.row("Sends"))
 
             let first = try await sandbox.swaggerctl("token").stdout
             let refresh = try await sandbox.swaggerctl("refresh")

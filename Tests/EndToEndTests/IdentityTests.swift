@@ -28,13 +28,14 @@ struct IdentityTests {
             #expect(login.stdout == "email             ana@example.com\nisEmailConfirmed  false\n", "\(login)")
             #expect(server.logins == 1)
 
-            let status = try await sandbox.swaggerctl("status")
-            for row in [
-                "Kind         identity", "Login URL    \(url)/login", "Refresh URL  \(url)/refresh",
-                "Revoke URL   none: logout is local only", "Profile URL  \(url)/manage/info",
+            let show = try await sandbox.swaggerctl("server", "show", url)
+            for (key, value) in [
+                ("Preset", "identity"), ("Login URL", "\(url)/login"), ("Refresh URL", "\(url)/refresh"),
+                ("Revoke URL", "none: logout is local only"), ("Profile URL", "\(url)/manage/info"),
             ] {
-                #expect(status.stdout.contains(row + "\n"), "\(row): \(status)")
+                #expect(show.row(key) == value, "\(key): \(show)")
             }
+            let status = try await sandbox.swaggerctl("status")
             // Identity's tokens are opaque: the expiry comes from expiresIn.
             let expiry = try sandbox.storedExpiry(lifetime: .seconds(3600), since: start)
             #expect(status.stdout.contains("\(expiry) (in "), "\(status)")
@@ -70,7 +71,10 @@ struct IdentityTests {
             let login = try await sandbox.login(
                 url, email: Self.ana.email, password: "wrong", extra: ["--kind", "identity"])
             #expect(login.status == 4)
-            #expect(login.stderr == "swaggerctl: \(url) refused the login (HTTP 401): \"Failed\".\n")
+            #expect(
+                login.stderr
+                    == "swaggerctl: \(url) refused the login of \(Self.ana.email) (HTTP 401): \"Failed\". Check the "
+                    + "account and the password.\n")
             #expect(try sandbox.sessions.records().isEmpty)
         }
     }
@@ -112,9 +116,10 @@ struct IdentityTests {
                 try await sandbox.file.credentials(for: Account(server: url, email: "a@example.com"))
                     == Credentials(accessToken: "tok-123", refreshToken: "ref-456"))
 
+            let show = try await sandbox.swaggerctl("server", "show")
+            #expect(show.row("Login URL") == "\(url)/User/AdminLogin (given)", "\(show)")
+            #expect(show.row("Token fields") == "data.token, data.renew, data.ttl", "\(show)")
             let status = try await sandbox.swaggerctl("status")
-            #expect(status.stdout.contains("Login URL     \(url)/User/AdminLogin\n"), "\(status)")
-            #expect(status.stdout.contains("Token fields  data.token, data.renew, data.ttl\n"), "\(status)")
             let expiry = try sandbox.storedExpiry(lifetime: .seconds(600), since: start)
             #expect(status.stdout.contains("\(expiry) (in "), "\(status)")
 
@@ -136,9 +141,9 @@ struct IdentityTests {
             #expect(result.status == 5)
             #expect(
                 result.stderr
-                    == "swaggerctl: Logged in to \(url) as a@example.com, but the profile it sent is not usable (the "
-                    + "profile is not a JSON object), so nothing was stored. The profile was read from \(url)/User/User; "
-                    + "give its address with --profile-path.\n")
+                    == "swaggerctl: Logged in to \(url), but the profile at \(url)/User/User is not usable (the profile "
+                    + "is not a JSON object), so nothing was stored. Check that the server URL is the API's base URL, or "
+                    + "set the profile's address with `swaggerctl server set \(url) --profile-path PATH`.\n")
             #expect(try sandbox.sessions.records().isEmpty)
             #expect(try sandbox.allFileContents().contains("tok-123") == false)
         }
@@ -149,12 +154,13 @@ struct IdentityTests {
         arguments: [
             (
                 ["--kind", "original", "--profile-path", "/me"],
-                "--profile-path is for the other kinds of server; the original API's requests are fixed by "
-                    + "its document."
+                "The description of http://127.0.0.1:9/api cannot be used: \"profile\" cannot change original: its "
+                    + "requests are fixed by its OpenAPI document."
             ),
             (
-                ["--kind", "identity", "--client-id", "app"],
-                "--client-id is for --kind oauth2; ASP.NET Core Identity has no clients or scopes."
+                ["--preset", "original", "--login-field", "tenant=a"],
+                "The description of http://127.0.0.1:9/api cannot be used: \"login\" cannot change original: its "
+                    + "requests are fixed by its OpenAPI document."
             ),
         ])
     func refusedFlags(flags: [String], message: String) async throws {
@@ -165,7 +171,7 @@ struct IdentityTests {
         #expect(result.stderr == "swaggerctl: \(message)\n")
     }
 
-    @Test("a flag without a kind goes over what a server's documents say; one that publishes none refuses it")
+    @Test("a flag without a preset goes over what a server's documents say; one that publishes none says what is missing")
     func flagWithoutKind() async throws {
         try await withDemoServer { server in
             let sandbox = try Sandbox()
@@ -173,10 +179,11 @@ struct IdentityTests {
             #expect(result.status == 64, "\(result)")
             #expect(
                 result.stderr
-                    == "swaggerctl: --login-path describes another kind of server than the original API, and "
-                    + "\(server.apiURL) publishes no document that describes one; say which with --kind (see swaggerctl "
-                    + "login --help).\n")
+                    == "swaggerctl: \(server.apiURL) is not described enough to log in to: profile.url is missing: where "
+                    + "the profile is sent, and none of the 32 documents the server was asked for says it. Give it with "
+                    + "`swaggerctl server set \(server.apiURL) --profile-path PATH`.\n")
             #expect(try sandbox.sessions.records().isEmpty)
+            #expect(server.logLines(containing: "login") == 0)
         }
     }
 }

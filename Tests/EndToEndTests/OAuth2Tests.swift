@@ -44,16 +44,17 @@ struct OAuth2Tests {
             #expect(login.status == 0, "\(login)")
             #expect(
                 login.stderr.hasPrefix(
-                    "Found in \(url)/openapi.json: the token endpoint \(url)/token, no revocation endpoint; the "
-                        + "profile at \(url)/users/me was given. They are saved with the session.\n"), "\(login)")
+                    "Found in \(url)/openapi.json: login POST /token, refresh POST /token/refresh, no logout; profile "
+                        + "given.\n"), "\(login)")
             #expect(login.stdout.contains("full_name  Ana Horvat\n"), "\(login)")
 
-            let status = try await sandbox.swaggerctl("status")
-            for row in [
-                "Kind         oauth2", "Token URL    \(url)/token", "Refresh URL  \(url)/token/refresh",
-                "Found in     \(url)/openapi.json",
+            let show = try await sandbox.swaggerctl("server", "show")
+            for (key, value) in [
+                ("Preset", "oauth2"), ("Login URL", "\(url)/token (from \(url)/openapi.json)"),
+                ("Refresh URL", "\(url)/token/refresh (from \(url)/openapi.json)"),
+                ("Profile URL", "\(url)/users/me (given)"), ("Found in", "\(url)/openapi.json"),
             ] {
-                #expect(status.stdout.contains(row + "\n"), "\(row): \(status)")
+                #expect(show.row(key) == value, "\(key): \(show)")
             }
 
             let before = try await Self.stored(sandbox, url)
@@ -87,7 +88,7 @@ struct OAuth2Tests {
             #expect(
                 login.stderr.hasPrefix(
                     "Found in \(url)/openapi.json: login POST /token, refresh POST /token/refresh, no logout, profile "
-                        + "GET /users/me. They are saved with the session.\n"), "\(login)")
+                        + "GET /users/me.\n"), "\(login)")
             #expect(login.stdout.contains("full_name  Ana Horvat\n"), "\(login)")
             let status = try await sandbox.swaggerctl("status")
             #expect(
@@ -118,7 +119,8 @@ struct OAuth2Tests {
             #expect(
                 login.stderr
                     == "swaggerctl: No login was found for \(server): \(document) has no POST operations. Describe the "
-                    + "server with --kind (see swaggerctl login --help) or --server-file.\n")
+                    + "server with `swaggerctl server set \(server)` (see swaggerctl server set --help) or "
+                    + "--server-file.\n")
             #expect(try await sandbox.swaggerctl("status").stdout.isEmpty)
         }
     }
@@ -133,45 +135,34 @@ struct OAuth2Tests {
             #expect(login.status == 4, "\(login)")
             #expect(
                 login.stderr
-                    == "swaggerctl: \(server.origin) refused the login (HTTP 400): \"Incorrect username or password\".\n"
-            )
+                    == "swaggerctl: \(server.origin) refused the login of \(Self.ana.email) (HTTP 400): \"Incorrect "
+                    + "username or password\". Check the account and the password.\n")
             #expect(try sandbox.sessions.records().isEmpty)
         }
     }
 
-    @Test("discovery says what it tried, and what is still missing, before any password is sent")
+    @Test("discovery fills what a preset leaves out, and says how much it read when nothing says it")
     func discoveryFailures() async throws {
         let sandbox = try Sandbox()
         try await withPythonServer(.fastapi) { server in
-            let noProfile = try await sandbox.login(
+            // OAuth 2's preset names no endpoint; the server's document names the token URL and the current user.
+            let fromDocument = try await sandbox.login(
                 server.origin, email: Self.ana.email, password: Self.ana.password, extra: ["--kind", "oauth2"])
-            #expect(noProfile.status == 64)
+            #expect(fromDocument.status == 0, "\(fromDocument)")
             #expect(
-                noProfile.stderr
-                    == "swaggerctl: Found the token endpoint \(server.origin)/token but no profile (userinfo) "
-                    + "endpoint for \(server.origin); give the profile's path with --profile-path.\n")
-            let counters = try await server.json(["\(server.origin)/test/counters"])
-            #expect(counters["logins"] as? Int == 0)
+                fromDocument.stderr.hasPrefix(
+                    "Found in \(server.origin)/openapi.json: login POST /token, refresh POST /token/refresh, no "
+                        + "logout, profile GET /users/me.\n"), "\(fromDocument)")
         }
         try await withDemoServer { demo in
             let nothing = try await sandbox.login(
                 demo.apiURL, email: "demo@example.com", password: "demo-password", extra: ["--kind", "oauth2"])
             #expect(nothing.status == 64)
-            let origin = try #require(URL(string: demo.apiURL).flatMap(ServerURL.origin(of:))?.absoluteString)
-            let tried = [
-                "\(demo.apiURL)/.well-known/openid-configuration",
-                "\(origin)/.well-known/oauth-authorization-server/api",
-                "\(demo.apiURL)/.well-known/oauth-authorization-server", "\(origin)/.well-known/openid-configuration",
-                "\(origin)/.well-known/oauth-authorization-server", "\(demo.apiURL)/openapi.json",
-                "\(demo.apiURL)/api/schema/", "\(demo.apiURL)/swagger/v1/swagger.json", "\(demo.apiURL)/v3/api-docs",
-                "\(demo.apiURL)/swagger.json", "\(origin)/openapi.json", "\(origin)/api/schema/",
-                "\(origin)/swagger/v1/swagger.json", "\(origin)/v3/api-docs", "\(origin)/swagger.json",
-            ]
             #expect(
                 nothing.stderr
-                    == "swaggerctl: No OAuth 2 token endpoint was found for \(demo.apiURL); tried "
-                    + tried.joined(separator: ", ")
-                    + ". Give it with --login-path, or the server's OpenAPI document with --openapi.\n")
+                    == "swaggerctl: \(demo.apiURL) is not described enough to log in to: login.url is missing: where "
+                    + "the login is sent, and none of the 32 documents the server was asked for says it. Give it with "
+                    + "`swaggerctl server set \(demo.apiURL) --login-path PATH`.\n")
             #expect(demo.logLines(containing: "login") == 0)
         }
     }
@@ -204,7 +195,10 @@ struct OAuth2Tests {
                     server.origin, email: Self.ana.email, password: Self.ana.password,
                     extra: ["--kind", "oauth2", "--openapi", documentURL, "--profile-path", "/users/me"])
                 #expect(login.status == 0, "\(login)")
-                #expect(login.stderr.hasPrefix("Found in \(documentURL): the token endpoint \(server.origin)/token,"))
+                #expect(
+                    login.stderr.hasPrefix(
+                        "Found in \(documentURL): login POST /token, refresh POST /token/refresh; profile given.\n"),
+                    "\(login)")
             }
         }
     }
@@ -220,8 +214,8 @@ struct OAuth2Tests {
             #expect(
                 login.stderr.hasPrefix(
                     "Found in \(issuer)/.well-known/openid-configuration and \(issuer)/.well-known/oauth-authorization-server: "
-                        + "the token endpoint \(issuer)/token/, the profile at \(issuer)/userinfo/, revocation at "
-                        + "\(issuer)/revoke_token/. They are saved with the session.\n"), "\(login)")
+                        + "login POST /o/token/, refresh POST /o/token/, logout POST /o/revoke_token/, profile GET "
+                        + "/o/userinfo/.\n"), "\(login)")
             #expect(login.stdout.contains("email  ana@example.com\n"), "\(login)")
             #expect(login.stdout.contains("name   Ana Horvat\n"), "\(login)")
 
@@ -258,7 +252,8 @@ struct OAuth2Tests {
             #expect(login.status == 4, "\(login)")
             #expect(
                 login.stderr.hasSuffix(
-                    "swaggerctl: \(issuer) refused the login (HTTP 400): \"Invalid credentials given.\".\n"), "\(login)"
+                    "swaggerctl: \(issuer) refused the login of \(Self.ana.email) (HTTP 400): \"Invalid credentials "
+                        + "given.\". Check the account and the password.\n"), "\(login)"
             )
             #expect(try sandbox.sessions.records().isEmpty)
         }
@@ -279,11 +274,10 @@ struct OAuth2Tests {
             #expect(login.status == 0, "\(login)")
             #expect(try await Self.stored(sandbox, issuer).clientSecret == Self.confidential.secret)
             #expect(try !String(contentsOf: sandbox.sessionsFile, encoding: .utf8).contains(Self.confidential.secret))
-            let status = try await sandbox.swaggerctl("status")
+            let show = try await sandbox.swaggerctl("server", "show")
             #expect(
-                status.stdout.contains(
-                    "Client ID    \(Self.confidential.id) (with a client secret, kept with the tokens)\n"),
-                "\(status)")
+                show.row("Client ID") == "\(Self.confidential.id) (with a client secret, kept with the tokens)",
+                "\(show)")
 
             // The refresh and the revocation authenticate the client with the stored secret.
             #expect(try await sandbox.swaggerctl("refresh").status == 0)

@@ -88,7 +88,7 @@ struct PackagingTests {
                 try sandbox.sessions.save(
                     SessionRecord(
                         account: account, appID: "a", backend: .file, savedAt: Date(),
-                        serverDescription: .original(account.server)))
+                        serverDescription: ServerPresets.bundled(account.server)))
             }
         }
         return sandbox

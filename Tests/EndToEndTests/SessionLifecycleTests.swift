@@ -75,7 +75,11 @@ struct SessionLifecycleTests {
         let folderMode = try manager.attributesOfItem(atPath: sandbox.configDirectory.path)[.posixPermissions] as? Int
         #expect(folderMode == 0o700)
         let names = try manager.contentsOfDirectory(atPath: sandbox.configDirectory.path).sorted()
-        #expect(names == [".credentials.json.lock", ".sessions.json.lock", "credentials.json", "sessions.json"])
+        #expect(
+            names == [
+                ".credentials.json.lock", ".servers.json.lock", ".sessions.json.lock", "credentials.json",
+                "servers.json", "sessions.json",
+            ])
         for name in names {
             let mode =
                 try manager.attributesOfItem(atPath: sandbox.configDirectory.appending(path: name).path)[

@@ -57,9 +57,12 @@ struct UsageTests {
         // Valid JSON up to any cut: read in part, it could pass for a description.
         try Data(("{\"kind\": \"custom\"" + String(repeating: " ", count: 70_000) + "}").utf8).write(to: large)
         let unknown = sandbox.root.appending(path: "unknown.json")
-        try Data(#"{"login": "/x"}"#.utf8).write(to: unknown)
+        try Data(#"{"logn": "/x"}"#.utf8).write(to: unknown)
+        let wrong = sandbox.root.appending(path: "wrong.json")
+        try Data(#"{"login": "/x", "profile": {"url": "/me"}}"#.utf8).write(to: wrong)
         for (file, said) in [
-            (large.path, "holds more than 64 KiB"), (unknown.path, #""login" is not a flag that describes a server"#),
+            (large.path, "holds more than 64 KiB"), (unknown.path, #""logn" is not a flag that describes a server"#),
+            (wrong.path, "cannot be used: login must be an object"),
             (sandbox.root.appending(path: "missing.json").path, "cannot be read"),
         ] {
             let result = try await sandbox.swaggerctl(

@@ -10,6 +10,9 @@ struct DeviceFlowTests {
     static let authorization = DeviceAuthorization(
         deviceCode: "d", userCode: "WDJB-MJHT", verificationURI: URL(filePath: "/device"), interval: .seconds(5),
         expiresIn: .seconds(60))
+    static let description = Fixtures.described([
+        "preset": "oauth2", "login": ["url": "https://idp/token"], "profile": ["url": "https://idp/userinfo"],
+    ])
 
     static func wait(_ next: DeviceFlow.Next) -> Duration? {
         if case .poll(let wait) = next { wait } else { nil }
@@ -17,7 +20,7 @@ struct DeviceFlowTests {
 
     @Test("the first poll waits the server's interval; a pending answer keeps it; slow_down adds 5 s for good")
     func pacing() {
-        var flow = DeviceFlow(Self.authorization, server: Fixtures.server)
+        var flow = DeviceFlow(Self.authorization, server: Fixtures.server, description: Self.description)
         #expect(Self.wait(flow.started()) == .seconds(5))
         #expect(Self.wait(flow.answered(.pending, elapsed: .seconds(5))) == .seconds(5))
         #expect(Self.wait(flow.answered(.slowDown, elapsed: .seconds(10))) == .seconds(10))
@@ -29,12 +32,14 @@ struct DeviceFlowTests {
     func defaultInterval() {
         let authorization = DeviceAuthorization(
             deviceCode: "d", userCode: "u", verificationURI: URL(filePath: "/"), interval: nil, expiresIn: .seconds(9))
-        #expect(Self.wait(DeviceFlow(authorization, server: Fixtures.server).started()) == .seconds(5))
+        #expect(
+            Self.wait(DeviceFlow(authorization, server: Fixtures.server, description: Self.description).started())
+                == .seconds(5))
     }
 
     @Test("the tokens end the flow; a refusal and an expired code end it with exit-4 failures")
     func endings() {
-        var granted = DeviceFlow(Self.authorization, server: Fixtures.server)
+        var granted = DeviceFlow(Self.authorization, server: Fixtures.server, description: Self.description)
         let grant = TokenGrant(accessToken: "a")
         guard case .granted(let got) = granted.answered(.granted(grant), elapsed: .seconds(5)) else {
             Issue.record("not granted")
@@ -42,7 +47,7 @@ struct DeviceFlowTests {
         }
         #expect(got == grant)
         for (answer, ending) in [(DevicePoll.denied, SessionFailure.DeviceEnding.denied), (.expired, .expired)] {
-            var flow = DeviceFlow(Self.authorization, server: Fixtures.server)
+            var flow = DeviceFlow(Self.authorization, server: Fixtures.server, description: Self.description)
             guard case .fail(let failure) = flow.answered(answer, elapsed: .seconds(5)) else {
                 Issue.record("\(answer) did not end the flow")
                 continue
@@ -53,7 +58,7 @@ struct DeviceFlowTests {
 
     @Test("no poll is made after the code expires: the flow ends as expired without asking again")
     func deadline() {
-        var flow = DeviceFlow(Self.authorization, server: Fixtures.server)
+        var flow = DeviceFlow(Self.authorization, server: Fixtures.server, description: Self.description)
         #expect(Self.wait(flow.answered(.pending, elapsed: .seconds(55))) == .seconds(5))
         guard case .fail(let failure) = flow.answered(.pending, elapsed: .seconds(56)) else {
             Issue.record("polled past the code's lifetime")
@@ -64,9 +69,10 @@ struct DeviceFlowTests {
 
     @Test("any other error ends the flow as a failed request")
     func otherError() {
-        var flow = DeviceFlow(Self.authorization, server: Fixtures.server)
+        var flow = DeviceFlow(Self.authorization, server: Fixtures.server, description: Self.description)
         #expect(
             flow.pollFailed(.serverFailed(status: 500))
-                == .requestFailed(.serverFailed(status: 500), server: Fixtures.server, email: nil, kind: .oauth2))
+                == .requestFailed(
+                    .serverFailed(status: 500), server: Fixtures.server, email: nil, description: Self.description))
     }
 }

@@ -9,7 +9,7 @@ import Testing
 struct LoginCoordinatorTests {
     static let now = MainCoordinatorTests.now
     static let profile = MainCoordinatorTests.profile
-    static let original = ServerDescription.original(Fixtures.server)
+    static let original = Fixtures.bundled()
     static let grant = TokenGrant(
         accessToken: MainCoordinatorTests.jwt(expiresIn: 900), refreshToken: "r1", username: "ana.h")
 
@@ -19,8 +19,14 @@ struct LoginCoordinatorTests {
         clientSecret: String? = nil
     ) -> LoginCoordinator.Request {
         LoginCoordinator.Request(
-            account: account, serverDescription: description, appIDFlag: appIDFlag, appIDFromEnvironment: environment,
-            previous: previous, plainHTTP: PlainHTTP(allowed: plainHTTPAllowed), clientSecret: clientSecret)
+            server: account.server, name: AccountName(account.email, isEmail: true), serverDescription: description,
+            appIDFlag: appIDFlag, appIDFromEnvironment: environment, previous: previous,
+            plainHTTP: PlainHTTP(allowed: plainHTTPAllowed), clientSecret: clientSecret)
+    }
+
+    /// What `action` says to store, if it says to store anything.
+    static func stored(_ action: LoginCoordinator.ProfileReceivedAction) -> LoginCoordinator.StoreTokens? {
+        if case .storeTokens(let tokens) = action { tokens } else { nil }
     }
 
     /// A coordinator whose new session's profile request is in flight.
@@ -39,7 +45,9 @@ struct LoginCoordinatorTests {
         #expect(
             coordinator.loginRequested(Self.request())
                 == .authenticate(
-                    LoginAttempt(account: Fixtures.ana, serverDescription: Self.original, appID: "swaggerctl-demo")))
+                    LoginAttempt(
+                        server: Fixtures.server, name: AccountName(Fixtures.ana.email, isEmail: true),
+                        serverDescription: Self.original, appID: "swaggerctl-demo")))
         #expect(
             coordinator.authenticated(Self.grant, now: Self.now)
                 == ProfileRequest(
@@ -47,18 +55,20 @@ struct LoginCoordinatorTests {
                     accessToken: Self.grant.accessToken))
         #expect(
             coordinator.profileReceived(Self.profile)
-                == LoginCoordinator.StoreTokens(account: Fixtures.ana, credentials: Self.grant.credentials))
+                == .storeTokens(
+                    LoginCoordinator.StoreTokens(account: Fixtures.ana, credentials: Self.grant.credentials)))
         let record = coordinator.tokensStored(in: .keyring)
         #expect(
             record
                 == SessionRecord(
                     account: Fixtures.ana, appID: "swaggerctl-demo", username: "ana.h", backend: .keyring,
                     savedAt: Self.now, expiresAt: Self.now.addingTimeInterval(900), refreshable: true,
-                    serverDescription: .original(Fixtures.server)))
+                    serverDescription: Fixtures.bundled()))
         #expect(
             coordinator.recordSaved()
                 == .saveAndShow(
-                    ProfileOutcome(profile: Self.profile, origin: .server(renewed: false), kind: .original),
+                    ProfileOutcome(
+                        profile: Self.profile, origin: .server(renewed: false), labels: Self.original.profile.labels),
                     Fixtures.ana))
     }
 
@@ -101,7 +111,7 @@ struct LoginCoordinatorTests {
         var coordinator = LoginCoordinator()
         let action = coordinator.loginRequested(
             Self.request(
-                account, description: .original(account.server), previous: previous, plainHTTPAllowed: allowed))
+                account, description: Fixtures.bundled(account.server), previous: previous, plainHTTPAllowed: allowed))
         guard case .authenticate = action else {
             #expect(action == .fail(.plainHTTPRefused(server: account.server, sending: .password)))
             #expect(!allowed && previouslyAllowed != true)
@@ -132,8 +142,8 @@ struct LoginCoordinatorTests {
     @Test("a client secret is kept with the tokens, and another kind's description with the record")
     func clientSecretAndDescription() {
         var coordinator = Self.checking(Self.request(description: Fixtures.identity, clientSecret: "s3cret"))
-        let store = coordinator.profileReceived(Self.profile)
-        #expect(store.credentials.clientSecret == "s3cret")
+        let store = Self.stored(coordinator.profileReceived(Self.profile))
+        #expect(store?.credentials.clientSecret == "s3cret")
         #expect(coordinator.tokensStored(in: .file).serverDescription == Fixtures.identity)
     }
 
@@ -144,7 +154,8 @@ struct LoginCoordinatorTests {
             _ = coordinator.loginRequested(Self.request(description: Fixtures.identity))
             #expect(
                 coordinator.authenticationFailed(error)
-                    == .requestFailed(error, server: Fixtures.server, email: Fixtures.ana.email, kind: .identity))
+                    == .requestFailed(
+                        error, server: Fixtures.server, email: Fixtures.ana.email, description: Fixtures.identity))
         }
     }
 
@@ -186,6 +197,107 @@ struct LoginCoordinatorTests {
             coordinator.recordNotSaved(error)
                 == LoginCoordinator.DiscardTokens(
                     account: Fixtures.ana, backend: .keyring, failure: .notStored(Fixtures.ana, error)))
+    }
+
+    /// A description of a server whose last login was in the browser.
+    static let browser: ServerDescription = {
+        var description = Fixtures.described([
+            "preset": "oauth2", "login": ["url": "https://idp/token"], "profile": ["url": "https://idp/userinfo"],
+        ])
+        description.signIn = .web
+        return description
+    }()
+
+    /// A browser login of `name`, checking its profile.
+    static func browserLogin(_ name: AccountName?, grant: TokenGrant = grant) -> LoginCoordinator {
+        var coordinator = LoginCoordinator()
+        _ = coordinator.loginRequested(
+            LoginCoordinator.Request(server: Fixtures.server, name: name, serverDescription: browser))
+        _ = coordinator.authenticated(grant, now: now)
+        return coordinator
+    }
+
+    @Test(
+        "a sign-in in the browser is kept under whoever signed in: the ID token's e-mail, user name or subject",
+        arguments: [
+            (#"{"sub":"s1","email":"ana@example.com"}"#, #"{"sub":"s1"}"#, "ana@example.com"),
+            (#"{"sub":"s1","preferred_username":"ana"}"#, #"{}"#, "ana"),
+            (#"{"sub":"s1"}"#, #"{"email":"other@example.com"}"#, "s1"),
+            (nil, #"{"sub":"42","email":"ana@example.com"}"#, "ana@example.com"),
+            (nil, #"{"username":"ana"}"#, "ana"),
+        ] as [(String?, String, String)])
+    func signedIn(idToken: String?, profile: String, account: String) throws {
+        var grant = Self.grant
+        grant.idToken = idToken.map(Fixtures.jwt(claims:))
+        var coordinator = Self.browserLogin(nil, grant: grant)
+        #expect(
+            Self.stored(coordinator.profileReceived(try Fixtures.profile(profile)))?.account
+                == Account(server: Fixtures.server, email: account))
+    }
+
+    @Test("a sign-in in the browser as someone else than -e names is refused, and nothing is stored")
+    func otherAccount() throws {
+        var grant = Self.grant
+        grant.idToken = Fixtures.jwt(claims: #"{"sub":"s2","email":"mallory@example.com"}"#)
+        var coordinator = Self.browserLogin(AccountName("ana@example.com", isEmail: true), grant: grant)
+        #expect(
+            coordinator.profileReceived(Self.profile)
+                == .fail(
+                    .otherAccountSignedIn(
+                        server: Fixtures.server, asked: "ana@example.com", signedIn: "mallory@example.com")))
+        // The name given matches without regard to case, and by user name or subject too.
+        for given in ["ANA@example.com", "ana", "s1"] {
+            grant.idToken = Fixtures.jwt(claims: #"{"sub":"s1","email":"ana@example.com","preferred_username":"ana"}"#)
+            var matching = Self.browserLogin(AccountName(given, isEmail: given.contains("@")), grant: grant)
+            #expect(Self.stored(matching.profileReceived(Self.profile))?.account.email == given)
+        }
+    }
+
+    @Test("a sign-in in the browser that says nobody, with no account named, stores nothing; one named is kept")
+    func unknownAccount() throws {
+        var coordinator = Self.browserLogin(nil)
+        #expect(
+            coordinator.profileReceived(try Fixtures.profile(#"{"name":"Ana"}"#))
+                == .fail(.unknownAccountSignedIn(server: Fixtures.server)))
+        // A profile that cannot be read says nothing either.
+        var failed = Self.browserLogin(nil)
+        guard case .fail = failed.profileFailed(.serverFailed(status: 502)) else {
+            Issue.record("stored a session of nobody")
+            return
+        }
+        var named = Self.browserLogin(AccountName("ana", isEmail: false))
+        #expect(Self.stored(named.profileReceived(try Fixtures.profile("{}")))?.account.email == "ana")
+    }
+
+    @Test("a fresh token refused with a challenge for another scheme is sent once more with it, which is kept")
+    func challenge() {
+        var coordinator = Self.checking(Self.request(description: Fixtures.identity))
+        guard case .retryProfile(let again) = coordinator.profileFailed(.tokenRejected(challenge: "token")) else {
+            Issue.record("not asked again")
+            return
+        }
+        #expect(again.serverDescription.token == TokenUse(header: "Authorization", scheme: "Token"))
+        #expect(again.accessToken == Self.grant.accessToken)
+        _ = coordinator.profileReceived(Self.profile)
+        #expect(coordinator.tokensStored(in: .file).serverDescription.token.scheme == "Token")
+
+        // Once only, and never for a scheme already sent, or one that puts the token elsewhere.
+        for (first, second) in [("token", "bearer"), ("bearer", nil), ("apikey", nil)] as [(String, String?)] {
+            var refused = Self.checking(Self.request(description: Fixtures.identity))
+            let action = refused.profileFailed(.tokenRejected(challenge: first))
+            if case .retryProfile = action, let second {
+                guard case .storeTokens = refused.profileFailed(.tokenRejected(challenge: second)) else {
+                    Issue.record("asked a third time")
+                    continue
+                }
+            } else {
+                #expect(second == nil, "\(first)")
+                guard case .storeTokens = action else {
+                    Issue.record("asked again for \(first)")
+                    continue
+                }
+            }
+        }
     }
 
     @Test("an event that cannot happen in the current state stops the process")

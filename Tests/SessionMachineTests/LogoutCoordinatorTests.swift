@@ -9,6 +9,7 @@ import Testing
 struct LogoutCoordinatorTests {
     static let tokens = Credentials(accessToken: "a1", refreshToken: "r1")
     static let record = Fixtures.record(Fixtures.ana)
+    static let now = Fixtures.savedAt
 
     static func revocation(_ record: SessionRecord = record, _ credentials: Credentials = tokens) -> Revocation {
         Revocation(server: record.server, serverDescription: record.serverDescription, credentials: credentials)
@@ -25,7 +26,7 @@ struct LogoutCoordinatorTests {
     @Test("under the lock, the tokens are read, the server told, and only then the session removed here")
     func order() {
         var coordinator = Self.reading()
-        #expect(coordinator.tokensRead(Self.tokens) == .revoke(Self.revocation()))
+        #expect(coordinator.tokensRead(Self.tokens, now: Self.now) == .revoke(Self.revocation()))
         #expect(coordinator.revoked() == Self.record)
         #expect(coordinator.removed() == LogoutCoordinator.Outcome(account: Fixtures.ana, warning: nil))
     }
@@ -38,14 +39,18 @@ struct LogoutCoordinatorTests {
         #expect(coordinator.removed().warning == nil)
     }
 
-    @Test("a server that cannot be told is a warning, and the session is removed here all the same")
+    @Test("a server that could not be told fails the logout, and the session is removed here all the same")
     func revocationFailed() {
         var coordinator = Self.reading()
-        _ = coordinator.tokensRead(Self.tokens)
+        _ = coordinator.tokensRead(Self.tokens, now: Self.now)
         #expect(coordinator.revocationFailed(.unreachable("connection refused")) == Self.record)
+        let outcome = coordinator.removed()
         #expect(
-            coordinator.removed().warning
-                == .revocationFailed(.unreachable("connection refused"), server: Fixtures.server, kind: .original))
+            outcome.warning
+                == .revocationFailed(
+                    .unreachable("connection refused"), server: Fixtures.server, description: Fixtures.bundled()))
+        // The server could have ended the session and did not: the logout fails, the session gone here all the same.
+        #expect(outcome.failed)
     }
 
     @Test("tokens that cannot be read cannot be revoked: a warning, and removal says what to do if it fails too")
@@ -61,7 +66,7 @@ struct LogoutCoordinatorTests {
     @Test("a removal that fails after the server ended the session says so")
     func removalFailedAfterRevocation() {
         var coordinator = Self.reading()
-        _ = coordinator.tokensRead(Self.tokens)
+        _ = coordinator.tokensRead(Self.tokens, now: Self.now)
         _ = coordinator.revoked()
         let error = SwaggerError(.failure, "The disk is full.")
         #expect(coordinator.removalFailed(error) == .notRemoved(Fixtures.ana, error, revoked: true))
@@ -71,24 +76,97 @@ struct LogoutCoordinatorTests {
     func nothingToRevokeWith() {
         for credentials in [nil, Credentials(accessToken: "a1")] {
             var coordinator = Self.reading()
-            #expect(coordinator.tokensRead(credentials) == .remove(Self.record))
+            #expect(coordinator.tokensRead(credentials, now: Self.now) == .remove(Self.record))
             #expect(coordinator.removed().warning == nil)
         }
     }
 
-    @Test("another kind revokes with the access token alone; one with no revocation endpoint says it cannot")
-    func otherKinds() {
+    /// An OAuth 2 server's description, revoking as RFC 7009 says.
+    static let oauth2 = Fixtures.described([
+        "preset": "oauth2", "login": ["url": "https://idp/token"], "profile": ["url": "https://idp/userinfo"],
+        "revocation": ["url": "https://idp/revoke"],
+    ])
+
+    @Test("RFC 7009 revokes with the access token alone; a server with no revocation says it cannot")
+    func otherServers() {
         var oauth2 = Self.record
-        oauth2.serverDescription.kind = .oauth2
+        oauth2.serverDescription = Self.oauth2
         let bare = Credentials(accessToken: "a1")
         var revoking = Self.reading(oauth2)
-        #expect(revoking.tokensRead(bare) == .revoke(Self.revocation(oauth2, bare)))
+        #expect(revoking.tokensRead(bare, now: Self.now) == .revoke(Self.revocation(oauth2, bare)))
 
         var identity = Self.record
         identity.serverDescription = Fixtures.identity
         var local = Self.reading(identity)
-        #expect(local.tokensRead(Self.tokens) == .remove(identity))
-        #expect(local.removed().warning == .serverCannotRevoke(Fixtures.server))
+        #expect(local.tokensRead(Self.tokens, now: Self.now) == .remove(identity))
+        let outcome = local.removed()
+        #expect(outcome.warning == .serverCannotRevoke(Fixtures.server) && !outcome.failed)
+    }
+
+    @Test(
+        "a revocation that carries an access token that has expired renews it first, and stores the renewal",
+        arguments: [
+            ("json:refresh", nil, true), ("bearer:POST", nil, true), ("rfc7009", "bearer", true),
+            ("rfc7009", nil, false), ("rfc7009", "client_secret_basic", false),
+        ] as [(String, String?, Bool)])
+    func renewFirst(shape: String, client: String?, renews: Bool) throws {
+        var record = Self.record
+        var revocation: JSONValue = ["url": "https://idp/revoke", "with": .string(shape)]
+        if let client { revocation = revocation.merging(["client": .string(client)]) }
+        record.serverDescription = Fixtures.described(
+            [
+                "preset": "oauth2", "login": ["url": "https://idp/token"], "profile": ["url": "https://idp/userinfo"],
+                "revocation": revocation,
+            ])
+        record.expiresAt = Self.now.addingTimeInterval(-1)
+        var coordinator = Self.reading(record)
+        let action = coordinator.tokensRead(Self.tokens, now: Self.now)
+        guard renews else {
+            #expect(action == .revoke(Self.revocation(record)))
+            return
+        }
+        #expect(
+            action
+                == .refresh(
+                    RefreshRequest(
+                        server: record.server, serverDescription: record.serverDescription, refreshToken: "r1",
+                        appID: record.appID, clientSecret: nil)))
+        let renewed = coordinator.refreshed(TokenGrant(accessToken: "a2", refreshToken: "r2"), now: Self.now)
+        #expect(renewed.credentials == Credentials(accessToken: "a2", refreshToken: "r2"))
+        #expect(coordinator.rotationStored() == Self.revocation(record, renewed.credentials))
+        #expect(coordinator.revoked() == record)
+        #expect(coordinator.removed() == LogoutCoordinator.Outcome(account: Fixtures.ana, warning: nil))
+    }
+
+    @Test("a token that has not expired, or a session that cannot be renewed, is revoked as it is")
+    func noRenewal() {
+        var fresh = Self.record
+        fresh.expiresAt = Self.now.addingTimeInterval(600)
+        var coordinator = Self.reading(fresh)
+        #expect(coordinator.tokensRead(Self.tokens, now: Self.now) == .revoke(Self.revocation(fresh)))
+
+        var expired = Self.record
+        expired.expiresAt = Self.now.addingTimeInterval(-1)
+        var noRefreshToken = Self.reading(expired)
+        let bare = Credentials(accessToken: "a1", refreshToken: nil)
+        // The bundled API names the session by its refresh token: without one there is nothing to end.
+        #expect(noRefreshToken.tokensRead(bare, now: Self.now) == .remove(expired))
+    }
+
+    @Test("a renewal the server refuses means the session has ended there; one that fails otherwise revokes as is")
+    func renewalFailed() {
+        var record = Self.record
+        record.expiresAt = Self.now.addingTimeInterval(-1)
+        var refused = Self.reading(record)
+        _ = refused.tokensRead(Self.tokens, now: Self.now)
+        #expect(refused.refreshFailed(.refreshRejected) == .remove(record))
+        #expect(refused.removed() == LogoutCoordinator.Outcome(account: Fixtures.ana, warning: nil))
+
+        var unreachable = Self.reading(record)
+        _ = unreachable.tokensRead(Self.tokens, now: Self.now)
+        #expect(unreachable.refreshFailed(.timedOut) == .revoke(Self.revocation(record)))
+        _ = unreachable.revocationFailed(.timedOut)
+        #expect(unreachable.removed().failed)
     }
 
     @Test("the tokens never go over plain HTTP to another machine to be revoked, unless allowed")
@@ -96,10 +174,10 @@ struct LogoutCoordinatorTests {
         let account = Account(server: "http://api.example.com/v1", email: "ana@example.com")
         let record = Fixtures.record(account)
         var refused = Self.reading(record)
-        #expect(refused.tokensRead(Self.tokens) == .remove(record))
+        #expect(refused.tokensRead(Self.tokens, now: Self.now) == .remove(record))
         #expect(refused.removed().warning == .plainHTTPRefused(account, to: account.server))
 
         var allowed = Self.reading(record, plainHTTPAllowed: true)
-        #expect(allowed.tokensRead(Self.tokens) == .revoke(Self.revocation(record)))
+        #expect(allowed.tokensRead(Self.tokens, now: Self.now) == .revoke(Self.revocation(record)))
     }
 }

@@ -10,7 +10,7 @@ struct MainCoordinatorTests {
     /// 2033-05-18T03:33:20Z.
     static let now = Date(timeIntervalSince1970: 2_000_000_000)
     static let profile = Profile(fields: ["id": .integer(1024), "name": .string("Ana")])
-    static let original = ServerDescription.original(Fixtures.server)
+    static let original = Fixtures.bundled()
 
     /// A record whose access token expires `offset` seconds from ``now``, or whose expiry is unknown.
     static func record(expiresIn offset: TimeInterval?, refreshable: Bool? = true) -> SessionRecord {
@@ -24,7 +24,7 @@ struct MainCoordinatorTests {
     static let stored = Credentials(accessToken: "old-access", refreshToken: "old-refresh")
 
     static let everyError: [APIServiceError] = [
-        .badCredentials(status: 401, message: nil), .tokenRejected, .forbidden(message: "disabled"),
+        .badCredentials(status: 401, message: nil), .tokenRejected(challenge: nil), .forbidden(message: "disabled"),
         .refreshRejected, .requestRejected(status: 400, message: "appId is required"),
         .redirected(status: 302, location: "https://elsewhere.example/api"), .serverFailed(status: 503),
         .contractViolation("the profile is not a JSON object"), .unreachable("connection refused"), .timedOut,
@@ -48,7 +48,7 @@ struct MainCoordinatorTests {
     }
 
     static func failure(_ error: APIServiceError, _ record: SessionRecord = fresh) -> SessionFailure {
-        .requestFailed(error, server: record.server, email: record.email, kind: record.kind)
+        .requestFailed(error, server: record.server, email: record.email, description: record.serverDescription)
     }
 
     static let details = ProfilePurpose(allowsSavedProfile: true)
@@ -120,7 +120,9 @@ struct MainCoordinatorTests {
         #expect(
             details.profileReceived(Self.profile)
                 == .saveAndShow(
-                    ProfileOutcome(profile: Self.profile, origin: .server(renewed: false), kind: .original),
+                    ProfileOutcome(
+                        profile: Self.profile, origin: .server(renewed: false),
+                        labels: Fixtures.bundled().profile.labels),
                     Fixtures.ana))
 
         var token = MainCoordinator(purpose: TokenPurpose())
@@ -206,9 +208,11 @@ struct MainCoordinatorTests {
     @Test("an endpoint of the server's description counts as the server does for plain HTTP")
     func plainHTTPEndpoint() {
         var record = Fixtures.record(Account(server: "https://api.example.com/v1", email: "ana@example.com"))
-        record.serverDescription = ServerDescription(
-            kind: .oauth2, loginURL: URL(string: "http://auth.example.com/token")!, refreshURL: nil,
-            revocationURL: nil, profileURL: URL(string: "https://api.example.com/v1/me")!, fields: .oauth2)
+        record.serverDescription = Fixtures.described(
+            [
+                "preset": "oauth2", "login": ["url": "http://auth.example.com/token"],
+                "profile": ["url": "https://api.example.com/v1/me"],
+            ], under: record.server)
         var coordinator = MainCoordinator(purpose: TokenPurpose())
         #expect(
             coordinator.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
@@ -240,7 +244,8 @@ struct MainCoordinatorTests {
                 == .proceed(Self.fetch("their-access", renewed)))
         // Used after a refresh: a 401 now ends the session instead of refreshing again.
         #expect(
-            profile.profileFailed(.tokenRejected) == .endSession(SessionEnd(record: renewed, reason: .tokenRejected)))
+            profile.profileFailed(.tokenRejected(challenge: nil))
+                == .endSession(SessionEnd(record: renewed, reason: .tokenRejected(challenge: nil))))
 
         var token = Self.waitingForLock(TokenPurpose())
         #expect(token.lockTaken(record: renewed, credentials: theirs, now: Self.now) == .proceed("their-access"))
@@ -265,21 +270,21 @@ struct MainCoordinatorTests {
     @Test("after a 401, a different stored token is used unless it has expired; the same one is refreshed")
     func after401() {
         var expired = Self.fetching()
-        _ = expired.profileFailed(.tokenRejected)
+        _ = expired.profileFailed(.tokenRejected(challenge: nil))
         #expect(
             expired.lockTaken(
                 record: Self.expired, credentials: Credentials(accessToken: "newer", refreshToken: "r"), now: Self.now)
                 == .refresh(Self.refresh("r", Self.expired)))
 
         var other = Self.fetching()
-        #expect(other.profileFailed(.tokenRejected) == .lockForRefresh(Fixtures.ana))
+        #expect(other.profileFailed(.tokenRejected(challenge: nil)) == .lockForRefresh(Fixtures.ana))
         #expect(
             other.lockTaken(
                 record: Self.fresh, credentials: Credentials(accessToken: "newer", refreshToken: "r"), now: Self.now)
                 == .proceed(Self.fetch("newer")))
 
         var same = Self.fetching()
-        _ = same.profileFailed(.tokenRejected)
+        _ = same.profileFailed(.tokenRejected(challenge: nil))
         #expect(
             same.lockTaken(record: Self.fresh, credentials: Self.stored, now: Self.now)
                 == .refresh(Self.refresh("old-refresh", Self.fresh)))
@@ -289,18 +294,18 @@ struct MainCoordinatorTests {
     func noRefreshToken() {
         let bare = Credentials(accessToken: "old-access")
         var after401 = Self.fetching()
-        _ = after401.profileFailed(.tokenRejected)
+        _ = after401.profileFailed(.tokenRejected(challenge: nil))
         #expect(
             after401.lockTaken(record: Self.fresh, credentials: bare, now: Self.now)
-                == .endSession(SessionEnd(record: Self.fresh, reason: .tokenRejected)))
+                == .endSession(SessionEnd(record: Self.fresh, reason: .tokenRejected(challenge: nil))))
 
         var profile = Self.waitingForLock(Self.details)
         #expect(
             profile.lockTaken(record: Self.expired, credentials: bare, now: Self.now)
                 == .proceed(Self.fetch("old-access", Self.expired)))
         #expect(
-            profile.profileFailed(.tokenRejected)
-                == .endSession(SessionEnd(record: Self.expired, reason: .tokenRejected)))
+            profile.profileFailed(.tokenRejected(challenge: nil))
+                == .endSession(SessionEnd(record: Self.expired, reason: .tokenRejected(challenge: nil))))
 
         var token = Self.waitingForLock(TokenPurpose())
         #expect(
@@ -370,7 +375,9 @@ struct MainCoordinatorTests {
         #expect(
             coordinator.profileReceived(Self.profile)
                 == .saveAndShow(
-                    ProfileOutcome(profile: Self.profile, origin: .server(renewed: true), kind: .original),
+                    ProfileOutcome(
+                        profile: Self.profile, origin: .server(renewed: true), labels: Fixtures.bundled().profile.labels
+                    ),
                     Fixtures.ana))
     }
 
@@ -441,7 +448,7 @@ struct MainCoordinatorTests {
     @Test("a 401 is refreshed once and the request repeated once; a second 401 ends the session")
     func refreshOnceOn401() {
         var coordinator = Self.fetching()
-        #expect(coordinator.profileFailed(.tokenRejected) == .lockForRefresh(Fixtures.ana))
+        #expect(coordinator.profileFailed(.tokenRejected(challenge: nil)) == .lockForRefresh(Fixtures.ana))
         #expect(
             coordinator.lockTaken(record: Self.fresh, credentials: Self.stored, now: Self.now)
                 == .refresh(Self.refresh("old-refresh", Self.fresh)))
@@ -449,8 +456,8 @@ struct MainCoordinatorTests {
             TokenGrant(accessToken: "a2", refreshToken: "r2"), now: Self.now)
         #expect(coordinator.rotationStored() == Self.fetch("a2", session.record))
         #expect(
-            coordinator.profileFailed(.tokenRejected)
-                == .endSession(SessionEnd(record: session.record, reason: .tokenRejected)))
+            coordinator.profileFailed(.tokenRejected(challenge: nil))
+                == .endSession(SessionEnd(record: session.record, reason: .tokenRejected(challenge: nil))))
     }
 
     @Test("a 403 ends the session at once: the server knows the token and will not serve it; no refresh helps")
@@ -472,7 +479,7 @@ struct MainCoordinatorTests {
                 == .show(
                     ProfileOutcome(
                         profile: Self.profile, origin: .saved(receivedAt: saved.receivedAt, because: error),
-                        kind: .original)))
+                        labels: Fixtures.bundled().profile.labels)))
 
         var noCache = Self.fetching(purpose: Self.noCache)
         #expect(noCache.profileFailed(error) == .fail(Self.failure(error)))
@@ -488,7 +495,7 @@ struct MainCoordinatorTests {
     @Test(
         "any other failed profile request is reported and keeps the session; never the saved profile",
         arguments: everyError.filter {
-            $0 != .tokenRejected && $0 != .forbidden(message: "disabled") && !$0.isUnreachable
+            $0 != .tokenRejected(challenge: nil) && $0 != .forbidden(message: "disabled") && !$0.isUnreachable
         })
     func profileOtherFailure(error: APIServiceError) {
         var coordinator = Self.fetching()
@@ -517,14 +524,15 @@ struct MainCoordinatorTests {
             Issue.record("a stored session's profile is saved")
             return
         }
-        #expect(outcome.kind == .identity)
+        #expect(outcome.labels.isEmpty)
     }
 
     // MARK: - SWAGGERCTL_TOKEN
 
     @Test("a token from the environment is used as it is and never saved, refreshed or removed")
     func environmentToken() {
-        let source = TokenSource.environment(token: "env-token", server: Fixtures.server)
+        let source = TokenSource.environment(
+            token: "env-token", server: Fixtures.server, description: Fixtures.bundled())
         var details = MainCoordinator(purpose: Self.details)
         #expect(
             details.start(source, now: Self.now, plainHTTP: PlainHTTP())
@@ -534,15 +542,18 @@ struct MainCoordinatorTests {
                             server: Fixtures.server, serverDescription: Self.original, accessToken: "env-token"))))
         #expect(
             details.profileReceived(Self.profile)
-                == .show(ProfileOutcome(profile: Self.profile, origin: .server(renewed: false), kind: .original)))
+                == .show(
+                    ProfileOutcome(
+                        profile: Self.profile, origin: .server(renewed: false),
+                        labels: Fixtures.bundled().profile.labels)))
 
         for error in Self.everyError {
             var failing = MainCoordinator(purpose: Self.details)
             _ = failing.start(source, now: Self.now, plainHTTP: PlainHTTP())
             let expected: SessionFailure =
-                error == .tokenRejected
+                error == .tokenRejected(challenge: nil)
                 ? .environmentTokenRejected(server: Fixtures.server)
-                : .requestFailed(error, server: Fixtures.server, email: nil, kind: .original)
+                : .requestFailed(error, server: Fixtures.server, email: nil, description: Fixtures.bundled())
             #expect(failing.profileFailed(error) == .fail(expected))
         }
 
@@ -553,7 +564,7 @@ struct MainCoordinatorTests {
     @Test("token never hands over an expired token from the environment; details lets the server decide")
     func expiredEnvironmentToken() {
         let expired = Self.jwt(expiresIn: -60)
-        let source = TokenSource.environment(token: expired, server: Fixtures.server)
+        let source = TokenSource.environment(token: expired, server: Fixtures.server, description: Fixtures.bundled())
         var token = MainCoordinator(purpose: TokenPurpose())
         #expect(
             token.start(source, now: Self.now, plainHTTP: PlainHTTP())
@@ -621,7 +632,8 @@ struct MainCoordinatorTests {
         var environment = MainCoordinator(purpose: RequestPurpose())
         #expect(
             environment.start(
-                .environment(token: "env", server: Fixtures.server), now: Self.now, plainHTTP: PlainHTTP())
+                .environment(token: "env", server: Fixtures.server, description: Fixtures.bundled()), now: Self.now,
+                plainHTTP: PlainHTTP())
                 == .proceed(.send(accessToken: "env")))
         #expect(environment.responseReceived(status: 401) == .answered)
 
@@ -652,6 +664,7 @@ struct MainCoordinatorTests {
         #expect(coordinator.rotationStored() == .send(accessToken: "new-access"))
         #expect(
             coordinator.requestFailed(.timedOut)
-                == .requestFailed(.timedOut, server: Fixtures.server, email: Fixtures.ana.email, kind: .original))
+                == .requestFailed(
+                    .timedOut, server: Fixtures.server, email: Fixtures.ana.email, description: Fixtures.bundled()))
     }
 }

@@ -34,7 +34,7 @@ struct RedactionTests {
     @Test("values that hold credentials or tokens, actions included, do not show the tokens either")
     func containers() throws {
         let session = Session(record: Fixtures.record(Fixtures.ana), credentials: Self.credentials)
-        let description = ServerDescription.original(Fixtures.server)
+        let description = Fixtures.bundled()
         let values: [Any] = [
             session,
             MainCoordinator<ProfilePurpose>.StartAction.proceed(
@@ -44,10 +44,12 @@ struct RedactionTests {
                     server: Fixtures.server, serverDescription: description, refreshToken: "SECRET", appID: "app",
                     clientSecret: "SECRET")),
             MainCoordinator<RequestPurpose>.StartAction.proceed(.send(accessToken: "SECRET")),
-            TokenSource.environment(token: "SECRET", server: Fixtures.server),
+            TokenSource.environment(token: "SECRET", server: Fixtures.server, description: Fixtures.bundled()),
             TokenGrant(accessToken: "SECRET", refreshToken: "SECRET"),
             LoginCoordinator.StoreTokens(account: Fixtures.ana, credentials: Self.credentials),
-            LoginCoordinator.Request(account: Fixtures.ana, serverDescription: description, clientSecret: "SECRET"),
+            LoginCoordinator.Request(
+                server: Fixtures.server, name: AccountName("ana", isEmail: false), serverDescription: description,
+                clientSecret: "SECRET"),
             Revocation(server: Fixtures.server, serverDescription: description, credentials: Self.credentials),
         ]
         for value in values {

@@ -185,8 +185,10 @@ struct ConfigurationTests {
             "HOME": "/h", "SWAGGERCTL_SERVER": "https://env.example/api",
         ])
         #expect(
-            try configuration.server(flag: ServerURL("HTTPS://Flag.Example:443/api/"), records: index().records())
-                .string == "https://flag.example/api")
+            try configuration.server(
+                flag: ServerURL("HTTPS://Flag.Example:443/api/"), current: index().records().first?.server
+            )
+            .string == "https://flag.example/api")
     }
 
     @Test("SWAGGERCTL_SERVER wins over the saved sessions, and is normalised")
@@ -194,20 +196,26 @@ struct ConfigurationTests {
         let configuration = try Configuration(environment: [
             "HOME": "/h", "SWAGGERCTL_SERVER": "https://Env.example/api/",
         ])
-        #expect(try configuration.server(flag: nil, records: index().records()).string == "https://env.example/api")
+        #expect(
+            try configuration.server(flag: nil, current: index().records().first?.server).string
+                == "https://env.example/api")
     }
 
-    @Test("with no flag and no environment, the server of the newest saved session is used")
+    @Test("with no flag and no environment, the current server is used")
     func serverSaved() throws {
         let configuration = try Configuration(environment: ["HOME": "/h"])
-        #expect(try configuration.server(flag: nil, records: index().records()).string == "https://newest.example/api")
+        #expect(
+            try configuration.server(flag: nil, current: index().records().first?.server).string
+                == "https://newest.example/api")
     }
 
     @Test("with nothing saved, the default server is used")
     func serverDefault() throws {
         let configuration = try Configuration(environment: ["HOME": "/h"])
         let empty = SessionList(directory: temporary.appending("never-created"))
-        #expect(try configuration.server(flag: nil, records: empty.records()).string == "http://127.0.0.1:8080/api")
+        #expect(
+            try configuration.server(flag: nil, current: empty.records().first?.server).string
+                == "http://127.0.0.1:8080/api")
         #expect(Configuration.defaultServer == "http://127.0.0.1:8080/api")
     }
 
@@ -215,9 +223,9 @@ struct ConfigurationTests {
     func serverMalformed() throws {
         let configuration = try Configuration(environment: ["HOME": "/h", "SWAGGERCTL_SERVER": "ftp://env"])
         let empty = SessionList(directory: temporary.appending("never-created"))
-        #expect(Self.code { try configuration.server(flag: nil, records: empty.records()) } == .usage)
+        #expect(Self.code { try configuration.server(flag: nil, current: empty.records().first?.server) } == .usage)
         #expect(
-            try configuration.server(flag: Fixtures.server, records: empty.records()) == Fixtures.server,
+            try configuration.server(flag: Fixtures.server, current: empty.records().first?.server) == Fixtures.server,
             "--server wins, so the environment's value is never used")
     }
 

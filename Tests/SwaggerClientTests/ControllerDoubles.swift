@@ -50,7 +50,7 @@ final class ScriptedService: SessionService {
     func login(_ attempt: LoginAttempt, password: String, clientSecret: String?) async throws(APIServiceError)
         -> TokenGrant
     {
-        journal.record("login \(attempt.account.email) app \(attempt.appID)")
+        journal.record("login \(attempt.accountName.value) app \(attempt.appID)")
         return try script.withLock { $0.script.login }.get()
     }
 
@@ -75,8 +75,10 @@ final class ScriptedService: SessionService {
         }.get()
     }
 
-    func send(_ request: APIRequest, to url: URL, accessToken: String) async throws(APIServiceError) -> APIResponse {
-        journal.record("send \(accessToken)")
+    func send(_ request: APIRequest, to url: URL, accessToken: String, as use: TokenUse) async throws(APIServiceError)
+        -> APIResponse
+    {
+        journal.record("send \(use.value(accessToken))")
         let status = script.withLock { state in
             defer { state.responses += 1 }
             return state.script.responses[min(state.responses, state.script.responses.count - 1)]
@@ -84,7 +86,7 @@ final class ScriptedService: SessionService {
         return APIResponse(url: url, status: status, reason: "", headers: [], body: Data("{}".utf8))
     }
 
-    func document(at url: URL) async throws(APIServiceError) -> Data? {
+    func document(at url: URL) async throws(APIServiceError) -> FetchedDocument? {
         journal.record("document \(url.absoluteString)")
         return nil
     }

@@ -10,6 +10,9 @@ import Testing
 
 @Suite("DetailsViewModel: the rows of the details table")
 struct DetailsViewModelTests {
+    /// The labels the original preset gives the bundled API's profile.
+    static let original = Fixtures.bundled().profile.labels
+
     static let labels = [
         "ID", "First name", "Last name", "Full name", "Image ID", "Address", "Phone number", "OIB", "E-mail", "Status",
     ]
@@ -32,7 +35,7 @@ struct DetailsViewModelTests {
             """)
 
         #expect(
-            DetailsViewModel.rows(for: profile, kind: .original) == [
+            DetailsViewModel.rows(for: profile, labels: Self.original) == [
                 DetailsViewModel(key: "ID", value: "1024"),
                 DetailsViewModel(key: "First name", value: "Ana"),
                 DetailsViewModel(key: "Last name", value: "Horvat"),
@@ -48,7 +51,7 @@ struct DetailsViewModelTests {
 
     @Test("an empty profile still shows every known row, as unknown")
     func emptyProfile() throws {
-        #expect(DetailsViewModel.rows(for: try Fixtures.profile("{}"), kind: .original) == Self.allUnknown)
+        #expect(DetailsViewModel.rows(for: try Fixtures.profile("{}"), labels: Self.original) == Self.allUnknown)
     }
 
     @Test("JSON nulls show as unknown")
@@ -59,7 +62,7 @@ struct DetailsViewModelTests {
              "phonenumber": null, "oib": null, "email": null, "statusId": null}
             """)
 
-        #expect(DetailsViewModel.rows(for: profile, kind: .original) == Self.allUnknown)
+        #expect(DetailsViewModel.rows(for: profile, labels: Self.original) == Self.allUnknown)
     }
 
     @Test("missing and null fields show as unknown next to present ones")
@@ -67,7 +70,7 @@ struct DetailsViewModelTests {
         let profile = try Fixtures.profile(#"{"id": 5, "name": "Ana", "surname": null, "email": "a@b.hr"}"#)
 
         #expect(
-            DetailsViewModel.rows(for: profile, kind: .original)
+            DetailsViewModel.rows(for: profile, labels: Self.original)
                 == Self.known(["ID": "5", "First name": "Ana", "E-mail": "a@b.hr"]))
     }
 
@@ -77,7 +80,7 @@ struct DetailsViewModelTests {
     func imageID(json: String, shown: String) throws {
         let profile = try Fixtures.profile(#"{"imageId": \#(json)}"#)
 
-        #expect(DetailsViewModel.rows(for: profile, kind: .original) == Self.known(["Image ID": shown]))
+        #expect(DetailsViewModel.rows(for: profile, labels: Self.original) == Self.known(["Image ID": shown]))
     }
 
     @Test(
@@ -90,7 +93,7 @@ struct DetailsViewModelTests {
         let profile = try Fixtures.profile(#"{"statusId": \#(json), "zExtra": \#(json)}"#)
 
         #expect(
-            DetailsViewModel.rows(for: profile, kind: .original)
+            DetailsViewModel.rows(for: profile, labels: Self.original)
                 == Self.known(["Status": shown]) + [DetailsViewModel(key: "zExtra", value: shown)])
     }
 
@@ -104,7 +107,7 @@ struct DetailsViewModelTests {
             """)
 
         #expect(
-            DetailsViewModel.rows(for: profile, kind: .original)
+            DetailsViewModel.rows(for: profile, labels: Self.original)
                 == Self.known(["ID": "3"]) + [
                     DetailsViewModel(key: "alpha.a", value: "x"),
                     DetailsViewModel(key: "alpha.beta.gamma", value: "true"),
@@ -125,7 +128,7 @@ struct DetailsViewModelTests {
         let profile = try Fixtures.profile(#"{"a": {"b": {"c": "deep", "d": null}, "e": [1, {"f": 2}]}}"#)
 
         #expect(
-            Array(DetailsViewModel.rows(for: profile, kind: .original).dropFirst(10)) == [
+            Array(DetailsViewModel.rows(for: profile, labels: Self.original).dropFirst(10)) == [
                 DetailsViewModel(key: "a.b.c", value: "deep"),
                 DetailsViewModel(key: "a.b.d", value: "unknown"),
                 DetailsViewModel(key: "a.e", value: #"[1,{"f":2}]"#),
@@ -138,7 +141,7 @@ struct DetailsViewModelTests {
             #"{"adress": {"street": "Ilica 1", "city": "Zagreb"}, "phonenumber": ["+385 1", "+385 91"]}"#)
 
         #expect(
-            DetailsViewModel.rows(for: profile, kind: .original)
+            DetailsViewModel.rows(for: profile, labels: Self.original)
                 == Self.known([
                     "Address": #"{"city":"Zagreb","street":"Ilica 1"}"#, "Phone number": #"["+385 1","+385 91"]"#,
                 ]))
@@ -150,18 +153,18 @@ struct DetailsViewModelTests {
             #"{"name": "Željka", "surname": "Šimić-Čolak", "fullName": "山田 花子 👍", "tags": ["ćevapi", "名前"]}"#)
 
         #expect(
-            DetailsViewModel.rows(for: profile, kind: .original)
+            DetailsViewModel.rows(for: profile, labels: Self.original)
                 == Self.known(["First name": "Željka", "Last name": "Šimić-Čolak", "Full name": "山田 花子 👍"])
                 + [DetailsViewModel(key: "tags", value: #"["ćevapi","名前"]"#)])
     }
 
-    @Test("the API's field names map to the labels, in display order")
+    @Test("the original preset's field names map to the labels, in display order")
     func knownFields() {
         #expect(
-            DetailsViewModel.knownFields.map(\.field) == [
+            Self.original.map(\.field) == [
                 "id", "name", "surname", "fullName", "imageId", "adress", "phonenumber", "oib", "email", "statusId",
             ])
-        #expect(DetailsViewModel.knownFields.map(\.label) == Self.labels)
+        #expect(Self.original.map(\.label) == Self.labels)
     }
 
     @Test("the JSON output writes empty objects and arrays as {} and [], at the top and inside")

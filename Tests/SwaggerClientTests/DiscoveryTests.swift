@@ -133,13 +133,77 @@ struct DiscoveryTests {
             ])
         // At the origin, the forms under the path are the origin's own.
         #expect(Discovery.metadataDocuments(for: try ServerURL("https://h.example.com")).count == 2)
+        // The frameworks' places, the commonest first: FastAPI's, Litestar's, drf-spectacular's, Flask-RESTX's and
+        // drf-yasg's, Swashbuckle's, ASP.NET's, springdoc's, NestJS's, swaggo's, Flask-AppBuilder's, Huma's, rswag's,
+        // Express apps'.
         #expect(
             Discovery.openAPIDocuments(for: try ServerURL("https://h.example.com")).map(\.absoluteString) == [
-                "https://h.example.com/openapi.json", "https://h.example.com/api/schema/",
-                "https://h.example.com/swagger/v1/swagger.json", "https://h.example.com/v3/api-docs",
+                "https://h.example.com/openapi.json", "https://h.example.com/schema/openapi.json",
+                "https://h.example.com/api/schema/", "https://h.example.com/schema/",
                 "https://h.example.com/swagger.json",
+                "https://h.example.com/swagger/v1/swagger.json", "https://h.example.com/openapi/v1.json",
+                "https://h.example.com/v3/api-docs", "https://h.example.com/api-json",
+                "https://h.example.com/swagger/doc.json", "https://h.example.com/api/v1/_openapi",
+                "https://h.example.com/openapi.yaml", "https://h.example.com/api-docs/v1/swagger.yaml",
+                "https://h.example.com/api-docs",
             ])
-        #expect(Discovery.openAPIDocuments(for: server).count == 10)
+        // Under the server's path first, then its origin's.
+        let underPath = Discovery.openAPIDocuments(for: server).map(\.absoluteString)
+        #expect(underPath.count == 28)
+        #expect(underPath.first == "https://h.example.com/realms/x/openapi.json")
+        #expect(underPath[14] == "https://h.example.com/openapi.json")
+    }
+
+    @Test("a Link to the service's description, and an API catalog's, name the server's documents")
+    func namedDocuments() throws {
+        let base = try #require(URL(string: "https://h.example.com/api"))
+        #expect(
+            Discovery.serviceDescriptions(
+                link: #"</api/openapi.yaml>; rel="service-desc"; type="application/yaml", </docs>; rel="service-doc""#,
+                at: base
+            ).map(\.absoluteString) == ["https://h.example.com/api/openapi.yaml"])
+        #expect(Discovery.serviceDescriptions(link: #"</docs>; rel="service-doc""#, at: base).isEmpty)
+        let catalog = Data(
+            #"""
+            {"linkset": [
+              {"anchor": "https://h.example.com/api/v1", "service-desc": [{"href": "/api/v1/openapi.json"}],
+               "service-doc": [{"href": "/docs"}]},
+              {"anchor": "https://h.example.com/api/v2", "service-desc": [{"href": "javascript:alert(1)"},
+               {"href": "https://h.example.com/api/v2/openapi.json"}]}]}
+            """#.utf8)
+        let at = try #require(URL(string: "https://h.example.com/.well-known/api-catalog"))
+        #expect(
+            Discovery.catalog(catalog, at: at).map(\.absoluteString) == [
+                "https://h.example.com/api/v1/openapi.json", "https://h.example.com/api/v2/openapi.json",
+            ])
+        #expect(Discovery.catalog(Data("<html>".utf8), at: at).isEmpty)
+    }
+
+    @Test("the metadata's scopes and revocation methods: OpenID's scopes asked for, the client authenticated as listed")
+    func metadataChoices() throws {
+        let metadata = try #require(
+            Discovery.metadata(
+                Data(
+                    #"""
+                    {"token_endpoint": "http://h:4593//api/oidc/token", "userinfo_endpoint": "http://h:4593//api/oidc/userinfo",
+                     "revocation_endpoint": "http://h:4593//api/oidc/revoke", "scopes_supported": ["openid", "profile", "email"],
+                     "revocation_endpoint_auth_methods_supported": ["client_secret_basic", "bearer"],
+                     "grant_types_supported": ["authorization_code", "urn:ietf:params:oauth:grant-type:device_code"]}
+                    """#.utf8), at: URL(string: "http://h:4593/api/oidc/.well-known/openid-configuration")!))
+        // Glewlwyd's endpoints keep their double slash, and so their host.
+        #expect(metadata.token?.host() == "h" && metadata.token?.path(percentEncoded: true) == "//api/oidc/token")
+        let server = try ServerURL("http://h:4593/api/oidc")
+        for (confidential, method) in [(false, ClientAuthentication.bearer), (true, .basic)] {
+            let description = try ServerDescription(
+                json: (ServerPresets.named("oauth2")?.json ?? [:]).merging(metadata.json(confidential: confidential)),
+                under: server)
+            #expect(description.scope == "openid profile email")
+            #expect(description.revocation?.clientAuthentication == method)
+            #expect(description.login.url.path(percentEncoded: true) == "//api/oidc/token")
+            #expect(!description.offersPasswordGrant)
+        }
+        #expect(Discovery.Endpoints.revocationMethod(["client_secret_post"], confidential: false) == nil)
+        #expect(Discovery.Endpoints.revocationMethod(nil, confidential: true) == nil)
     }
 
     /// How deeply `value` nests.

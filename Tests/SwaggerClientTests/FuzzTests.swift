@@ -87,7 +87,7 @@ struct FuzzTests {
             await Task.yield()
             let body = FuzzInput.json(numbers)
             guard let profile = try? Profile(json: Data(body.utf8)) else { return }
-            let rows = DetailsViewModel.rows(for: profile, kind: .original)
+            let rows = DetailsViewModel.rows(for: profile, labels: Fixtures.bundled().profile.labels)
             let table = TableRenderer(style: .plain).render(rows)
             #expect(table.filter { $0 == "\n" }.count == rows.count)
             // Line feeds are dropped by scalar: comparing Characters, as replacingOccurrences does, can miss one.
@@ -112,8 +112,10 @@ struct FuzzTests {
             #expect((message?.count ?? 0) <= Messages.serverTextLimit + "\"…\"".count)
             for status in [400, 401, 403, 404, 429, 503] {
                 let error = APIService.failure(status: status, operation: .login, headers: [:], body: body)
-                for kind in ServerKind.allCases {
-                    let line = TerminalText.escaped(messages.error(error, on: server, email: "a@b", kind: kind).message)
+                for preset in ["original", "identity", "fastapi-users"] {
+                    let description = Fixtures.described(["preset": .string(preset)], under: server)
+                    let line = TerminalText.escaped(
+                        messages.error(error, on: server, email: "a@b", description: description).message)
                     #expect(!line.contains("\n") && FuzzInput.unsafeOutsideEmoji(line).isEmpty)
                 }
             }

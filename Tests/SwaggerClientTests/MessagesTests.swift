@@ -6,21 +6,23 @@ import Testing
 
 @testable import SwaggerClient
 
-@Suite("Messages: what each failure says, for the kind of server it came from")
+@Suite("Messages: what each failure says, with what the server's description sends")
 struct MessagesTests {
     static let messages = Messages(timeout: .seconds(10), now: Date())
+    static let oauth2 = Fixtures.described(["preset": "oauth2", "login": ["url": "/t"], "profile": ["url": "/u"]])
+    static let described = Fixtures.described(["login": ["url": "/l"], "profile": ["url": "/p"]])
 
     @Test(
-        "a refused request advises checking what that kind of server is given",
+        "a refused request advises checking what the server's description sends that the server may not know",
         arguments: [
-            (ServerKind.original, "Check the server URL and the app id."),
-            (.identity, "Check the server URL and --login-path."),
-            (.oauth2, "Check the server URL, the client id and the scope."),
+            (Fixtures.bundled(), "Check the server URL and the app id."),
+            (Fixtures.identity, "Check the server URL, and what `swaggerctl server show` says is sent."),
+            (oauth2, "Check the server URL, the client id and the scope."),
         ])
-    func refusedRequest(kind: ServerKind, advice: String) {
+    func refusedRequest(description: ServerDescription, advice: String) {
         let error = Self.messages.error(
-            .requestRejected(status: 400, message: nil), on: Fixtures.server, email: nil, kind: kind)
-        #expect(error.message == "\(Fixtures.server) refused the request with HTTP 400. \(advice)")
+            .requestRejected(status: 400, message: nil), on: Fixtures.server, email: nil, description: description)
+        #expect(error.message == "\(Fixtures.server) refused the request (HTTP 400) without saying why. \(advice)")
     }
 
     @Test(
@@ -31,15 +33,28 @@ struct MessagesTests {
         ])
     func refusedCredentials(account: String, said: String) {
         let error = Self.messages.error(
-            .badCredentials(status: 401, message: nil), on: Fixtures.server, email: account, kind: .custom)
+            .badCredentials(status: 401, message: nil), on: Fixtures.server, email: account,
+            description: Self.described)
+        #expect(error.code == .authentication)
         #expect(error.message == "\(said) on \(Fixtures.server). Check both and try again.")
+    }
+
+    @Test("refused credentials in the server's words quote them, and say what to check")
+    func refusedInWords() {
+        let error = Self.messages.error(
+            .badCredentials(
+                status: 400, message: #"{"non_field_errors":["Unable to log in with provided credentials."]}"#),
+            on: Fixtures.server, email: "ana", description: Self.described)
+        #expect(error.code == .authentication)
+        #expect(error.message.hasPrefix("\(Fixtures.server) refused the login of ana (HTTP 400): \""))
+        #expect(error.message.hasSuffix("Check the account and the password."))
     }
 
     @Test("a proxy that wants credentials is named, with its password hidden, and says where they go")
     func proxyAuthentication() {
         let error = Self.messages.error(
             .proxyFailed(proxy: "http://me:[redacted]@10.0.0.1:3128", .authenticationRequired), on: Fixtures.server,
-            email: nil, kind: .original)
+            email: nil, description: Fixtures.bundled())
         #expect(error.code == .network)
         #expect(
             error.message
@@ -47,14 +62,23 @@ struct MessagesTests {
                 + "not given. Put them in the proxy's URL, as http://user:password@host:port.")
     }
 
-    @Test("a revocation that failed is worded for the session's kind of server, not the original API's")
-    func revocationWarning() {
+    @Test("a revocation that failed is worded for the session's server, and fails the logout")
+    func revocationFailure() {
         let warning = LogoutCoordinator.Warning.revocationFailed(
-            .requestRejected(status: 400, message: nil), server: Fixtures.server, kind: .oauth2)
+            .requestRejected(status: 400, message: nil), server: Fixtures.server, description: Self.oauth2)
         #expect(
-            Self.messages.warning(warning)
-                == "the session was removed from this machine, but \(Fixtures.server) could not be told to end it: "
-                + "\(Fixtures.server) refused the request with HTTP 400. Check the server URL, the client id and the "
-                + "scope.")
+            Self.messages.failure(warning)
+                == "The session was removed from this machine, but \(Fixtures.server) could not be told to end it: "
+                + "\(Fixtures.server) refused the request (HTTP 400) without saying why. Check the server URL, the "
+                + "client id and the scope.")
+    }
+
+    @Test("a browser sign-in by someone else, or by nobody that can be named, says so and what to do")
+    func signedIn() {
+        let other = Self.messages.error(
+            .otherAccountSignedIn(server: Fixtures.server, asked: "ana@example.com", signedIn: "bob@example.com"))
+        #expect(other.code == .authentication && other.message.hasPrefix("bob@example.com signed in to"))
+        let nobody = Self.messages.error(.unknownAccountSignedIn(server: Fixtures.server))
+        #expect(nobody.code == .authentication && nobody.message.hasSuffix("Name the account with -e or -u."))
     }
 }

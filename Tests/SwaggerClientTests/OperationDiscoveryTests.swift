@@ -94,10 +94,13 @@ struct OperationDiscoveryTests {
     func simpleJWT() throws {
         let found = try Self.described(Self.simpleJWT)
         #expect(found.login.url.absoluteString == "http://h:8000/api/token/")
-        #expect(found.login.shape == .json(userField: "username"))
-        #expect(found.fields == TokenFields(accessToken: "access", refreshToken: "refresh", expiresIn: "expires_in"))
+        #expect(found.login.shape.encoding == .json && found.login.shape.account == "username")
+        #expect(
+            found.login.shape.answer
+                == TokenFields(accessToken: "access", refreshToken: "refresh", expiresIn: "expires_in"))
         #expect(found.refresh?.url.absoluteString == "http://h:8000/api/token/refresh/")
-        #expect(found.refresh?.shape == .json(field: "refresh"))
+        #expect(found.refresh?.shape.shape == .json(field: "refresh"))
+        #expect(found.token == .bearer)
         #expect(found.revocation?.url.absoluteString == "http://h:8000/api/token/blacklist/")
         #expect(found.revocation?.shape == .json(field: "refresh"))
         #expect(found.profile?.url.absoluteString == "http://h:8000/api/users/me/")
@@ -114,8 +117,8 @@ struct OperationDiscoveryTests {
     func fastAPIUsers() throws {
         let found = try Self.described(Self.fastAPIUsers, at: Self.url("http://h:8000/openapi.json"))
         #expect(found.login.url.absoluteString == "http://h:8000/auth/jwt/login")
-        #expect(found.login.shape == .passwordGrant)
-        #expect(found.fields.accessToken == "access_token")
+        #expect(found.login.shape.encoding == .form && found.login.shape.members == ["grant_type": "password"])
+        #expect(found.login.shape.answer.accessToken == "access_token")
         #expect(found.refresh == nil)
         #expect(found.revocation?.shape == .bearer(method: "POST"))
         #expect(found.revocation?.url.absoluteString == "http://h:8000/auth/jwt/logout")
@@ -135,9 +138,10 @@ struct OperationDiscoveryTests {
             """#.utf8)
         let found = try Self.described(document, at: Self.url("https://h/docs/swagger.json"))
         #expect(found.login.url.absoluteString == "https://h/v1/sessions")
-        #expect(found.login.shape == .form(userField: "email"))
+        #expect(found.login.shape.encoding == .form && found.login.shape.account == "email")
+        #expect(found.login.shape.members.isEmpty)
         #expect(
-            found.fields
+            found.login.shape.answer
                 == TokenFields(
                     accessToken: "data.token", refreshToken: "data.refreshToken", expiresIn: "data.expiresIn"))
         #expect(found.profile?.url.absoluteString == "https://h/v1/account")
@@ -177,8 +181,8 @@ struct OperationDiscoveryTests {
         }
         let found = try Self.described(document(tokenURL: "token"), at: Self.url("https://h/openapi.json"))
         #expect(found.login.url.absoluteString == "https://h/api/token")
-        #expect(found.login.shape == .passwordGrant)
-        #expect(found.fields == .oauth2)
+        #expect(found.login.shape.members == ["grant_type": "password"])
+        #expect(found.login.shape.answer == .oauth2)
         #expect(found.profile?.url.absoluteString == "https://h/api/users/me")
         #expect(
             Discovery.operations(document(tokenURL: "elsewhere"), at: Self.url("https://h/openapi.json"))
@@ -188,7 +192,7 @@ struct OperationDiscoveryTests {
     @Test("the original API's document is known by its login, and a document without a login says what it lacks")
     func originalAndLacking() {
         let original = Data(#"{"openapi": "3.0.1", "paths": {"/api/User/AdminLogin": {"post": {}}}}"#.utf8)
-        #expect(Discovery.operations(original, at: Self.origin) == .original)
+        #expect(Discovery.operations(original, at: Self.origin) == .bundled)
         let register = Data(
             #"""
             {"openapi": "3.0.1", "paths": {"/register": {"post": {"requestBody": {"content": {"application/json": {
@@ -214,45 +218,161 @@ struct OperationDiscoveryTests {
                 == .lacking("no POST of 1 takes a password and a user name and answers with a token"))
     }
 
-    @Test("the saved description: a custom server's, credited to its document, with the flags over it")
+    @Test("what a document describes is a layer of the description, credited to it, with the flags over it")
     func description() throws {
         let document = Self.url("http://h:8000/api/schema/")
         let server = try ServerURL("http://h:8000/api")
         let found = try Self.described(Self.simpleJWT)
-        let made = try ServerPlan.described(found, at: document, server: server)
-        #expect(made.kind == .custom)
-        #expect(made.discoveredAt == [document])
-        #expect(made.login == .json(userField: "username"))
-        #expect(made.refresh == .json(field: "refresh"))
-        #expect(made.revocation == .json(field: "refresh"))
-        #expect(made.profileURL.absoluteString == "http://h:8000/api/users/me/")
-
-        let flags = ServerFlags(
-            profilePath: "/users/", accessTokenField: "data.access", revocationShape: .bearer(method: "POST"))
-        let given = try ServerPlan.described(found, at: document, flags: flags, server: server)
-        #expect(given.profileURL.absoluteString == "http://h:8000/api/users/")
-        #expect(given.fields.accessToken == "data.access" && given.fields.refreshToken == "refresh")
-        #expect(given.revocation == .bearer(method: "POST"))
-        #expect(given.loginURL == made.loginURL)
-        // The line credits the flag with the profile, and says nothing of the choice the flag overrode.
-        let line = Messages.discovery(found, in: [document], made: given)
-        #expect(line.contains(", profile http://h:8000/api/users/ (given). They are saved"), "\(line)")
-        #expect(!line.contains("chose"), "\(line)")
+        let finding = Discovery.Finding(
+            layer: DescriptionLayer(json: found.json, source: document.absoluteString), documents: [document],
+            described: found)
+        let exploration = ServerPlan.Exploration(metadata: [], openAPI: [document], below: [], over: [])
+        let (made, sources) = try ServerPlan.finish(exploration, found: finding, server: server)
+        #expect(made.preset == nil)
+        #expect(made.login.encoding == .json && made.login.account == "username")
+        #expect(made.refresh?.shape == .json(field: "refresh") && made.revocation?.shape == .json(field: "refresh"))
+        #expect(made.profile.url.absoluteString == "http://h:8000/api/users/me/")
+        #expect(Set(sources.values) == [document.absoluteString])
+        let line = try #require(
+            Messages.discovery(
+                SessionController.ServerChoice(
+                    server: server, serverDescription: made, sources: sources, finding: finding)))
         #expect(
-            Messages.discovery(found, in: [document], made: made).contains(
-                "\nFor the profile, chose GET /api/users/me/"))
+            line.hasPrefix(
+                "Found in http://h:8000/api/schema/: login POST /token/, refresh POST /token/refresh/, logout POST "
+                    + "/token/blacklist/, profile GET /users/me/.\nFor the profile, chose GET /api/users/me/ over GET "
+                    + "/api/users/"), "\(line)")
 
-        // OAuth 2's client flags do not fit a server that describes a login of its own.
-        #expect(throws: SwaggerError.self) {
-            try ServerPlan.described(found, at: document, flags: ServerFlags(clientID: "cli"), server: server)
+        var flags = ServerFlags()
+        try flags.set("profile-path", "/users/")
+        try flags.set("access-token-field", "data.access")
+        try flags.set("revoke-with", "bearer:POST")
+        let given = ServerPlan.Exploration(
+            metadata: [], openAPI: [document], below: [],
+            over: [DescriptionLayer(json: flags.json, source: "given")])
+        let (changed, changedSources) = try ServerPlan.finish(given, found: finding, server: server)
+        #expect(changed.profile.url.absoluteString == "http://h:8000/api/users/")
+        #expect(changed.login.answer.accessToken == "data.access" && changed.login.answer.refreshToken == "refresh")
+        #expect(changed.revocation?.shape == .bearer(method: "POST"))
+        // The revocation is still the document's, sent as the flag says.
+        #expect(changedSources["profile"] == "given" && changedSources["revocation"] == document.absoluteString)
+        // The line credits the flag with the profile, and says nothing of the choice the flag overrode.
+        let credited = try #require(
+            Messages.discovery(
+                SessionController.ServerChoice(
+                    server: server, serverDescription: changed, sources: changedSources, finding: finding)))
+        #expect(credited.hasSuffix("logout POST /token/blacklist/; profile given."), "\(credited)")
+        #expect(!credited.contains("chose"), "\(credited)")
+    }
+
+    /// A login whose documented body has more than the account and the password, as Flask-AppBuilder's has.
+    static let moreMembers = Data(
+        #"""
+        {"openapi": "3.0.2", "servers": [{"url": "http://h:8080/"}], "paths": {
+          "/api/v1/security/login": {"post": {"requestBody": {"required": true, "content": {"application/json": {
+            "schema": {"type": "object", "properties": {
+              "username": {"type": "string", "example": "admin"}, "password": {"type": "string"},
+              "provider": {"type": "string", "enum": ["db", "ldap"], "example": "db"},
+              "refresh": {"type": "boolean", "example": true}, "remember": {"type": "boolean", "default": false},
+              "note": {"type": "string"}}}}}},
+            "responses": {"200": {"content": {"application/json": {"schema": {"properties": {
+              "access_token": {"type": "string"}, "refresh_token": {"type": "string"}}}}}},
+              "400": {"description": "Bad request"}, "401": {"description": "Not authorized"},
+              "422": {"description": "Wrong username or password"}}}},
+          "/api/v1/security/refresh": {"post": {"security": [{"jwt_refresh": []}], "responses": {"200": {}}}},
+          "/api/v1/me/": {"get": {"security": [{"jwt": []}], "responses": {"200": {}}}}},
+         "components": {"securitySchemes": {
+           "jwt": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"},
+           "jwt_refresh": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}}}}
+        """#.utf8)
+
+    @Test("a login's other members go with the value the schema gives them; a status it declares refuses")
+    func members() throws {
+        let found = try Self.described(Self.moreMembers, at: Self.url("http://h:8080/api/v1/_openapi"))
+        let login = found.login.shape
+        // An example, a default, or the first of an enum's values when it also gives an example; none for `note`.
+        #expect(login.members == ["provider": "db", "refresh": true, "remember": false])
+        #expect(login.account == "username" && login.email == nil)
+        #expect(login.refusals == [422])
+        #expect(found.refresh?.shape.shape == .bearer && found.refresh?.shape.token == nil)
+        #expect(found.profile?.url.absoluteString == "http://h:8080/api/v1/me/")
+    }
+
+    @Test("a required member without a value rules a login out: it could not be sent")
+    func unsendable() {
+        let document = Data(
+            #"""
+            {"openapi": "3.0.0", "paths": {"/login": {"post": {"requestBody": {"content": {"application/json": {
+              "schema": {"required": ["tenant"], "properties": {"username": {}, "password": {}, "tenant": {}}}}}},
+              "responses": {"200": {"content": {"application/json": {"schema": {"properties": {"token": {}}}}}}}}}}}
+            """#.utf8)
+        #expect(
+            Discovery.operations(document, at: Self.origin)
+                == .lacking("no POST of 1 takes a password and a user name and answers with a token"))
+    }
+
+    @Test(
+        "the token's header and scheme come from the current user's security scheme",
+        arguments: [
+            (
+                #"{"type": "apiKey", "in": "header", "name": "Authorization", "description": "Token-based authentication with required prefix \"Token\""}"#,
+                "Authorization: Token"
+            ),
+            (
+                #"{"type": "apiKey", "in": "header", "name": "Authorization", "description": "Type \"Bearer <token>\""}"#,
+                "Authorization: Bearer"
+            ),
+            (#"{"type": "apiKey", "in": "header", "name": "X-API-Key"}"#, "X-API-Key"),
+            (#"{"type": "http", "scheme": "bearer"}"#, "Authorization: Bearer"),
+            (#"{"type": "http", "scheme": "token"}"#, "Authorization: Token"),
+            (#"{"type": "oauth2", "flows": {}}"#, "Authorization: Bearer"),
+        ])
+    func tokenScheme(scheme: String, use: String) throws {
+        let document = Data(
+            #"""
+            {"openapi": "3.0.0", "security": [{"s": []}], "paths": {
+              "/auth/login/": {"post": {"security": [], "requestBody": {"content": {"application/json": {"schema": {
+                "properties": {"username": {}, "email": {}, "password": {}}}}}},
+                "responses": {"200": {"content": {"application/json": {"schema": {"properties": {"key": {}}}}}}}}},
+              "/auth/user/": {"get": {"responses": {}}}},
+             "components": {"securitySchemes": {"s": \#(scheme)}}}
+            """#.utf8)
+        let found = try Self.described(document)
+        #expect(found.token == TokenUse(text: use))
+        // dj-rest-auth's login takes a user name or an e-mail, and answers with a `key`.
+        #expect(found.login.shape.account == "username" && found.login.shape.email == "email")
+        #expect(found.login.shape.answer.accessToken == "key")
+        #expect(found.profile?.url.absoluteString == "http://h:8000/auth/user/")
+    }
+
+    @Test("schemas that refer to each other in a loop, or fan out beyond reading, end the walk rather than never")
+    func boundedWalks() {
+        // allOf's parts refer back to each other.
+        let cycle = Data(
+            #"""
+            {"openapi": "3.0.0", "paths": {"/login": {"post": {"requestBody": {"content": {"application/json": {
+              "schema": {"$ref": "#/components/schemas/A"}}}}, "responses": {}}}},
+             "components": {"schemas": {"A": {"allOf": [{"$ref": "#/components/schemas/B"}]},
+                                        "B": {"allOf": [{"$ref": "#/components/schemas/A"}, {"$ref": "#/components/schemas/A"}]}}}}
+            """#.utf8)
+        #expect(
+            Discovery.operations(cycle, at: Self.origin)
+                == .lacking("no POST of 1 takes a password and a user name and answers with a token"))
+        // Twenty levels of two references each: a million schemas, were they all read.
+        var schemas = [#""S0": {"properties": {"username": {}, "password": {}}}"#]
+        for level in 1...20 {
+            let below = "#/components/schemas/S\(level - 1)"
+            schemas.append(#""S\#(level)": {"allOf": [{"$ref": "\#(below)"}, {"$ref": "\#(below)"}]}"#)
         }
-
-        var noProfile = found
-        noProfile.profile = nil
-        #expect(throws: SwaggerError.self) { try ServerPlan.described(noProfile, at: document, server: server) }
-        let profiled = try ServerPlan.described(
-            noProfile, at: document, flags: ServerFlags(profilePath: "/me"), server: server)
-        #expect(profiled.profileURL.absoluteString == "http://h:8000/api/me")
+        let fan = Data(
+            #"""
+            {"openapi": "3.0.0", "paths": {"/login": {"post": {"requestBody": {"content": {"application/json": {
+              "schema": {"$ref": "#/components/schemas/S20"}}}}, "responses": {"200": {"content": {
+              "application/json": {"schema": {"$ref": "#/components/schemas/S20"}}}}}}}},
+             "components": {"schemas": {\#(schemas.joined(separator: ", "))}}}
+            """#.utf8)
+        #expect(
+            Discovery.operations(fan, at: Self.origin) == .lacking("schemas that refer to each other beyond reading"))
     }
 
     @Test(

@@ -5,76 +5,146 @@ import Testing
 
 @testable import SwaggerClient
 
-@Suite("--server-file and the shape flags: a server described once, by the flags' own names")
+@Suite("server set's flags and description files: one language, with the flags' names as its old spelling")
 struct ServerFileTests {
     static let server = Fixtures.serverURL("https://api.example.com/v1")
 
-    static func flags(_ json: String) throws(SwaggerError) -> ServerFlags {
-        try ServerFlags(file: Data(json.utf8), named: "server.json")
+    static func read(_ json: String) throws(SwaggerError) -> (server: ServerURL?, layer: DescriptionLayer) {
+        try DescriptionFile.read(Data(json.utf8), named: "server.json")
     }
 
-    @Test("a file holds the flags by name, and the command line wins over it")
-    func readsAndYields() throws {
-        let file = try Self.flags(
+    static func described(_ layer: DescriptionLayer) throws -> ServerDescription {
+        try ServerDescription(json: layer.json, under: server)
+    }
+
+    @Test("each flag sets its part of the description")
+    func flags() throws {
+        var flags = ServerFlags()
+        for (name, value) in [
+            ("preset", "simplejwt"), ("profile-path", "/users/me/"), ("refresh-with", "bearer"),
+            ("revoke-with", "bearer:DELETE"), ("access-token-field", "data.token"), ("token", "Authorization: Token"),
+            ("login-field", "provider=db"), ("login-field", "refresh:=true"), ("revoke-client-auth", "bearer"),
+            ("client-id", "cli"), ("scope", "openid"),
+        ] {
+            try flags.set(name, value)
+        }
+        let description = try Self.described(DescriptionLayer(json: flags.json, source: "given"))
+        #expect(description.preset == "simplejwt")
+        #expect(description.profile.url.absoluteString == "https://api.example.com/v1/users/me/")
+        #expect(description.refresh?.shape == .bearer)
+        #expect(description.revocation?.shape == .bearer(method: "DELETE"))
+        #expect(description.revocation?.clientAuthentication == .bearer)
+        #expect(description.login.answer.accessToken == "data.token")
+        // The answer's other members keep the preset's names.
+        #expect(description.login.answer.refreshToken == "refresh")
+        #expect(description.token == TokenUse(header: "Authorization", scheme: "Token"))
+        #expect(description.login.members == ["provider": "db", "refresh": true])
+        #expect(description.clientID == "cli" && description.scope == "openid")
+        #expect(flags.given.contains("--login-field") && flags.given.contains("--preset"))
+    }
+
+    @Test("the login's body: JSON or a form of a member, or OAuth 2's password grant, in place of the preset's")
+    func loginBody() throws {
+        var form = ServerFlags()
+        try form.set("preset", "fastapi-users")
+        try form.set("login-body", "json:email")
+        let json = try Self.described(DescriptionLayer(json: form.json, source: "given"))
+        #expect(json.login.encoding == .json && json.login.account == "email" && json.login.members.isEmpty)
+        var grant = ServerFlags()
+        try grant.set("login-path", "/token")
+        try grant.set("profile-path", "/me")
+        try grant.set("login-body", "password-grant")
+        #expect(try Self.described(DescriptionLayer(json: grant.json, source: "given")).login.isPasswordGrant)
+    }
+
+    @Test(
+        "a flag's value that is not one it takes is refused, naming what it takes",
+        arguments: [
+            ("refresh-with", "cookie", "json:FIELD, grant or bearer"), ("revoke-with", "bearer:GET", "rfc7009"),
+            ("preset", "custom", "one of original"), ("login-body", "xml:user", "password-grant"),
+            ("login-field", "noequals", "NAME=VALUE"), ("login-field", "n:=not json", "NAME:=JSON"),
+            ("token", "Two Words", "a header and its scheme"), ("revoke-client-auth", "mtls", "client_secret_basic"),
+            ("nonesuch", "x", "is not a flag"),
+        ])
+    func refused(name: String, value: String, said: String) {
+        var flags = ServerFlags()
+        #expect {
+            try flags.set(name, value)
+        } throws: { error in
+            (error as? SwaggerError)?.code == .usage && (error as? SwaggerError)?.message.contains(said) == true
+        }
+    }
+
+    @Test("the command line wins over a file's flags")
+    func over() throws {
+        var file = ServerFlags()
+        try file.set("profile-path", "/me")
+        try file.set("login-path", "/login")
+        var line = ServerFlags()
+        try line.set("profile-path", "/users/me")
+        let merged = line.over(file)
+        #expect(merged.values == ["profile-path": "/users/me", "login-path": "/login"])
+    }
+
+    @Test("a file in the description language, naming its server")
+    func descriptionFile() throws {
+        let (server, layer) = try Self.read(
+            #"""
+            {"server": "https://api.example.com/v1", "preset": "flask-jwt-extended", "profile": {"url": "/me"},
+             "token": "X-API-Key"}
+            """#)
+        #expect(server == Self.server && layer.source == "server.json")
+        let description = try Self.described(layer)
+        #expect(description.refresh?.shape == .bearer && description.token.header == "X-API-Key")
+    }
+
+    @Test("a file of flags by name, as they were written before, reads the same, kind and all")
+    func flagFile() throws {
+        let (server, layer) = try Self.read(
             #"""
             {"kind": "custom", "login-path": "/login", "profile-path": "/me", "refresh-path": "/refresh",
              "revoke-path": "/logout", "login-body": "json:username", "refresh-with": "bearer",
              "revoke-with": "bearer:DELETE", "access-token-field": "access_token"}
             """#)
-        #expect(file.kind == .custom && file.loginPath == "/login" && file.refreshShape == .bearer)
-        #expect(file.revocationShape == .bearer(method: "DELETE") && file.loginShape == .json(userField: "username"))
-        let merged = ServerFlags(profilePath: "/users/me", refreshShape: .json(field: "refresh")).over(file)
-        #expect(merged.profilePath == "/users/me" && merged.refreshShape == .json(field: "refresh"))
-        #expect(merged.loginPath == "/login" && merged.kind == .custom)
+        #expect(server == nil)
+        let description = try Self.described(layer)
+        #expect(description.preset == nil)
+        #expect(description.login.url.absoluteString == "https://api.example.com/v1/login")
+        #expect(description.refresh?.shape == .bearer && description.revocation?.shape == .bearer(method: "DELETE"))
+        let (_, simplejwt) = try Self.read(#"{"kind": "simplejwt", "profile-path": "/users/me/"}"#)
+        #expect(try Self.described(simplejwt).preset == "simplejwt")
     }
 
     @Test(
-        "a file that is not the flags is a usage error that says what is wrong",
+        "a file that describes nothing swaggerctl knows is a usage error that says what is wrong",
         arguments: [
-            (#"["kind"]"#, "is not a JSON object of flags"), (#"{"login": "/x"}"#, #""login" is not a flag"#),
+            (#"["kind"]"#, "is not a JSON object"), (#"{"logn": "/x"}"#, #""logn" is not a flag"#),
             (#"{"login-path": 7}"#, #""login-path" must be a string"#),
-            (#"{"refresh-with": "cookie"}"#, #""refresh-with" cannot be "cookie""#),
-            (#"{"kind": "original"}"#, #""kind" cannot be "original""#),
+            (#"{"refresh-with": "cookie"}"#, "--refresh-with cannot be \"cookie\""),
+            (#"{"server": "ftp://x", "preset": "identity"}"#, "not an http or https URL"),
         ])
-    func refused(json: String, said: String) {
+    func refusedFile(json: String, said: String) {
         #expect {
-            try Self.flags(json)
+            try Self.read(json)
         } throws: { error in
             guard let error = error as? SwaggerError else { return false }
-            return error.code == .usage && error.message.contains(said) && error.message.hasPrefix("server.json: ")
-                || error.message.hasPrefix("server.json is not")
+            return error.code == .usage && error.message.contains(said)
         }
     }
 
-    @Test("a custom server needs its login and profile addresses; the shapes come from the flags")
-    func custom() throws {
-        #expect(throws: SwaggerError.self) {
-            try ServerPlan.plan(
-                flags: ServerFlags(kind: .custom, profilePath: "/me"), saved: nil, server: Self.server,
-                clientSecret: false)
-        }
-        let flags = ServerFlags(
-            kind: .custom, loginPath: "/login", refreshPath: "/refresh", revokePath: "/logout", profilePath: "/me",
-            refreshShape: .bearer, revocationShape: .bearer(method: "DELETE"))
-        guard
-            case .ready(let description) = try ServerPlan.plan(
-                flags: flags, saved: nil, server: Self.server, clientSecret: false)
-        else {
-            Issue.record("not ready")
-            return
-        }
-        #expect(description.loginURL.absoluteString == "https://api.example.com/v1/login")
-        #expect(description.login == .json(userField: "username") && description.refresh == .bearer)
-        #expect(description.revocation == .bearer(method: "DELETE") && description.fields == .oauth2)
-
-        // A later login without the flags keeps the saved shapes.
-        guard
-            case .ready(let again) = try ServerPlan.plan(
-                flags: ServerFlags(), saved: description, server: Self.server, clientSecret: false)
-        else {
-            Issue.record("not ready")
-            return
-        }
-        #expect(again == description)
+    @Test("an export is the description relative to its server, with its URL, and reads back the same")
+    func exportReadsBack() throws {
+        let description = Fixtures.described(
+            [
+                "preset": "simplejwt", "profile": ["url": "/users/me/"],
+                "revocation": ["url": "https://auth.example.com/revoke", "with": "rfc7009"],
+            ], under: Self.server)
+        let entry = ServerEntry(server: Self.server, description: description, updatedAt: Fixtures.savedAt)
+        let text = DescriptionFile.export(entry)
+        #expect(text.contains(#""url" : "\/users\/me\/""#) || text.contains(#""url" : "/users/me/""#), "\(text)")
+        #expect(text.contains("https://auth.example.com/revoke") || text.contains(#"https:\/\/auth"#), "\(text)")
+        let (server, layer) = try Self.read(text)
+        #expect(server == Self.server)
+        #expect(try Self.described(layer) == description)
     }
 }

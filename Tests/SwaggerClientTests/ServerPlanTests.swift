@@ -5,170 +5,177 @@ import Testing
 
 @testable import SwaggerClient
 
-@Suite("ServerPlan: how a login talks to its server, from the flags, the saved session and discovery")
+@Suite("ServerPlan: a server's description from what is given, saved, preset and published")
 struct ServerPlanTests {
-    static let server = Fixtures.serverURL("https://id.example.com/realms/app")
+    static let server = Fixtures.serverURL("https://h.example.com/api")
 
-    static func url(_ text: String) -> URL {
-        URL(string: text) ?? URL(filePath: "/")
+    static func given(_ json: JSONValue, source: String = "given") -> DescriptionLayer {
+        DescriptionLayer(json: json, source: source)
     }
 
-    @Test("no flags and nothing saved: the documents the server publishes are read; a saved original session is kept")
-    func original() throws {
-        #expect(
-            try ServerPlan.plan(flags: ServerFlags(), saved: nil, server: Self.server, clientSecret: false)
-                == .explore(
-                    metadata: Discovery.metadataDocuments(for: Self.server),
-                    openAPI: Discovery.openAPIDocuments(for: Self.server)))
-        #expect(
-            try ServerPlan.plan(
-                flags: ServerFlags(), saved: .original(Self.server), server: Self.server, clientSecret: false)
-                == .ready(.original(Self.server)))
+    static func entry(_ json: JSONValue, sources: [String: String] = [:]) -> ServerEntry {
+        ServerEntry(
+            server: server, description: Fixtures.described(json, under: server), sources: sources,
+            updatedAt: Fixtures.savedAt)
     }
 
-    @Test("OAuth 2 without its endpoints reads the metadata documents first, then the OpenAPI ones")
-    func discovers() throws {
-        let plan = try ServerPlan.plan(
-            flags: ServerFlags(kind: .oauth2), saved: nil, server: Self.server, clientSecret: false)
-        #expect(
-            plan
-                == .discover(
-                    metadata: Discovery.metadataDocuments(for: Self.server),
-                    openAPI: Discovery.openAPIDocuments(for: Self.server)))
+    static func ready(_ plan: ServerPlan) throws -> (ServerDescription, [String: String]) {
+        guard case .ready(let description, let sources) = plan else { throw Unexpected(plan) }
+        return (description, sources)
     }
 
-    @Test("OAuth 2 with its endpoints given is ready, and the flags' paths resolve under the server")
-    func oauth2Ready() throws {
-        let flags = ServerFlags(
-            kind: .oauth2, loginPath: "/token", profilePath: "/userinfo", clientID: "cli", scope: "openid")
-        guard
-            case .ready(let description) = try ServerPlan.plan(
-                flags: flags, saved: nil, server: Self.server, clientSecret: true)
-        else {
-            Issue.record("expected a ready description")
-            return
-        }
-        #expect(description.loginURL == Self.url("https://id.example.com/realms/app/token"))
-        #expect(description.refreshURL == description.loginURL)
-        #expect(description.profileURL == Self.url("https://id.example.com/realms/app/userinfo"))
-        #expect(description.clientID == "cli" && description.usesClientSecret)
+    static func exploration(_ plan: ServerPlan) throws -> ServerPlan.Exploration {
+        guard case .explore(let exploration) = plan else { throw Unexpected(plan) }
+        return exploration
     }
 
-    @Test("a flag for another kind with the original API, or no kind at all, is a usage error that names it")
-    func misfits() {
-        let cases: [(ServerFlags, Bool, String)] = [
-            (
-                ServerFlags(kind: .original, loginPath: "/login"), false,
-                "--login-path is for the other kinds of server"
-            ),
-            (ServerFlags(openAPI: "/openapi.json"), false, "--openapi describes another kind of server"),
-            (ServerFlags(kind: .identity, clientID: "cli"), false, "--client-id is for --kind oauth2"),
-            (ServerFlags(kind: .original), true, "--client-secret-stdin is for the other kinds of server"),
-        ]
-        for (flags, clientSecret, message) in cases {
-            #expect {
-                try ServerPlan.plan(flags: flags, saved: nil, server: Self.server, clientSecret: clientSecret)
-            } throws: { error in
-                (error as? SwaggerError).map { $0.code == .usage && $0.message.contains(message) } == true
-            }
-        }
+    struct Unexpected: Error, CustomStringConvertible {
+        var description: String
+        init(_ plan: ServerPlan) { description = "\(plan)" }
     }
 
-    @Test("a client secret without a client id is refused: Basic authentication needs both")
-    func secretWithoutClientID() {
-        let flags = ServerFlags(kind: .oauth2, loginPath: "/token", profilePath: "/userinfo")
+    @Test("nothing given and nothing saved: every metadata document, then the frameworks' OpenAPI places")
+    func nothingKnown() throws {
+        let exploration = try Self.exploration(ServerPlan.plan(given: [], saved: nil, server: Self.server))
+        #expect(exploration.metadata == Discovery.metadataDocuments(for: Self.server))
+        #expect(exploration.openAPI == Discovery.openAPIDocuments(for: Self.server))
+        #expect(exploration.below.isEmpty && exploration.over.isEmpty)
+        // A server that publishes nothing is the bundled API.
+        let (description, sources) = try ServerPlan.finish(exploration, found: nil, server: Self.server)
+        #expect(description == ServerPresets.bundled(Self.server) && sources.isEmpty)
+    }
+
+    @Test("a saved description is used as it is, with what is given over it, and nothing is read")
+    func saved() throws {
+        let saved = Self.entry(
+            ["preset": "simplejwt", "profile": ["url": "/users/me/"]], sources: ["profile": "https://h/schema/"])
+        let (kept, keptSources) = try Self.ready(ServerPlan.plan(given: [], saved: saved, server: Self.server))
+        #expect(kept == saved.description)
+        #expect(keptSources["profile"] == "https://h/schema/")
+
+        let (changed, sources) = try Self.ready(
+            ServerPlan.plan(
+                given: [Self.given(["token": "Authorization: Token", "profile": ["url": "/me"]])], saved: saved,
+                server: Self.server))
+        #expect(changed.profile.url.absoluteString == "https://h.example.com/api/me")
+        #expect(changed.token.scheme == "Token")
+        #expect(changed.login == saved.description.login)
+        #expect(sources["profile"] == "given" && sources["login"] == "saved")
+    }
+
+    @Test("a preset that says everything is ready; one that does not is completed from the documents")
+    func presets() throws {
+        let (identity, sources) = try Self.ready(
+            ServerPlan.plan(given: [Self.given(["preset": "identity"])], saved: nil, server: Self.server))
+        #expect(identity.preset == "identity" && identity.revocation == nil)
+        #expect(sources["login"] == "preset identity")
+
+        let exploration = try Self.exploration(
+            ServerPlan.plan(
+                given: [Self.given(["preset": "oauth2", "client": ["id": "cli"]])], saved: nil, server: Self.server))
+        #expect(exploration.below.map(\.source) == ["preset oauth2"])
+        let metadata = Discovery.Endpoints(
+            token: URL(string: "https://idp/token"), userinfo: URL(string: "https://idp/userinfo"),
+            revocation: URL(string: "https://idp/revoke"), scopes: ["openid", "email", "offline_access"],
+            revocationAuthentication: ["client_secret_basic", "bearer"])
+        let finding = Discovery.Finding(
+            preset: "oauth2",
+            layer: DescriptionLayer(json: metadata.json(confidential: false), source: "https://idp/.well-known"),
+            documents: [URL(string: "https://idp/.well-known")!])
+        let (oauth2, found) = try ServerPlan.finish(exploration, found: finding, server: Self.server)
+        #expect(oauth2.login.url.absoluteString == "https://idp/token" && oauth2.login.isPasswordGrant)
+        #expect(oauth2.refresh?.url.absoluteString == "https://idp/token" && oauth2.refresh?.shape == .grant)
+        #expect(oauth2.revocation?.clientAuthentication == .bearer)
+        #expect(oauth2.clientID == "cli" && oauth2.scope == "openid email")
+        #expect(found["login"] == "https://idp/.well-known" && found["client"] == "given")
+    }
+
+    @Test("a preset other than the saved one's starts over from the preset")
+    func otherPreset() throws {
+        let saved = Self.entry(["preset": "identity"])
+        let (fastAPIUsers, _) = try Self.ready(
+            ServerPlan.plan(given: [Self.given(["preset": "fastapi-users"])], saved: saved, server: Self.server))
+        #expect(fastAPIUsers.login.url.absoluteString == "https://h.example.com/api/auth/jwt/login")
+    }
+
+    @Test("what is given whole needs no document; what is given in part goes over what the documents say")
+    func given() throws {
+        let whole = Self.given(["login": ["url": "/login"], "profile": ["url": "/me"]], source: "team.json")
+        let (description, sources) = try Self.ready(ServerPlan.plan(given: [whole], saved: nil, server: Self.server))
+        #expect(description.preset == nil && sources["login"] == "team.json")
+
+        let part = Self.given(["profile": ["url": "/me"]])
+        let exploration = try Self.exploration(ServerPlan.plan(given: [part], saved: nil, server: Self.server))
+        #expect(exploration.over == [part])
+        let document = URL(string: "https://h.example.com/openapi.json")!
+        let finding = Discovery.Finding(
+            layer: DescriptionLayer(
+                json: ["login": ["url": "https://h.example.com/token"]], source: document.absoluteString),
+            documents: [document])
+        let (found, foundSources) = try ServerPlan.finish(exploration, found: finding, server: Self.server)
+        #expect(found.login.url.absoluteString == "https://h.example.com/token")
+        #expect(found.profile.url.absoluteString == "https://h.example.com/api/me")
+        #expect(foundSources == ["login": document.absoluteString, "profile": "given"])
+    }
+
+    @Test("a document named with --openapi is the only one read")
+    func namedDocument() throws {
+        let exploration = try Self.exploration(
+            ServerPlan.plan(given: [Self.given(["document": "/schema.json"])], saved: nil, server: Self.server))
+        #expect(exploration.metadata.isEmpty)
+        #expect(exploration.openAPI.map(\.absoluteString) == ["https://h.example.com/api/schema.json"])
+    }
+
+    @Test("a description that cannot be made whole names what it lacks and the flag that gives it")
+    func incomplete() throws {
+        let exploration = try Self.exploration(
+            ServerPlan.plan(given: [Self.given(["preset": "simplejwt"])], saved: nil, server: Self.server))
         #expect {
-            try ServerPlan.plan(flags: flags, saved: nil, server: Self.server, clientSecret: true)
+            _ = try ServerPlan.finish(exploration, found: nil, server: Self.server)
         } throws: { error in
-            (error as? SwaggerError)?.message
-                == "--client-secret-stdin needs --client-id: the secret authenticates that client."
+            guard let error = error as? SwaggerError else { return false }
+            return error.code == .usage && error.message.contains("profile.url is missing")
+                && error.message.contains("swaggerctl server set https://h.example.com/api --profile-path PATH")
         }
-        let found = Discovery.Endpoints(token: Self.url("https://id.example.com/token"))
         #expect(throws: SwaggerError.self) {
-            try ServerPlan.complete(
-                flags: ServerFlags(kind: .oauth2, profilePath: "/userinfo"), saved: nil, server: Self.server,
-                clientSecret: true, found: found, at: [], tried: [])
+            try ServerPlan.plan(given: [Self.given(["preset": "nonesuch"])], saved: nil, server: Self.server)
         }
     }
 
-    static let saved = ServerDescription(
-        kind: .oauth2, loginURL: url("https://id.example.com/token"), refreshURL: nil, revocationURL: nil,
-        profileURL: url("https://id.example.com/userinfo"), clientID: "cli", scope: "openid", fields: .oauth2,
-        usesClientSecret: true)
-
-    @Test("a later login reuses the saved client id and scope, so the secret needs no flag again")
-    func savedClientID() throws {
-        let plan = try ServerPlan.plan(flags: ServerFlags(), saved: Self.saved, server: Self.server, clientSecret: true)
-        guard case .ready(let description) = plan else {
-            Issue.record("expected a ready description: \(plan)")
-            return
-        }
-        #expect(description.clientID == "cli" && description.scope == "openid")
-    }
-
-    @Test("a later login that reads an OpenAPI document keeps the saved client id and scope")
-    func savedClientIDAfterDiscovery() throws {
-        let flags = ServerFlags(openAPI: "/openapi.json")
-        let document = Self.url("https://id.example.com/realms/app/openapi.json")
-        #expect(
-            try ServerPlan.plan(flags: flags, saved: Self.saved, server: Self.server, clientSecret: true)
-                == .discover(metadata: [], openAPI: [document]))
-        let found = Discovery.Endpoints(token: Self.url("https://id.example.com/realms/app/token"))
-        let description = try ServerPlan.complete(
-            flags: flags, saved: Self.saved, server: Self.server, clientSecret: true, found: found, at: [document],
-            tried: [document])
-        #expect(description.loginURL == found.token)
-        #expect(description.clientID == "cli" && description.scope == "openid")
-    }
-}
-
-@Suite("ServerPlan.signIn: the browser where the server offers no password grant")
-struct SignInTests {
-    static let server = Fixtures.serverURL("https://id.example.com/realms/app")
-    static let device = "urn:ietf:params:oauth:grant-type:device_code"
-
-    static func description(web: Bool = true, device: Bool = true) -> ServerDescription {
-        var description = ServerDescription(
-            kind: .oauth2, loginURL: server.url, refreshURL: nil, revocationURL: nil, profileURL: server.url,
-            fields: .oauth2)
-        description.authorizationURL = web ? server.url.appending(path: "auth") : nil
-        description.deviceAuthorizationURL = device ? server.url.appending(path: "device") : nil
+    static func description(grantTypes: [String]?, authorization: Bool = true, device: Bool = true) -> ServerDescription
+    {
+        var description = Fixtures.described(["preset": "oauth2", "login": ["url": "/t"], "profile": ["url": "/u"]])
+        description.grantTypes = grantTypes
+        if authorization { description.authorizationURL = URL(string: "https://idp/authorize") }
+        if device { description.deviceAuthorizationURL = URL(string: "https://idp/device") }
         return description
     }
 
     @Test(
         "the password where it is offered or nothing is said; else the browser where there is one, else the code",
         arguments: [
-            ([String]?.none, true, SignIn.password),
-            (["password", "authorization_code"], true, .password),
-            (["authorization_code", device], true, .web),
-            (["authorization_code", device], false, .device),
-            (["authorization_code"], false, .web),
-            ([device], true, .device),
+            (nil, true, SignIn.password), (["password", "authorization_code"], true, .password),
+            (["authorization_code", "urn:ietf:params:oauth:grant-type:device_code"], true, .web),
+            (["authorization_code", "urn:ietf:params:oauth:grant-type:device_code"], false, .device),
+            (["authorization_code"], false, .web), (["urn:ietf:params:oauth:grant-type:device_code"], true, .device),
             (["client_credentials"], true, .password),
-        ])
-    func chosen(grants: [String]?, hasBrowser: Bool, expected: SignIn) {
-        #expect(
-            ServerPlan.signIn(flag: nil, grantTypes: grants, description: Self.description(), hasBrowser: hasBrowser)
-                == expected)
-    }
-
-    @Test("a grant without its endpoint is not chosen")
-    func needsEndpoint() {
+        ] as [([String]?, Bool, SignIn)])
+    func signIn(grantTypes: [String]?, hasBrowser: Bool, expected: SignIn) {
         #expect(
             ServerPlan.signIn(
-                flag: nil, grantTypes: ["authorization_code", Self.device], description: Self.description(web: false),
-                hasBrowser: true) == .device)
+                flag: nil, description: Self.description(grantTypes: grantTypes), hasBrowser: hasBrowser) == expected)
     }
 
-    @Test("a flag wins; else the saved session's way, before what the documents say")
-    func flagAndSaved() {
-        var saved = Self.description()
-        saved.signIn = .device
-        #expect(ServerPlan.signIn(flag: .web, grantTypes: nil, description: saved, hasBrowser: true) == .web)
-        #expect(ServerPlan.signIn(flag: nil, grantTypes: ["password"], description: saved, hasBrowser: true) == .device)
+    @Test("a grant without its endpoint is not chosen; a flag wins; else the last login's way")
+    func signInOrder() {
+        let codeOnly = ["authorization_code", "urn:ietf:params:oauth:grant-type:device_code"]
         #expect(
-            ServerPlan.signIn(flag: .password, grantTypes: ["authorization_code"], description: saved, hasBrowser: true)
-                == .password)
+            ServerPlan.signIn(
+                flag: nil, description: Self.description(grantTypes: codeOnly, authorization: false),
+                hasBrowser: true) == .device)
+        var saved = Self.description(grantTypes: ["password"])
+        saved.signIn = .device
+        #expect(ServerPlan.signIn(flag: nil, description: saved, hasBrowser: true) == .device)
+        #expect(ServerPlan.signIn(flag: .web, description: saved, hasBrowser: false) == .web)
     }
 }

@@ -76,6 +76,13 @@ struct SessionControllerTests {
         }
     }
 
+    /// An OAuth 2 server under the test's server, with a device authorization endpoint or without.
+    static func oauth2(device: Bool) -> ServerDescription {
+        var json: JSONValue = ["preset": "oauth2", "login": ["url": "/token"], "profile": ["url": "/userinfo"]]
+        if device { json = json.merging(["deviceAuthorization": "/device"]) }
+        return Fixtures.described(json)
+    }
+
     // MARK: - Login
 
     @Test("login: the credentials, the profile with the new token, then the tokens, then the record and profile")
@@ -83,7 +90,7 @@ struct SessionControllerTests {
         let controller = try controller()
         let outcome = try await controller.login(
             email: "ana@example.com", password: "pw", on: selection(controller), appIDFlag: nil,
-            serverDescription: .original(Fixtures.server))
+            serverDescription: Fixtures.bundled())
         #expect(outcome.profile == Self.profile)
         #expect(journal.lines == ["login ana@example.com app swaggerctl-demo", "profile access-1", "store access-1"])
         let record = try #require(try controller.sessions.record(server: Fixtures.server))
@@ -100,9 +107,7 @@ struct SessionControllerTests {
         ]
         let controller = try controller(script)
         let shown = Mutex<[String]>([])
-        var description = ServerDescription.original(Fixtures.server)
-        description.kind = .oauth2
-        description.deviceAuthorizationURL = Fixtures.server.url.appending(path: "device")
+        let description = Self.oauth2(device: true)
         let outcome = try await controller.login(
             email: "ana@example.com", method: .device(show: { code in shown.withLock { $0.append(code.userCode) } }),
             on: selection(controller), appIDFlag: nil, serverDescription: description)
@@ -118,8 +123,7 @@ struct SessionControllerTests {
     @Test("device login: a server that names no device authorization endpoint is refused before anything is sent")
     func deviceLoginUnavailable() async throws {
         let controller = try controller()
-        var description = ServerDescription.original(Fixtures.server)
-        description.kind = .oauth2
+        let description = Self.oauth2(device: false)
         let code = await Self.code {
             _ = try await controller.login(
                 email: "ana@example.com", method: .device(show: { _ in }), on: selection(controller), appIDFlag: nil,
@@ -134,9 +138,7 @@ struct SessionControllerTests {
         var script = ScriptedService.Script()
         script.polls = [.success(.pending), .success(.denied)]
         let controller = try controller(script)
-        var description = ServerDescription.original(Fixtures.server)
-        description.kind = .oauth2
-        description.deviceAuthorizationURL = Fixtures.server.url.appending(path: "device")
+        let description = Self.oauth2(device: true)
         let code = await Self.code {
             _ = try await controller.login(
                 email: "ana@example.com", method: .device(show: { _ in }), on: selection(controller), appIDFlag: nil,
@@ -160,7 +162,7 @@ struct SessionControllerTests {
         let code = await Self.code {
             _ = try await half.login(
                 email: "ana@example.com", password: "pw", on: selection(half), appIDFlag: nil,
-                serverDescription: .original(Fixtures.server))
+                serverDescription: Fixtures.bundled())
         }
         #expect(code == .server)
         #expect(try half.sessions.records().map(\.account) == [Fixtures.ana])
@@ -171,7 +173,7 @@ struct SessionControllerTests {
         let refused = await Self.code {
             _ = try await wrong.login(
                 email: other.email, password: "pw", on: wrong.select(server: other.server, email: nil),
-                appIDFlag: nil, serverDescription: .original(other.server))
+                appIDFlag: nil, serverDescription: Fixtures.bundled(other.server))
         }
         #expect(refused == .server)
         #expect(try wrong.sessions.record(server: other.server) == nil)
@@ -185,7 +187,7 @@ struct SessionControllerTests {
         await #expect(throws: SwaggerError(.failure, "The keyring is locked.")) {
             _ = try await controller.login(
                 email: "ana@example.com", password: "pw", on: selection(controller), appIDFlag: nil,
-                serverDescription: .original(Fixtures.server))
+                serverDescription: Fixtures.bundled())
         }
         #expect(try controller.sessions.records().isEmpty)
     }
@@ -197,7 +199,7 @@ struct SessionControllerTests {
         let code = await Self.code {
             _ = try await controller.login(
                 email: "ana@example.com", password: "pw", on: controller.select(server: remote, email: nil),
-                appIDFlag: nil, serverDescription: .original(remote))
+                appIDFlag: nil, serverDescription: Fixtures.bundled(remote))
         }
         #expect(code == .usage)
         #expect(journal.lines.isEmpty)
@@ -257,7 +259,7 @@ struct SessionControllerTests {
     func sessionEnded() async throws {
         try storedSession()
         var script = ScriptedService.Script()
-        script.profiles = [.failure(.tokenRejected)]
+        script.profiles = [.failure(.tokenRejected(challenge: nil))]
         let controller = try controller(script)
         let code = await Self.code { _ = try await controller.profile(selection(controller), allowSaved: true) }
         #expect(code == .authentication)
@@ -348,7 +350,7 @@ struct SessionControllerTests {
         let outcome = try await controller.send(request, with: selection(controller)) { statuses.append($0.status) }
         #expect(outcome.status == 401)
         #expect(statuses == [401])
-        #expect(journal.lines == ["read access", "send access-1", "read"])
+        #expect(journal.lines == ["read access", "send Bearer access-1", "read"])
         #expect(try controller.sessions.records().count == 1)
     }
 
@@ -366,15 +368,19 @@ struct SessionControllerTests {
         #expect(tokens.tokens.isEmpty)
     }
 
-    @Test("logout with the server down removes the session here all the same, with one warning")
+    @Test("logout with the server down removes the session here all the same, and fails: the server did not end it")
     func logoutServerDown() async throws {
         try storedSession()
         var script = ScriptedService.Script()
         script.revocation = .failure(.unreachable("connection refused"))
         let controller = try controller(script)
-        _ = try await controller.logout(selection(controller), revoke: true)
+        let error = await #expect(throws: SwaggerError.self) {
+            _ = try await controller.logout(selection(controller), revoke: true)
+        }
+        #expect(error?.code == .failure)
+        #expect(error?.message.hasPrefix("The session was removed from this machine, but ") == true)
         #expect(try controller.sessions.records().isEmpty)
-        #expect(warnings.lines.count == 1)
+        #expect(warnings.lines.isEmpty)
     }
 
     @Test("logout that cannot remove the tokens leaves the session whole, and says the server was told")
@@ -407,5 +413,27 @@ struct SessionControllerTests {
         let selection = SessionSelection(server: Fixtures.server, environmentToken: "SECRET")
         #expect(!String(describing: selection).contains("SECRET"))
         #expect(!String(reflecting: selection).contains("SECRET"))
+    }
+}
+
+extension SessionController {
+    /// A login with `email`, described so, for the tests that are not about how a server is described.
+    fileprivate func login(
+        email: String, password: String, on selection: SessionSelection, appIDFlag: String?,
+        serverDescription: ServerDescription
+    ) async throws(SwaggerError) -> ProfileOutcome {
+        try await login(
+            email: email, method: .password(password), on: selection, appIDFlag: appIDFlag,
+            serverDescription: serverDescription)
+    }
+
+    fileprivate func login(
+        email: String, method: LoginMethod, on selection: SessionSelection, appIDFlag: String?,
+        serverDescription: ServerDescription
+    ) async throws(SwaggerError) -> ProfileOutcome {
+        try await login(
+            as: AccountName(email, isEmail: true), method: method, on: selection, appIDFlag: appIDFlag,
+            choice: ServerChoice(server: selection.server, serverDescription: serverDescription)
+        ).profile
     }
 }

@@ -35,7 +35,7 @@ struct SessionStatusTests {
                 == SessionStatus(
                     server: Fixtures.otherServer, email: "ana@example.com", username: "ana.h", appID: "other-app",
                     backend: .file, savedAt: Self.now.addingTimeInterval(-20), expiresAt: nil, active: true,
-                    activeBecause: .latestLogin, serverDescription: .original(Fixtures.otherServer)))
+                    activeBecause: .latestLogin, serverDescription: Fixtures.bundled(Fixtures.otherServer)))
         #expect(SessionStatus.list([], now: Self.now) == [])
     }
 
@@ -68,7 +68,7 @@ struct SessionStatusTests {
         let status = SessionStatus(
             server: Fixtures.server, email: "ana@example.com", username: "ana.h", appID: "swaggerctl-demo",
             backend: .file, savedAt: Self.now.addingTimeInterval(-30), expiresAt: Self.now.addingTimeInterval(3700),
-            active: true, activeBecause: .only, serverDescription: .original(Fixtures.server))
+            active: true, activeBecause: .only, serverDescription: Fixtures.bundled())
 
         #expect(
             status.rows(location: "/home/ana/.config/swaggerctl/credentials.json", now: Self.now) == [
@@ -76,6 +76,10 @@ struct SessionStatusTests {
                 DetailsViewModel(key: "E-mail", value: "ana@example.com"),
                 DetailsViewModel(key: "User name", value: "ana.h"),
                 DetailsViewModel(key: "App ID", value: "swaggerctl-demo"),
+                DetailsViewModel(
+                    key: "Sends",
+                    value:
+                        "login JSON {email, password, appId}; refresh JSON {refreshToken}; logout JSON {refreshToken}"),
                 DetailsViewModel(key: "Token in", value: "file (/home/ana/.config/swaggerctl/credentials.json)"),
                 DetailsViewModel(key: "Saved", value: "2033-05-18 03:32:50 UTC (30 s ago)"),
                 DetailsViewModel(key: "Expires", value: "2033-05-18 04:35:00 UTC (in 1 h 1 min)"),
@@ -87,13 +91,17 @@ struct SessionStatusTests {
         let status = SessionStatus(
             server: Fixtures.otherServer, email: "ivo@example.com", username: nil, appID: "app",
             backend: .file, savedAt: Self.now.addingTimeInterval(-2 * 86_400), expiresAt: nil, active: false,
-            serverDescription: .original(Fixtures.otherServer))
+            serverDescription: Fixtures.bundled(Fixtures.otherServer))
 
         #expect(
             status.rows(location: "/cfg/credentials.json", now: Self.now) == [
                 DetailsViewModel(key: "Server", value: "https://api.example.com/v2"),
                 DetailsViewModel(key: "E-mail", value: "ivo@example.com"),
                 DetailsViewModel(key: "App ID", value: "app"),
+                DetailsViewModel(
+                    key: "Sends",
+                    value:
+                        "login JSON {email, password, appId}; refresh JSON {refreshToken}; logout JSON {refreshToken}"),
                 DetailsViewModel(key: "Token in", value: "file (/cfg/credentials.json)"),
                 DetailsViewModel(key: "Saved", value: "2033-05-16 03:33:20 UTC (2 d ago)"),
                 DetailsViewModel(key: "Expires", value: "unknown"),
@@ -197,6 +205,7 @@ struct SessionStatusTests {
                 Server    http://127.0.0.1:8080/api (active: logged in most recently)
                 E-mail    ana@example.com
                 App ID    swaggerctl-demo
+                Sends     login JSON {email, password, appId}; refresh JSON {refreshToken}; logout JSON {refreshToken}
                 Token in  file (/cfg/file.json)
                 Saved     2033-05-18 03:32:50 UTC (30 s ago)
                 Expires   unknown
@@ -205,6 +214,7 @@ struct SessionStatusTests {
                 E-mail     ivo@example.com
                 User name  ivo
                 App ID     swaggerctl-demo
+                Sends      login JSON {email, password, appId}; refresh JSON {refreshToken}; logout JSON {refreshToken}
                 Token in   file (/cfg/file.json)
                 Saved      2033-05-18 03:31:50 UTC (1 min ago)
                 Expires    unknown

@@ -33,6 +33,6 @@ struct ProxyFailureTests {
                 == .proxyFailed(proxy: shown, .unreachable("connection refused")))
         let tunnel = APIService.classify(HTTPClientError.invalidProxyResponse, operation: .login)
         #expect(APIService.atProxy(tunnel, proxy) == .proxyFailed(proxy: shown, .refused))
-        #expect(APIService.atProxy(.tokenRejected, proxy) == .tokenRejected)
+        #expect(APIService.atProxy(.tokenRejected(challenge: nil), proxy) == .tokenRejected(challenge: nil))
     }
 }

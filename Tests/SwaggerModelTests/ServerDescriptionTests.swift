@@ -1,48 +1,162 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SwaggerModel
 
-@Suite("ServerDescription: the request shapes, as sessions.json keeps them")
+@Suite("ServerDescription: the description language, the presets, and the descriptions sessions kept before")
 struct ServerDescriptionTests {
-    static func description(_ kind: ServerKind) throws -> ServerDescription {
-        let url = try #require(URL(string: "https://h.example.com/api/token/"))
-        return ServerDescription(
-            kind: kind, loginURL: url, refreshURL: url, revocationURL: url, profileURL: url, fields: kind.fields)
+    static let server = Fixtures.serverURL("https://h.example.com/api")
+
+    static func read(_ json: JSONValue) throws -> ServerDescription {
+        try ServerDescription(json: json, under: server)
+    }
+
+    @Test("every preset is a whole description, or says what it leaves to the server's documents")
+    func presets() throws {
+        for preset in ServerPresets.all {
+            let json: JSONValue = ["preset": .string(preset.name)]
+            switch preset.name {
+            case "oauth2":
+                // Its endpoints are the metadata's.
+                #expect(throws: ServerDescription.Invalid.self) { try Self.read(json) }
+                let described = try Self.read(
+                    json.merging(["login": ["url": "https://idp/token"], "profile": ["url": "https://idp/userinfo"]]))
+                #expect(described.login.isPasswordGrant)
+                #expect(described.refresh?.shape == .grant)
+                #expect(described.revocation == nil)
+            case "simplejwt", "flask-jwt-extended":
+                // Their software has no current-user route.
+                #expect(throws: ServerDescription.Invalid.self) { try Self.read(json) }
+            default:
+                let described = try Self.read(json)
+                #expect(described.preset == preset.name)
+                #expect(described.contract == preset.contract)
+            }
+        }
+        let original = try Self.read(["preset": "original"])
+        #expect(original.login.url.absoluteString == "https://h.example.com/api/User/AdminLogin")
+        #expect(original.login.appID == "appId" && original.refresh?.appID == "appId")
+        #expect(original.profile.labels.first == ProfileLabel("id", "ID"))
+        #expect(original.profile.labels.contains(ProfileLabel("imageId", "Image ID", none: -1)))
+        #expect(try Self.read(["preset": "identity"]).revocation == nil)
+    }
+
+    @Test("a description written out is read back the same, whole or relative to its server")
+    func roundTrip() throws {
+        var description = try Self.read([
+            "preset": "simplejwt", "profile": ["url": "/users/me/", "unwrap": "data"],
+            "login": ["email": "email", "members": ["provider": "db", "refresh": true], "refusals": [400]],
+            "token": "Authorization: Token",
+            "revocation": ["url": "https://other.example.com/revoke", "with": "rfc7009", "client": "bearer"],
+            "client": ["id": "cli", "scope": "openid", "secret": true],
+            "deviceAuthorization": "/device", "grantTypes": ["urn:ietf:params:oauth:grant-type:device_code"],
+            "signIn": "device",
+        ])
+        description.refresh?.token = TokenUse(header: "Authorization", scheme: "Bearer")
+        for server in [nil, Self.server] {
+            #expect(try Self.read(description.json(relativeTo: server)) == description)
+        }
+        let relative = description.json(relativeTo: Self.server)
+        #expect(relative[path: "login.url"] == "/token/")
+        // Another host is written whole.
+        #expect(relative[path: "revocation.url"] == "https://other.example.com/revoke")
+        #expect(description.token.value("k") == "Token k")
+    }
+
+    @Test("an endpoint whose path begins with two slashes keeps its host, written out and read back")
+    func doubleSlash() throws {
+        let server = Fixtures.serverURL("http://127.0.0.1:4593/api/oidc")
+        let description = try ServerDescription(
+            json: [
+                "preset": "oauth2", "login": ["url": "http://127.0.0.1:4593//api/oidc/token"],
+                "profile": ["url": "http://127.0.0.1:4593//api/oidc/userinfo"],
+            ], under: server)
+        #expect(description.login.url.host() == "127.0.0.1")
+        #expect(description.login.url.path(percentEncoded: true) == "//api/oidc/token")
+        let back = try ServerDescription(json: description.json(relativeTo: server), under: server)
+        #expect(back.login.url == description.login.url)
+    }
+
+    @Test("the bundled API is written as its preset alone, and takes no change")
+    func bundled() throws {
+        let original = ServerPresets.bundled(Self.server)
+        #expect(original.json() == ["preset": "original"])
+        #expect(throws: ServerDescription.Invalid.self) {
+            try Self.read(["preset": "original", "profile": ["url": "/me"]])
+        }
     }
 
     @Test(
-        "every shape is written as its text and read back the same",
+        "what is not part of the language is refused, naming it",
         arguments: [
-            (LoginShape.json(userField: "username"), RefreshShape.bearer, RevocationShape.bearer(method: "DELETE")),
-            (.passwordGrant, .grant, .rfc7009), (.json(userField: "email"), .json(field: "refresh"), .json(field: "r")),
-            (.json(userField: "email"), .bearer, .bearer(method: "POST")),
-        ])
-    func roundTrip(login: LoginShape, refresh: RefreshShape, revocation: RevocationShape) throws {
-        var description = try Self.description(.identity)
-        (description.login, description.refresh, description.revocation) = (login, refresh, revocation)
-        let data = try JSONEncoder().encode(description)
-        let text = String(decoding: data, as: UTF8.self)
-        #expect(text.contains(#""login":""#) && text.contains(#""revocation":""#), "\(text)")
-        #expect(try JSONDecoder().decode(ServerDescription.self, from: data) == description)
+            (["login": ["url": "/l"], "profile": ["url": "/p"], "kind": "custom"], "\"kind\""),
+            (["preset": "nonesuch"], "preset must be one of"),
+            (["login": ["url": "/l", "body": "xml"], "profile": ["url": "/p"]], "login.body"),
+            (
+                ["login": ["url": "/l"], "profile": ["url": "/p"], "refresh": ["url": "/r", "with": "bearer:GET"]],
+                "refresh.with"
+            ),
+            (["login": ["url": "/l"], "profile": ["url": "/p"], "token": "Authorization: two words"], "token"),
+            (["login": ["url": "/l"]], "profile.url is missing"),
+            (["login": ["url": "ftp://h/l"], "profile": ["url": "/p"]], "login.url"),
+            (["login": ["url": "/l", "refusals": [200]], "profile": ["url": "/p"]], "login.refusals"),
+        ] as [(JSONValue, String)])
+    func refused(json: JSONValue, names: String) {
+        do throws(ServerDescription.Invalid) {
+            _ = try ServerDescription(json: json, under: Self.server)
+            Issue.record("read \(json.compactJSON)")
+        } catch {
+            #expect(error.reason.contains(names), "\(error.reason)")
+        }
     }
 
-    @Test("a description saved before shapes were written down has its kind's", arguments: ServerKind.allCases)
-    func savedBefore(kind: ServerKind) throws {
-        let url = "https://h.example.com/api/token/"
-        let saved = #"""
-            {"kind":"\#(kind.rawValue)","loginURL":"\#(url)","profileURL":"\#(url)","fields":{"accessToken":"a",
-            "refreshToken":"r","expiresIn":"e"}}
-            """#
-        let description = try JSONDecoder().decode(ServerDescription.self, from: Data(saved.utf8))
-        #expect(description.login == kind.shapes.login)
-        #expect(description.refresh == kind.shapes.refresh)
-        #expect(description.revocation == kind.shapes.revocation)
+    @Test(
+        "a session's description from before the registry is read as a preset, or as its flags",
+        arguments: [
+            ("identity", nil, "/login"), ("simplejwt", "json:username", "/token/"),
+            ("custom", "form:email", "/sessions"),
+            ("oauth2", "password-grant", "/o/token/"), ("fastapi-users", nil, "/auth/jwt/login"),
+        ] as [(String, String?, String)])
+    func legacy(kind: String, shape: String?, path: String) throws {
+        let url = "https://h.example.com/api"
+        var old: [String: JSONValue] = [
+            "kind": .string(kind), "loginURL": .string(url + path), "profileURL": .string(url + "/me"),
+            "refreshURL": .string(url + "/refresh"),
+            "fields": ["accessToken": "a", "refreshToken": "r", "expiresIn": "e"],
+            "discoveredAt": "https://h.example.com/.well-known/openid-configuration https://h.example.com/openapi.json",
+        ]
+        if let shape { old["login"] = .string(shape) }
+        let description = try ServerDescription(legacy: .object(old), under: Self.server)
+        #expect(description.preset == (kind == "custom" ? nil : kind))
+        #expect(description.login.url.absoluteString == url + path)
+        #expect(description.login.answer == TokenFields(accessToken: "a", refreshToken: "r", expiresIn: "e"))
+        #expect(description.profile.url.absoluteString == url + "/me")
+        #expect(description.refresh?.url.absoluteString == url + "/refresh")
+        #expect(description.document?.absoluteString == "https://h.example.com/openapi.json")
+        switch shape {
+        case "password-grant": #expect(description.login.isPasswordGrant)
+        case "form:email": #expect(description.login.encoding == .form && description.login.account == "email")
+        case "json:username": #expect(description.login.encoding == .json && description.login.account == "username")
+        default: break
+        }
+        #expect(
+            try ServerDescription(legacy: ["kind": "original"], under: Self.server)
+                == ServerPresets.bundled(Self.server))
     }
 
-    @Test("a shape that is not one of these is refused, not guessed", arguments: ["json:", "form", "bearer:GET", ""])
-    func refused(text: String) {
-        let data = Data(#""\#(text)""#.utf8)
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(RevocationShape.self, from: data) }
+    @Test(
+        "the token's header and scheme as the language writes them",
+        arguments: [
+            ("Authorization: Bearer", "Authorization", "Bearer"), ("Authorization: Token", "Authorization", "Token"),
+            ("X-API-Key", "X-API-Key", nil), (" X-Auth : JWT ", "X-Auth", "JWT"),
+        ] as [(String, String, String?)])
+    func tokenUse(text: String, header: String, scheme: String?) {
+        #expect(TokenUse(text: text) == TokenUse(header: header, scheme: scheme))
+    }
+
+    @Test("a header that cannot be one is refused", arguments: ["", "Bad Header", "X:", "A: b c", "X\r\nY"])
+    func badTokenUse(text: String) {
+        #expect(TokenUse(text: text) == nil)
     }
 }

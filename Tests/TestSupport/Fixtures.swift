@@ -9,10 +9,22 @@ package enum Fixtures {
     package static let ivo = Account(server: server, email: "ivo@example.com")
 
     /// ASP.NET Core Identity's endpoints under the demo server's URL.
-    package static let identity = ServerDescription(
-        kind: .identity, loginURL: server.url.appending(path: "login"),
-        refreshURL: server.url.appending(path: "refresh"),
-        revocationURL: nil, profileURL: server.url.appending(path: "manage/info"), fields: .camelCase)
+    package static let identity = described(["preset": "identity"])
+
+    /// The bundled API's description, under `server`.
+    package static func bundled(_ server: ServerURL = server) -> ServerDescription {
+        ServerPresets.bundled(server)
+    }
+
+    /// The description `json` gives, in the description language, under `server`: a test spells it out, so it is
+    /// known to be whole.
+    package static func described(_ json: JSONValue, under server: ServerURL = server) -> ServerDescription {
+        do {
+            return try ServerDescription(json: json, under: server)
+        } catch {
+            preconditionFailure("\(json.compactJSON): \(error.reason)")
+        }
+    }
 
     /// 2023-11-14T22:13:20Z.
     package static let savedAt = Date(timeIntervalSince1970: 1_700_000_000)
@@ -23,7 +35,7 @@ package enum Fixtures {
     ) -> SessionRecord {
         SessionRecord(
             account: account, appID: appID, username: username, backend: backend, savedAt: savedAt,
-            expiresAt: expiresAt, serverDescription: .original(account.server))
+            expiresAt: expiresAt)
     }
 
     package static func profile(_ json: String) throws -> Profile {

@@ -30,13 +30,13 @@ struct AccountList<Element: AccountKeyed>: Sendable {
     /// Both of the above, from one read of the file.
     func contents() throws(SwaggerError) -> (elements: [Element], damaged: [Account?]) {
         let all = try file.read()
-        return (all.compactMap(\.element), all.filter { $0.element == nil }.map(\.account))
+        return (all.compactMap(\.element), all.filter { $0.element == nil }.map(\.key))
     }
 
     /// Replaces the element for `element`'s account, damaged or not, or adds it, in one locked update.
     func replace(_ element: Element) throws(SwaggerError) {
         try file.update { (elements) throws(SwaggerError) in
-            elements.removeAll { $0.account == element.account }
+            elements.removeAll { $0.key == element.account }
             elements.append(.decoded(element))
         }
     }
@@ -44,22 +44,42 @@ struct AccountList<Element: AccountKeyed>: Sendable {
     /// Removes the element for `account`, damaged or not; returns whether there was one. An absent one costs a
     /// read, no write.
     func remove(_ account: Account) throws(SwaggerError) -> Bool {
-        guard try file.read().contains(where: { $0.account == account }) else { return false }
+        guard try file.read().contains(where: { $0.key == account }) else { return false }
         return try file.update { (elements) throws(SwaggerError) in
             let before = elements.count
-            elements.removeAll { $0.account == account }
+            elements.removeAll { $0.key == account }
             return elements.count != before
         }
     }
 }
 
+/// An element of a list in a private file, stored under a key of its own.
+protocol Keyed: Codable, Sendable {
+    associatedtype Key: Hashable & Sendable
+    var key: Key { get }
+    /// The key of an element that does not decode, when its members still say it.
+    static func key(ofDamaged members: [String: JSONValue]) -> Key?
+}
+
 /// An element stored under the account it belongs to.
-protocol AccountKeyed: Codable, Sendable {
+protocol AccountKeyed: Keyed where Key == Account {
     var account: Account { get }
 }
 
+extension AccountKeyed {
+    var key: Account { account }
+
+    /// Read from a damaged element's `server` and `email`, when they are strings.
+    static func key(ofDamaged members: [String: JSONValue]) -> Account? {
+        guard case .string(let server) = members["server"], case .string(let email) = members["email"],
+            let server = try? ServerURL(server)
+        else { return nil }
+        return Account(server: server, email: email)
+    }
+}
+
 /// One element of a list, decoded, or kept as the JSON it was when it could not be.
-enum Lossy<Element: AccountKeyed>: Codable, Sendable {
+enum Lossy<Element: Keyed>: Codable, Sendable {
     case decoded(Element)
     case damaged(JSONValue)
 
@@ -82,18 +102,12 @@ enum Lossy<Element: AccountKeyed>: Codable, Sendable {
         if case .decoded(let element) = self { element } else { nil }
     }
 
-    /// Whose element this is: read from a damaged one's `server` and `email`, when they are strings.
-    var account: Account? {
+    /// Whose element this is, when a damaged one still says.
+    var key: Element.Key? {
         switch self {
-        case .decoded(let element):
-            return element.account
-        case .damaged(.object(let members)):
-            guard case .string(let server) = members["server"], case .string(let email) = members["email"],
-                let server = try? ServerURL(server)
-            else { return nil }
-            return Account(server: server, email: email)
-        case .damaged:
-            return nil
+        case .decoded(let element): element.key
+        case .damaged(.object(let members)): Element.key(ofDamaged: members)
+        case .damaged: nil
         }
     }
 }

@@ -2,14 +2,15 @@ import FoundationEssentials
 import SessionStorage
 import SwaggerModel
 
-/// What the shell offers for `--server` and `--email`: the stored sessions' servers, and the accounts stored
-/// for the server on the command line so far. It reads only the session list; nothing it meets is ever an
-/// error, because a completion must never print one.
+/// What the shell offers for `--server` and `--email`: the servers swaggerctl knows, and the accounts stored for
+/// the server on the command line so far. It reads only the session list and the server registry; nothing it meets
+/// is ever an error, because a completion must never print one.
 package enum ShellCompletions {
-    /// The servers of the stored sessions that start with `prefix`, the default one first.
+    /// The servers of the stored sessions and the registry that start with `prefix`, the current one first.
     package static func servers(prefix: String, environment: [String: String]) -> [String] {
-        let servers = records(environment).map(\.server.string)
-        return unique(servers).filter { $0.hasPrefix(prefix) }
+        let (current, entries) = registry(environment)
+        let servers = [current].compactMap { $0 } + records(environment).map(\.server) + entries.map(\.server)
+        return unique(servers.map(\.string)).filter { $0.hasPrefix(prefix) }
     }
 
     /// The e-mails stored for the server that `words` give with `-s`/`--server`, else for the default server,
@@ -19,8 +20,8 @@ package enum ShellCompletions {
         let records = records(environment)
         guard let configuration = try? Configuration(environment: environment),
             let server = try? configuration.server(
-                flag: serverFlag(in: words).map { (text) throws(SwaggerError) in try ServerURL(text) }, records: records
-            )
+                flag: serverFlag(in: words).map { (text) throws(SwaggerError) in try ServerURL(text) },
+                current: registry(environment).current ?? records.first?.server)
         else { return [] }
         return unique(records.filter { $0.server == server }.map(\.email)).filter { $0.hasPrefix(prefix) }
     }
@@ -41,6 +42,13 @@ package enum ShellCompletions {
     private static func records(_ environment: [String: String]) -> [SessionRecord] {
         guard let configuration = try? Configuration(environment: environment) else { return [] }
         return (try? SessionList(directory: configuration.directory).records()) ?? []
+    }
+
+    private static func registry(_ environment: [String: String]) -> (current: ServerURL?, entries: [ServerEntry]) {
+        guard let configuration = try? Configuration(environment: environment),
+            let contents = try? ServerRegistry(directory: configuration.directory).contents()
+        else { return (nil, []) }
+        return contents
     }
 
     private static func unique(_ values: [String]) -> [String] {

@@ -116,14 +116,12 @@ package struct Configuration: Sendable {
         return .seconds(seconds)
     }
 
-    /// The server to talk to: `--server` (`flag`), else `SWAGGERCTL_SERVER`, else the default server (the one last
-    /// logged in to or switched to), else ``defaultServer``.
-    ///
-    /// `records` are the stored sessions, most recently active first; the first names the default server.
-    package func server(flag: ServerURL?, records: [SessionRecord]) throws(SwaggerError) -> ServerURL {
+    /// The server to talk to: `--server` (`flag`), else `SWAGGERCTL_SERVER`, else the current server (the one last
+    /// logged in to or switched to, which the server registry keeps), else ``defaultServer``.
+    package func server(flag: ServerURL?, current: ServerURL?) throws(SwaggerError) -> ServerURL {
         if let flag { return flag }
         if let serverFromEnvironment { return try serverFromEnvironment.get() }
-        if let last = records.first { return last.server }
+        if let current { return current }
         return try ServerURL(Self.defaultServer)
     }
 

@@ -16,42 +16,20 @@ package struct DetailsViewModel: Sendable, Hashable {
         self.value = value
     }
 
-    /// The API's profile fields in display order, with their labels.
-    package static let knownFields: [(field: String, label: String)] = [
-        ("id", "ID"),
-        ("name", "First name"),
-        ("surname", "Last name"),
-        ("fullName", "Full name"),
-        ("imageId", "Image ID"),
-        ("adress", "Address"),
-        ("phonenumber", "Phone number"),
-        ("oib", "OIB"),
-        ("email", "E-mail"),
-        ("statusId", "Status"),
-    ]
-
     /// The rows for a profile.
     ///
-    /// The API's fields come first, in a fixed order with human labels, each shown even when the server left
-    /// it out. Then come the fields the server added, sorted by name, with nested objects flattened into
-    /// `parent.child` keys. An image id of -1 means "no image" and shows as ``unknown``, as the original
-    /// app did.
-    ///
-    /// A profile from another kind of server (Identity's `/manage/info`, an OpenID Connect userinfo answer) has
-    /// fields of its own, so it shows only those, sorted by name, flattened the same way.
-    package static func rows(for profile: Profile, kind: ServerKind) -> [DetailsViewModel] {
-        guard kind == .original else {
-            var rows: [DetailsViewModel] = []
-            for name in profile.fields.keys.sorted() { flatten(profile.fields[name] ?? .null, key: name, into: &rows) }
-            return rows
-        }
-        let known = Set(knownFields.map(\.field))
-        var rows = knownFields.map { field, label in
-            let value = profile.fields[field] ?? .null
-            if field == "imageId", value == .integer(-1) {
-                return DetailsViewModel(key: label, value: unknown)
+    /// The fields the server's description labels (``ProfileStep/labels``) come first, in its order and under its
+    /// labels, each shown even when the server left it out, and a value that means "none" (the original API's image
+    /// id of -1) shown as ``unknown``, as the original app did. Then come the other fields, sorted by name, with
+    /// nested objects flattened into `parent.child` keys.
+    package static func rows(for profile: Profile, labels: [ProfileLabel]) -> [DetailsViewModel] {
+        let known = Set(labels.map(\.field))
+        var rows = labels.map { label in
+            let value = profile.fields[label.field] ?? .null
+            if let none = label.none, value == none {
+                return DetailsViewModel(key: label.label, value: unknown)
             }
-            return DetailsViewModel(key: label, value: text(for: value))
+            return DetailsViewModel(key: label.label, value: text(for: value))
         }
         for name in profile.fields.keys.sorted() where !known.contains(name) {
             flatten(profile.fields[name] ?? .null, key: name, into: &rows)

@@ -21,19 +21,15 @@ package struct Messages: Sendable {
     /// The error for a flow that stopped.
     package func error(_ failure: SessionFailure) -> SwaggerError {
         switch failure {
-        case .requestFailed(let error, let server, let email, let kind):
-            return self.error(error, on: server, email: email, kind: kind)
+        case .requestFailed(let error, let server, let email, let description):
+            return self.error(error, on: server, email: email, description: description)
         case .renewalRefused(let record, let status, let said):
             let reason = said.map { ": \(Self.quoted($0))" } ?? ""
-            let check =
-                switch record.kind {
-                case .original: "Try again later"
-                default: "Check the refresh endpoint (--refresh-path at login) and what it expects"
-                }
             return SwaggerError(
                 .failure,
                 "\(record.server) would not renew the session of \(record.email) (HTTP \(status))\(reason). The "
-                    + "session is kept. \(check), or log in again with `\(Self.login(record.account))`.")
+                    + "session is kept. Try again later, check its refresh with `swaggerctl server show "
+                    + "\(record.server)`, or log in again with `\(Self.login(record.account))`.")
         case .environmentTokenRejected(let server):
             return SwaggerError(
                 .authentication,
@@ -74,7 +70,8 @@ package struct Messages: Sendable {
                 }
             return SwaggerError(.usage, plainHTTPRefusal(sending: what, to: server))
         case .profileAfterLogin(let error, let record):
-            let reason = self.error(error, on: record.server, email: record.email, kind: record.kind)
+            let reason = self.error(
+                error, on: record.server, email: record.email, description: record.serverDescription)
             return SwaggerError(
                 reason.code,
                 "Logged in to \(record.server) as \(record.email), but the profile could not be fetched: "
@@ -89,17 +86,24 @@ package struct Messages: Sendable {
                     + "again for a new code.")
         case .browserLoginEnded(let server, let ending):
             return Self.browserLoginEnded(server, ending)
+        case .otherAccountSignedIn(let server, let asked, let signedIn):
+            return SwaggerError(
+                .authentication,
+                "\(signedIn) signed in to \(server), not \(asked); nothing was stored. Sign in as \(asked), or log in "
+                    + "without -e to keep the session of whoever signs in.")
+        case .unknownAccountSignedIn(let server):
+            return SwaggerError(
+                .authentication,
+                "\(server) did not say who signed in (no ID token, and no e-mail, user name or subject in the "
+                    + "profile); nothing was stored. Name the account with -e or -u.")
         case .unusableProfile(let error, let account, let description):
             let detail = if case .notAProfile(let detail) = error { detail } else { "\(error)" }
-            let advice =
-                description.kind == .original
-                ? "Check that the server URL is the API's base URL, such as https://host/api."
-                : "The profile was read from \(description.profileURL.absoluteString); give its address with "
-                    + "--profile-path."
             return SwaggerError(
                 .server,
-                "Logged in to \(account.server) as \(account.email), but the profile it sent is not usable "
-                    + "(\(Self.cut(detail))), so nothing was stored. \(advice)")
+                "Logged in to \(account.server), but the profile at \(description.profile.url.absoluteString) is not "
+                    + "usable (\(Self.cut(detail))), so nothing was stored. Check that the server URL is the API's "
+                    + "base URL, or set the profile's address with `swaggerctl server set \(account.server) "
+                    + "--profile-path PATH`.")
         case .notStored(_, let error):
             // The store's own words say which store, and what to do about it.
             return error
@@ -123,16 +127,19 @@ package struct Messages: Sendable {
         }
     }
 
-    /// The error for a failed request: what happened, on which server, and what to do next.
-    package func error(_ error: APIServiceError, on server: ServerURL, email: String?, kind: ServerKind)
+    /// The error for a failed request: what happened, on which server, and what to do next. `description` is the
+    /// server's, which says what a person can check.
+    package func error(_ error: APIServiceError, on server: ServerURL, email: String?, description: ServerDescription)
         -> SwaggerError
     {
         let login = Self.login(server, email ?? "you@example.com")
         switch error {
         case .badCredentials(let status, let said?):
-            // The server knows better than a canned guess: the app id, a locked account, a disabled user.
+            // The server knows better than a canned guess: a locked account, a disabled user.
             return SwaggerError(
-                .authentication, "\(server) refused the login (HTTP \(status)): \(Self.quoted(said)).")
+                .authentication,
+                "\(server) refused the login of \(email ?? "that account") (HTTP \(status)): \(Self.quoted(said)). "
+                    + "Check the account and the password.")
         case .badCredentials(_, nil):
             return SwaggerError(
                 .authentication,
@@ -154,24 +161,18 @@ package struct Messages: Sendable {
             return SwaggerError(
                 .failure,
                 "\(server) has nothing to answer this request at that address (HTTP \(status))\(reason). Check that "
-                    + "the server URL is the API's base URL, such as https://host/api"
-                    + "\(kind == .original ? "" : ", and the paths given at login")."
-            )
+                    + "the server URL is the API's base URL, such as https://host/api, and the addresses "
+                    + "`swaggerctl server show \(server)` lists.")
         case .serverFailed(501):
             return SwaggerError(
                 .failure,
                 "\(server) does not implement this request (HTTP 501): it is not the account API, or not at this "
                     + "address. Check that the server URL is the API's base URL, such as https://host/api.")
         case .requestRejected(let status, let said):
-            let reason = said.map { ": \(Self.quoted($0))" } ?? ""
-            let check =
-                switch kind {
-                case .original: "the server URL and the app id"
-                case .oauth2: "the server URL, the client id and the scope"
-                default: "the server URL and --login-path"
-                }
+            let reason = said.map { ": \(Self.quoted($0))" } ?? " without saying why"
             return SwaggerError(
-                .failure, "\(server) refused the request with HTTP \(status)\(reason). Check \(check).")
+                .failure,
+                "\(server) refused the request (HTTP \(status))\(reason). Check \(Self.checks(description)).")
         case .redirected(let status, let location):
             return SwaggerError(
                 .failure,
@@ -202,7 +203,7 @@ package struct Messages: Sendable {
                 "\(server) did not answer within \(timeout.secondsText). Try again, or allow longer with "
                     + "SWAGGERCTL_TIMEOUT.")
         case .elsewhere(let origin, let failure):
-            return self.error(failure, on: origin, email: email, kind: kind)
+            return self.error(failure, on: origin, email: email, description: description)
         case .proxyFailed(let proxy, .unreachable(let detail)):
             return SwaggerError(
                 .network,
@@ -266,80 +267,99 @@ package struct Messages: Sendable {
         case .plainHTTPRefused(let account, let to):
             "the session was removed from this machine, but \(account.server) was not told: "
                 + plainHTTPRefusal(sending: "the tokens for \(account.email)", to: to)
-        case .revocationFailed(let error, let server, let kind):
+        case .revocationFailed(let error, let server, let description):
             "the session was removed from this machine, but \(server) could not be told to end it: "
-                + self.error(error, on: server, email: nil, kind: kind).message
+                + self.error(error, on: server, email: nil, description: description).message
         }
     }
 
-    /// `Found in URL: the token endpoint T, the profile at P, revocation at R. They are saved with the session.`,
-    /// crediting the documents only with what they named: an endpoint that a flag or the saved session gave is
-    /// said to be given. `nil` when discovery read nothing.
+    /// The error for a logout that removed the session here, but that the server could have ended and did not.
+    package func failure(_ warning: LogoutCoordinator.Warning) -> String {
+        let line = self.warning(warning)
+        return line.prefix(1).uppercased() + line.dropFirst()
+    }
+
+    /// What a person can check when the server refuses one of a session's requests: what the description sends
+    /// that the server may not know.
+    static func checks(_ description: ServerDescription) -> String {
+        if description.login.appID != nil { return "the server URL and the app id" }
+        if description.clientID != nil || description.login.isPasswordGrant {
+            return "the server URL, the client id and the scope"
+        }
+        return "the server URL, and what `swaggerctl server show` says is sent"
+    }
+
+    /// What discovery found, in a line, and a line for each step that had several candidates, naming the flag
+    /// that picks another: `Found in URL: login POST /token/ (with provider=db), refresh POST /token/refresh/, logout
+    /// POST /token/blacklist/, profile GET /users/me/, token as Authorization: Token.` A part that the person gave, or
+    /// that a preset says, is not credited to the documents. `nil` when no document was read.
     package static func discovery(_ choice: SessionController.ServerChoice) -> String? {
-        guard !choice.discoveredIn.isEmpty else { return nil }
-        if let described = choice.described {
-            return discovery(described, in: choice.discoveredIn, made: choice.serverDescription)
-        }
+        guard let finding = choice.finding, !finding.documents.isEmpty else { return nil }
         let description = choice.serverDescription
-        let found = choice.found
-        var named: [String] = []
-        var given: [String] = []
-        for (what, url, wasFound) in [
-            ("the token endpoint", description.loginURL, found.token),
-            ("the profile at", description.profileURL, found.userinfo),
-            ("revocation at", description.revocationURL, found.revocation),
-        ] {
-            guard let url else {
-                named.append("no revocation endpoint")
-                continue
-            }
-            if url == wasFound {
-                named.append("\(what) \(url.absoluteString)")
-            } else {
-                given.append("\(what) \(url.absoluteString)")
-            }
+        let documents = finding.documents.map(\.absoluteString)
+        /// Whether `part` came from the documents.
+        func found(_ part: String) -> Bool {
+            guard let source = choice.sources[part] else { return false }
+            return documents.contains(where: source.contains)
         }
-        let documents = choice.discoveredIn.map(\.absoluteString).joined(separator: " and ")
-        let others =
-            given.isEmpty ? "" : "; \(given.joined(separator: ", ")) \(given.count == 1 ? "was" : "were") given"
-        let said = named.isEmpty ? "nothing that was used" : named.joined(separator: ", ")
-        return "Found in \(documents): \(said)\(others). They are saved with the session."
-    }
-
-    /// `Found in URL: login POST /token/ (JSON {username, password}), refresh …, logout …, profile GET /me. …`, and a
-    /// line for each step that had several candidates, naming the flag that picks another.
-    static func discovery(_ described: Discovery.Described, in documents: [URL], made: ServerDescription) -> String {
-        // A step whose address a flag changed is the flag's, not the document's.
-        func step(_ name: String, _ found: Discovery.Choice<some Sendable & Hashable>?, _ used: URL?) -> String {
-            guard let used else { return "no \(name)" }
-            guard let found, found.url == used else { return "\(name) \(used.absoluteString) (given)" }
-            return "\(name) \(found.operation)"
+        func address(_ url: URL) -> String {
+            // On the server's host, its path says where; anywhere else, the whole URL, host and all.
+            choice.server.isSameOrigin(url) ? url.pathAndQuery : url.absoluteString
         }
-        let steps = [
-            step("login", described.login, made.loginURL), step("refresh", described.refresh, made.refreshURL),
-            step("logout", described.revocation, made.revocationURL),
-            step("profile", described.profile, made.profileURL),
-        ]
+        var steps: [String] = []
+        if found("login") {
+            let login = description.login
+            let members = login.members.keys.sorted().filter { $0 != "grant_type" }.map { name in
+                "\(name)=\(login.members[name].map(Self.memberText) ?? "")"
+            }
+            steps.append(
+                "login POST \(address(login.url))"
+                    + (members.isEmpty ? "" : " (with \(members.joined(separator: ", ")))"))
+        }
+        if found("refresh") {
+            steps.append(description.refresh.map { "refresh POST \(address($0.url))" } ?? "no refresh")
+        }
+        if found("revocation") {
+            steps.append(
+                description.revocation.map { revocation in
+                    let method = if case .bearer(let method) = revocation.shape { method } else { "POST" }
+                    return "logout \(method) \(address(revocation.url))"
+                } ?? "no logout")
+        }
+        if found("profile") { steps.append("profile GET \(address(description.profile.url))") }
+        if found("token"), description.token != .bearer { steps.append("token as \(description.token.text)") }
+        let given = ["login", "refresh", "revocation", "profile"].filter { choice.sources[$0] == "given" }
+        let others = given.isEmpty ? "" : "; \(given.joined(separator: ", ")) given"
         var lines = [
-            "Found in \(documents.map(\.absoluteString).joined(separator: " and ")): \(steps.joined(separator: ", ")). "
-                + "They are saved with the session."
+            "Found in \(documents.joined(separator: " and ")): "
+                + "\(steps.isEmpty ? "nothing that was used" : steps.joined(separator: ", "))\(others)."
         ]
         // A choice that a flag overrode is not worth a line.
-        for contest in described.contested where steps.contains("\(contest.step) \(contest.chosen)") {
+        for contest in finding.described?.contested ?? [] where !given.contains(Self.part(of: contest.step)) {
             lines.append(
                 "For the \(contest.step), chose \(contest.chosen) over \(contest.others.prefix(3).joined(separator: ", "))"
                     + "\(contest.others.count > 3 ? " and \(contest.others.count - 3) more" : ""); choose another with "
-                    + "\(contest.flag).")
+                    + "`swaggerctl server set \(choice.server) \(contest.flag) PATH`.")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The description language's part that a discovery step is.
+    private static func part(of step: String) -> String {
+        step == "logout" ? "revocation" : step
+    }
+
+    /// A member's value as a person would write it.
+    private static func memberText(_ value: JSONValue) -> String {
+        if case .string(let text) = value { text } else { value.compactJSON }
     }
 
     /// No document that the server publishes describes a login that swaggerctl can send.
     static func nothingDescribed(_ server: ServerURL, _ lacking: [String]) -> SwaggerError {
         SwaggerError(
             .usage,
-            "No login was found for \(server): \(lacking.joined(separator: "; ")). Describe the server with --kind "
-                + "(see swaggerctl login --help) or --server-file.")
+            "No login was found for \(server): \(lacking.joined(separator: "; ")). Describe the server with "
+                + "`swaggerctl server set \(server)` (see swaggerctl server set --help) or --server-file.")
     }
 
     /// The one-time code of a device-code login, and where to enter it.
@@ -370,29 +390,30 @@ package struct Messages: Sendable {
 
     /// `login --web` to a server without an authorization endpoint, or without a client id to ask it for.
     package static func noBrowserLogin(_ server: ServerURL, _ description: ServerDescription) -> SwaggerError {
-        guard description.kind == .oauth2 else {
-            return SwaggerError(
-                .usage,
-                "--web is for OAuth 2 servers; \(server) is \(description.kind.title). Log in with the password, or say "
-                    + "--kind oauth2 with the client's --client-id.")
-        }
-        return SwaggerError(
+        SwaggerError(
             .usage,
             description.authorizationURL == nil
-                ? "\(server) names no authorization endpoint in its metadata, so --web cannot be used; log in with the "
-                    + "password instead."
-                : "--web needs the client id that the server knows this tool by; give it with --client-id.")
+                ? "\(server) names no authorization endpoint, so --web cannot be used; log in with the password, or "
+                    + "give it with `swaggerctl server set \(server) --preset oauth2`."
+                : "--web needs the client id that the server knows this tool by; give it with `swaggerctl server set "
+                    + "\(server) --client-id ID`.")
     }
 
     /// `login --device` to a server that names no device authorization endpoint.
     package static func noDeviceAuthorization(_ server: ServerURL, _ description: ServerDescription) -> SwaggerError {
         SwaggerError(
             .usage,
-            description.kind == .oauth2
-                ? "\(server) names no device authorization endpoint in its metadata, so --device cannot be used; log "
-                    + "in with the password instead."
-                : "--device is for OAuth 2 servers; \(server) is \(description.kind.title). Log in with the password, "
-                    + "or say --kind oauth2 with the client's --client-id.")
+            "\(server) names no device authorization endpoint, so --device cannot be used; log in with the password "
+                + "instead.")
+    }
+
+    /// A login with a password to a server whose metadata offers no password grant and no other way swaggerctl
+    /// can sign in.
+    package static func noPasswordGrant(_ server: ServerURL) -> SwaggerError {
+        SwaggerError(
+            .usage,
+            "\(server) does not take passwords (its metadata lists no password grant), and offers no browser or "
+                + "device sign-in that swaggerctl can use; nothing was sent.")
     }
 
     static func browserLoginEnded(_ server: ServerURL, _ ending: SessionFailure.BrowserEnding) -> SwaggerError {
@@ -437,12 +458,12 @@ package struct Messages: Sendable {
         }
     }
 
-    /// What a login asks for when no account was given: an e-mail where the server's login field is one, else a
+    /// What a login asks for when no account was given: an e-mail where the server's login takes one, else a
     /// user name.
-    package static func accountPrompt(_ login: LoginShape) -> (prompt: String, cancelled: String) {
-        login == .json(userField: "email")
-            ? ("E-mail: ", "Login cancelled: no e-mail given.")
-            : ("User name: ", "Login cancelled: no user name given.")
+    package static func accountPrompt(_ login: LoginStep) -> (prompt: String, cancelled: String, isEmail: Bool) {
+        login.account.lowercased() == "email" || login.email != nil
+            ? ("E-mail: ", "Login cancelled: no e-mail given.", true)
+            : ("User name: ", "Login cancelled: no user name given.", false)
     }
 
     /// Server text in quotes: it stands out as the server's words, not swaggerctl's. It is cut here, to

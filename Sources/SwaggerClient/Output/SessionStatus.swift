@@ -29,8 +29,6 @@ package struct SessionStatus: Sendable, Hashable {
     /// How the server is spoken to.
     package var serverDescription: ServerDescription
 
-    package var kind: ServerKind { serverDescription.kind }
-
     /// Why a session is its server's active one.
     package enum ActiveReason: String, Sendable, Hashable, Codable {
         /// It is the only session on its server.
@@ -106,12 +104,10 @@ package struct SessionStatus: Sendable, Hashable {
             DetailsViewModel(key: "E-mail", value: email),
         ]
         if let username { rows.append(DetailsViewModel(key: "User name", value: username)) }
-        // The original API's requests are fixed by its document; only its app id is the session's own.
-        if kind == .original {
-            rows.append(DetailsViewModel(key: "App ID", value: appID))
-        } else {
-            rows += Self.rows(for: serverDescription)
-        }
+        // The app id is the session's own, for a server whose login sends one. How the server is spoken to is the
+        // server's: `server show` says it whole.
+        if serverDescription.login.appID != nil { rows.append(DetailsViewModel(key: "App ID", value: appID)) }
+        rows.append(DetailsViewModel(key: "Sends", value: ServerView.sends(serverDescription)))
         rows += [
             DetailsViewModel(key: "Token in", value: "\(backend.rawValue) (\(location))"),
             DetailsViewModel(key: "Saved", value: Self.format(savedAt, now: now)),
@@ -122,70 +118,6 @@ package struct SessionStatus: Sendable, Hashable {
         case .refreshed:
             rows.append(DetailsViewModel(key: "Checked", value: "refreshed: the server accepts the new token"))
         case nil: break
-        }
-        return rows
-    }
-
-    /// How the login, the refresh and the logout carry what they carry, for people.
-    static func sends(_ description: ServerDescription) -> String {
-        let login =
-            switch description.login {
-            case _ where description.signIn == .web: "login in the browser (authorization code with PKCE)"
-            case _ where description.signIn == .device: "login with a device code"
-            case .json(let user): "login JSON {\(user), password}"
-            case .form(let user): "login form {\(user), password}"
-            case .passwordGrant: "login as the OAuth 2 password grant"
-            }
-        let refresh =
-            switch description.refresh {
-            case _ where description.refreshURL == nil: "no refresh"
-            case .json(let field): "refresh JSON {\(field)}"
-            case .grant: "refresh as the OAuth 2 refresh grant"
-            case .bearer: "refresh token as the bearer"
-            }
-        let logout =
-            switch description.revocation {
-            case _ where description.revocationURL == nil: "logout on this machine only"
-            case .json(let field): "logout JSON {\(field)}"
-            case .rfc7009: "logout as RFC 7009 revocation"
-            case .bearer(let method): "logout \(method) with each token as the bearer"
-            }
-        return [login, refresh, logout].joined(separator: "; ")
-    }
-
-    /// The rows that say how a server of another kind is spoken to: what the flags and discovery decided.
-    static func rows(for description: ServerDescription) -> [DetailsViewModel] {
-        var rows = [
-            DetailsViewModel(key: "Kind", value: description.kind.rawValue),
-            DetailsViewModel(
-                key: description.kind == .oauth2 ? "Token URL" : "Login URL", value: description.loginURL.absoluteString
-            ),
-        ]
-        if let refresh = description.refreshURL, refresh != description.loginURL {
-            rows.append(DetailsViewModel(key: "Refresh URL", value: refresh.absoluteString))
-        }
-        rows += [
-            DetailsViewModel(
-                key: "Revoke URL", value: description.revocationURL?.absoluteString ?? "none: logout is local only"),
-            DetailsViewModel(key: "Profile URL", value: description.profileURL.absoluteString),
-        ]
-        if let clientID = description.clientID {
-            let secret = description.usesClientSecret ? " (with a client secret, kept with the tokens)" : ""
-            rows.append(DetailsViewModel(key: "Client ID", value: clientID + secret))
-        }
-        if let scope = description.scope { rows.append(DetailsViewModel(key: "Scope", value: scope)) }
-        rows.append(DetailsViewModel(key: "Sends", value: sends(description)))
-        if description.fields != description.kind.fields {
-            let fields = description.fields
-            rows.append(
-                DetailsViewModel(
-                    key: "Token fields",
-                    value: "\(fields.accessToken), \(fields.refreshToken), \(fields.expiresIn)"))
-        }
-        if !description.discoveredAt.isEmpty {
-            rows.append(
-                DetailsViewModel(
-                    key: "Found in", value: description.discoveredAt.map(\.absoluteString).joined(separator: " ")))
         }
         return rows
     }
@@ -213,11 +145,10 @@ package struct SessionStatus: Sendable, Hashable {
 }
 
 extension SessionStatus: Codable {
-    // The names `status --format json` has always printed. The description is left out for the original kind,
-    // whose requests its document fixes.
+    // The names `status --format json` prints; the server's description is in the description language.
     private enum CodingKeys: String, CodingKey {
         case server, email, username, appID = "appId", backend = "keystore", savedAt, expiresAt, active
-        case activeBecause, expired, refreshable, check, kind, serverDescription = "dialect"
+        case activeBecause, expired, refreshable, check, preset, serverDescription = "description"
         case isDefault = "default"
     }
 
@@ -236,8 +167,13 @@ extension SessionStatus: Codable {
         expired = try container.decodeIfPresent(Bool.self, forKey: .expired)
         refreshable = try container.decodeIfPresent(Bool.self, forKey: .refreshable)
         check = try container.decodeIfPresent(Check.self, forKey: .check)
-        serverDescription =
-            try container.decodeIfPresent(ServerDescription.self, forKey: .serverDescription) ?? .original(server)
+        let json = try container.decode(JSONValue.self, forKey: .serverDescription)
+        do throws(ServerDescription.Invalid) {
+            serverDescription = try ServerDescription(json: json, under: server)
+        } catch {
+            throw DecodingError.dataCorruptedError(
+                forKey: .serverDescription, in: container, debugDescription: error.reason)
+        }
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -255,7 +191,7 @@ extension SessionStatus: Codable {
         try container.encodeIfPresent(expired, forKey: .expired)
         try container.encodeIfPresent(refreshable, forKey: .refreshable)
         try container.encodeIfPresent(check, forKey: .check)
-        try container.encode(kind, forKey: .kind)
-        if kind != .original { try container.encode(serverDescription, forKey: .serverDescription) }
+        try container.encodeIfPresent(serverDescription.preset, forKey: .preset)
+        try container.encode(serverDescription.json(), forKey: .serverDescription)
     }
 }

@@ -3,26 +3,73 @@ import SwaggerModel
 
 extension Discovery {
     /// A server as its OpenAPI document's operations describe it: where and how to log in, refresh, log out, and
-    /// read the current user.
+    /// read the current user, and how the token goes with a request.
     package struct Described: Sendable, Hashable {
-        package var login: Choice<LoginShape>
-        /// The login answer's members that hold the tokens, as dotted paths.
-        package var fields: TokenFields
-        package var refresh: Choice<RefreshShape>?
+        package var login: Choice<LoginDraft>
+        package var refresh: Choice<RefreshDraft>?
         package var revocation: Choice<RevocationShape>?
         package var profile: Choice<Unshaped>?
+        /// How the current user's operation takes the token, when its security scheme says.
+        package var token: TokenUse?
         /// The steps for which more than one operation fitted.
         package var contested: [Contest] {
             [login.contest, refresh?.contest, revocation?.contest, profile?.contest].compactMap { $0 }
         }
 
-        /// The endpoints, as the OAuth 2 metadata would name them, for crediting them to the document.
-        package var endpoints: Endpoints {
-            Endpoints(token: login.url, refresh: refresh?.url, userinfo: profile?.url, revocation: revocation?.url)
+        /// What was found, in the description language.
+        package var json: JSONValue {
+            let draft = login.shape
+            var loginMembers: [String: JSONValue] = [
+                "url": .string(login.url.absoluteString), "body": .string(draft.encoding.rawValue),
+                "account": .string(draft.account), "password": .string(draft.password),
+                "members": .object(draft.members), "email": draft.email.map(JSONValue.string) ?? .null,
+                "answer": .object([
+                    "access": .string(draft.answer.accessToken), "refresh": .string(draft.answer.refreshToken),
+                    "expiresIn": .string(draft.answer.expiresIn),
+                ]),
+            ]
+            if !draft.refusals.isEmpty {
+                loginMembers["refusals"] = .array(draft.refusals.map { .integer(Int64($0)) })
+            }
+            var json: [String: JSONValue] = ["login": .object(loginMembers)]
+            json["refresh"] =
+                refresh.map { choice in
+                    var step: [String: JSONValue] = [
+                        "url": .string(choice.url.absoluteString), "with": .string(choice.shape.shape.text),
+                    ]
+                    if let use = choice.shape.token { step["token"] = .string(use.text) }
+                    return .object(step)
+                } ?? .null
+            json["revocation"] =
+                revocation.map { choice in
+                    .object(["url": .string(choice.url.absoluteString), "with": .string(choice.shape.text)])
+                } ?? .null
+            if let profile { json["profile"] = .object(["url": .string(profile.url.absoluteString)]) }
+            if let token { json["token"] = .string(token.text) }
+            return .object(json)
         }
     }
 
-    /// The profile's shape: a `GET` with the bearer, as every profile is read.
+    /// A login as a document describes it: where the account and password go, and what else it takes.
+    package struct LoginDraft: Sendable, Hashable {
+        package var encoding: BodyEncoding
+        package var account: String
+        package var email: String?
+        package var password: String
+        /// The members it sends with a value of their own: the document's default, only enum value or example.
+        package var members: [String: JSONValue]
+        package var answer: TokenFields
+        package var refusals: [Int]
+    }
+
+    /// A refresh as a document describes it: its shape, and a scheme of its own for a refresh token sent as the
+    /// bearer.
+    package struct RefreshDraft: Sendable, Hashable {
+        package var shape: RefreshShape
+        package var token: TokenUse?
+    }
+
+    /// The profile's shape: a `GET` with the access token, as every profile is read.
     package struct Unshaped: Sendable, Hashable {}
 
     /// The operation chosen for one step, how it is sent, and the others that fitted less well.
@@ -44,8 +91,8 @@ extension Discovery {
 
     /// What an OpenAPI document says about its server's login.
     package enum Reading: Sendable, Hashable {
-        /// The original account API's document: its login is `POST /User/AdminLogin`.
-        case original
+        /// The account API that this tool was generated from: its login is `POST /User/AdminLogin`.
+        case bundled
         case described(Described)
         /// An API document with no login that swaggerctl can send: why, in a few words.
         case lacking(String)
@@ -55,11 +102,12 @@ extension Discovery {
     /// first server, else its own URL, `url`.
     ///
     /// - The login is a `POST` whose request body has a password property and a user property (`username`,
-    ///   `email`, `login`), and whose answer has a token member, or that an OAuth 2 password flow names.
+    ///   `email`, `login`), and whose answer has a token member, or that an OAuth 2 password flow names. Its other
+    ///   members are sent with the value the schema gives them; a required member without one rules it out.
     /// - The refresh is a `POST` whose body holds a refresh token, or a body-less `POST` whose path says refresh.
     /// - The logout is a `POST` or `DELETE` whose path says logout, blacklist or revoke.
     /// - The current user is a secured `GET` with no required parameters whose path or operationId says me,
-    ///   user, profile, userinfo, account or current.
+    ///   user, profile, userinfo, account or current; its security scheme says how the token goes.
     ///
     /// When several operations fit a step, the one whose path says most plainly what it is, or that the
     /// document's OAuth 2 password flow names as its `tokenUrl`, is taken.
@@ -69,10 +117,12 @@ extension Discovery {
             return nil
         }
         let document = APIDocument(root: root, url: url)
-        if paths.keys.contains(where: { $0.lowercased().hasSuffix("/user/adminlogin") }) { return .original }
+        if paths.keys.contains(where: { $0.lowercased().hasSuffix("/user/adminlogin") }) { return .bundled }
         let operations = document.operations(paths)
         let logins = operations.compactMap { document.login($0) }.sorted(by: ranked)
-        guard let login = logins.first else {
+        // A document whose schemas could not all be read in the budget is not half believed.
+        guard !document.budget.isSpent else { return .lacking("schemas that refer to each other beyond reading") }
+        guard !logins.isEmpty else {
             let posts = operations.filter { $0.method == "post" }.count
             return .lacking(
                 posts == 0
@@ -82,12 +132,22 @@ extension Discovery {
         let refreshes = operations.compactMap { document.refresh($0) }.sorted(by: ranked)
         let revocations = operations.compactMap { document.revocation($0) }.sorted(by: ranked)
         let profiles = operations.compactMap { document.profile($0) }.sorted(by: ranked)
+        // A document whose schemas could not all be read in the budget is not half believed.
+        guard !document.budget.isSpent else { return .lacking("schemas that refer to each other beyond reading") }
+        let token = profiles.first.flatMap { document.tokenUse(of: $0.operation) }
+        var refresh = refreshes.isEmpty ? nil : choice(refreshes, step: "refresh", flag: "--refresh-path")
+        // A refresh token sent as the bearer under a scheme of its own, as Flask-AppBuilder's `jwt_refresh`.
+        if let first = refreshes.first, first.shape.shape == .bearer, let use = document.tokenUse(of: first.operation),
+            use != (token ?? .bearer)
+        {
+            refresh?.shape.token = use
+        }
         return .described(
             Described(
-                login: choice(logins, step: "login", flag: "--login-path"), fields: login.fields,
-                refresh: refreshes.isEmpty ? nil : choice(refreshes, step: "refresh", flag: "--refresh-path"),
+                login: choice(logins, step: "login", flag: "--login-path"), refresh: refresh,
                 revocation: revocations.isEmpty ? nil : choice(revocations, step: "logout", flag: "--revoke-path"),
-                profile: profiles.isEmpty ? nil : choice(profiles, step: "profile", flag: "--profile-path")))
+                profile: profiles.isEmpty ? nil : choice(profiles, step: "profile", flag: "--profile-path"),
+                token: token))
     }
 
     /// One operation that fits a step, and how well.
@@ -95,7 +155,6 @@ extension Discovery {
         var operation: APIDocument.Operation
         var shape: Shape
         var score: Int
-        var fields = TokenFields.oauth2
     }
 
     private static func ranked<Shape>(_ a: Candidate<Shape>, _ b: Candidate<Shape>) -> Bool {
@@ -120,8 +179,16 @@ struct APIDocument {
     let base: URL
     /// The paths that the document's OAuth 2 password flows name as their `tokenUrl`.
     let tokenPaths: Set<String>
-    /// Whether the document secures every operation unless one says otherwise.
-    let securedByDefault: Bool
+    /// The security schemes, by name.
+    let schemes: [String: JSONValue]
+    /// The security the document requires of every operation unless one says otherwise.
+    let defaultSecurity: [JSONValue]?
+    /// What is left of the work any walk of the document's schemas may do.
+    let budget = WorkBudget(Self.schemaBudget)
+
+    /// The most schemas all the walks of one document read together: thousands more than any real document needs,
+    /// and a bound on one built of cycles or of a fan-out that grows without end.
+    static let schemaBudget = 50_000
 
     init(root: [String: JSONValue], url: URL) {
         self.root = root
@@ -139,13 +206,15 @@ struct APIDocument {
         }
         // A server URL names a folder: "token" under "https://host/api" is "https://host/api/token".
         self.base = base.absoluteString.hasSuffix("/") ? base : base.appending(path: "")
-        var tokenPaths: Set<String> = []
         let schemes: JSONValue? =
             if case .object(let components)? = root["components"] { components["securitySchemes"] } else {
                 root["securityDefinitions"]
             }
-        if case .object(let schemes)? = schemes {
-            for case .object(let scheme) in schemes.values {
+        var tokenPaths: Set<String> = []
+        var named: [String: JSONValue] = [:]
+        if case .object(let found)? = schemes {
+            named = found
+            for case .object(let scheme) in found.values {
                 let flow: JSONValue? =
                     if case .object(let flows)? = scheme["flows"] { flows["password"] } else { .object(scheme) }
                 if case .object(let flow)? = flow, case .string(let token)? = flow["tokenUrl"],
@@ -155,12 +224,9 @@ struct APIDocument {
                 }
             }
         }
+        self.schemes = named
         self.tokenPaths = tokenPaths
-        if case .array(let security)? = root["security"] {
-            securedByDefault = !security.isEmpty
-        } else {
-            securedByDefault = false
-        }
+        if case .array(let security)? = root["security"] { defaultSecurity = security } else { defaultSecurity = nil }
     }
 
     struct Operation {
@@ -192,14 +258,15 @@ struct APIDocument {
     }
 
     /// `POST /api/token/` with `{username, password}` answering `{access, refresh}`.
-    func login(_ operation: Operation) -> Discovery.Candidate<LoginShape>? {
+    func login(_ operation: Operation) -> Discovery.Candidate<Discovery.LoginDraft>? {
         guard operation.method == "post", let body = requestBody(operation) else { return nil }
-        guard let password = body.properties.first(where: { Self.names(password: $0) }),
-            let user = Self.userNames.lazy.compactMap({ name in
-                body.properties.first(where: { $0.lowercased() == name })
-            }).first,
-            password != user
+        let names = body.properties.map(\.name)
+        guard let password = names.first(where: { Self.names(password: $0) }) else { return nil }
+        let users = Self.userNames.compactMap { name in names.first(where: { $0.lowercased() == name }) }
+        // A user name where there is one, and the e-mail beside it (dj-rest-auth takes either).
+        guard let account = users.first(where: { $0.lowercased() != "email" }) ?? users.first, password != account
         else { return nil }
+        let email = users.first { $0.lowercased() == "email" && $0 != account }
         // The document's OAuth 2 password flow vouches for its tokenUrl: an answer it leaves undescribed (FastAPI's
         // tutorial returns a plain dict) is RFC 6749's.
         let vouched = tokenPaths.contains(operation.url.path(percentEncoded: false))
@@ -208,41 +275,50 @@ struct APIDocument {
         else { return nil }
         let refresh = Self.member(in: answer, named: Self.refreshNames)
         let expires = Self.member(in: answer, named: ["expires_in", "expiresin", "expires"])
-        let shape: LoginShape =
-            if !body.isForm {
-                .json(userField: user)
-            } else if body.properties.contains("grant_type") || user == "username" {
-                .passwordGrant
-            } else {
-                .form(userField: user)
+        // Every other member that has a value to send goes with it: a required one must have one, and a default or
+        // an example shows what the server expects (Flask-AppBuilder's provider "db" and refresh true).
+        var members: [String: JSONValue] = [:]
+        for property in body.properties
+        where ![password, account, email].contains(property.name) && !Self.clientMembers.contains(property.name) {
+            if let value = property.value {
+                members[property.name] = value
+            } else if property.name == "grant_type", body.isForm {
+                members[property.name] = .string("password")
+            } else if property.required {
+                return nil
             }
+        }
         var score = Self.score(operation, ["login", "signin", "token", "auth", "session", "jwt"])
         if vouched { score += 10 }
         if operation.words.contains(where: { ["register", "signup", "reset", "change", "verify"].contains($0) }) {
             score -= 10
         }
-        return Discovery.Candidate(
-            operation: operation, shape: shape, score: score,
-            fields: TokenFields(
+        let draft = Discovery.LoginDraft(
+            encoding: body.isForm ? .form : .json, account: account, email: email, password: password,
+            members: members,
+            answer: TokenFields(
                 accessToken: access, refreshToken: refresh ?? TokenFields.oauth2.refreshToken,
-                expiresIn: expires ?? TokenFields.oauth2.expiresIn))
+                expiresIn: expires ?? TokenFields.oauth2.expiresIn),
+            refusals: refusals(operation))
+        return Discovery.Candidate(operation: operation, shape: draft, score: score)
     }
 
     /// simplejwt's `POST token/refresh/` with `{refresh}`, RFC 6749's form, or flask-jwt-extended's bearer.
-    func refresh(_ operation: Operation) -> Discovery.Candidate<RefreshShape>? {
+    func refresh(_ operation: Operation) -> Discovery.Candidate<Discovery.RefreshDraft>? {
         guard operation.method == "post", !Self.ends(operation) else { return nil }
         let score = Self.score(operation, ["refresh", "token"])
         if let body = requestBody(operation) {
-            if body.isForm, body.properties.contains("refresh_token"), body.properties.contains("grant_type") {
-                return Discovery.Candidate(operation: operation, shape: .grant, score: score)
+            let names = body.properties.map(\.name)
+            if body.isForm, names.contains("refresh_token"), names.contains("grant_type") {
+                return Discovery.Candidate(operation: operation, shape: .init(shape: .grant), score: score)
             }
-            guard !body.properties.contains(where: { Self.names(password: $0) }),
-                let field = body.properties.first(where: { $0.lowercased().contains("refresh") }), !body.isForm
+            guard !names.contains(where: { Self.names(password: $0) }),
+                let field = names.first(where: { $0.lowercased().contains("refresh") }), !body.isForm
             else { return nil }
-            return Discovery.Candidate(operation: operation, shape: .json(field: field), score: score)
+            return Discovery.Candidate(operation: operation, shape: .init(shape: .json(field: field)), score: score)
         }
         guard operation.words.contains("refresh"), isSecured(operation) else { return nil }
-        return Discovery.Candidate(operation: operation, shape: .bearer, score: score)
+        return Discovery.Candidate(operation: operation, shape: .init(shape: .bearer), score: score)
     }
 
     /// simplejwt's `POST token/blacklist/` with `{refresh}`, fastapi-users' `POST auth/jwt/logout`, RFC 7009's form.
@@ -253,11 +329,12 @@ struct APIDocument {
             return Discovery.Candidate(
                 operation: operation, shape: .bearer(method: operation.method.uppercased()), score: score)
         }
-        if body.isForm, body.properties.contains("token") {
+        let names = body.properties.map(\.name)
+        if body.isForm, names.contains("token") {
             return Discovery.Candidate(operation: operation, shape: .rfc7009, score: score)
         }
         guard operation.method == "post", !body.isForm,
-            let field = body.properties.first(where: { $0.lowercased().contains("refresh") })
+            let field = names.first(where: { $0.lowercased().contains("refresh") })
         else { return nil }
         return Discovery.Candidate(operation: operation, shape: .json(field: field), score: score)
     }
@@ -273,11 +350,80 @@ struct APIDocument {
             operation: operation, shape: Discovery.Unshaped(), score: best + (ranks[last] != nil ? 4 : 0))
     }
 
+    /// How an operation takes its token, from the first security scheme it requires that names a way:
+    /// `Authorization: Bearer` for OAuth 2, OpenID Connect and HTTP bearer; the HTTP scheme's own name for another
+    /// (`Authorization: Token`); an API key's header (`X-API-Key`), or, for one in `Authorization` itself, the
+    /// prefix its description names, as drf-spectacular writes Django REST framework's `Token`.
+    func tokenUse(of operation: Operation) -> TokenUse? {
+        let security: [JSONValue]? =
+            if case .array(let own)? = operation.object["security"] { own } else { defaultSecurity }
+        for case .object(let requirement) in security ?? [] {
+            for name in requirement.keys.sorted() {
+                guard case .object(let scheme)? = resolved(schemes[name]) else { continue }
+                if let use = Self.tokenUse(of: scheme) { return use }
+            }
+        }
+        return nil
+    }
+
+    private static func tokenUse(of scheme: [String: JSONValue]) -> TokenUse? {
+        switch scheme["type"] {
+        case .string("oauth2")?, .string("openIdConnect")?:
+            return .bearer
+        case .string("http")?:
+            guard case .string(let name)? = scheme["scheme"], name.lowercased() != "basic" else { return nil }
+            let written = name.lowercased() == "bearer" ? "Bearer" : name.prefix(1).uppercased() + name.dropFirst()
+            return TokenUse(text: "Authorization: \(written)")
+        case .string("apiKey")?:
+            guard scheme["in"] == .string("header"), case .string(let header)? = scheme["name"] else { return nil }
+            guard header.lowercased() == "authorization" else { return TokenUse(text: header) }
+            let description: String = if case .string(let text)? = scheme["description"] { text } else { "" }
+            return TokenUse(text: "Authorization: \(prefix(in: description) ?? "Bearer")")
+        default:
+            return nil
+        }
+    }
+
+    /// The scheme a description of an `Authorization` API key names: `prefix "Token"`, or `"Bearer <token>"`.
+    static func prefix(in description: String) -> String? {
+        let quoted = description.split(separator: "\"", omittingEmptySubsequences: false)
+        // The text between each pair of quotes is at odd places.
+        for (index, part) in quoted.enumerated() where index % 2 == 1 {
+            let before = index > 0 ? quoted[index - 1].lowercased() : ""
+            let word = part.split(separator: " ").first.map(String.init) ?? ""
+            let isWord = !word.isEmpty && word.count <= 32 && word.allSatisfy { $0.isLetter }
+            if isWord, before.hasSuffix("prefix ") || part.contains(" <") { return word }
+        }
+        return nil
+    }
+
+    /// The failure statuses a login's document declares for refused credentials: a 4xx answer whose description
+    /// says so, such as APIFlask's `401 Wrong e-mail or password`, or FastAPI's `400 Incorrect username or
+    /// password`. 401 and 403 mean so whatever they say.
+    private func refusals(_ operation: Operation) -> [Int] {
+        guard case .object(let responses)? = operation.object["responses"] else { return [] }
+        return responses.keys.compactMap { key -> Int? in
+            guard let status = Int(key), (400..<500).contains(status), status != 401, status != 403,
+                case .object(let response)? = resolved(responses[key]),
+                case .string(let text)? = response["description"], APIServiceError.speaksOfCredentials(text)
+            else { return nil }
+            return status
+        }.sorted()
+    }
+
     // MARK: - Reading schemas
 
     struct Body {
-        var properties: [String]
+        var properties: [Property]
         var isForm: Bool
+    }
+
+    /// A member of a request body: whether the schema requires it, and the value it says to send, if any.
+    struct Property {
+        var name: String
+        var required: Bool
+        /// Its `default`, `const`, only `enum` value, a pattern that allows one text, or its `example`.
+        var value: JSONValue?
     }
 
     /// The request body's properties: OpenAPI 3's `requestBody`, or Swagger 2's `body` and `formData` parameters.
@@ -285,24 +431,58 @@ struct APIDocument {
         if case .object(let requestBody)? = resolved(operation.object["requestBody"]),
             case .object(let content)? = requestBody["content"]
         {
+            // JSON first: a framework that takes both (Django REST framework) is happiest with it.
             for (type, form) in [
                 ("application/json", false), ("application/x-www-form-urlencoded", true), ("multipart/form-data", true),
             ] {
                 guard case .object(let media)? = content[type] else { continue }
-                return Body(properties: properties(media["schema"], without: "readOnly"), isForm: form)
+                return Body(properties: properties(media["schema"]), isForm: form)
             }
             return nil
         }
         guard case .array(let parameters)? = operation.object["parameters"] else { return nil }
-        var form: [String] = []
+        var form: [Property] = []
         for parameter in parameters {
             guard case .object(let parameter)? = resolved(parameter) else { continue }
             if parameter["in"] == .string("body") {
-                return Body(properties: properties(parameter["schema"], without: "readOnly"), isForm: false)
+                return Body(properties: properties(parameter["schema"]), isForm: false)
             }
-            if parameter["in"] == .string("formData"), case .string(let name)? = parameter["name"] { form.append(name) }
+            if parameter["in"] == .string("formData"), case .string(let name)? = parameter["name"] {
+                form.append(
+                    Property(
+                        name: name, required: parameter["required"] == .bool(true), value: Self.value(of: parameter)))
+            }
         }
         return form.isEmpty ? nil : Body(properties: form, isForm: true)
+    }
+
+    /// A request's properties, without those that are only ever answered, sorted by name.
+    private func properties(_ schema: JSONValue?) -> [Property] {
+        var required: Set<String> = []
+        let members = propertySchemas(schema, required: &required)
+        return members.keys.sorted().compactMap { name in
+            guard let member = members[name], !Self.flagged(member, "readOnly") else { return nil }
+            let object: [String: JSONValue]? = if case .object(let found)? = resolved(member) { found } else { nil }
+            return Property(name: name, required: required.contains(name), value: Self.value(of: object))
+        }
+    }
+
+    /// The one value a schema says to send: its `default`, `const`, only `enum` value, a pattern that allows one
+    /// text (FastAPI's `^password$`), or its `example`.
+    private static func value(of schema: [String: JSONValue]?) -> JSONValue? {
+        guard let schema else { return nil }
+        if let value = schema["default"], value != .null { return value }
+        if let value = schema["const"] { return value }
+        if case .array(let values)? = schema["enum"], values.count == 1 { return values[0] }
+        if case .string(let pattern)? = schema["pattern"], pattern.hasPrefix("^"), pattern.hasSuffix("$") {
+            let literal = pattern.dropFirst().dropLast()
+            if !literal.isEmpty, literal.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+                return .string(String(literal))
+            }
+        }
+        if let value = schema["example"], value != .null { return value }
+        if case .array(let examples)? = schema["examples"], let first = examples.first { return first }
+        return nil
     }
 
     /// The successful answer's schema, as a tree of properties: a leaf is `nil`.
@@ -323,7 +503,8 @@ struct APIDocument {
 
     private func propertyTree(_ schema: JSONValue?, depth: Int) -> [String: JSONValue]? {
         guard depth < 3 else { return nil }
-        let members = propertySchemas(schema)
+        var required: Set<String> = []
+        let members = propertySchemas(schema, required: &required)
         guard !members.isEmpty else { return nil }
         var tree: [String: JSONValue] = [:]
         // A property only ever sent (drf-spectacular's one component for both ways) is not in the answer.
@@ -333,22 +514,33 @@ struct APIDocument {
         return tree
     }
 
-    /// The names of a request's properties, without those that are only ever answered.
-    private func properties(_ schema: JSONValue?, without flag: String) -> [String] {
-        propertySchemas(schema).filter { !Self.flagged($0.value, flag) }.keys.sorted()
-    }
-
     private static func flagged(_ schema: JSONValue, _ flag: String) -> Bool {
         if case .object(let schema) = schema { schema[flag] == .bool(true) } else { false }
     }
 
-    /// A schema's properties, with `allOf` parts merged and `$ref`s followed.
-    private func propertySchemas(_ schema: JSONValue?) -> [String: JSONValue] {
+    /// A schema's properties, with `allOf` parts merged and `$ref`s followed, and the names its parts require.
+    ///
+    /// The walk is bounded: a part that refers back to one being read is not read again, and the document's
+    /// ``budget`` of schemas read is shared by every walk, so a document of cycles, or of parts that fan out
+    /// without end, ends its walks early rather than never.
+    private func propertySchemas(
+        _ schema: JSONValue?, required: inout Set<String>, visiting: Set<String> = []
+    ) -> [String: JSONValue] {
+        guard budget.spend() else { return [:] }
+        var visiting = visiting
+        if case .object(let object)? = schema, case .string(let reference)? = object["$ref"] {
+            guard visiting.insert(reference).inserted else { return [:] }
+        }
         guard case .object(let schema)? = resolved(schema) else { return [:] }
         var found: [String: JSONValue] = [:]
         if case .object(let properties)? = schema["properties"] { found = properties }
+        if case .array(let names)? = schema["required"] {
+            for case .string(let name) in names { required.insert(name) }
+        }
         if case .array(let parts)? = schema["allOf"] {
-            for part in parts { found.merge(propertySchemas(part)) { first, _ in first } }
+            for part in parts {
+                found.merge(propertySchemas(part, required: &required, visiting: visiting)) { first, _ in first }
+            }
         }
         return found
     }
@@ -371,11 +563,11 @@ struct APIDocument {
     }
 
     private func isSecured(_ operation: Operation) -> Bool {
-        if case .array(let security)? = operation.object["security"] {
-            // `[{}]` makes security optional.
-            return !security.isEmpty && !security.contains(.object([:]))
-        }
-        return securedByDefault
+        let security: [JSONValue]? =
+            if case .array(let own)? = operation.object["security"] { own } else { defaultSecurity }
+        guard let security else { return false }
+        // `[{}]` makes security optional.
+        return !security.isEmpty && !security.contains(.object([:]))
     }
 
     private func hasRequiredParameters(_ operation: Operation) -> Bool {
@@ -391,8 +583,10 @@ struct APIDocument {
 
     /// In the order they are preferred, when a login takes several (dj-rest-auth takes `username` or `email`).
     static let userNames = ["username", "user_name", "email", "login", "identifier"]
-    static let accessNames = ["access_token", "accesstoken", "access", "token", "jwt", "auth_token", "id_token"]
+    static let accessNames = ["access_token", "accesstoken", "access", "token", "jwt", "auth_token", "id_token", "key"]
     static let refreshNames = ["refresh_token", "refreshtoken", "refresh"]
+    /// An OAuth 2 form's client members, which the description's client fills in, not the document.
+    static let clientMembers: Set<String> = ["client_id", "client_secret", "scope"]
 
     private static func names(password name: String) -> Bool {
         ["password", "passwd", "pass"].contains(name.lowercased())
@@ -447,4 +641,23 @@ struct APIDocument {
         // A collection's name is its item's: `/users/me` is about a user.
         return words.map { $0 == "users" ? "user" : $0 }
     }
+}
+
+/// A count of work left, shared by the walks of one document: each step spends one, and once none is left every
+/// walk stops where it is.
+final class WorkBudget {
+    private var left: Int
+
+    init(_ limit: Int) {
+        left = limit
+    }
+
+    /// Spends one step; `false` once the budget is spent.
+    func spend() -> Bool {
+        guard left > 0 else { return false }
+        left -= 1
+        return true
+    }
+
+    var isSpent: Bool { left <= 0 }
 }

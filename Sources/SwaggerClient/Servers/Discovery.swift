@@ -1,9 +1,32 @@
 import FoundationEssentials
 import SwaggerModel
 
-/// Finding an OAuth 2 server's endpoints from the documents it publishes: its OpenID Connect configuration,
-/// its RFC 8414 metadata, or its OpenAPI document. Only the reading is here; the fetching is the owner's.
+/// Finding how to talk to a server from the documents it publishes: its OpenID Connect configuration, its RFC 8414
+/// metadata, and its OpenAPI document, wherever the frameworks put it or the server says it is. Only the reading is
+/// here; the fetching is the owner's.
 package enum Discovery {
+    /// What the documents a server publishes said of it, as a layer of its description.
+    package struct Finding: Sendable, Hashable {
+        /// The preset the documents show the server to be: `oauth2` for OAuth metadata, `original` for the bundled
+        /// API's own document.
+        package var preset: String?
+        /// What they named, over the preset.
+        package var layer: DescriptionLayer?
+        /// The documents that said it.
+        package var documents: [URL]
+        /// The operations an OpenAPI document described, for the line that says what was chosen.
+        package var described: Described?
+
+        package init(
+            preset: String? = nil, layer: DescriptionLayer? = nil, documents: [URL], described: Described? = nil
+        ) {
+            self.preset = preset
+            self.layer = layer
+            self.documents = documents
+            self.described = described
+        }
+    }
+
     /// The endpoints one document names.
     package struct Endpoints: Sendable, Hashable {
         /// The token endpoint (the password grant's, and the refresh's).
@@ -22,11 +45,15 @@ package enum Discovery {
         package var challengeMethods: [String]?
         /// `grant_types_supported`, or the grants an OpenAPI document's OAuth 2 flows name.
         package var grantTypes: [String]?
+        /// `scopes_supported`.
+        package var scopes: [String]?
+        /// `revocation_endpoint_auth_methods_supported`.
+        package var revocationAuthentication: [String]?
 
         package init(
             token: URL? = nil, refresh: URL? = nil, userinfo: URL? = nil, revocation: URL? = nil,
             deviceAuthorization: URL? = nil, authorization: URL? = nil, challengeMethods: [String]? = nil,
-            grantTypes: [String]? = nil
+            grantTypes: [String]? = nil, scopes: [String]? = nil, revocationAuthentication: [String]? = nil
         ) {
             self.token = token
             self.refresh = refresh
@@ -36,6 +63,8 @@ package enum Discovery {
             self.authorization = authorization
             self.challengeMethods = challengeMethods
             self.grantTypes = grantTypes
+            self.scopes = scopes
+            self.revocationAuthentication = revocationAuthentication
         }
 
         /// These, with what `other` names and these do not.
@@ -45,11 +74,58 @@ package enum Discovery {
                 revocation: revocation ?? other.revocation,
                 deviceAuthorization: deviceAuthorization ?? other.deviceAuthorization,
                 authorization: authorization ?? other.authorization,
-                challengeMethods: challengeMethods ?? other.challengeMethods, grantTypes: grantTypes ?? other.grantTypes
-            )
+                challengeMethods: challengeMethods ?? other.challengeMethods,
+                grantTypes: grantTypes ?? other.grantTypes,
+                scopes: scopes ?? other.scopes,
+                revocationAuthentication: revocationAuthentication ?? other.revocationAuthentication)
         }
 
         package var isEmpty: Bool { token == nil && refresh == nil && userinfo == nil && revocation == nil }
+
+        /// Where a browser signs in, and the grants offered, in the description language.
+        package var browserJSON: JSONValue {
+            var json: [String: JSONValue] = [:]
+            if let authorization { json["authorization"] = .string(authorization.absoluteString) }
+            if let grantTypes { json["grantTypes"] = .array(grantTypes.map(JSONValue.string)) }
+            return .object(json)
+        }
+
+        /// What the metadata says, in the description language, for a client with a secret (`confidential`) or
+        /// without: the endpoints, the grants, the scope to ask for (OpenID Connect's `openid`, with `profile` and
+        /// `email` where offered, which say who signs in), and how the revocation authenticates the client.
+        package func json(confidential: Bool) -> JSONValue {
+            var json: [String: JSONValue] = [:]
+            func step(_ name: String, _ url: URL?) {
+                if let url { json[name] = .object(["url": .string(url.absoluteString)]) }
+            }
+            step("login", token)
+            step("refresh", refresh ?? token)
+            step("profile", userinfo)
+            if let revocation {
+                var members: [String: JSONValue] = ["url": .string(revocation.absoluteString)]
+                if let method = Self.revocationMethod(revocationAuthentication, confidential: confidential) {
+                    members["client"] = .string(method.rawValue)
+                }
+                json["revocation"] = .object(members)
+            }
+            if let authorization { json["authorization"] = .string(authorization.absoluteString) }
+            if let deviceAuthorization { json["deviceAuthorization"] = .string(deviceAuthorization.absoluteString) }
+            if let grantTypes { json["grantTypes"] = .array(grantTypes.map(JSONValue.string)) }
+            if let scopes, scopes.contains("openid") {
+                let scope = ["openid", "profile", "email"].filter(scopes.contains).joined(separator: " ")
+                json["client"] = .object(["scope": .string(scope)])
+            }
+            return .object(json)
+        }
+
+        /// The way a revocation authenticates the client, of those the provider lists: a client with a secret
+        /// sends it as RFC 6749 prefers, by HTTP Basic, else in the form; one without, its `client_id` alone where
+        /// the provider takes that, else the access token as the bearer (Glewlwyd).
+        static func revocationMethod(_ listed: [String]?, confidential: Bool) -> ClientAuthentication? {
+            guard let listed else { return nil }
+            let order: [ClientAuthentication] = confidential ? [.basic, .post, .bearer] : [.none, .bearer]
+            return order.first { listed.contains($0.rawValue) }
+        }
     }
 
     /// The OAuth 2 metadata documents for an issuer, in the order they are read: OpenID Connect Discovery
@@ -72,12 +148,25 @@ package enum Discovery {
         return unique(candidates.compactMap(URL.init(string:)))
     }
 
-    /// Where servers usually publish their OpenAPI document: FastAPI's `/openapi.json`, drf-spectacular's
-    /// `/api/schema/`, Swashbuckle's `/swagger/v1/swagger.json`, springdoc's `/v3/api-docs`, and `/swagger.json`,
-    /// under the server's URL and, when it has a path, under its origin too.
+    /// Where the widely used frameworks publish their OpenAPI document, by default or as their documentation sets
+    /// it up, the commonest first:
+    /// - `/openapi.json`: FastAPI, Django Ninja (under its API's path), APIFlask, Flask-Smorest, Connexion, Huma;
+    /// - `/schema/openapi.json`: Litestar;
+    /// - `/api/schema/` and `/schema/`: drf-spectacular;
+    /// - `/swagger.json`: drf-yasg, Flask-RESTX, hapi-swagger, swagger-jsdoc's examples;
+    /// - `/swagger/v1/swagger.json`: Swashbuckle and NSwag; `/openapi/v1.json`: ASP.NET Core's own;
+    /// - `/v3/api-docs`: springdoc; `/api-json`: NestJS; `/swagger/doc.json`: swaggo;
+    /// - `/api/v1/_openapi`: Flask-AppBuilder; `/api-docs/v1/swagger.yaml`: rswag; `/openapi.yaml`: Huma, Connexion;
+    ///   `/api-docs`: swagger-jsdoc's and Express apps'.
+    ///
+    /// Each is tried under the server's URL and, when it has a path, under its origin too.
     /// - Returns: The candidates, in the order they are tried.
     package static func openAPIDocuments(for server: ServerURL) -> [URL] {
-        let paths = ["/openapi.json", "/api/schema/", "/swagger/v1/swagger.json", "/v3/api-docs", "/swagger.json"]
+        let paths = [
+            "/openapi.json", "/schema/openapi.json", "/api/schema/", "/schema/", "/swagger.json",
+            "/swagger/v1/swagger.json", "/openapi/v1.json", "/v3/api-docs", "/api-json", "/swagger/doc.json",
+            "/api/v1/_openapi", "/openapi.yaml", "/api-docs/v1/swagger.yaml", "/api-docs",
+        ]
         var bases = [server.string]
         if let origin = ServerURL.origin(of: server.url)?.absoluteString, origin != server.string {
             bases.append(origin)
@@ -103,7 +192,9 @@ package enum Discovery {
             revocation: endpoint("revocation_endpoint"),
             deviceAuthorization: endpoint("device_authorization_endpoint"),
             authorization: endpoint("authorization_endpoint"),
-            challengeMethods: strings("code_challenge_methods_supported"), grantTypes: strings("grant_types_supported"))
+            challengeMethods: strings("code_challenge_methods_supported"), grantTypes: strings("grant_types_supported"),
+            scopes: strings("scopes_supported"),
+            revocationAuthentication: strings("revocation_endpoint_auth_methods_supported"))
         return endpoints.isEmpty ? nil : endpoints
     }
 
@@ -160,6 +251,31 @@ package enum Discovery {
         return browser.token == nil ? nil : browser
     }
 
+    /// The documents a `Link` header says describe the service (`rel="service-desc"`, RFC 8631), read against
+    /// `url`, the address it came from.
+    package static func serviceDescriptions(link: String?, at url: URL) -> [URL] {
+        guard let link, let target = LinkHeader.target(of: "service-desc", in: link) else { return [] }
+        return resolve(target, against: url).map { [$0] } ?? []
+    }
+
+    /// The documents an API catalog names (RFC 9727's `/.well-known/api-catalog`, a linkset of RFC 9264): every
+    /// `service-desc` link of every entry, read against the catalog's address.
+    package static func catalog(_ data: Data, at url: URL) -> [URL] {
+        guard case .object(let root)? = try? JSONDecoder().decode(JSONValue.self, from: data),
+            case .array(let entries)? = root["linkset"]
+        else { return [] }
+        var found: [URL] = []
+        for case .object(let entry) in entries.prefix(100) {
+            guard case .array(let links)? = entry["service-desc"] else { continue }
+            for case .object(let link) in links.prefix(10) {
+                if case .string(let href)? = link["href"], let target = resolve(href, against: url) {
+                    found.append(target)
+                }
+            }
+        }
+        return unique(found)
+    }
+
     /// An http or https URL from `text`, read against `base` when relative.
     static func resolve(_ text: String, against base: URL) -> URL? {
         guard let url = URL(string: text, relativeTo: base)?.absoluteURL,
@@ -168,7 +284,7 @@ package enum Discovery {
         return url
     }
 
-    private static func unique(_ urls: [URL]) -> [URL] {
+    static func unique(_ urls: [URL]) -> [URL] {
         var seen: Set<String> = []
         return urls.filter { seen.insert($0.absoluteString).inserted }
     }

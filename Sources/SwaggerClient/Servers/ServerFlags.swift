@@ -1,125 +1,182 @@
 import FoundationEssentials
 import SwaggerModel
 
-/// What the person set on the command line to describe a server: each member is the flag of its name, such as
-/// `refreshPath` for `--refresh-path`. Every member is optional; what is not set comes from the saved session,
-/// discovery, or the kind's defaults.
+/// What the person says about a server with `server set`'s flags (and `login`'s hidden ones, kept for a
+/// release), as changes to its description in the description language.
+///
+/// Every flag is one row of ``members``: its name, and the part of the description it sets. A `--server-file`
+/// holds either a description (``ServerDescription/init(json:under:)``) or, as it did before, these flags by name.
 package struct ServerFlags: Sendable, Hashable {
-    package var kind: ServerKind?
-    /// A path under the server's URL, or an absolute URL; so are the other paths.
-    package var loginPath: String?
-    package var refreshPath: String?
-    package var revokePath: String?
-    package var profilePath: String?
-    /// The server's OpenAPI document, for discovery.
-    package var openAPI: String?
-    package var clientID: String?
-    package var scope: String?
-    package var accessTokenField: String?
-    package var refreshTokenField: String?
-    package var expiresInField: String?
-    /// `--login-body`, `--refresh-with` and `--revoke-with`.
-    package var loginShape: LoginShape?
-    package var refreshShape: RefreshShape?
-    package var revocationShape: RevocationShape?
+    /// The flags given, by long name without the dashes, with their text.
+    package private(set) var values: [String: String] = [:]
+    /// `--login-field NAME=VALUE`, in the order given.
+    package private(set) var loginFields: [String] = []
 
-    package init(
-        kind: ServerKind? = nil, loginPath: String? = nil, refreshPath: String? = nil, revokePath: String? = nil,
-        profilePath: String? = nil, openAPI: String? = nil, clientID: String? = nil, scope: String? = nil,
-        accessTokenField: String? = nil, refreshTokenField: String? = nil, expiresInField: String? = nil,
-        loginShape: LoginShape? = nil, refreshShape: RefreshShape? = nil, revocationShape: RevocationShape? = nil
-    ) {
-        self.kind = kind
-        self.loginPath = loginPath
-        self.refreshPath = refreshPath
-        self.revokePath = revokePath
-        self.profilePath = profilePath
-        self.openAPI = openAPI
-        self.clientID = clientID
-        self.scope = scope
-        self.accessTokenField = accessTokenField
-        self.refreshTokenField = refreshTokenField
-        self.expiresInField = expiresInField
-        self.loginShape = loginShape
-        self.refreshShape = refreshShape
-        self.revocationShape = revocationShape
+    package init() {}
+
+    /// Sets the flag `name` to `text`, as the command line or a file gives it.
+    /// - Throws: `SwaggerError` with code `usage` naming the flag, for one swaggerctl does not know or a text it
+    ///   cannot take.
+    package mutating func set(_ name: String, _ text: String) throws(SwaggerError) {
+        guard let member = Self.members.first(where: { $0.name == name }) else {
+            throw SwaggerError(.usage, "\"\(name.prefix(60))\" is not a flag that describes a server.")
+        }
+        guard member.fragment(text) != nil else {
+            throw SwaggerError(.usage, "--\(name) cannot be \"\(text.prefix(60))\": \(member.takes).")
+        }
+        if name == "login-field" {
+            loginFields.append(text)
+        } else {
+            values[name] = text
+        }
     }
 
-    /// These flags, with `file`'s where these have none: a `--server-file` holds the same flags, and the command
-    /// line wins.
-    package func over(_ file: ServerFlags) -> ServerFlags {
-        var merged = self
-        for member in Self.members { member.adopt(&merged, file) }
+    /// The flags given, by name, for messages.
+    package var given: [String] {
+        Self.members.map(\.name).filter { values[$0] != nil || ($0 == "login-field" && !loginFields.isEmpty) }
+            .map { "--" + $0 }
+    }
+
+    /// Whether no flag is set.
+    package var isEmpty: Bool { values.isEmpty && loginFields.isEmpty }
+
+    /// The preset the flags name, if any.
+    package var preset: String? { values["preset"] }
+
+    /// The OpenAPI document to read (`--openapi`), if given.
+    package var openAPI: String? { values["openapi"] }
+
+    /// The changes the flags make, in the description language: one object, each flag's part merged in.
+    package var json: JSONValue {
+        var merged = JSONValue.object([:])
+        for member in Self.members {
+            let texts = member.name == "login-field" ? loginFields : values[member.name].map { [$0] } ?? []
+            for text in texts {
+                if let fragment = member.fragment(text) { merged = merged.merging(fragment) }
+            }
+        }
         return merged
     }
 
-    /// Reads a `--server-file`: a JSON object whose members are the long flags' names without their dashes,
-    /// with string values, such as `{"kind": "custom", "login-path": "/login", "refresh-with": "bearer"}`.
+    /// These flags, with `other`'s where these have none: the command line's over a `--server-file`'s.
+    package func over(_ other: ServerFlags) -> ServerFlags {
+        var merged = other
+        merged.values.merge(values) { _, mine in mine }
+        merged.loginFields += loginFields
+        return merged
+    }
+
+    /// Reads a `--server-file` of flags: a JSON object whose members are the flags' long names without their
+    /// dashes, with string values, such as `{"preset": "simplejwt", "profile-path": "/users/me/"}`.
     /// - Throws: `SwaggerError` with code `usage` for a file that is not such an object, naming what is wrong.
-    package init(file data: Data, named path: String) throws(SwaggerError) {
-        guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
-            throw SwaggerError(.usage, "\(path) is not a JSON object of flags, such as {\"kind\": \"custom\"}.")
-        }
+    package init(file members: [String: JSONValue], named path: String) throws(SwaggerError) {
         self.init()
         for (name, value) in members.sorted(by: { $0.key < $1.key }) {
-            guard let member = Self.members.first(where: { $0.name == name }) else {
-                throw SwaggerError(.usage, "\(path): \"\(name.prefix(60))\" is not a flag that describes a server.")
-            }
             guard case .string(let text) = value else {
-                throw SwaggerError(.usage, "\(path): \"\(name)\" must be a string, as the flag's value would be.")
+                throw SwaggerError(
+                    .usage, "\(path): \"\(name.prefix(60))\" must be a string, as the flag's value would be.")
             }
-            guard member.read(&self, text) else {
-                throw SwaggerError(.usage, "\(path): \"\(name)\" cannot be \"\(text.prefix(60))\".")
-            }
-        }
-    }
-
-    /// The flags that describe a server, by name, for the message that refuses them with the original kind.
-    var given: [String] {
-        Self.members.filter { $0.name != "kind" && $0.isSet(self) }.map { "--" + $0.name }
-    }
-
-    /// Whether any flag beyond `--kind` is set.
-    package var isEmpty: Bool { given.isEmpty }
-
-    /// One flag: its long name, and how its member is read from text, told apart from unset, and taken from
-    /// another set of flags. Every use of the flags by name goes through ``members``.
-    private struct Member: Sendable {
-        var name: String
-        var isSet: @Sendable (ServerFlags) -> Bool
-        /// Sets the member from a file's text; `false` when the text is not a value it can take.
-        var read: @Sendable (inout ServerFlags, String) -> Bool
-        /// Sets the member from `other`'s, when it is unset.
-        var adopt: @Sendable (inout ServerFlags, ServerFlags) -> Void
-
-        init<Value>(
-            _ name: String, _ member: WritableKeyPath<ServerFlags, Value?> & Sendable,
-            parse: @escaping @Sendable (String) -> Value?
-        ) {
-            self.name = name
-            isSet = { $0[keyPath: member] != nil }
-            read = { flags, text in
-                guard let value = parse(text) else { return false }
-                flags[keyPath: member] = value
-                return true
-            }
-            adopt = { flags, other in
-                if flags[keyPath: member] == nil { flags[keyPath: member] = other[keyPath: member] }
+            do throws(SwaggerError) {
+                // The file's name for a preset was `kind` before presets were data, and a server the flags alone
+                // described was the `custom` kind.
+                if name == "kind", text == "custom" { continue }
+                try set(name == "kind" ? "preset" : name, text)
+            } catch {
+                throw SwaggerError(.usage, "\(path): \(error.message)")
             }
         }
     }
 
-    private static let members: [Member] = [
-        // The original kind is the one with no description, so a file cannot name it.
-        Member("kind", \.kind) { ServerKind(rawValue: $0).flatMap { $0 == .original ? nil : $0 } },
-        Member("login-path", \.loginPath) { $0 }, Member("refresh-path", \.refreshPath) { $0 },
-        Member("revoke-path", \.revokePath) { $0 }, Member("profile-path", \.profilePath) { $0 },
-        Member("openapi", \.openAPI) { $0 }, Member("client-id", \.clientID) { $0 }, Member("scope", \.scope) { $0 },
-        Member("access-token-field", \.accessTokenField) { $0 },
-        Member("refresh-token-field", \.refreshTokenField) { $0 },
-        Member("expires-in-field", \.expiresInField) { $0 },
-        Member("login-body", \.loginShape, parse: LoginShape.init(text:)),
-        Member("refresh-with", \.refreshShape, parse: RefreshShape.init(text:)),
-        Member("revoke-with", \.revocationShape, parse: RevocationShape.init(text:)),
+    /// One flag: its long name, what it takes, and the part of a description it sets from its text (`nil` for a
+    /// text it cannot take). Every use of the flags by name goes through ``members``.
+    package struct Member: Sendable {
+        package var name: String
+        /// What the flag takes, for its help and its usage errors.
+        package var takes: String
+        var fragment: @Sendable (String) -> JSONValue?
+    }
+
+    /// `{step: {member: value}}`.
+    private static func set(_ step: String, _ member: String, _ value: JSONValue) -> JSONValue {
+        .object([step: .object([member: value])])
+    }
+
+    package static let members: [Member] = [
+        Member(name: "preset", takes: "one of \(ServerPresets.names.joined(separator: ", "))") { text in
+            ServerPresets.named(text).map { _ in .object(["preset": .string(text)]) }
+        },
+        Member(name: "login-path", takes: "a path under the server, or a URL") { set("login", "url", .string($0)) },
+        Member(name: "refresh-path", takes: "a path under the server, or a URL") { set("refresh", "url", .string($0)) },
+        Member(name: "revoke-path", takes: "a path under the server, or a URL") {
+            set("revocation", "url", .string($0))
+        },
+        Member(name: "profile-path", takes: "a path under the server, or a URL") { set("profile", "url", .string($0)) },
+        Member(name: "openapi", takes: "the OpenAPI document's URL, or a path under the server") {
+            .object(["document": .string($0)])
+        },
+        Member(name: "client-id", takes: "the OAuth 2 client's id") { set("client", "id", .string($0)) },
+        Member(name: "scope", takes: "the OAuth 2 scope") { set("client", "scope", .string($0)) },
+        Member(name: "access-token-field", takes: "a member's name; dots go into objects") {
+            set("login", "answer", .object(["access": .string($0)]))
+        },
+        Member(name: "refresh-token-field", takes: "a member's name") {
+            set("login", "answer", .object(["refresh": .string($0)]))
+        },
+        Member(name: "expires-in-field", takes: "a member's name") {
+            set("login", "answer", .object(["expiresIn": .string($0)]))
+        },
+        Member(name: "login-body", takes: "json:FIELD, form:FIELD or password-grant") { text in
+            switch text.split(separator: ":", maxSplits: 1).map(String.init) {
+            case ["password-grant"]:
+                return .object([
+                    "login": .object([
+                        "body": .string("form"), "account": .string("username"), "email": .null,
+                        "members": .object(["grant_type": .string("password")]),
+                    ])
+                ])
+            case let parts where parts.count == 2 && ["json", "form"].contains(parts[0]) && !parts[1].isEmpty:
+                // Members of another body (OAuth 2's grant_type) do not go into this one.
+                return .object([
+                    "login": .object([
+                        "body": .string(parts[0]), "account": .string(parts[1]), "email": .null, "members": .null,
+                    ])
+                ])
+            default:
+                return nil
+            }
+        },
+        Member(name: "login-field", takes: "NAME=VALUE, or NAME:=JSON for a number, true or false") { text in
+            guard let (name, value) = loginField(text) else { return nil }
+            return set("login", "members", .object([name: value]))
+        },
+        Member(name: "refresh-with", takes: "json:FIELD, grant or bearer") { text in
+            RefreshShape(text: text).map { set("refresh", "with", .string($0.text)) }
+        },
+        Member(name: "revoke-with", takes: "json:FIELD, rfc7009, bearer:POST or bearer:DELETE") { text in
+            RevocationShape(text: text).map { set("revocation", "with", .string($0.text)) }
+        },
+        Member(
+            name: "revoke-client-auth",
+            takes: ClientAuthentication.allCases.map(\.rawValue).joined(separator: ", ")
+        ) { text in
+            ClientAuthentication(rawValue: text).map { set("revocation", "client", .string($0.rawValue)) }
+        },
+        Member(name: "token", takes: "a header and its scheme, such as \"Authorization: Token\" or \"X-API-Key\"") {
+            text in
+            TokenUse(text: text).map { .object(["token": .string($0.text)]) }
+        },
     ]
+
+    /// `NAME=VALUE` as a string, or `NAME:=JSON` as any JSON value.
+    private static func loginField(_ text: String) -> (String, JSONValue)? {
+        guard let equals = text.firstIndex(of: "=") else { return nil }
+        var name = String(text[..<equals])
+        let value = String(text[text.index(after: equals)...])
+        guard name.hasSuffix(":") else { return name.isEmpty ? nil : (name, .string(value)) }
+        name.removeLast()
+        guard !name.isEmpty, let json = try? JSONDecoder().decode(JSONValue.self, from: Data(value.utf8)) else {
+            return nil
+        }
+        return (name, json)
+    }
 }

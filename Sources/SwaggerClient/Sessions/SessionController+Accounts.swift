@@ -5,7 +5,7 @@ import SwaggerModel
 extension SessionController {
     /// The accounts logged in to `server`, the active one first.
     package func accounts(on server: ServerURL) throws(SwaggerError) -> [SessionRecord] {
-        try sessions.records().filter { $0.server == server }
+        try records().filter { $0.server == server }
     }
 
     /// Makes `email`'s session the active one on its server, and that server the default for later commands.
@@ -21,6 +21,7 @@ extension SessionController {
         }
         record.selectedAt = now()
         try sessions.save(record)
+        try servers.makeCurrent(server)
         return record
     }
 }

@@ -5,71 +5,59 @@ import SwaggerHTTP
 import SwaggerModel
 
 extension SessionController {
-    /// How a login talks to its server, and where discovery found it, if it ran.
+    /// How a login talks to its server, where each part of that came from, and what discovery found, if it ran.
     package struct ServerChoice: Sendable, Hashable {
+        package var server: ServerURL
         package var serverDescription: ServerDescription
-        /// The documents discovery read the endpoints from; empty when it did not run or found nothing.
-        package var discoveredIn: [URL] = []
-        /// What those documents named, which the flags may have overridden.
-        package var found = Discovery.Endpoints()
-        /// The operations an OpenAPI document described, when it described the server.
-        package var described: Discovery.Described?
+        /// Whose each part of the description is (``ServerEntry/sources``).
+        package var sources: [String: String] = [:]
+        /// What the server's documents said; `nil` when none was read.
+        package var finding: Discovery.Finding?
+        /// The OpenAPI document that described the server, as read, to keep a copy of.
+        package var document: FetchedDocument?
     }
 
-    /// Decides how to talk to the selected server for a login, reading its discovery documents when the flags
-    /// and the saved session do not name an OAuth 2 server's endpoints. Nothing secret is sent.
-    ///
-    /// `selection` is the server and its active session, whose description a later login reuses; `clientSecret`
-    /// says whether a client secret was given.
-    /// - Throws: `SwaggerError`: usage for flags that do not fit, or endpoints that could not be found; the
-    ///   request's error for a server that could not be reached.
-    package func serverChoice(_ flags: ServerFlags, on selection: SessionSelection, clientSecret: Bool)
+    /// Decides how to talk to the selected server, from what the person gave (`given`: a `--server-file`, then the
+    /// flags), the registry's entry, the presets, and, where they do not say enough, the documents the server
+    /// publishes. Nothing secret is sent. `confidential` says whether a client secret was given.
+    /// - Throws: `SwaggerError`: usage for a description that cannot be made whole; the request's error for a
+    ///   server that could not be reached.
+    package func serverChoice(given: [DescriptionLayer], on selection: SessionSelection, confidential: Bool)
         async throws(SwaggerError) -> ServerChoice
     {
         let server = selection.server
-        let saved = selection.record?.serverDescription
-        switch try ServerPlan.plan(flags: flags, saved: saved, server: server, clientSecret: clientSecret) {
-        case .ready(let description):
-            return ServerChoice(serverDescription: description)
-        case .discover(let metadata, let openAPI):
-            var (found, documents) = try await Self.metadata(metadata) { url throws(SwaggerError) in
-                try await document(url, selection)
-            }
-            var tried = metadata
-            for url in openAPI where found.token == nil {
-                tried.append(url)
-                if let data = try await document(url, selection), let named = Discovery.openAPI(data, at: url) {
-                    found = found.merging(named)
-                    documents.append(url)
-                }
-            }
-            let description = try ServerPlan.complete(
-                flags: flags, saved: saved, server: server, clientSecret: clientSecret, found: found, at: documents,
-                tried: tried)
-            return ServerChoice(serverDescription: description, discoveredIn: documents, found: found)
-        case .explore(let metadata, let openAPI):
-            return try await explore(metadata: metadata, openAPI: openAPI, flags: flags, selection)
+        switch try ServerPlan.plan(given: given, saved: selection.entry, server: server) {
+        case .ready(let description, let sources):
+            return ServerChoice(server: server, serverDescription: description, sources: sources)
+        case .explore(let exploration):
+            let (finding, document) = try await explore(exploration, on: selection, confidential: confidential)
+            let (description, sources) = try ServerPlan.finish(exploration, found: finding, server: server)
+            return ServerChoice(
+                server: server, serverDescription: description, sources: sources, finding: finding, document: document)
         }
     }
 
-    /// Reads the documents a server may publish until one says how to log in. A server that publishes none is
-    /// the original API, as before discovery.
-    /// - Throws: `SwaggerError` with code `usage` when documents were found but none describes a login.
-    private func explore(metadata: [URL], openAPI: [URL], flags: ServerFlags, _ selection: SessionSelection)
-        async throws(SwaggerError) -> ServerChoice
+    /// Reads the documents a server may publish: every OAuth 2 metadata document, whose endpoints make it an OAuth 2
+    /// server where they name the profile (or something else does), then OpenAPI documents until one describes a
+    /// login: those the server names (a `Link` to its `service-desc`, an API catalog) first, then the frameworks'
+    /// usual places.
+    /// - Returns: What was found, and the OpenAPI document it was found in; `nil` when the server publishes nothing.
+    /// - Throws: `SwaggerError`: usage when documents were found but none describes a login and nothing else says
+    ///   how to log in; the request's error for a server that could not be reached.
+    private func explore(_ exploration: ServerPlan.Exploration, on selection: SessionSelection, confidential: Bool)
+        async throws(SwaggerError) -> (Discovery.Finding?, FetchedDocument?)
     {
         let server = selection.server
         // The password may not go there in clear, whatever the documents say: the login refuses before anything
         // is sent.
-        if configuration.plainHTTP.refusal(server, .original(server)) != nil {
-            return ServerChoice(serverDescription: try ServerPlan.original(flags: flags, server: server))
-        }
+        if configuration.plainHTTP.refusal(server, ServerPresets.bundled(server)) != nil { return (nil, nil) }
+        let service = service(for: nil, entry: selection.entry)
         var lacking: [String] = []
         var failure: APIServiceError?
-        func read(_ url: URL) async -> Data? {
+        func read(_ url: URL) async -> FetchedDocument? {
             guard failure == nil else { return nil }
             do throws(APIServiceError) {
-                return try await service(for: nil).document(at: url)
+                return try await service.document(at: url)
             } catch {
                 // A server that cannot be reached, or not trusted, would fail the login the same way; a document
                 // that is merely unreadable is one fewer to read.
@@ -80,82 +68,79 @@ extension SessionController {
                 return nil
             }
         }
-        // Every metadata document is read, as for --kind oauth2: one may name what another leaves out, such as
-        // RFC 8414's grant_types_supported beside OpenID Connect's userinfo_endpoint.
-        let (found, documents) = try await Self.metadata(metadata, read: read)
-        if !documents.isEmpty {
-            if found.token != nil, found.userinfo != nil {
-                let description = try ServerPlan.complete(
-                    flags: flags, saved: nil, server: server, clientSecret: false, found: found, at: documents,
-                    tried: documents)
-                return ServerChoice(serverDescription: description, discoveredIn: documents, found: found)
-            }
-            let documentNames = documents.map(\.absoluteString).joined(separator: " and ")
-            lacking.append(
-                "\(documentNames) name\(documents.count == 1 ? "s" : "") no \(found.token == nil ? "token" : "userinfo") endpoint"
-            )
-        }
-        for url in openAPI {
-            guard let data = await read(url), let reading = Discovery.operations(data, at: url) else { continue }
-            switch reading {
-            case .original:
-                return ServerChoice(serverDescription: try ServerPlan.original(flags: flags, server: server))
-            case .described(let described):
-                return ServerChoice(
-                    serverDescription: try ServerPlan.described(described, at: url, flags: flags, server: server),
-                    discoveredIn: [url],
-                    found: described.endpoints, described: described)
-            case .lacking(let why):
-                lacking.append("\(url.absoluteString) has \(why)")
-            }
-        }
-        if let failure { throw messages.error(failure, on: server, email: nil, kind: .original) }
-        guard lacking.isEmpty else { throw Messages.nothingDescribed(server, lacking) }
-        return ServerChoice(serverDescription: try ServerPlan.original(flags: flags, server: server))
-    }
-
-    /// What the OAuth 2 metadata documents at `urls` name together, and those of them that named anything.
-    private static func metadata(
-        _ urls: [URL], read: (URL) async throws(SwaggerError) -> Data?
-    ) async throws(SwaggerError) -> (found: Discovery.Endpoints, documents: [URL]) {
+        // Does something other than the metadata say where the profile is?
+        let profileGiven = (exploration.below + exploration.over).contains { $0.json[path: "profile.url"] != nil }
         var found = Discovery.Endpoints()
-        var documents: [URL] = []
-        for url in urls {
-            guard let data = try await read(url), let named = Discovery.metadata(data, at: url) else { continue }
-            found = found.merging(named)
-            documents.append(url)
-        }
-        return (found, documents)
-    }
-
-    private func document(_ url: URL, _ selection: SessionSelection) async throws(SwaggerError) -> Data? {
-        do throws(APIServiceError) {
-            return try await service(for: selection.record).document(at: url)
-        } catch {
-            guard let server = ServerURL(originOf: url) else {
-                throw SwaggerError(.usage, "\(url) is not an http URL.")
+        var metadata: [URL] = []
+        for url in exploration.metadata {
+            guard let document = await read(url), let named = Discovery.metadata(document.body, at: url) else {
+                continue
             }
-            // Only an OAuth 2 server's endpoints are discovered.
-            throw messages.error(error, on: server, email: nil, kind: .oauth2)
+            found = found.merging(named)
+            metadata.append(url)
         }
+        if !metadata.isEmpty {
+            if found.token != nil, found.userinfo != nil || profileGiven {
+                let layer = DescriptionLayer(
+                    json: found.json(confidential: confidential),
+                    source: metadata.map(\.absoluteString).joined(separator: " "))
+                return (Discovery.Finding(preset: "oauth2", layer: layer, documents: metadata), nil)
+            }
+            lacking.append(
+                "\(metadata.map(\.absoluteString).joined(separator: " and ")) name\(metadata.count == 1 ? "s" : "") no "
+                    + "\(found.token == nil ? "token" : "userinfo") endpoint")
+        }
+        var candidates = exploration.openAPI
+        if !exploration.metadata.isEmpty {
+            // What the server says of itself comes before the frameworks' places.
+            var named = Discovery.serviceDescriptions(link: await read(server.url)?.link, at: server.url)
+            if let origin = ServerURL.origin(of: server.url),
+                let catalog = URL(string: origin.absoluteString + "/.well-known/api-catalog"),
+                let document = await read(catalog)
+            {
+                named += Discovery.catalog(document.body, at: catalog)
+            }
+            candidates = Discovery.unique(named + candidates)
+        }
+        for url in candidates {
+            guard let document = await read(url) else { continue }
+            // The OAuth 2 flows its security schemes name: the token endpoint, and where a browser signs in.
+            let flows = Discovery.openAPI(document.body, at: url)
+            switch Discovery.operations(document.body, at: url) {
+            case .bundled?:
+                return (Discovery.Finding(preset: "original", documents: [url]), nil)
+            case .described(let described)?:
+                var json = described.json.merging(.object(["document": .string(url.absoluteString)]))
+                if let flows { json = json.merging(flows.browserJSON) }
+                let layer = DescriptionLayer(json: json, source: url.absoluteString)
+                return (Discovery.Finding(layer: layer, documents: [url], described: described), document)
+            case .lacking(let why)?:
+                lacking.append("\(url.absoluteString) has \(why)")
+            case nil:
+                break
+            }
+            // A password flow whose token endpoint no operation describes is an OAuth 2 server's.
+            if let flows, flows.token != nil {
+                let layer = DescriptionLayer(
+                    json: flows.json(confidential: confidential).merging(["document": .string(url.absoluteString)]),
+                    source: url.absoluteString)
+                return (Discovery.Finding(preset: "oauth2", layer: layer, documents: [url]), document)
+            }
+        }
+        if let failure {
+            throw messages.error(failure, on: server, email: nil, description: selection.serverDescription)
+        }
+        // A preset or what was given may still say enough; ServerPlan says what is missing if not.
+        guard lacking.isEmpty || !(exploration.below + exploration.over).isEmpty else {
+            throw Messages.nothingDescribed(server, lacking)
+        }
+        return (nil, nil)
     }
 
-    /// Logs in, checks the new session with a profile request, stores it, and shows the profile, as the original
-    /// app did.
-    ///
-    /// When the profile request fails after a good login, the session is kept (its token is good) and the error
-    /// says both; when the answer is not a profile at all, nothing is stored.
-    ///
-    /// `password` is sent to the server and never stored; `clientSecret`, the OAuth 2 client secret, is kept with
-    /// the tokens. `selection` is the server and its active session, whose app id is reused, and
-    /// `serverDescription` comes from ``serverChoice(_:on:clientSecret:)``.
-    package func login(
-        email: String, password: String, on selection: SessionSelection, appIDFlag: String?,
-        serverDescription: ServerDescription, clientSecret: String? = nil
-    ) async throws(SwaggerError) -> ProfileOutcome {
-        try await login(
-            email: email, method: .password(password), on: selection, appIDFlag: appIDFlag,
-            serverDescription: serverDescription, clientSecret: clientSecret)
+    /// What a login made: the account the session is kept under, and its profile.
+    package struct LoginOutcome: Sendable, Hashable {
+        package var account: Account
+        package var profile: ProfileOutcome
     }
 
     /// How a login gets its tokens.
@@ -170,18 +155,28 @@ extension SessionController {
         case browser(open: @Sendable (URL) -> Void, timeout: Duration)
     }
 
-    /// ``login(email:password:on:appIDFlag:serverDescription:clientSecret:)``, with the tokens got by `method`.
+    /// Logs in, checks the new session with a profile request, stores it with its server's description, and shows
+    /// the profile, as the original app did.
+    ///
+    /// When the profile request fails after a good login, the session is kept (its token is good) and the error
+    /// says both; when the answer is not a profile at all, nothing is stored. A sign-in in the browser is kept under
+    /// whoever signed in: `name`, when given, must be that account.
+    ///
+    /// A password is sent to the server and never stored; `clientSecret`, the OAuth 2 client secret, is kept with
+    /// the tokens. `selection` is the server and its active session, whose app id is reused, and `choice` comes
+    /// from ``serverChoice(given:on:confidential:)``.
     package func login(
-        email: String, method: LoginMethod, on selection: SessionSelection, appIDFlag: String?,
-        serverDescription: ServerDescription, clientSecret: String? = nil
-    ) async throws(SwaggerError) -> ProfileOutcome {
+        as name: AccountName?, method: LoginMethod, on selection: SessionSelection, appIDFlag: String?,
+        choice: ServerChoice, clientSecret: String? = nil
+    ) async throws(SwaggerError) -> LoginOutcome {
         var coordinator = LoginCoordinator()
+        let entry = selection.entry
         let request = LoginCoordinator.Request(
-            account: Account(server: selection.server, email: email), serverDescription: serverDescription,
-            appIDFlag: appIDFlag, appIDFromEnvironment: configuration.appIDFromEnvironment,
+            server: selection.server, name: name, serverDescription: choice.serverDescription,
+            appIDFlag: appIDFlag ?? entry?.appID, appIDFromEnvironment: configuration.appIDFromEnvironment,
             previous: selection.record, plainHTTP: configuration.plainHTTP, clientSecret: clientSecret,
-            caCertificate: configuration.trust.additionalCertificates)
-        let service = service(for: selection.record)
+            caCertificate: configuration.trust.additionalCertificates ?? entry?.caCertificate)
+        let service = service(for: selection.record, entry: entry)
         let attempt: LoginAttempt
         switch coordinator.loginRequested(request) {
         case .authenticate(let next): attempt = next
@@ -201,17 +196,7 @@ extension SessionController {
             grant = try await browserGrant(
                 attempt, service: service, clientSecret: clientSecret, open: open, timeout: timeout)
         }
-        let check = coordinator.authenticated(grant, now: now())
-        let toStore: LoginCoordinator.StoreTokens
-        do throws(APIServiceError) {
-            let profile = try await service.profile(check)
-            toStore = coordinator.profileReceived(profile)
-        } catch {
-            switch coordinator.profileFailed(error) {
-            case .storeTokens(let tokens): toStore = tokens
-            case .fail(let failure): throw message(for: failure)
-            }
-        }
+        let toStore = try await checked(coordinator.authenticated(grant, now: now()), &coordinator, service)
         let record: SessionRecord
         do throws(SwaggerError) {
             record = coordinator.tokensStored(in: try await tokens.store(toStore.credentials, for: toStore.account))
@@ -219,6 +204,8 @@ extension SessionController {
             throw message(for: coordinator.tokensNotStored(error))
         }
         do throws(SwaggerError) {
+            // The server's description first: a record never names a server the registry does not describe.
+            try servers.save(serverEntry(record, choice, previous: entry), current: true)
             try sessions.save(record)
         } catch {
             let discard = coordinator.recordNotSaved(error)
@@ -230,8 +217,67 @@ extension SessionController {
             throw message(for: discard.failure)
         }
         switch coordinator.recordSaved() {
-        case .saveAndShow(let outcome, let account): return save(outcome, for: account)
+        case .saveAndShow(let outcome, let account):
+            return LoginOutcome(account: account, profile: save(outcome, for: account))
         case .fail(let failure): throw message(for: failure)
+        }
+    }
+
+    /// Checks a new session with its profile, until the coordinator says what to store.
+    private func checked(
+        _ first: ProfileRequest, _ coordinator: inout LoginCoordinator, _ service: any SessionService
+    ) async throws(SwaggerError) -> LoginCoordinator.StoreTokens {
+        var check = first
+        while true {
+            let answer: Result<Profile, APIServiceError>
+            do throws(APIServiceError) {
+                answer = .success(try await service.profile(check))
+            } catch {
+                answer = .failure(error)
+            }
+            switch answer {
+            case .success(let profile):
+                switch coordinator.profileReceived(profile) {
+                case .storeTokens(let tokens): return tokens
+                case .fail(let failure): throw message(for: failure)
+                }
+            case .failure(let error):
+                switch coordinator.profileFailed(error) {
+                case .storeTokens(let tokens): return tokens
+                // A token refused under one scheme is asked for once more under the scheme the server named.
+                case .retryProfile(let again): check = again
+                case .fail(let failure): throw message(for: failure)
+                }
+            }
+        }
+    }
+
+    /// The registry's entry for the server a login just used: what the login was described by, where that came
+    /// from, and a copy of the OpenAPI document it was found in; what `server set` gave before is kept.
+    private func serverEntry(_ record: SessionRecord, _ choice: ServerChoice, previous: ServerEntry?) -> ServerEntry {
+        var entry =
+            previous
+            ?? ServerEntry(server: record.server, description: record.serverDescription, updatedAt: now())
+        entry.description = record.serverDescription
+        entry.updatedAt = now()
+        if !choice.sources.isEmpty { entry.sources = choice.sources }
+        if let fetched = choice.document, let url = choice.finding?.documents.first {
+            entry.document = keepCopy(of: fetched, from: url, for: record.server) ?? entry.document
+        }
+        return entry
+    }
+
+    /// Keeps a copy of a server's OpenAPI document in the cache folder; `nil` when there is none, or it cannot be
+    /// written, which costs only the copy.
+    func keepCopy(of fetched: FetchedDocument, from url: URL, for server: ServerURL) -> DocumentCopy? {
+        guard let cache = documents else { return nil }
+        do {
+            let file = try cache.save(fetched.body, for: server)
+            return DocumentCopy(
+                url: url, etag: fetched.etag, lastModified: fetched.lastModified, fetchedAt: now(), file: file)
+        } catch {
+            warn("a copy of \(url.absoluteString) could not be kept: \(error.message)")
+            return nil
         }
     }
 
@@ -240,7 +286,7 @@ extension SessionController {
         _ attempt: LoginAttempt, service: any SessionService, clientSecret: String?,
         show: @Sendable (DeviceAuthorization) -> Void
     ) async throws(SwaggerError) -> TokenGrant {
-        let server = attempt.account.server
+        let server = attempt.server
         let description = attempt.serverDescription
         guard description.deviceAuthorizationURL != nil else {
             throw Messages.noDeviceAuthorization(server, description)
@@ -250,11 +296,11 @@ extension SessionController {
             authorization = try await service.deviceAuthorization(
                 description, clientSecret: clientSecret, server: server)
         } catch {
-            throw messages.error(error, on: server, email: nil, kind: .oauth2)
+            throw messages.error(error, on: server, email: nil, description: description)
         }
         let issued = ContinuousClock.now
         show(authorization)
-        var flow = DeviceFlow(authorization, server: server)
+        var flow = DeviceFlow(authorization, server: server, description: description)
         var next = flow.started()
         while true {
             switch next {
@@ -283,7 +329,7 @@ extension SessionController {
         _ attempt: LoginAttempt, service: any SessionService, clientSecret: String?,
         open: @Sendable (URL) -> Void, timeout: Duration
     ) async throws(SwaggerError) -> TokenGrant {
-        let server = attempt.account.server
+        let server = attempt.server
         let description = attempt.serverDescription
         guard let endpoint = description.authorizationURL, let clientID = description.clientID else {
             throw Messages.noBrowserLogin(server, description)
@@ -292,7 +338,7 @@ extension SessionController {
         do throws(APIServiceError) {
             listener = try await LoopbackListener.open(path: "/callback")
         } catch {
-            throw messages.error(error, on: server, email: nil, kind: .oauth2)
+            throw messages.error(error, on: server, email: nil, description: description)
         }
         let pkce = PKCE()
         let flow = BrowserFlow(server: server, state: pkce.state)
@@ -336,10 +382,14 @@ extension SessionController {
             group.cancelAll()
             return first ?? .failed(flow.timedOut(after: timeout))
         }
-        guard case .code(let code, var answered) = decided else {
+        let code: String
+        var answered: BrowserFlow
+        switch decided {
+        case .code(let taken, let flow):
+            (code, answered) = (taken, flow)
+        case .failed(let failure):
             await listener.close()
-            if case .failed(let failure) = decided { throw message(for: failure) }
-            preconditionFailure("a browser login's wait ends with a code or a failure")
+            throw message(for: failure)
         }
         // Until the code is spent, another answer is told it came too late, and the person is told of it: a page
         // that hands in a code of its own after the real one is worth a line.
@@ -360,7 +410,7 @@ extension SessionController {
             return grant
         } catch {
             await listener.close()
-            throw messages.error(error, on: server, email: nil, kind: .oauth2)
+            throw messages.error(error, on: server, email: nil, description: description)
         }
     }
 }

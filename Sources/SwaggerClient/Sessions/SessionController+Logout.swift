@@ -13,26 +13,41 @@ extension SessionController {
     }
 
     /// Logs out of the selected session: under its refresh lock, ends it on the server (with `revoke`, within the
-    /// request timeout), then removes its tokens, its record and its saved profile. A server that cannot be told
-    /// is a warning; the session is removed here all the same.
+    /// request timeout, renewing first an access token that the revocation carries and that has expired), then
+    /// removes its tokens, its record and its saved profile. A server that cannot revoke is a warning; one that
+    /// could and did not is a failure, once the session is removed here all the same.
     ///
     /// `revoke` is `false` for `--local`, which reads no token.
-    /// - Throws: `SwaggerError` when a store cannot be changed; the session is then left as it was here.
+    /// - Throws: `SwaggerError` when a store cannot be changed, and the session is then left as it was here; or when
+    ///   the server did not end the session.
     package func logout(_ selection: SessionSelection, revoke: Bool) async throws(SwaggerError) -> LogoutOutcome {
         guard let record = selection.record else { return try await logoutWithoutRecord(selection) }
-        return .loggedOut(try await logout(record, revoke: revoke).account)
+        let outcome = try await logout(record, revoke: revoke)
+        if outcome.failed, let warning = outcome.warning { throw SwaggerError(.failure, messages.failure(warning)) }
+        return .loggedOut(outcome.account)
     }
 
     /// Logs out of every session on every server, each as ``logout(_:revoke:)`` does, and removes the records
     /// that cannot be read.
     /// - Returns: The accounts removed, records that could not be read included.
-    /// - Throws: `SwaggerError` when a store cannot be changed; what was removed before stays removed.
+    /// - Throws: `SwaggerError` when a store cannot be changed, and what was removed before stays removed; or, once
+    ///   every session is removed, when a server did not end one.
     package func logoutAll(revoke: Bool) async throws(SwaggerError) -> [Account] {
-        let (records, unreadable) = try sessions.contents()
-        let damaged = unreadable.compactMap { $0 }
-        for record in records { _ = try await logout(record, revoke: revoke) }
+        let known = try known()
+        let damaged = known.damaged.compactMap { $0 }
+        var failures: [String] = []
+        for record in known.records {
+            let outcome = try await logout(record, revoke: revoke)
+            if outcome.failed, let warning = outcome.warning { failures.append(messages.failure(warning)) }
+        }
         for account in damaged { _ = try await removeDamaged(account) }
-        return records.map(\.account) + damaged
+        if let first = failures.first {
+            throw SwaggerError(
+                .failure,
+                failures.count == 1
+                    ? first : "\(first) (and \(failures.count - 1) more server\(failures.count == 2 ? "" : "s"))")
+        }
+        return known.records.map(\.account) + damaged
     }
 
     private func logout(_ record: SessionRecord, revoke: Bool) async throws(SwaggerError)
@@ -41,6 +56,7 @@ extension SessionController {
         var coordinator = LogoutCoordinator(record, revoke: revoke, plainHTTP: configuration.plainHTTP)
         // Held throughout, so that no refresh in another process can store new tokens for the session.
         let lock = try RefreshLock(for: coordinator.start(), in: lockDirectory)
+        let service = service(for: record)
         let removal: SessionRecord
         switch coordinator.lockTaken() {
         case .remove(let record):
@@ -53,15 +69,28 @@ extension SessionController {
                 removal = coordinator.tokensUnreadable(error)
                 break
             }
-            switch coordinator.tokensRead(credentials) {
+            switch coordinator.tokensRead(credentials, now: now()) {
             case .remove(let record):
                 removal = record
             case .revoke(let revocation):
+                removal = await revoked(revocation, &coordinator, service)
+            case .refresh(let request):
                 do throws(APIServiceError) {
-                    try await service(for: record).revoke(revocation)
-                    removal = coordinator.revoked()
+                    let session = coordinator.refreshed(try await service.refresh(request), now: now())
+                    let revocation: Revocation
+                    do throws(SwaggerError) {
+                        try await tokens.replace(session)
+                        try sessions.save(session.record)
+                        revocation = coordinator.rotationStored()
+                    } catch {
+                        revocation = coordinator.rotationNotStored(error)
+                    }
+                    removal = await revoked(revocation, &coordinator, service)
                 } catch {
-                    removal = coordinator.revocationFailed(error)
+                    switch coordinator.refreshFailed(error) {
+                    case .remove(let record): removal = record
+                    case .revoke(let next): removal = await revoked(next, &coordinator, service)
+                    }
                 }
             }
         }
@@ -71,8 +100,20 @@ extension SessionController {
             throw message(for: coordinator.removalFailed(error))
         }
         let outcome = coordinator.removed()
-        if let warning = outcome.warning { warn(messages.warning(warning)) }
+        if let warning = outcome.warning, !outcome.failed { warn(messages.warning(warning)) }
         return outcome
+    }
+
+    /// Asks the server to end the session, and tells the coordinator how that went.
+    private func revoked(
+        _ revocation: Revocation, _ coordinator: inout LogoutCoordinator, _ service: any SessionService
+    ) async -> SessionRecord {
+        do throws(APIServiceError) {
+            try await service.revoke(revocation)
+            return coordinator.revoked()
+        } catch {
+            return coordinator.revocationFailed(error)
+        }
     }
 
     /// Removes what is left of a session that has no readable record: tokens from an interrupted login, and a

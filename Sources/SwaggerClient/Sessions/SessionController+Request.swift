@@ -46,7 +46,8 @@ extension SessionController {
             switch step {
             case .send(let accessToken):
                 do throws(APIServiceError) {
-                    response = try await service(for: selection.record).send(request, to: url, accessToken: accessToken)
+                    response = try await service(for: selection.record, entry: selection.entry).send(
+                        request, to: url, accessToken: accessToken, as: selection.serverDescription.token)
                 } catch {
                     throw message(for: coordinator.requestFailed(error))
                 }

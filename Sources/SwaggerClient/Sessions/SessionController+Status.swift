@@ -20,9 +20,10 @@ extension SessionController {
             let outcome = try await profile(check, allowSaved: false)
             result = outcome.origin == .server(renewed: true) ? .refreshed : .valid
         }
-        let (records, damaged) = try sessions.contents()
+        let known = try known()
+        let (records, damaged) = (known.records, known.damaged)
         // A malformed SWAGGERCTL_SERVER marks no session the default; status still lists them all.
-        let defaultServer = try? configuration.server(flag: nil, records: records)
+        let defaultServer = try? configuration.server(flag: nil, current: known.current)
         var statuses = SessionStatus.list(records, now: now(), defaultServer: defaultServer).filter { status in
             (server.map { $0 == status.server } ?? true) && (email.map { $0 == status.email } ?? true)
         }

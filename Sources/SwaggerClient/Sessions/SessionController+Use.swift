@@ -86,7 +86,7 @@ extension SessionController {
         async throws(SwaggerError) -> Purpose.Step
     {
         let lock = try RefreshLock(for: account, in: lockDirectory)
-        let record = try sessions.record(server: account.server, email: account.email)
+        let record = try currentRecord(of: account)
         let credentials = if let record { try await tokens.credentials(for: record) } else { Credentials?.none }
         let request: RefreshRequest
         switch coordinator.lockTaken(record: record, credentials: credentials, now: now()) {

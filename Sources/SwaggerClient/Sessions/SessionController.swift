@@ -11,7 +11,8 @@ package protocol SessionService: Sendable {
     func refresh(_ request: RefreshRequest) async throws(APIServiceError) -> TokenGrant
     func revoke(_ revocation: Revocation) async throws(APIServiceError)
     func profile(_ request: ProfileRequest) async throws(APIServiceError) -> Profile
-    func send(_ request: APIRequest, to url: URL, accessToken: String) async throws(APIServiceError) -> APIResponse
+    func send(_ request: APIRequest, to url: URL, accessToken: String, as use: TokenUse) async throws(APIServiceError)
+        -> APIResponse
     func exchangeCode(
         _ description: ServerDescription, code: String, verifier: String, redirectURI: URL, clientSecret: String?,
         server: ServerURL
@@ -21,18 +22,19 @@ package protocol SessionService: Sendable {
     func pollDeviceToken(_ description: ServerDescription, deviceCode: String, clientSecret: String?, server: ServerURL)
         async throws(APIServiceError) -> DevicePoll
     /// A document that needs no credentials, for discovery; `nil` for a status that says it is not there.
-    func document(at url: URL) async throws(APIServiceError) -> Data?
+    func document(at url: URL) async throws(APIServiceError) -> FetchedDocument?
     /// This service, trusting the certificate authorities in the PEM file `caCertificate` too, unless the
     /// command named a file of its own.
     func trusting(_ caCertificate: String) -> Self
 }
 
 extension APIService: SessionService {
-    package func send(_ request: APIRequest, to url: URL, accessToken: String) async throws(APIServiceError)
-        -> APIResponse
+    package func send(_ request: APIRequest, to url: URL, accessToken: String, as use: TokenUse)
+        async throws(APIServiceError) -> APIResponse
     {
         try await send(
-            method: request.method, headers: request.headers, body: request.body, to: url, accessToken: accessToken)
+            method: request.method, headers: request.headers, body: request.body, to: url, accessToken: accessToken,
+            as: use)
     }
 }
 
@@ -46,9 +48,13 @@ extension APIService: SessionService {
 package struct SessionController: Sendable {
     package let configuration: Configuration
     package let sessions: SessionList
+    /// The server registry: how to talk to each server, whatever becomes of its sessions.
+    package let servers: ServerRegistry
     package let tokens: any TokenStoring
     /// The saved profiles; `nil` when there is no cache folder.
     package let profiles: ProfileCache?
+    /// The copies of servers' OpenAPI documents; `nil` when there is no cache folder.
+    package let documents: DocumentCache?
     let service: any SessionService
     /// The time, for expiry: the system's clock, or a test's.
     let now: @Sendable () -> Date
@@ -64,8 +70,10 @@ package struct SessionController: Sendable {
     ) {
         self.configuration = configuration
         self.sessions = SessionList(directory: configuration.directory)
+        self.servers = ServerRegistry(directory: configuration.directory)
         self.tokens = tokens
         self.profiles = configuration.cacheDirectory.map(ProfileCache.init(directory:))
+        self.documents = configuration.cacheDirectory.map(DocumentCache.init(cacheDirectory:))
         self.service = service
         self.now = now
         self.warn = warn
@@ -100,10 +108,11 @@ package struct SessionController: Sendable {
         }
     }
 
-    /// Resolves the server and the stored session to use on it, from one read of the session list.
+    /// Resolves the server and the stored session to use on it, from one read of the session list and the server
+    /// registry.
     ///
     /// With `usingEnvironmentToken` and `SWAGGERCTL_TOKEN` set, the token is used instead and the session list
-    /// is not read: the server is `--server`, else `SWAGGERCTL_SERVER`, else the default.
+    /// is not read: the server is `--server`, else `SWAGGERCTL_SERVER`, else the current one.
     package func select(server flag: ServerURL?, email: String?, usingEnvironmentToken: Bool = false)
         throws(SwaggerError) -> SessionSelection
     {
@@ -113,29 +122,88 @@ package struct SessionController: Sendable {
                     .usage,
                     "SWAGGERCTL_TOKEN is not a token: it may hold only visible ASCII characters, with no spaces.")
             }
-            let server = try configuration.server(flag: flag, records: [])
-            return SessionSelection(server: server, email: email, environmentToken: token)
+            // The registry says how the server takes a token; a registry that cannot be read says nothing.
+            let (current, entries) = (try? servers.contents()) ?? (nil, [])
+            let server = try configuration.server(flag: flag, current: current)
+            return SessionSelection(
+                server: server, email: email, environmentToken: token, entry: entries.first { $0.server == server })
         }
-        let records = try sessions.records()
-        let server = try configuration.server(flag: flag, records: records)
-        return SessionSelection(server: server, email: email, record: records.session(on: server, email: email))
+        let known = try known()
+        let server = try configuration.server(flag: flag, current: known.current)
+        return SessionSelection(
+            server: server, email: email, record: known.records.session(on: server, email: email),
+            entry: known.entries.first { $0.server == server })
     }
 
-    /// Every stored session, most recently active first. Reads only the session list, never a token.
+    /// The sessions and servers swaggerctl knows: every record that can be read, most recently active first, with
+    /// its server's description from the registry; the records that cannot be read; the registry's entries; and
+    /// the current server.
+    package struct Known: Sendable {
+        package var records: [SessionRecord]
+        package var damaged: [Account?]
+        package var entries: [ServerEntry]
+        package var current: ServerURL?
+    }
+
+    /// The session list and the server registry, read once each, and joined.
+    ///
+    /// Records written before the registry kept their server's description themselves, and the most recent of them
+    /// named the default server: the registry takes both in the first time, and keeps them from then on.
+    package func known() throws(SwaggerError) -> Known {
+        let (records, damaged) = try sessions.contents()
+        var (current, entries) = try servers.contents()
+        var legacy: [ServerEntry] = []
+        for record in records {
+            guard let description = record.legacyDescription,
+                !entries.contains(where: { $0.server == record.server }),
+                !legacy.contains(where: { $0.server == record.server })
+            else { continue }
+            legacy.append(
+                ServerEntry(
+                    server: record.server, description: description, sources: ["login": SessionList.fileName],
+                    updatedAt: record.savedAt))
+        }
+        let formerDefault = current == nil ? records.first?.server : nil
+        if !legacy.isEmpty || formerDefault != nil {
+            // A folder that cannot be written still has its sessions used as they are; the move waits.
+            _ = try? servers.adopt(legacy, current: formerDefault)
+            entries += legacy
+            current = current ?? formerDefault
+        }
+        return Known(records: records.map { join($0, entries) }, damaged: damaged, entries: entries, current: current)
+    }
+
+    /// `record`, with its server's description from `entries` when the registry has it.
+    private func join(_ record: SessionRecord, _ entries: [ServerEntry]) -> SessionRecord {
+        guard let entry = entries.first(where: { $0.server == record.server }) else { return record }
+        var joined = record
+        joined.serverDescription = entry.description
+        return joined
+    }
+
+    /// `account`'s record as it is now, with its server's description: read again under the refresh lock.
+    func currentRecord(of account: Account) throws(SwaggerError) -> SessionRecord? {
+        guard let record = try sessions.record(server: account.server, email: account.email) else { return nil }
+        return join(record, try servers.entry(for: account.server).map { [$0] } ?? [])
+    }
+
+    /// Every stored session, most recently active first, with its server's description. Never reads a token.
     package func records() throws(SwaggerError) -> [SessionRecord] {
-        try sessions.records()
+        try known().records
     }
 
     /// The service for `record`'s requests: one that trusts the certificate authorities its login was given
-    /// with `--ca-cert`, when the command names none.
-    func service(for record: SessionRecord?) -> any SessionService {
-        guard let caCertificate = record?.caCertificate else { return service }
+    /// with `--ca-cert`, or that the registry keeps for its server, when the command names none.
+    func service(for record: SessionRecord?, entry: ServerEntry? = nil) -> any SessionService {
+        guard let caCertificate = record?.caCertificate ?? entry?.caCertificate else { return service }
         return service.trusting(caCertificate)
     }
 
     func source(of selection: SessionSelection) throws(SwaggerError) -> TokenSource {
         if let token = selection.environmentToken {
-            return .environment(token: token, server: selection.server)
+            return .environment(
+                token: token, server: selection.server,
+                description: selection.entry?.description ?? ServerPresets.bundled(selection.server))
         }
         return .stored(try storedRecord(of: selection))
     }

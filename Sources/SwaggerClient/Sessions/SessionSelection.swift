@@ -10,13 +10,22 @@ package struct SessionSelection: Sendable, Hashable, Redacting {
     package var record: SessionRecord?
     /// `SWAGGERCTL_TOKEN`, when the command uses it instead of a stored session.
     package var environmentToken: String?
+    /// What the server registry knows about the server; `nil` when it has no entry for it.
+    package var entry: ServerEntry?
 
     package init(
-        server: ServerURL, email: String? = nil, record: SessionRecord? = nil, environmentToken: String? = nil
+        server: ServerURL, email: String? = nil, record: SessionRecord? = nil, environmentToken: String? = nil,
+        entry: ServerEntry? = nil
     ) {
         self.server = server
         self.email = email
         self.record = record
         self.environmentToken = environmentToken
+        self.entry = entry
+    }
+
+    /// How to talk to the server: its session's description, else the registry's, else the bundled API's.
+    package var serverDescription: ServerDescription {
+        record?.serverDescription ?? entry?.description ?? ServerPresets.bundled(server)
     }
 }

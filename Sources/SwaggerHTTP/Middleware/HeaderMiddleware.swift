@@ -3,7 +3,7 @@ import HTTPTypes
 import OpenAPIRuntime
 import SwaggerModel
 
-/// Sets one header on every request: the `User-Agent`, or the bearer token.
+/// Sets one header on every request: the `User-Agent`, or a token.
 struct HeaderMiddleware: ClientMiddleware {
     var name: HTTPField.Name
     var value: String
@@ -13,9 +13,10 @@ struct HeaderMiddleware: ClientMiddleware {
         HeaderMiddleware(name: .userAgent, value: "swaggerctl/\(SwaggerctlVersion.current)")
     }
 
-    /// `Authorization: Bearer <token>`.
-    static func bearer(_ token: String) -> HeaderMiddleware {
-        HeaderMiddleware(name: .authorization, value: "Bearer \(token)")
+    /// `token` as `use` says it goes: `Authorization: Bearer <token>`, `Authorization: Token <token>`,
+    /// `X-API-Key: <token>`.
+    static func token(_ token: String, as use: TokenUse) -> HeaderMiddleware {
+        HeaderMiddleware(name: HTTPField.Name(use.header) ?? .authorization, value: use.value(token))
     }
 
     func intercept(

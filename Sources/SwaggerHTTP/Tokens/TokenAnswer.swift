@@ -32,9 +32,10 @@ enum TokenAnswer {
             case .string(let text): Int64(text)
             default: nil
             }
+        let idToken: String? = if case .string(let token)? = answer[path: "id_token"] { token } else { nil }
         return TokenGrant(
             accessToken: access, refreshToken: refresh,
-            expiresIn: lifetime.flatMap { $0 > 0 ? Duration.seconds($0) : nil })
+            expiresIn: lifetime.flatMap { $0 > 0 ? Duration.seconds($0) : nil }, idToken: idToken)
     }
 }
 
@@ -49,17 +50,5 @@ enum FormEncoding {
 
     static func escape(_ text: String) -> String {
         PercentEncoding.encode(text, keeping: unescaped.contains, spaceAsPlus: true)
-    }
-}
-
-extension JSONValue {
-    /// The value at a dotted path of object members, such as `data.token`; `nil` when any step is missing.
-    package subscript(path path: String) -> JSONValue? {
-        var value = self
-        for name in path.split(separator: ".", omittingEmptySubsequences: false) {
-            guard case .object(let members) = value, let next = members[String(name)] else { return nil }
-            value = next
-        }
-        return value
     }
 }

@@ -5,8 +5,9 @@ package enum APIServiceError: Error, Sendable, Hashable {
     /// The server answered the login with 401 or 403, saying why when `message` is there: wrong credentials,
     /// an unknown app id, a locked or disabled account.
     case badCredentials(status: Int, message: String?)
-    /// The server answered a bearer-token request with 401.
-    case tokenRejected
+    /// The server answered a request with its token with 401; `challenge` is the authentication scheme its
+    /// `WWW-Authenticate` asked for, lowercased, when it named one.
+    case tokenRejected(challenge: String?)
     /// The server answered a refresh with 401: the refresh token is unknown, expired, revoked or spent, and
     /// the session has ended.
     case refreshRejected
@@ -49,6 +50,26 @@ package enum ProxyFailure: Sendable, Hashable {
 }
 
 extension APIServiceError {
+    /// Words with which servers refuse credentials, lowercased: Django REST framework's "Unable to log in with
+    /// provided credentials.", simplejwt's "No active account found with the given credentials", FastAPI's
+    /// "Incorrect username or password".
+    static let refusalWords = [
+        "credential", "incorrect", "wrong", "invalid password", "invalid username", "invalid user", "invalid email",
+        "invalid e-mail", "invalid login", "bad username", "bad password", "bad email", "authentication failed",
+        "login failed", "unable to log in", "does not match", "do not match", "no active account", "not authorized",
+    ]
+
+    /// Whether a server's words about a failed login say the credentials were refused, rather than the request.
+    package static func speaksOfCredentials(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        return refusalWords.contains(where: lowered.contains)
+    }
+
+    /// Whether the server refused the token (401), whatever scheme it asked for.
+    package var isTokenRejection: Bool {
+        if case .tokenRejected = self { true } else { false }
+    }
+
     /// The server could not be reached at all, so what was saved is the best there is: refused, unresolvable
     /// or timed out. Never a TLS failure, an HTTP status or a malformed answer.
     package var isUnreachable: Bool {

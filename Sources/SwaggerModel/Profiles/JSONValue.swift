@@ -61,3 +61,28 @@ package enum JSONValue: Sendable, Hashable, Codable {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+extension JSONValue {
+    /// The value at a dotted path of object members, such as `data.token`; `nil` when any step is missing.
+    package subscript(path path: String) -> JSONValue? {
+        var value = self
+        for name in path.split(separator: ".", omittingEmptySubsequences: false) {
+            guard case .object(let members) = value, let next = members[String(name)] else { return nil }
+            value = next
+        }
+        return value
+    }
+}
+
+// JSON written in Swift: the presets, and the tests' documents.
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int64) { self = .integer(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}

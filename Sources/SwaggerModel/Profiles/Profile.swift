@@ -15,13 +15,20 @@ package struct Profile: Sendable, Hashable {
     }
 
     /// Reads a profile from a server's answer: a JSON object, or one whose only member, `data`, is an object,
-    /// as APIs that wrap every answer send it.
+    /// as APIs that wrap every answer send it, or the object at `unwrapping`, a dotted path, when given.
     /// - Parameter contentType: The response's `Content-Type`, for the message when it is not JSON.
     /// - Throws: ``APIServiceError/notAProfile(_:)`` when the answer is not JSON, or not an object.
-    package init(answer: Data, contentType: String?) throws(APIServiceError) {
+    package init(answer: Data, contentType: String?, unwrapping path: String? = nil) throws(APIServiceError) {
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: answer) else {
             let sent = contentType.map { "it sent \"\($0)\" instead of JSON" } ?? "it sent no JSON body"
             throw .notAProfile("the profile is not JSON: \(sent)")
+        }
+        if let path {
+            guard case .object(let members)? = value[path: path] else {
+                throw .notAProfile("the profile answer has no object in \"\(path)\"")
+            }
+            self.init(fields: members)
+            return
         }
         guard case .object(let members) = value else {
             throw .notAProfile("the profile is not a JSON object")

@@ -43,13 +43,18 @@ package struct TokenGrant: Sendable, Hashable, Redacting {
     /// The access token's lifetime, when the server said (`expiresIn`, `expires_in`): what an opaque token's
     /// expiry is known by.
     package var expiresIn: Duration?
+    /// The OpenID Connect ID token, which says who signed in; it is read, never stored.
+    package var idToken: String?
 
-    package init(accessToken: String, refreshToken: String? = nil, username: String? = nil, expiresIn: Duration? = nil)
-    {
+    package init(
+        accessToken: String, refreshToken: String? = nil, username: String? = nil, expiresIn: Duration? = nil,
+        idToken: String? = nil
+    ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.username = username
         self.expiresIn = expiresIn
+        self.idToken = idToken
     }
 }
 

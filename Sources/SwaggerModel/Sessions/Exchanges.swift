@@ -3,15 +3,24 @@ import FoundationEssentials
 /// A login to post: the account, and how and where, as the login coordinator decided. The password and client
 /// secret travel beside it, never inside a value that lives longer.
 package struct LoginAttempt: Sendable, Hashable {
-    package var account: Account
+    package var server: ServerURL
+    /// The account as the person named it; `nil` for a browser login that learns it from whoever signs in.
+    package var name: AccountName?
     package var serverDescription: ServerDescription
-    /// The app id the original API wants.
+    /// The app id, for a server whose login sends one.
     package var appID: String
 
-    package init(account: Account, serverDescription: ServerDescription, appID: String) {
-        self.account = account
+    package init(server: ServerURL, name: AccountName?, serverDescription: ServerDescription, appID: String) {
+        self.server = server
+        self.name = name
         self.serverDescription = serverDescription
         self.appID = appID
+    }
+
+    /// The account a password login sends, which the person always names.
+    package var accountName: AccountName {
+        guard let name else { preconditionFailure("a password login names its account") }
+        return name
     }
 }
 

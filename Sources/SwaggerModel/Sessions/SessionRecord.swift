@@ -24,12 +24,23 @@ package struct SessionRecord: Sendable, Hashable {
     package var caCertificate: String?
     /// When `swaggerctl switch` chose this account; `nil` if it never did.
     package var selectedAt: Date?
-    package var serverDescription: ServerDescription
+    /// How to talk to the server: its entry in the server registry, joined to the record when both are read, else
+    /// what a record written before the registry kept, else the bundled API's. It is not written with the record.
+    package var serverDescription: ServerDescription {
+        get { joinedDescription ?? legacyDescription ?? ServerPresets.bundled(account.server) }
+        set { joinedDescription = newValue }
+    }
+    private var joinedDescription: ServerDescription?
+    /// The description that a record written before the server registry kept with it, until the registry takes
+    /// it over.
+    package private(set) var legacyDescription: ServerDescription?
+    /// That description as the record kept it, written back as it was read.
+    private var legacyDialect: JSONValue?
 
     package init(
         account: Account, appID: String, username: String? = nil, backend: BackendKind, savedAt: Date,
         expiresAt: Date? = nil, issuedAt: Date? = nil, refreshable: Bool? = nil, allowsPlainHTTP: Bool? = nil,
-        caCertificate: String? = nil, selectedAt: Date? = nil, serverDescription: ServerDescription
+        caCertificate: String? = nil, selectedAt: Date? = nil, serverDescription: ServerDescription? = nil
     ) {
         self.account = account
         self.appID = appID
@@ -42,12 +53,11 @@ package struct SessionRecord: Sendable, Hashable {
         self.allowsPlainHTTP = allowsPlainHTTP
         self.caCertificate = caCertificate
         self.selectedAt = selectedAt
-        self.serverDescription = serverDescription
+        self.joinedDescription = serverDescription
     }
 
     package var server: ServerURL { account.server }
     package var email: String { account.email }
-    package var kind: ServerKind { serverDescription.kind }
 
     /// When this session last became the one to use: its login, or a later `switch` to it. The latest on a
     /// server is that server's active session, and the latest overall names the default server.
@@ -55,8 +65,8 @@ package struct SessionRecord: Sendable, Hashable {
 }
 
 extension SessionRecord: Codable {
-    // The names sessions.json has always used. A record of the original kind keeps no description: the API
-    // document fixes it.
+    // The names sessions.json has always used. A record keeps no description: the server registry does. One
+    // written before the registry kept it under "dialect", which is read, and written back as it was.
     private enum CodingKeys: String, CodingKey {
         case server, email, appID = "appId", username, backend = "keystore", savedAt, expiresAt, issuedAt
         case refreshable, allowsPlainHTTP, selectedAt, serverDescription = "dialect", caCertificate = "caCert"
@@ -76,8 +86,15 @@ extension SessionRecord: Codable {
         allowsPlainHTTP = try container.decodeIfPresent(Bool.self, forKey: .allowsPlainHTTP)
         selectedAt = try container.decodeIfPresent(Date.self, forKey: .selectedAt)
         caCertificate = try container.decodeIfPresent(String.self, forKey: .caCertificate)
-        serverDescription =
-            try container.decodeIfPresent(ServerDescription.self, forKey: .serverDescription) ?? .original(server)
+        if let legacy = try container.decodeIfPresent(JSONValue.self, forKey: .serverDescription) {
+            do throws(ServerDescription.Invalid) {
+                legacyDescription = try ServerDescription(legacy: legacy, under: server)
+            } catch {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .serverDescription, in: container, debugDescription: error.reason)
+            }
+            legacyDialect = legacy
+        }
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -94,7 +111,7 @@ extension SessionRecord: Codable {
         try container.encodeIfPresent(allowsPlainHTTP, forKey: .allowsPlainHTTP)
         try container.encodeIfPresent(selectedAt, forKey: .selectedAt)
         try container.encodeIfPresent(caCertificate, forKey: .caCertificate)
-        if serverDescription.kind != .original { try container.encode(serverDescription, forKey: .serverDescription) }
+        try container.encodeIfPresent(legacyDialect, forKey: .serverDescription)
     }
 }
 

@@ -49,7 +49,7 @@ extension FormatOptions {
     /// The profile as a table of rows, or as JSON with every field as received.
     func render(_ outcome: ProfileOutcome) -> String {
         switch format {
-        case .table: Terminal.tableRenderer.render(DetailsViewModel.rows(for: outcome.profile, kind: outcome.kind))
+        case .table: Terminal.tableRenderer.render(DetailsViewModel.rows(for: outcome.profile, labels: outcome.labels))
         case .json: outcome.profile.prettyJSON
         }
     }

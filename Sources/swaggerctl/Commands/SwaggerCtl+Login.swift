@@ -11,20 +11,20 @@ extension SwaggerCtl {
             commandName: "login",
             abstract: "Log in, store the token, and show your profile.",
             discussion: """
-                On a terminal, a missing account and the password are asked for; the password is not echoed. \
-                In scripts, pipe the password in with --password-stdin. No option takes the password as \
-                its value.
+                With only the server's address, swaggerctl reads what the server publishes (its OpenAPI document, \
+                its OAuth metadata) to learn how to log in, and keeps that for the server: see `swaggerctl server`. \
+                On a terminal, a missing account and the password are asked for; the password is not echoed. In \
+                scripts, pipe the password in with --password-stdin. No option takes the password as its value.
 
-                The account is named with --email or --username; either goes in the field the server's login \
-                wants.
+                The account is named with --email or --username; an e-mail goes in the login's e-mail field where \
+                it has one. A sign-in in the browser keeps the session of whoever signs in.
 
                 Examples:
-                  swaggerctl login -e me@example.com
-                  swaggerctl login -s https://api.example.com -u ana
-                  swaggerctl login -s https://api.example.com -e me@example.com --format json
+                  swaggerctl login -s https://api.example.com -e me@example.com
+                  swaggerctl login -s https://api.example.com -u ana --format json
                   swaggerctl login -e me@example.com --password-stdin -q < password.txt
-                  swaggerctl login --web --kind oauth2 --client-id cli -e me@example.com
-                  swaggerctl login --device --kind oauth2 --client-id cli -e me@example.com
+                  swaggerctl login --web -s https://auth.example.com
+                  swaggerctl login --server-file team-api.json -e me@example.com
                 """)
 
         @Option(name: .shortAndLong, help: ArgumentHelp("The account's e-mail.", valueName: "email"))
@@ -40,38 +40,19 @@ extension SwaggerCtl {
 
         @Flag(
             help: ArgumentHelp(
-                "Sign in in a browser, on this machine or another, with a one-time code (RFC 8628's device "
-                    + "authorization grant) instead of a password. It needs an OAuth 2 server whose metadata names a "
-                    + "device authorization endpoint, and its client id."))
+                "Sign in in a browser, here or elsewhere, with a one-time code (RFC 8628) instead of a password. It "
+                    + "needs an OAuth 2 server with a device authorization endpoint, and its client id."))
         var device = false
 
         @Flag(
             help: ArgumentHelp(
-                "Sign in in the browser instead of with a password: the authorization code grant with PKCE, answered "
-                    + "on a port of this machine (127.0.0.1). $BROWSER, else xdg-open, opens the address, which is "
-                    + "printed too. It needs an OAuth 2 server whose metadata names an authorization endpoint, and its "
-                    + "client id."))
+                "Sign in in the browser instead of with a password (the authorization code grant with PKCE), answered "
+                    + "on a port of this machine. $BROWSER, else xdg-open, opens the address, which is printed too."))
         var web = false
 
-        @Option(
-            help: ArgumentHelp(
-                "How long --web waits for the browser's answer, in seconds. Default: 300.", valueName: "seconds"))
-        var browserTimeout: Int?
-
         @OptionGroup var serverOption: ServerOption
-        @OptionGroup var keyring: KeyringOption
-        @OptionGroup var network: NetworkOptions
-
-        @Option(
-            name: .customLong("app-id"),
-            help: ArgumentHelp(
-                "The app id to send. Default: SWAGGERCTL_APP_ID, else the one saved for the server, else "
-                    + "\(LoginCoordinator.defaultAppID).",
-                valueName: "id"))
-        var appID: String?
-
+        @OptionGroup var serverFile: ServerFileOption
         @OptionGroup var output: FormatOptions
-        @OptionGroup(title: "Other kinds of server") var serverDescription: ServerDescriptionOptions
 
         @Flag(
             name: .shortAndLong,
@@ -85,8 +66,24 @@ extension SwaggerCtl {
                     + "SWAGGERCTL_ALLOW_HTTP=1."))
         var allowHttp = false
 
+        @OptionGroup var verbose: VerboseOption
+
+        // Kept for a release, hidden: what describes a server is `server set`'s now, and where tokens go and whom
+        // to trust have their variables (SWAGGERCTL_KEYRING, SWAGGERCTL_CA_CERT) and `server set`.
+        @OptionGroup(visibility: .hidden) var keyring: KeyringOption
+        @OptionGroup(visibility: .hidden) var caCert: CACertOption
+        @OptionGroup(visibility: .hidden) var serverDescription: ServerDescriptionOptions
+
+        @Option(name: .customLong("app-id"), help: ArgumentHelp(visibility: .hidden))
+        var appID: String?
+
+        @Option(help: ArgumentHelp(visibility: .hidden))
+        var browserTimeout: Int?
+
+        @Flag(help: ArgumentHelp(visibility: .hidden))
+        var clientSecretStdin = false
+
         func validate() throws {
-            let onTerminal = Terminal.isTerminal(STDIN_FILENO)
             if email != nil, username != nil {
                 throw ValidationError("--email and --username both name the account; give one of them.")
             }
@@ -96,98 +93,97 @@ extension SwaggerCtl {
             if browserTimeout != nil, !web {
                 throw ValidationError("--browser-timeout is for --web.")
             }
-            if let browserTimeout, browserTimeout < 1 {
-                throw ValidationError("--browser-timeout must be 1 second or more.")
+            if let browserTimeout, browserTimeout < 1 || browserTimeout > 86_400 {
+                throw ValidationError("--browser-timeout must be from 1 to 86400 seconds.")
             }
-            let flag = device ? "--device" : "--web"
             if device || web, passwordStdin {
                 throw ValidationError(
-                    "\(flag) signs in in the browser, where the password is typed; it takes none. A confidential "
-                        + "client's secret comes with --client-secret-stdin.")
+                    "\(device ? "--device" : "--web") signs in in the browser, where the password is typed; it takes "
+                        + "none. A confidential client's secret comes on standard input.")
             }
-            if device || web {
-                if email == nil, username == nil, !onTerminal {
-                    throw ValidationError("Give the account with --email or --username when there is no terminal.")
-                }
-                return
-            }
-            if !passwordStdin, !onTerminal {
-                throw ValidationError("Standard input is not a terminal; pipe the password in with --password-stdin.")
-            }
-            if email == nil, username == nil, !onTerminal || passwordStdin {
+            if passwordStdin, email == nil, username == nil {
                 throw ValidationError(
                     "Give the account with --email or --username when the password comes from standard input.")
             }
         }
 
         func run() async throws {
-            var configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
+            var configuration = try Configuration.fromEnvironment(
+                keyring: keyring, verbose: verbose.verbose, caCert: caCert.caCert)
             if allowHttp { configuration.allowsPlainHTTP = true }
             let login = try await Spinner.run("Working", enabled: !quiet) { spinner in
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
                     (controller) throws(SwaggerError) in
                     // Piped secrets are read first: input that is not a password is refused before anything is sent.
                     let piped = passwordStdin ? try secrets(for: nil) : nil
-                    let selection = try controller.select(server: serverOption.url(), email: nil)
+                    let (fileServer, layers) = try givenLayers(file: serverFile, flags: serverDescription)
+                    let selection = try controller.select(server: serverOption.url() ?? fileServer, email: nil)
                     let choice = try await controller.serverChoice(
-                        try serverDescription.flags(), on: selection, clientSecret: serverDescription.clientSecretStdin)
+                        given: layers, on: selection, confidential: clientSecretStdin)
                     // Before the password is asked for: it says where the password will go.
                     if let discovered = Messages.discovery(choice), !quiet { Terminal.notice(discovered) }
-                    let ask = Messages.accountPrompt(choice.serverDescription.login)
-                    let email =
-                        if let account = email ?? username { account } else {
-                            try Prompt.line(ask.prompt, cancelled: ask.cancelled)
-                        }
                     let environment = ProcessInfo.processInfo.environment
-                    let hasBrowser = Browser.command(environment) != nil
+                    let hasBrowser = Browser.command(environment) != nil && Terminal.isTerminal(STDIN_FILENO)
                     // Without --web or --device: as the last login to the server, else as its documents say.
                     let signIn = ServerPlan.signIn(
                         flag: web ? .web : device ? .device : passwordStdin ? .password : nil,
-                        grantTypes: choice.found.grantTypes,
                         description: choice.serverDescription, hasBrowser: hasBrowser)
                     if signIn != .password, !web, !device, choice.serverDescription.signIn == .password, !quiet {
                         Terminal.notice(Messages.signInChosen(selection.server, signIn, hasBrowser: hasBrowser))
                     }
-                    var description = choice.serverDescription
-                    description.signIn = signIn
-                    let profile: ProfileOutcome
+                    var chosen = choice
+                    chosen.serverDescription.signIn = signIn
+                    let given = (email ?? username).map { AccountName($0, isEmail: email != nil) }
                     // A confidential client's secret, for a browser login: the whole of standard input, or asked for.
-                    let browserSecret =
-                        signIn != .password && serverDescription.clientSecretStdin ? try clientSecret() : nil
-                    if signIn == .web {
+                    let browserSecret = signIn != .password && clientSecretStdin ? try clientSecret() : nil
+                    switch signIn {
+                    case .web:
                         spinner?.label = "Waiting for the browser's answer from \(selection.server)"
-                        profile = try await controller.login(
-                            email: email,
+                        return try await controller.login(
+                            as: given,
                             method: .browser(
                                 open: { url in
                                     let opened = Browser.open(url, environment: environment)
                                     Terminal.notice(Messages.browserAddress(url, opened: opened))
                                 }, timeout: .seconds(browserTimeout ?? 300)),
-                            on: selection, appIDFlag: appID, serverDescription: description,
-                            clientSecret: browserSecret)
-                    } else if signIn == .device {
+                            on: selection, appIDFlag: appID, choice: chosen, clientSecret: browserSecret)
+                    case .device:
                         spinner?.label = "Waiting for the sign-in to \(selection.server)"
-                        profile = try await controller.login(
-                            email: email,
+                        return try await controller.login(
+                            as: given,
                             method: .device(show: { code in
                                 let address = code.verificationURIComplete ?? code.verificationURI
                                 let opened = Browser.open(address, environment: environment)
                                 Terminal.notice(Messages.deviceCode(code, opened: opened))
-                            }), on: selection, appIDFlag: appID, serverDescription: description,
-                            clientSecret: browserSecret)
-                    } else {
-                        let (password, clientSecret) = if let piped { piped } else { try secrets(for: email) }
+                            }), on: selection, appIDFlag: appID, choice: chosen, clientSecret: browserSecret)
+                    case .password:
+                        guard chosen.serverDescription.offersPasswordGrant else {
+                            throw Messages.noPasswordGrant(selection.server)
+                        }
+                        let name = if let given { given } else { try askedAccount(chosen.serverDescription.login) }
+                        let (password, clientSecret) = if let piped { piped } else { try secrets(for: name.value) }
                         spinner?.label = "Logging in to \(selection.server)"
-                        profile = try await controller.login(
-                            email: email, password: password, on: selection, appIDFlag: appID,
-                            serverDescription: description, clientSecret: clientSecret)
+                        return try await controller.login(
+                            as: name, method: .password(password), on: selection, appIDFlag: appID, choice: chosen,
+                            clientSecret: clientSecret)
                     }
-                    return LoginResult(email: email, server: selection.server, profile: profile)
                 }
             }
             guard !quiet else { return }
-            Terminal.notice("Logged in to \(login.server) as \(login.email).")
+            Terminal.notice("Logged in to \(login.account.server) as \(login.account.email).")
             Terminal.print(output.render(login.profile))
+        }
+
+        /// The account, asked for on the terminal: an e-mail where the login takes one, else a user name.
+        private func askedAccount(_ login: LoginStep) throws(SwaggerError) -> AccountName {
+            guard Terminal.isTerminal(STDIN_FILENO) else {
+                throw SwaggerError(
+                    .usage,
+                    "Standard input is not a terminal; give the account with --email or --username, and pipe the "
+                        + "password in with --password-stdin.")
+            }
+            let ask = Messages.accountPrompt(login)
+            return AccountName(try Prompt.line(ask.prompt, cancelled: ask.cancelled), isEmail: ask.isEmail)
         }
 
         /// A browser login's client secret: standard input's only line, or asked for on the terminal.
@@ -207,14 +203,18 @@ extension SwaggerCtl {
         /// on its first line and the secret on its second, or asked for on the terminal.
         private func secrets(for email: String?) throws(SwaggerError) -> (password: String, clientSecret: String?) {
             guard passwordStdin else {
+                guard Terminal.isTerminal(STDIN_FILENO) else {
+                    throw SwaggerError(
+                        .usage, "Standard input is not a terminal; pipe the password in with --password-stdin.")
+                }
                 let password = try Prompt.secret(
                     "Password for \(email ?? "the account"): ", cancelled: "Login cancelled: no password given.")
-                guard serverDescription.clientSecretStdin else { return (password, nil) }
+                guard clientSecretStdin else { return (password, nil) }
                 let secret = try Prompt.secret("Client secret: ", cancelled: "Login cancelled: no client secret given.")
                 return (password, secret)
             }
             let input = try Prompt.standardInput()
-            guard serverDescription.clientSecretStdin else { return (input, nil) }
+            guard clientSecretStdin else { return (input, nil) }
             let lines = input.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
             let password = lines[0].hasSuffix("\r") ? lines[0].dropLast() : lines[0]
             guard lines.count == 2, !password.isEmpty, !lines[1].isEmpty else {
@@ -226,11 +226,4 @@ extension SwaggerCtl {
             return (String(password), String(lines[1]))
         }
     }
-}
-
-/// What a login gives the command to print.
-private struct LoginResult: Sendable {
-    var email: String
-    var server: ServerURL
-    var profile: ProfileOutcome
 }

@@ -1,0 +1,85 @@
+import FoundationEssentials
+import SessionStorage
+import SwaggerModel
+
+extension SessionController {
+    /// A server the registry knows, as `server list` and `server show` show it.
+    package struct ServerSummary: Sendable, Hashable {
+        package var entry: ServerEntry
+        /// Whether commands without `-s` use it.
+        package var isCurrent: Bool
+        /// The accounts logged in to it, the active one first.
+        package var accounts: [String]
+    }
+
+    /// Every server the registry knows, in the order they were first saved, and the servers whose entries cannot be
+    /// read.
+    package func knownServers() throws(SwaggerError) -> (servers: [ServerSummary], damaged: [ServerURL?]) {
+        (summaries(try known()), try servers.damaged())
+    }
+
+    private func summaries(_ known: Known) -> [ServerSummary] {
+        let current = try? configuration.server(flag: nil, current: known.current)
+        return known.entries.map { entry in
+            ServerSummary(
+                entry: entry, isCurrent: entry.server == current,
+                accounts: known.records.filter { $0.server == entry.server }.map(\.email))
+        }
+    }
+
+    /// What the registry knows about `server`, else the current server.
+    /// - Throws: `SwaggerError` with code `failure` when the registry has no entry for it.
+    package func server(_ server: ServerURL?) throws(SwaggerError) -> ServerSummary {
+        let known = try known()
+        let summaries = summaries(known)
+        let wanted = try configuration.server(flag: server, current: known.current)
+        guard let summary = summaries.first(where: { $0.entry.server == wanted }) else {
+            throw SwaggerError(
+                .failure,
+                "swaggerctl knows nothing of \(wanted) yet. Run `swaggerctl server set \(wanted)` to describe it, or "
+                    + "log in to it.")
+        }
+        return summary
+    }
+
+    /// Describes `server` and keeps the description: what is given (a file's layer, then the flags') over its saved
+    /// description, or, with `discover` or when there is nothing saved, over what the server publishes. `appID`
+    /// and `caCertificate`, when given, are kept for its later logins.
+    /// - Returns: The entry saved, and how it was made, for the line that says what was found.
+    /// - Throws: `SwaggerError`: usage for a description that cannot be made whole; the request's error for a
+    ///   server that could not be reached.
+    package func describe(
+        _ server: ServerURL, given: [DescriptionLayer], discover: Bool, appID: String?, caCertificate: String?
+    ) async throws(SwaggerError) -> (entry: ServerEntry, choice: ServerChoice) {
+        let known = try known()
+        let saved = known.entries.first { $0.server == server }
+        // The --ca-cert given is the configuration's too, so that discovery trusts it already.
+        let selection = SessionSelection(server: server, entry: discover ? nil : saved)
+        let choice = try await serverChoice(given: given, on: selection, confidential: false)
+        var entry =
+            saved ?? ServerEntry(server: server, description: choice.serverDescription, updatedAt: now())
+        entry.description = choice.serverDescription
+        entry.sources = choice.sources
+        entry.updatedAt = now()
+        if let appID { entry.appID = appID }
+        if let caCertificate { entry.caCertificate = caCertificate }
+        if let fetched = choice.document, let url = choice.finding?.documents.first {
+            entry.document = keepCopy(of: fetched, from: url, for: server) ?? entry.document
+        }
+        try servers.save(entry)
+        return (entry, choice)
+    }
+
+    /// Forgets what the registry knows about `server`.
+    /// - Throws: `SwaggerError` with code `failure` while accounts are logged in to it: their sessions need it.
+    package func forget(_ server: ServerURL) throws(SwaggerError) -> Bool {
+        let accounts = try records().filter { $0.server == server }.map(\.email)
+        guard accounts.isEmpty else {
+            throw SwaggerError(
+                .failure,
+                "\(Messages.accountsAre(accounts)) logged in to \(server), whose sessions need its description; log "
+                    + "out first (`swaggerctl logout -s \(server) -e \(accounts[0])`).")
+        }
+        return try servers.forget(server)
+    }
+}

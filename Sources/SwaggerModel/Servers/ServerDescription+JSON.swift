@@ -1,0 +1,331 @@
+import FoundationEssentials
+
+/// The description language: a server's description as JSON, the same in `servers.json`, a `--server-file`, and
+/// what `server export` prints.
+///
+/// ```json
+/// {
+///   "preset": "simplejwt",
+///   "login": {"url": "/token/", "body": "json", "account": "username", "email": "email", "password": "password",
+///             "members": {"provider": "db"}, "answer": {"access": "access", "refresh": "refresh"}},
+///   "token": "Authorization: Token",
+///   "refresh": {"url": "/token/refresh/", "with": "json:refresh"},
+///   "revocation": {"url": "/token/blacklist/", "with": "json:refresh"},
+///   "profile": {"url": "/users/me/"},
+///   "client": {"id": "my-cli", "scope": "openid", "secret": false}
+/// }
+/// ```
+///
+/// A description that names a preset changes only what it names. A path is under the server's URL; a full URL
+/// may name another host. `"refresh": null` and `"revocation": null` say the server has no such step.
+extension ServerDescription {
+    /// Why a description cannot be read: the member, and what is wrong with it.
+    package struct Invalid: Error, Sendable, Hashable {
+        package var reason: String
+        /// Whether a part is missing that another layer (a document, a flag) could give, rather than wrong.
+        package var isMissing = false
+
+        package init(_ reason: String, isMissing: Bool = false) {
+            self.reason = reason
+            self.isMissing = isMissing
+        }
+    }
+
+    /// The members of the language at the top of a description.
+    package static let members: Set<String> = [
+        "preset", "login", "token", "refresh", "revocation", "profile", "client", "authorization",
+        "deviceAuthorization", "grantTypes", "signIn", "document",
+    ]
+
+    /// Reads a description in the description language, its paths under `server`.
+    /// - Throws: ``Invalid`` naming the first member that is missing or not what the language takes.
+    package init(json: JSONValue, under server: ServerURL) throws(Invalid) {
+        guard case .object(var members) = json else { throw Invalid("a description is a JSON object") }
+        if let unknown = members.keys.sorted().first(where: { !Self.members.contains($0) }) {
+            throw Invalid("\"\(unknown.prefix(60))\" is not part of a server description")
+        }
+        var contract = Contract.described
+        if let name = members["preset"] {
+            guard case .string(let name) = name, let preset = ServerPresets.named(name) else {
+                throw Invalid(
+                    "preset must be one of \(ServerPresets.names.joined(separator: ", ")); got \(name.compactJSON.prefix(60))"
+                )
+            }
+            if preset.contract == .bundled, let other = members.keys.sorted().first(where: { $0 != "preset" }) {
+                throw Invalid("\"\(other)\" cannot change \(name): its requests are fixed by its OpenAPI document")
+            }
+            contract = preset.contract
+            if case .object(let merged) = preset.json.merging(.object(members)) { members = merged }
+        }
+        let reader = Reader(members: members, server: server)
+        let login = try reader.object("login")
+        var step = LoginStep(url: try reader.requiredURL("url", in: login, of: "login"))
+        step.encoding = try reader.enumeration("body", in: login, of: "login") ?? .json
+        step.account = try reader.string("account", in: login, of: "login") ?? step.account
+        step.email = try reader.string("email", in: login, of: "login")
+        step.password = try reader.string("password", in: login, of: "login") ?? step.password
+        step.appID = try reader.string("appId", in: login, of: "login")
+        switch login?["members"] {
+        case .object(let extra)?: step.members = extra
+        case nil, .null?: break
+        default: throw Invalid("login.members must be an object of members and their values")
+        }
+        step.answer = try reader.fields(login?["answer"], of: "login.answer") ?? .oauth2
+        step.refusals = try reader.statuses(login?["refusals"], of: "login.refusals")
+        let profileMembers = try reader.object("profile")
+        var profile = ProfileStep(url: try reader.requiredURL("url", in: profileMembers, of: "profile"))
+        profile.unwrap = try reader.string("unwrap", in: profileMembers, of: "profile")
+        profile.labels = try reader.labels(profileMembers?["labels"])
+        self.init(login: step, profile: profile)
+        self.contract = contract
+        if case .string(let name)? = members["preset"] { preset = name }
+        if let text = try reader.string("token") {
+            guard let use = TokenUse(text: text) else {
+                throw Invalid(
+                    "token must be a header and its scheme, such as \"Authorization: Bearer\"; got \(text.prefix(60))")
+            }
+            token = use
+        }
+        if let refreshMembers = try reader.object("refresh") {
+            let shape: RefreshShape =
+                try reader.shape("with", in: refreshMembers, of: "refresh") ?? .json(field: "refresh_token")
+            // A refresh goes where the login went unless it says otherwise, as OAuth 2's token endpoint takes both.
+            var refresh = RefreshStep(
+                url: try reader.url("url", in: refreshMembers, of: "refresh") ?? step.url, shape: shape)
+            if let text = try reader.string("token", in: refreshMembers, of: "refresh") {
+                guard let use = TokenUse(text: text) else {
+                    throw Invalid("refresh.token must be a header and its scheme")
+                }
+                refresh.token = use
+            }
+            refresh.answer = try reader.fields(refreshMembers["answer"], of: "refresh.answer")
+            refresh.appID = try reader.string("appId", in: refreshMembers, of: "refresh")
+            self.refresh = refresh
+        }
+        // A revocation says how it is sent before anything says where (OAuth 2's preset, before its metadata): until
+        // then there is none.
+        if let revocationMembers = try reader.object("revocation"),
+            let url = try reader.url("url", in: revocationMembers, of: "revocation")
+        {
+            let shape: RevocationShape =
+                try reader.shape("with", in: revocationMembers, of: "revocation") ?? .json(field: "refresh_token")
+            revocation = RevocationStep(
+                url: url, shape: shape,
+                clientAuthentication: try reader.enumeration("client", in: revocationMembers, of: "revocation"))
+        }
+        if let client = try reader.object("client") {
+            clientID = try reader.string("id", in: client, of: "client")
+            scope = try reader.string("scope", in: client, of: "client")
+            switch client["secret"] {
+            case nil, .null?: break
+            case .bool(let secret)?: usesClientSecret = secret
+            default: throw Invalid("client.secret must be true or false")
+            }
+        }
+        authorizationURL = try reader.url("authorization", in: members, of: nil)
+        deviceAuthorizationURL = try reader.url("deviceAuthorization", in: members, of: nil)
+        document = try reader.url("document", in: members, of: nil)
+        if let types = members["grantTypes"], types != .null {
+            guard case .array(let values) = types else { throw Invalid("grantTypes must be an array of names") }
+            grantTypes = try values.map { (value) throws(Invalid) in
+                guard case .string(let name) = value else { throw Invalid("grantTypes must be an array of names") }
+                return name
+            }
+        }
+        signIn = try reader.enumeration("signIn", in: members, of: nil) ?? .password
+    }
+
+    /// The description in the description language. A URL under `server`, when given, is written as a path under
+    /// it; every other, and every one when `server` is `nil`, whole.
+    package func json(relativeTo server: ServerURL? = nil) -> JSONValue {
+        if contract == .bundled, let preset { return .object(["preset": .string(preset)]) }
+        func address(_ url: URL) -> JSONValue {
+            let text = url.absoluteString
+            guard let base = server?.string, text.hasPrefix(base + "/") else { return .string(text) }
+            let path = String(text.dropFirst(base.count))
+            // A path that begins with two slashes would be read back as a host.
+            return path.hasPrefix("//") ? .string(text) : .string(path)
+        }
+        func fields(_ fields: TokenFields) -> JSONValue {
+            .object([
+                "access": .string(fields.accessToken), "refresh": .string(fields.refreshToken),
+                "expiresIn": .string(fields.expiresIn),
+            ])
+        }
+        var loginMembers: [String: JSONValue] = [
+            "url": address(login.url), "body": .string(login.encoding.rawValue), "account": .string(login.account),
+            "password": .string(login.password), "answer": fields(login.answer),
+        ]
+        if let email = login.email { loginMembers["email"] = .string(email) }
+        if !login.members.isEmpty { loginMembers["members"] = .object(login.members) }
+        if let appID = login.appID { loginMembers["appId"] = .string(appID) }
+        if !login.refusals.isEmpty { loginMembers["refusals"] = .array(login.refusals.map { .integer(Int64($0)) }) }
+        var members: [String: JSONValue] = ["login": .object(loginMembers), "token": .string(token.text)]
+        if let preset { members["preset"] = .string(preset) }
+        if let refresh {
+            var step: [String: JSONValue] = ["url": address(refresh.url), "with": .string(refresh.shape.text)]
+            if let use = refresh.token { step["token"] = .string(use.text) }
+            if let answer = refresh.answer { step["answer"] = fields(answer) }
+            if let appID = refresh.appID { step["appId"] = .string(appID) }
+            members["refresh"] = .object(step)
+        } else {
+            members["refresh"] = .null
+        }
+        if let revocation {
+            var step: [String: JSONValue] = ["url": address(revocation.url), "with": .string(revocation.shape.text)]
+            if let client = revocation.clientAuthentication { step["client"] = .string(client.rawValue) }
+            members["revocation"] = .object(step)
+        } else {
+            members["revocation"] = .null
+        }
+        var profileMembers: [String: JSONValue] = ["url": address(profile.url)]
+        if let unwrap = profile.unwrap { profileMembers["unwrap"] = .string(unwrap) }
+        if !profile.labels.isEmpty {
+            profileMembers["labels"] = .array(
+                profile.labels.map { label in
+                    .array([.string(label.field), .string(label.label)] + (label.none.map { [$0] } ?? []))
+                })
+        }
+        members["profile"] = .object(profileMembers)
+        if clientID != nil || scope != nil || usesClientSecret {
+            var client: [String: JSONValue] = ["secret": .bool(usesClientSecret)]
+            if let clientID { client["id"] = .string(clientID) }
+            if let scope { client["scope"] = .string(scope) }
+            members["client"] = .object(client)
+        }
+        if let authorizationURL { members["authorization"] = address(authorizationURL) }
+        if let deviceAuthorizationURL { members["deviceAuthorization"] = address(deviceAuthorizationURL) }
+        if let document { members["document"] = address(document) }
+        if let grantTypes { members["grantTypes"] = .array(grantTypes.map(JSONValue.string)) }
+        if signIn != .password { members["signIn"] = .string(signIn.rawValue) }
+        return .object(members)
+    }
+}
+
+extension JSONValue {
+    /// `other` over this value: objects are merged member by member, each of `other`'s members over this one's;
+    /// anything else, `null` included, is replaced.
+    package func merging(_ other: JSONValue) -> JSONValue {
+        guard case .object(var members) = self, case .object(let changes) = other else { return other }
+        for (name, change) in changes {
+            members[name] = members[name].map { $0.merging(change) } ?? change
+        }
+        return .object(members)
+    }
+}
+
+/// Reads the members of a description, naming the one that is wrong.
+private struct Reader {
+    let members: [String: JSONValue]
+    let server: ServerURL
+
+    /// A step's object; `nil` when it is absent or `null`.
+    func object(_ name: String) throws(ServerDescription.Invalid) -> [String: JSONValue]? {
+        switch members[name] {
+        case .object(let object)?: return object
+        case nil, .null?: return nil
+        default: throw ServerDescription.Invalid("\(name) must be an object")
+        }
+    }
+
+    func string(_ name: String, in object: [String: JSONValue]? = nil, of step: String? = nil)
+        throws(ServerDescription.Invalid) -> String?
+    {
+        switch (object ?? members)[name] {
+        case nil, .null?: return nil
+        case .string(let text)? where !text.isEmpty && text.count <= 2048: return text
+        default: throw ServerDescription.Invalid("\(Self.path(step, name)) must be a string")
+        }
+    }
+
+    func requiredURL(_ name: String, in object: [String: JSONValue]?, of step: String)
+        throws(ServerDescription.Invalid) -> URL
+    {
+        guard let url = try url(name, in: object, of: step) else {
+            throw ServerDescription.Invalid("\(step).\(name) is missing: where the \(step) is sent", isMissing: true)
+        }
+        return url
+    }
+
+    func url(_ name: String, in object: [String: JSONValue]?, of step: String?)
+        throws(ServerDescription.Invalid) -> URL?
+    {
+        guard let text = try string(name, in: object, of: step) else { return nil }
+        do throws(SwaggerError) {
+            return try server.resolve(text)
+        } catch {
+            throw ServerDescription.Invalid("\(Self.path(step, name)): \(error.message)")
+        }
+    }
+
+    func enumeration<Value: RawRepresentable<String>>(
+        _ name: String, in object: [String: JSONValue]?, of step: String?
+    ) throws(ServerDescription.Invalid) -> Value? {
+        guard let text = try string(name, in: object, of: step) else { return nil }
+        guard let value = Value(rawValue: text) else {
+            throw ServerDescription.Invalid("\(Self.path(step, name)) cannot be \(text.prefix(60))")
+        }
+        return value
+    }
+
+    func shape<Shape: TextShape>(_ name: String, in object: [String: JSONValue], of step: String)
+        throws(ServerDescription.Invalid) -> Shape?
+    {
+        guard let text = try string(name, in: object, of: step) else { return nil }
+        guard let shape = Shape(text: text) else {
+            throw ServerDescription.Invalid("\(step).\(name) cannot be \(text.prefix(60))")
+        }
+        return shape
+    }
+
+    func fields(_ value: JSONValue?, of path: String) throws(ServerDescription.Invalid) -> TokenFields? {
+        guard let value, value != .null else { return nil }
+        guard case .object(let names) = value else { throw ServerDescription.Invalid("\(path) must be an object") }
+        func name(_ key: String, _ fallback: String) throws(ServerDescription.Invalid) -> String {
+            switch names[key] {
+            case nil, .null?: return fallback
+            case .string(let text)? where !text.isEmpty: return text
+            default: throw ServerDescription.Invalid("\(path).\(key) must be a member's name")
+            }
+        }
+        let oauth2 = TokenFields.oauth2
+        return TokenFields(
+            accessToken: try name("access", oauth2.accessToken), refreshToken: try name("refresh", oauth2.refreshToken),
+            expiresIn: try name("expiresIn", oauth2.expiresIn))
+    }
+
+    func statuses(_ value: JSONValue?, of path: String) throws(ServerDescription.Invalid) -> [Int] {
+        guard let value, value != .null else { return [] }
+        guard case .array(let values) = value else { throw ServerDescription.Invalid("\(path) must be an array") }
+        return try values.map { (value) throws(ServerDescription.Invalid) in
+            guard case .integer(let status) = value, (400..<500).contains(status) else {
+                throw ServerDescription.Invalid("\(path) holds HTTP statuses from 400 to 499")
+            }
+            return Int(status)
+        }
+    }
+
+    func labels(_ value: JSONValue?) throws(ServerDescription.Invalid) -> [ProfileLabel] {
+        guard let value, value != .null else { return [] }
+        let wrong = ServerDescription.Invalid("profile.labels must be an array of [field, label] pairs")
+        guard case .array(let entries) = value else { throw wrong }
+        return try entries.map { (entry) throws(ServerDescription.Invalid) in
+            guard case .array(let parts) = entry, parts.count == 2 || parts.count == 3,
+                case .string(let field) = parts[0], case .string(let label) = parts[1]
+            else { throw wrong }
+            return ProfileLabel(field, label, none: parts.count == 3 ? parts[2] : nil)
+        }
+    }
+
+    private static func path(_ step: String?, _ name: String) -> String {
+        step.map { "\($0).\(name)" } ?? name
+    }
+}
+
+/// A step's shape, written as text.
+private protocol TextShape {
+    init?(text: String)
+}
+
+extension RefreshShape: TextShape {}
+extension RevocationShape: TextShape {}

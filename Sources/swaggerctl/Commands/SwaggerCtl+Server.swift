@@ -1,0 +1,255 @@
+import ArgumentParser
+import FoundationEssentials
+import SessionStorage
+import SwaggerClient
+import SwaggerHTTP
+import SwaggerModel
+
+extension SwaggerCtl {
+    struct Server: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "server",
+            abstract: "List, show, describe and forget the servers swaggerctl knows.",
+            discussion: """
+                swaggerctl keeps what it knows about each server apart from the sessions on it: how to log in, \
+                refresh, log out and read the profile, where that came from, and the server's OpenAPI document. A \
+                first login describes the server from what it publishes; logging out keeps the description. A \
+                team can keep a description in a file: `server export` writes it, and `server import` or \
+                `login --server-file` read it.
+
+                Examples:
+                  swaggerctl server list
+                  swaggerctl server show https://api.example.com
+                  swaggerctl server set https://api.example.com --preset simplejwt --profile-path /users/me/
+                  swaggerctl server export https://api.example.com > api.json
+                  swaggerctl server import api.json
+                """,
+            subcommands: [List.self, Show.self, Set.self, Forget.self, Export.self, Import.self])
+    }
+}
+
+extension SwaggerCtl.Server {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the servers swaggerctl knows, the current one marked.")
+
+        @OptionGroup var output: FormatOptions
+
+        func run() async throws {
+            let configuration = try Configuration.fromEnvironment()
+            let (servers, damaged) = try await SessionController.atTerminal(configuration) {
+                (controller) throws(SwaggerError) in try controller.knownServers()
+            }
+            for server in damaged {
+                Terminal.warning(
+                    "the registry's entry for \(server?.string ?? "a server") cannot be read; "
+                        + "`swaggerctl server set` describes it again.")
+            }
+            switch output.format {
+            case .json:
+                Terminal.print(JSONOutput.render(servers.map(ServerListing.init), fallback: "[]"))
+            case .table:
+                guard !servers.isEmpty else {
+                    throw SwaggerError(
+                        .failure, "swaggerctl knows no server yet. Log in to one, or describe it with `server set`.")
+                }
+                Terminal.print(Terminal.tableRenderer.render(servers.map(ServerListing.row)))
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show how swaggerctl talks to a server, and where each part of that came from.")
+
+        @Argument(help: ArgumentHelp("The server's URL. Default: the current server.", valueName: "url"))
+        var server: String?
+
+        @OptionGroup var output: FormatOptions
+
+        func run() async throws {
+            let configuration = try Configuration.fromEnvironment()
+            let url = try server.map { (text) throws(SwaggerError) in try ServerURL(text) }
+            let summary = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
+                try controller.server(url)
+            }
+            switch output.format {
+            case .json: Terminal.print(DescriptionFile.export(summary.entry))
+            case .table: Terminal.print(Terminal.tableRenderer.render(ServerListing.rows(summary)))
+            }
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Describe a server: what its login, refresh, logout and profile are, kept for its logins.",
+            discussion: """
+                The flags change the server's saved description. Without any, or with --discover, swaggerctl reads \
+                again what the server publishes (its OpenAPI document, its OAuth metadata) and keeps what it \
+                finds, with the flags over it.
+
+                Examples:
+                  swaggerctl server set https://api.example.com
+                  swaggerctl server set https://api.example.com --preset simplejwt --profile-path /users/me/
+                  swaggerctl server set https://api.example.com --token 'Authorization: Token'
+                  swaggerctl server set https://api.example.com --login-field provider=db --login-field refresh:=true
+                  swaggerctl server set https://auth.example.com --client-id my-cli --scope openid
+                """)
+
+        @Argument(help: ArgumentHelp("The server's URL.", valueName: "url"))
+        var server: String
+
+        @OptionGroup var serverDescription: ServerDescriptionOptions
+
+        @Flag(help: "Read what the server publishes again, rather than change what is saved.")
+        var discover = false
+
+        @Option(name: .customLong("app-id"), help: ArgumentHelp("The app id its logins send.", valueName: "id"))
+        var appID: String?
+
+        @OptionGroup var caCert: CACertOption
+        @OptionGroup var verbose: VerboseOption
+
+        func run() async throws {
+            let configuration = try Configuration.fromEnvironment(
+                keyring: nil, verbose: verbose.verbose, caCert: caCert.caCert)
+            let url = try ServerURL(server)
+            let flags = try serverDescription.flags()
+            let given = flags.isEmpty ? [] : [DescriptionLayer(json: flags.json, source: "given")]
+            let rediscover = discover || (flags.isEmpty && appID == nil && caCert.caCert == nil)
+            let caCertificate = configuration.trust.additionalCertificates.map(Self.absolute)
+            let (entry, choice) = try await Spinner.run("Reading what \(url) publishes") { spinner in
+                try await SessionController.atTerminal(configuration, delegate: spinner) {
+                    (controller) throws(SwaggerError) in
+                    try await controller.describe(
+                        url, given: given, discover: rediscover, appID: appID, caCertificate: caCertificate)
+                }
+            }
+            if let discovered = Messages.discovery(choice) { Terminal.notice(discovered) }
+            Terminal.notice("Saved how to talk to \(entry.server).")
+        }
+
+        /// A certificate file's absolute path, as the registry keeps it for later commands run elsewhere.
+        static func absolute(_ path: String) -> String {
+            path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        }
+    }
+
+    struct Forget: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Forget what swaggerctl knows about a server. Its sessions must be logged out first.")
+
+        @Argument(help: ArgumentHelp("The server's URL.", valueName: "url"))
+        var server: String
+
+        func run() async throws {
+            let configuration = try Configuration.fromEnvironment()
+            let url = try ServerURL(server)
+            let forgotten = try await SessionController.atTerminal(configuration) {
+                (controller) throws(SwaggerError) in try controller.forget(url)
+            }
+            Terminal.notice(forgotten ? "Forgot \(url)." : "swaggerctl knew nothing of \(url).")
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a server's description as JSON, for `server import` and `login --server-file`.")
+
+        @Argument(help: ArgumentHelp("The server's URL. Default: the current server.", valueName: "url"))
+        var server: String?
+
+        func run() async throws {
+            let configuration = try Configuration.fromEnvironment()
+            let url = try server.map { (text) throws(SwaggerError) in try ServerURL(text) }
+            let summary = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
+                try controller.server(url)
+            }
+            Terminal.print(DescriptionFile.export(summary.entry))
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Describe a server from a file that `server export` wrote.",
+            discussion: """
+                The file may name its server; -s names it otherwise, or instead. What the file leaves out is \
+                taken from the server's saved description, or from what the server publishes.
+                """)
+
+        @Argument(help: ArgumentHelp("The JSON file.", valueName: "file"))
+        var file: String
+
+        @OptionGroup var serverOption: ServerOption
+        @OptionGroup var verbose: VerboseOption
+
+        func run() async throws {
+            let configuration = try Configuration.fromEnvironment(keyring: nil, verbose: verbose.verbose, caCert: nil)
+            let read = try ServerFileOption.read(file)
+            guard let url = try serverOption.url() ?? read.server else {
+                throw SwaggerError(.usage, "\(file) does not say which server it describes; name it with -s.")
+            }
+            let layer = read.layer
+            let (entry, _) = try await SessionController.atTerminal(configuration) {
+                (controller) throws(SwaggerError) in
+                try await controller.describe(url, given: [layer], discover: false, appID: nil, caCertificate: nil)
+            }
+            Terminal.notice("Saved how to talk to \(entry.server), from \(file).")
+        }
+    }
+}
+
+/// A server as `server list` and `server show` print it.
+struct ServerListing: Encodable {
+    var server: String
+    var current: Bool
+    var preset: String?
+    var foundIn: String?
+    var accounts: [String]
+
+    init(_ summary: SessionController.ServerSummary) {
+        server = summary.entry.server.string
+        current = summary.isCurrent
+        preset = summary.entry.description.preset
+        foundIn = summary.entry.description.document?.absoluteString
+        accounts = summary.accounts
+    }
+
+    /// One row: the server, and what describes it.
+    static func row(_ summary: SessionController.ServerSummary) -> DetailsViewModel {
+        let listing = ServerListing(summary)
+        var notes: [String] = []
+        if listing.current { notes.append("current") }
+        if let preset = listing.preset { notes.append("preset \(preset)") }
+        if let found = listing.foundIn { notes.append("found in \(found)") }
+        notes.append(
+            listing.accounts.isEmpty
+                ? "no session" : "\(listing.accounts.count) session\(listing.accounts.count == 1 ? "" : "s")")
+        return DetailsViewModel(key: listing.server, value: notes.joined(separator: "; "))
+    }
+
+    /// `server show`'s rows: the server, its sessions, its description with where each part came from, and the
+    /// settings `server set` keeps.
+    static func rows(_ summary: SessionController.ServerSummary) -> [DetailsViewModel] {
+        let entry = summary.entry
+        var rows = [
+            DetailsViewModel(key: "Server", value: entry.server.string + (summary.isCurrent ? " (current)" : "")),
+            DetailsViewModel(
+                key: "Accounts", value: summary.accounts.isEmpty ? "none" : summary.accounts.joined(separator: ", ")),
+        ]
+        rows += ServerView.rows(for: entry.description, sources: entry.sources)
+        if let appID = entry.appID { rows.append(DetailsViewModel(key: "App ID", value: appID)) }
+        if let caCertificate = entry.caCertificate {
+            rows.append(DetailsViewModel(key: "CA certificates", value: caCertificate))
+        }
+        if let document = entry.document {
+            rows.append(
+                DetailsViewModel(
+                    key: "Document copy",
+                    value:
+                        "\(document.url.absoluteString), read \(SessionStatus.format(document.fetchedAt, now: Date()))")
+            )
+        }
+        return rows
+    }
+}
