@@ -68,12 +68,16 @@ struct HTTPClientTransport: ClientTransport {
     }
 
     /// The request's path and query, appended to the base URL's path.
-    private static func url(of request: HTTPRequest, under baseURL: URL) throws -> String {
-        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
-            let target = URLComponents(string: request.path ?? "")
-        else { throw InvalidURL() }
-        components.percentEncodedPath += target.percentEncodedPath
-        components.percentEncodedQuery = target.percentEncodedQuery
+    ///
+    /// The request's target is split at its first `?` rather than parsed as a URL reference: a path that begins
+    /// with two slashes (Glewlwyd's `//api/oidc/token`) would be read as a host.
+    static func url(of request: HTTPRequest, under baseURL: URL) throws -> String {
+        let target = request.path ?? ""
+        let path = target.prefix { $0 != "?" }
+        let query = target.dropFirst(path.count + 1)
+        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else { throw InvalidURL() }
+        components.percentEncodedPath += path
+        components.percentEncodedQuery = path.count < target.count ? String(query) : nil
         guard let url = components.url else { throw InvalidURL() }
         return url.absoluteString
     }
