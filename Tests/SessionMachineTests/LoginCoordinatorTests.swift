@@ -139,12 +139,14 @@ struct LoginCoordinatorTests {
         }
     }
 
-    @Test("a client secret is kept with the tokens, and another kind's description with the record")
+    @Test("a client secret is kept with the tokens, and the description, saying the client uses one, with the record")
     func clientSecretAndDescription() {
         var coordinator = Self.checking(Self.request(description: Fixtures.identity, clientSecret: "s3cret"))
         let store = Self.stored(coordinator.profileReceived(Self.profile))
         #expect(store?.credentials.clientSecret == "s3cret")
-        #expect(coordinator.tokensStored(in: .file).serverDescription == Fixtures.identity)
+        var expected = Fixtures.identity
+        expected.usesClientSecret = true
+        #expect(coordinator.tokensStored(in: .file).serverDescription == expected)
     }
 
     @Test("refused credentials, or a server that cannot be asked, fail the login; nothing is stored")

@@ -239,8 +239,8 @@ struct OperationDiscoveryTests {
                     server: server, serverDescription: made, sources: sources, finding: finding)))
         #expect(
             line.hasPrefix(
-                "Found in http://h:8000/api/schema/: login POST /token/, refresh POST /token/refresh/, logout POST "
-                    + "/token/blacklist/, profile GET /users/me/.\nFor the profile, chose GET /api/users/me/ over GET "
+                "Found in http://h:8000/api/schema/: login POST /api/token/, refresh POST /api/token/refresh/, "
+                    + "logout POST /api/token/blacklist/, profile GET /api/users/me/.\nFor the profile, chose GET /api/users/me/ over GET "
                     + "/api/users/"), "\(line)")
 
         var flags = ServerFlags()
@@ -261,7 +261,7 @@ struct OperationDiscoveryTests {
             Messages.discovery(
                 SessionController.ServerChoice(
                     server: server, serverDescription: changed, sources: changedSources, finding: finding)))
-        #expect(credited.hasSuffix("logout POST /token/blacklist/; profile given."), "\(credited)")
+        #expect(credited.hasSuffix("logout POST /api/token/blacklist/; profile given."), "\(credited)")
         #expect(!credited.contains("chose"), "\(credited)")
     }
 
