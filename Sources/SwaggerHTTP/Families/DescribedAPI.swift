@@ -79,15 +79,28 @@ struct DescribedAPI: ServerFamily {
                 recorder: recorder, secrets: secrets, server: revocation.server)
             try APIService.requireSuccess(response, recorder, .bearer)
         case .bearer(let method):
-            // The refresh token first, as RFC 7009 orders it: it is the one that could mint more.
+            // Each token as the bearer of a request of its own, the refresh token first, as RFC 7009 orders it: it is
+            // the one that could mint more. A server that takes only access tokens there (Litestar's documented
+            // logout) refuses the refresh token; the logout has then revoked what it could once the access token is
+            // revoked, and only the access token's refusal is a failure.
+            var refused: APIServiceError?
             for token in [credentials.refreshToken, credentials.accessToken].compactMap({ $0 }) {
                 let recorder = ResponseRecorder(secrets: service.secretBook)
                 let response = try await service.exchange(
                     APIService.request(HTTPRequest.Method(method) ?? .post), body: nil, to: step.url,
                     operation: .revocation, outer: [HeaderMiddleware.token(token, as: use)], recorder: recorder,
                     secrets: secrets, server: revocation.server)
-                try APIService.requireSuccess(response, recorder, .revocation)
+                do throws(APIServiceError) {
+                    try APIService.requireSuccess(response, recorder, .revocation)
+                    refused = nil
+                } catch {
+                    guard token == credentials.refreshToken, (400..<500).contains(response.status.code) else {
+                        throw error
+                    }
+                    refused = error
+                }
             }
+            if let refused { throw refused }
         case .rfc7009:
             // Revoking the refresh token ends the grant; the access token is revoked too, for servers that keep
             // access tokens alive until they expire.
