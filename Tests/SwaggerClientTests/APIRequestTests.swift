@@ -141,6 +141,24 @@ struct APIRequestTests {
             // JSON:API 1.1's link object, and a page number in next beside page and pages.
             (#"{"data": [1], "links": {"next": {"href": "/v2/items?page=5"}}}"#, "/v2/items?page=5"),
             (#"{"items": [1], "next": 3, "page": 2, "pages": 4}"#, "/v2/items?sort=new&page=3"),
+            // Litestar's classic pages, in the page's own parameter; Laravel's, by page.
+            (
+                #"{"items": [1], "current_page": 1, "total_pages": 3, "page_size": 10}"#,
+                "/v2/items?sort=new&current_page=2"
+            ),
+            (#"{"data": [1], "current_page": 2, "last_page": 3}"#, "/v2/items?sort=new&page=3"),
+            // APIFlask's pagination object, HAL's _links, and a meta object's next.
+            (
+                #"{"items": [1], "pagination": {"next": "/v2/items?page=2&per_page=10", "prev": ""}}"#,
+                "/v2/items?page=2&per_page=10"
+            ),
+            (
+                #"{"_embedded": {}, "_links": {"next": {"href": "https://api.example.com/v2/items?page=1"}}}"#,
+                "/v2/items?page=1"
+            ),
+            (#"{"data": [1], "meta": {"next": "/v2/items?after=x"}}"#, "/v2/items?after=x"),
+            // Spring Data's pages count from 0.
+            (#"{"content": [1], "number": 0, "totalPages": 2, "size": 10}"#, "/v2/items?sort=new&page=1"),
         ])
     func pageTypes(body: String, next: String) {
         let found = Pagination.next(after: Self.first, link: nil, body: Data(body.utf8))
@@ -153,6 +171,8 @@ struct APIRequestTests {
             #"{"items": [], "links": {"next": null}}"#, #"{"items": [1], "next_page": null}"#,
             #"{"items": [1], "page": 3, "pages": 3}"#, #"{"items": [1], "limit": 10, "offset": 20, "total": 25}"#,
             #"{"id": 1, "name": "one item"}"#, #"{"items": [1, 2]}"#,
+            #"{"items": [1], "current_page": 3, "total_pages": 3}"#, #"{"items": [1], "pagination": {"next": ""}}"#,
+            #"{"content": [1], "number": 1, "totalPages": 2}"#,
         ])
     func lastPages(body: String) {
         #expect(Pagination.next(after: Self.first, link: nil, body: Data(body.utf8)) == .last)
@@ -175,11 +195,47 @@ struct APIRequestTests {
         #expect(Pagination.next(after: Self.first, link: nil, body: body) == .unknown(members: ["items", "total"]))
         var pagination = Pagination(first: Self.first, server: Self.server)
         #expect(pagination.received(Self.first, link: nil, body: body) == .undetermined(members: ["items", "total"]))
+        // Flask-AppBuilder's list: 20 of 25 items in "result", its page in a rison argument.
+        let partial = Data(#"{"count": 25, "ids": [1, 2], "result": [{"id": 1}, {"id": 2}]}"#.utf8)
+        #expect(
+            Pagination.next(after: Self.first, link: nil, body: partial) == .unknown(members: ["result", "count"]))
+    }
+
+    @Test("a total beside the list is followed page by page where the page is in the query or the description names it")
+    func countedPages() {
+        func page(_ ids: ClosedRange<Int>) -> Data {
+            Data(#"{"items": [\#(ids.map(String.init).joined(separator: ","))], "count": 25}"#.utf8)
+        }
+        // Django Ninja's first page names no page; its document does.
+        let first = Self.url("https://api.example.com/v2/items")
+        var ninja = Pagination(first: first, server: Self.server, pageParameter: "page")
+        let second = Self.url("https://api.example.com/v2/items?page=2")
+        #expect(ninja.received(first, link: nil, body: page(1...10)) == .fetch(second))
+        let third = Self.url("https://api.example.com/v2/items?page=3")
+        #expect(ninja.received(second, link: nil, body: page(11...20)) == .fetch(third))
+        #expect(ninja.received(third, link: nil, body: page(21...25)) == .complete)
+        // A page in the query is enough; and an empty page ends the list whatever the total says.
+        var queried = Pagination(first: Self.url("https://api.example.com/v2/items?page=1"), server: Self.server)
+        let pageOne = Self.url("https://api.example.com/v2/items?page=1")
+        #expect(queried.received(pageOne, link: nil, body: page(1...10)) == .fetch(second))
+        #expect(queried.received(second, link: nil, body: Data(#"{"items": [], "count": 25}"#.utf8)) == .complete)
+        // Without either, it cannot be followed: part of a list never passes for all of it.
+        var unnamed = Pagination(first: first, server: Self.server)
+        #expect(unnamed.received(first, link: nil, body: page(1...10)) == .undetermined(members: ["items", "count"]))
     }
 
     @Test("pages stop at the limit, before another origin, and at a page already fetched")
     func stops() {
         func page(_ target: String) -> Data { Data(#"{"next": "\#(target)"}"#.utf8) }
+        // Every page, unless a limit is set.
+        var unlimited = Pagination(first: Self.first, server: Self.server)
+        for number in 2...500 {
+            let next = Self.url("https://api.example.com/v2/items?page=\(number)")
+            guard unlimited.received(Self.first, link: nil, body: page(next.absoluteString)) == .fetch(next) else {
+                Issue.record("stopped at page \(number)")
+                break
+            }
+        }
         var limited = Pagination(first: Self.first, server: Self.server, limit: 2)
         let second = Self.url("https://api.example.com/v2/items?page=2")
         #expect(limited.received(Self.first, link: nil, body: page(second.absoluteString)) == .fetch(second))

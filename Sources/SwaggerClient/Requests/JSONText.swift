@@ -6,8 +6,9 @@ import SwaggerModel
 /// RFC 8259's grammar first; only then is it scanned.
 package enum JSONText {
     /// The keys under which a page of a list keeps its items, in order of preference: Stack Exchange's and
-    /// many others' `items`, Django REST Framework's `results`, `data`, and OData's `value`.
-    static let itemKeys = ["items", "results", "data", "value"]
+    /// many others' `items`, Django REST Framework's `results`, Flask-AppBuilder's `result`, `data`, OData's
+    /// `value`, Spring Data's `content`, and `records` and `entries`.
+    static let itemKeys = ["items", "results", "result", "data", "value", "content", "records", "entries"]
 
     /// Whether `data` is one JSON value, by RFC 8259's grammar, in UTF-8, nested at most `maximumDepth`
     /// deep. Checked rather than decoded: a number too large for a `Double` is still JSON.

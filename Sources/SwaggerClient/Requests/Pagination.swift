@@ -6,26 +6,26 @@ import SwaggerModel
 /// and tells it what came back.
 ///
 /// The next page is found, in this order, in:
-/// - an RFC 8288 `Link` header with `rel="next"`, as GitHub and GitLab send; a `Link` header without one says
-///   this is the last page;
-/// - a `next` URL in the body, as Django REST framework sends, OData's `@odata.nextLink`, or `links.next`, as
-///   JSON:API and fastapi-pagination send;
+/// - an RFC 8288 `Link` header with `rel="next"`, as GitHub and GitLab send; a `Link` header without one, but with
+///   another of pagination's relations, says this is the last page;
+/// - a `next` URL in the body, as Django REST framework sends, OData's `@odata.nextLink`, or `next` in `links`,
+///   `_links` (HAL's `{"href"}`), `pagination` or `meta`, as JSON:API, Spring, APIFlask and others send;
 /// - `"has_more": true`, as Stack Exchange's API sends: the same URL with `page` one higher (the first page is
 ///   1 when the URL names none);
 /// - a `next_page` cursor, as fastapi-pagination's cursor pages send: the same URL with that `cursor`;
-/// - `page` below `pages`, as fastapi-pagination's pages send: the same URL with `page` one higher;
-/// - `offset` plus `limit` below `total`: the same URL with `offset` that much higher.
+/// - `page` below `pages`, `current_page` below `total_pages` or `last_page` (Litestar, Laravel), or Spring's
+///   `number` below `totalPages`: the same URL with the page one higher;
+/// - `offset` plus `limit` below `total`: the same URL with `offset` that much higher;
+/// - a total (`count`, `total`) beside a list, with the page in the query or named by the server's description:
+///   the next page, until as many items as the total have come (Django Ninja).
 ///
 /// Each of them, present and saying there is no next page (`null`, `false`, the last page), ends the list.
-/// A body that holds a list (`items`, `results` or `data`) beside a count or a position, but none of them,
-/// is ``Next/undetermined``: part of a list must never pass for all of it.
+/// A body that holds a list beside a count or a position, but none of them, is ``Next/undetermined``: part of a
+/// list must never pass for all of it.
 ///
 /// Every page must be on the session's server, because each one carries the token; no page is fetched
-/// twice; and at most ``limit`` pages are fetched.
+/// twice; and no more pages than ``limit`` are fetched, when the person set one.
 package struct Pagination: Sendable {
-    /// The most pages fetched unless `--max-pages` says otherwise.
-    package static let defaultLimit = 100
-
     /// What to do after a page.
     package enum Next: Sendable, Hashable {
         case fetch(URL)
@@ -50,14 +50,19 @@ package struct Pagination: Sendable {
 
     /// The session's server, the only origin a page may come from.
     package let server: ServerURL
-    /// The most pages to fetch.
-    package let limit: Int
+    /// The most pages to fetch; `nil` for every one.
+    package let limit: Int?
+    /// The query parameter that names a page, when the server's description says (``ServerDescription/paging``).
+    package let pageParameter: String?
     private var fetched: Set<String>
+    /// How many items the pages so far held, for a list that says only its total.
+    private var seen = 0
 
     /// Starts with the first page, which the owner fetches; `limit`, the most pages to fetch, includes it.
-    package init(first: URL, server: ServerURL, limit: Int = Pagination.defaultLimit) {
+    package init(first: URL, server: ServerURL, limit: Int? = nil, pageParameter: String? = nil) {
         self.server = server
-        self.limit = max(1, limit)
+        self.limit = limit.map { max(1, $0) }
+        self.pageParameter = pageParameter
         self.fetched = [first.absoluteString]
     }
 
@@ -66,29 +71,34 @@ package struct Pagination: Sendable {
 
     /// A page arrived, successfully. `link` is its `Link` header fields, joined by commas, if any.
     package mutating func received(_ url: URL, link: String?, body: Data) -> Next {
+        seen += JSONText.items(of: body)?.count ?? 0
         let next: URL
-        switch Self.next(after: url, link: link, body: body) {
+        switch Self.next(after: url, link: link, body: body, seen: seen, pageParameter: pageParameter) {
         case .last: return .complete
         case .unknown(let members): return .undetermined(members: members)
         case .next(let found): next = found
         }
         guard server.isSameOrigin(next) else { return .offServer(next) }
         guard !fetched.contains(next.absoluteString) else { return .loop(next) }
-        guard fetched.count < limit else { return .limitReached(next: next) }
+        if let limit, fetched.count >= limit { return .limitReached(next: next) }
         fetched.insert(next.absoluteString)
         return .fetch(next)
     }
 
     /// The members that hold a page's list.
-    static let listMembers = ["items", "results", "data"]
+    static let listMembers = JSONText.itemKeys
     /// The members that count a list or place a page in it.
     static let positionMembers = [
-        "total", "count", "total_count", "page", "pages", "size", "limit", "offset", "cursor", "next", "next_page",
+        "total", "count", "total_count", "totalCount", "totalElements", "page", "pages", "current_page",
+        "total_pages", "totalPages", "last_page", "number", "size", "limit", "offset", "cursor", "next", "next_page",
         "previous", "prev",
     ]
+    /// The objects that may hold a body's `next` link.
+    static let linkHolders = ["links", "_links", "pagination", "meta"]
 
-    /// What the page at `url` says of the next one: the `Link` header, else the body.
-    static func next(after url: URL, link: String?, body: Data) -> Link {
+    /// What the page at `url` says of the next one: the `Link` header, else the body. `seen` is how many items the
+    /// pages so far held, this one's included.
+    static func next(after url: URL, link: String?, body: Data, seen: Int = 0, pageParameter: String? = nil) -> Link {
         // A Link header pages only when it has pagination's relations; one that only describes the answer
         // (`rel="describedby"`) leaves the body to say.
         if let link {
@@ -101,11 +111,11 @@ package struct Pagination: Sendable {
         }
         // Read as text, not decoded: a page is still a page when some number in it is too large for a Double.
         guard let members = JSONText.members(of: body) else { return .last }
-        let links = members["links"].flatMap { JSONText.members(of: Data($0.utf8)) }
-        for text in [members["next"], members["@odata.nextLink"], links?["next"]] {
+        let nested = linkHolders.compactMap { members[$0].flatMap { JSONText.members(of: Data($0.utf8)) } }
+        for text in [members["next"], members["@odata.nextLink"]] + nested.map({ $0["next"] }) {
             guard let text else { continue }
             if text == "null" { return .last }
-            // A URL, or JSON:API's link object, {"href": URL}. Anything else (a page number) is left to the
+            // A URL, or JSON:API's and HAL's link object, {"href": URL}. Anything else (a page number) is left to the
             // rules below, and is no reason to stop.
             guard let target = Self.string(text) ?? JSONText.members(of: Data(text.utf8))?["href"].flatMap(Self.string)
             else { continue }
@@ -113,7 +123,7 @@ package struct Pagination: Sendable {
             return URL(string: target, relativeTo: url).map { .next($0.absoluteURL) } ?? .last
         }
         switch members["has_more"] {
-        case "true": return following(url).map(Link.next) ?? .last
+        case "true": return following(url, "page").map(Link.next) ?? .last
         case "false": return .last
         default: break
         }
@@ -125,9 +135,20 @@ package struct Pagination: Sendable {
             }
         }
         let number = { (name: String) in members[name].flatMap { Int($0) } }
-        if let page = number("page"), let pages = number("pages") {
+        // A page's number below the number of pages: the next page's number in the query parameter that names it.
+        for (position, last, named) in [
+            ("page", "pages", "page"), ("current_page", "total_pages", "current_page"),
+            ("current_page", "last_page", "page"),
+        ] {
+            guard let page = number(position), let pages = number(last) else { continue }
             guard page < pages else { return .last }
-            return setting(url, "page", to: String(page + 1)).map(Link.next) ?? .last
+            let parameter = pageParameter ?? (Self.query(url, position) != nil ? position : named)
+            return setting(url, parameter, to: String(page + 1)).map(Link.next) ?? .last
+        }
+        // Spring Data's pages count from 0.
+        if let page = number("number"), let pages = number("totalPages"), members["content"] != nil {
+            guard page + 1 < pages else { return .last }
+            return setting(url, pageParameter ?? "page", to: String(page + 1)).map(Link.next) ?? .last
         }
         if let offset = number("offset"), let limit = number("limit"), let total = number("total") {
             guard offset + limit < total, limit > 0 else { return .last }
@@ -135,6 +156,13 @@ package struct Pagination: Sendable {
         }
         let lists = listMembers.filter { members[$0]?.hasPrefix("[") == true }
         let positions = positionMembers.filter { members[$0] != nil }
+        // Only a total beside the list, and the page in the query: pages until the total has come.
+        if !lists.isEmpty, let total = number("count") ?? number("total"),
+            let parameter = pageParameter ?? (Self.query(url, "page") != nil ? "page" : nil)
+        {
+            guard seen < total, members[lists[0]] != "[]" else { return .last }
+            return following(url, parameter).map(Link.next) ?? .last
+        }
         return lists.isEmpty || positions.isEmpty ? .last : .unknown(members: lists + positions)
     }
 
@@ -143,12 +171,16 @@ package struct Pagination: Sendable {
         try? JSONDecoder().decode(String.self, from: Data(text.utf8))
     }
 
-    /// `url` with its `page` parameter one higher.
-    static func following(_ url: URL) -> URL? {
-        let current =
-            URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedQueryItems?
-            .last(where: { $0.name == "page" }).flatMap { $0.value.flatMap(Int.init) } ?? 1
-        return setting(url, "page", to: String(current + 1))
+    /// The value of `url`'s query parameter `name`, if it has one.
+    static func query(_ url: URL, _ name: String) -> String? {
+        URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedQueryItems?
+            .last(where: { $0.name == name })?.value
+    }
+
+    /// `url` with its `parameter` one higher: the page after the one it names, the first being 1.
+    static func following(_ url: URL, _ parameter: String) -> URL? {
+        let current = query(url, parameter).flatMap { Int($0) } ?? 1
+        return setting(url, parameter, to: String(current + 1))
     }
 
     /// `url` with the query parameter `name` set to `value`, in place of any it had.

@@ -93,8 +93,8 @@ package struct ResponseRenderer: Sendable {
         switch next {
         case .limitReached(let url):
             return .success(
-                "stopped after \(outcome.pages) pages, the limit; the next is \(url.absoluteString.prefix(300)). "
-                    + "Raise it with --max-pages.")
+                "stopped after \(Self.pages(outcome.pages)), as --max-pages says; the next is "
+                    + "\(url.absoluteString.prefix(300)).")
         case .offServer(let url):
             return .failure(
                 SwaggerError(

@@ -11,6 +11,8 @@ extension Discovery {
         package var profile: Choice<Unshaped>?
         /// How the current user's operation takes the token, when its security scheme says.
         package var token: TokenUse?
+        /// How its lists name a page, where their parameters say.
+        package var paging: Paging?
         /// The steps for which more than one operation fitted.
         package var contested: [Contest] {
             [login.contest, refresh?.contest, revocation?.contest, profile?.contest].compactMap { $0 }
@@ -46,6 +48,7 @@ extension Discovery {
                 } ?? .null
             if let profile { json["profile"] = .object(["url": .string(profile.url.absoluteString)]) }
             if let token { json["token"] = .string(token.text) }
+            if let paging { json["paging"] = ["page": .string(paging.page)] }
             return .object(json)
         }
     }
@@ -147,7 +150,7 @@ extension Discovery {
                 login: choice(logins, step: "login", flag: "--login-path"), refresh: refresh,
                 revocation: revocations.isEmpty ? nil : choice(revocations, step: "logout", flag: "--revoke-path"),
                 profile: profiles.isEmpty ? nil : choice(profiles, step: "profile", flag: "--profile-path"),
-                token: token))
+                token: token, paging: document.paging(operations)))
     }
 
     /// One operation that fits a step, and how well.
@@ -348,6 +351,23 @@ struct APIDocument {
         let last = Self.words(operation.path).last ?? ""
         return Discovery.Candidate(
             operation: operation, shape: Discovery.Unshaped(), score: best + (ranks[last] != nil ? 4 : 0))
+    }
+
+    /// How the document's lists name a page: the page parameter its `GET` operations take most, of the names
+    /// frameworks give it.
+    func paging(_ operations: [Operation]) -> Paging? {
+        let names = ["page", "current_page", "page_number", "pageNumber"]
+        var counts: [String: Int] = [:]
+        for operation in operations where operation.method == "get" {
+            guard case .array(let parameters)? = operation.object["parameters"] else { continue }
+            for case .object(let parameter)? in parameters.map(resolved) {
+                guard parameter["in"] == .string("query"), case .string(let name)? = parameter["name"],
+                    names.contains(name)
+                else { continue }
+                counts[name, default: 0] += 1
+            }
+        }
+        return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }.map { Paging(page: $0.key) }
     }
 
     /// How an operation takes its token, from the first security scheme it requires that names a way:

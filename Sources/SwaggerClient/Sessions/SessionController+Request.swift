@@ -19,23 +19,36 @@ extension SessionController {
         package var usedEnvironmentToken: Bool
     }
 
+    /// The pages `--paginate` follows: every one, or at most `limit`.
+    package struct Paging: Sendable, Hashable {
+        package var limit: Int?
+
+        package init(limit: Int? = nil) {
+            self.limit = limit
+        }
+    }
+
     /// Sends the person's own request with the session's token: refreshed first when it has expired, and once
-    /// more, with the request repeated, on a 401. With `pageLimit`, follows the next page until the last, or
-    /// until that many pages.
+    /// more, with the request repeated, on a 401. With `paging`, follows the next page until the last, or until the
+    /// limit, as the server's description names its page parameter.
     ///
-    /// `pageLimit` is for `--paginate`, and `nil` for one request; with it, `request` is a `GET`. `receive` gets
+    /// `paging` is for `--paginate`, and `nil` for one request; with it, `request` is a `GET`. `receive` gets
     /// each response as it arrives, before the next page is asked for.
     /// - Throws: `SwaggerError` when no session can be used, or a request has no response; what `receive`
     ///   throws.
     package func send(
-        _ request: APIRequest, with selection: SessionSelection, pageLimit: Int? = nil,
+        _ request: APIRequest, with selection: SessionSelection, paging: Paging? = nil,
         receive: (APIResponse) throws(SwaggerError) -> Void
     ) async throws(SwaggerError) -> RequestOutcome {
         var coordinator = MainCoordinator(purpose: RequestPurpose())
         let start = coordinator.start(
             try source(of: selection), now: now(), plainHTTP: configuration.plainHTTP)
         var step = try await settle(start, &coordinator)
-        var pagination = pageLimit.map { Pagination(first: request.url, server: selection.server, limit: $0) }
+        var pagination = paging.map { paging in
+            Pagination(
+                first: request.url, server: selection.server, limit: paging.limit,
+                pageParameter: selection.serverDescription.paging?.page)
+        }
         var outcome = RequestOutcome(
             status: 0, pages: 0, server: selection.server, usedEnvironmentToken: selection.environmentToken != nil)
         var url = request.url

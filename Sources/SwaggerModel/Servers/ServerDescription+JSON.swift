@@ -34,7 +34,7 @@ extension ServerDescription {
     /// The members of the language at the top of a description.
     package static let members: Set<String> = [
         "preset", "login", "token", "refresh", "revocation", "profile", "client", "authorization",
-        "deviceAuthorization", "grantTypes", "signIn", "document",
+        "deviceAuthorization", "grantTypes", "signIn", "document", "paging",
     ]
 
     /// Reads a description in the description language, its paths under `server`.
@@ -133,6 +133,9 @@ extension ServerDescription {
             }
         }
         signIn = try reader.enumeration("signIn", in: members, of: nil) ?? .password
+        if let paging = try reader.object("paging"), let page = try reader.string("page", in: paging, of: "paging") {
+            self.paging = Paging(page: page)
+        }
     }
 
     /// The description in the description language. A URL under `server`, when given, is written as a path under
@@ -198,6 +201,7 @@ extension ServerDescription {
         if let document { members["document"] = address(document) }
         if let grantTypes { members["grantTypes"] = .array(grantTypes.map(JSONValue.string)) }
         if signIn != .password { members["signIn"] = .string(signIn.rawValue) }
+        if let paging { members["paging"] = ["page": .string(paging.page)] }
         return .object(members)
     }
 }

@@ -39,6 +39,8 @@ package struct ServerDescription: Sendable, Hashable {
     package var signIn: SignIn = .password
     /// The server's OpenAPI document, when one describes it.
     package var document: URL?
+    /// How its lists name a page, where its document says.
+    package var paging: Paging?
 
     package init(
         login: LoginStep, token: TokenUse = .bearer, refresh: RefreshStep? = nil, revocation: RevocationStep? = nil,
@@ -64,6 +66,16 @@ package struct ServerDescription: Sendable, Hashable {
 
     /// Whether the server says it offers the password grant; `true` when it does not say.
     package var offersPasswordGrant: Bool { grantTypes?.contains("password") ?? true }
+}
+
+/// How a server's lists are paged, as its document declares their parameters.
+package struct Paging: Sendable, Hashable {
+    /// The query parameter that names a page: `page`, Litestar's `current_page`.
+    package var page: String
+
+    package init(page: String) {
+        self.page = page
+    }
 }
 
 /// Which client sends a server's requests.

@@ -29,10 +29,11 @@ extension SwaggerCtl {
                 The fields go in the query for GET and HEAD, and with --input; otherwise they make a JSON body, \
                 and the method defaults to POST.
 
-                --paginate follows a Link header with rel="next", a "next" or "links.next" URL in the body, \
-                "has_more": true with a page parameter, a "next_page" cursor, "page" below "pages", or "offset" \
-                plus "limit" below "total", up to --max-pages pages. A page of a list that names no next page \
-                stops it with exit 1.
+                --paginate follows every page: a Link header with rel="next", a "next" URL in the body (or in \
+                its "links", "pagination" or "meta"), "has_more", a "next_page" cursor, "page" below "pages" or \
+                "current_page" below "total_pages", "offset" plus "limit" below "total", or a total beside the \
+                list with the page in the query. A page of a list that names no next page it can follow stops \
+                it with exit 1; --max-pages stops it early, and says where.
 
                 Examples:
                   swaggerctl api /users/me
@@ -65,8 +66,8 @@ extension SwaggerCtl {
         @Flag(help: "With --paginate, print one JSON array of every page's items.")
         var slurp = false
 
-        @Option(help: ArgumentHelp("With --paginate, the most pages to fetch.", valueName: "count"))
-        var maxPages = Pagination.defaultLimit
+        @Option(help: ArgumentHelp("With --paginate, the most pages to fetch. Default: every one.", valueName: "count"))
+        var maxPages: Int?
 
         @Flag(name: [.customShort("i"), .long], help: "Print the status line and headers to stderr.")
         var include = false
@@ -80,7 +81,8 @@ extension SwaggerCtl {
 
         func validate() throws {
             if slurp, !paginate { throw ValidationError("--slurp needs --paginate.") }
-            if maxPages < 1 { throw ValidationError("--max-pages must be at least 1.") }
+            if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1.") }
+            if maxPages != nil, !paginate { throw ValidationError("--max-pages is for --paginate.") }
             if paginate, let method, method.uppercased() != "GET" {
                 throw ValidationError("--paginate follows pages with GET; it cannot be used with -X \(method).")
             }
@@ -104,7 +106,8 @@ extension SwaggerCtl {
                     let request = try APIRequest(
                         path, on: selection.server, method: paginate ? "GET" : method, headers: header, fields: fields,
                         input: body)
-                    return try await controller.send(request, with: selection, pageLimit: paginate ? maxPages : nil) {
+                    let paging = paginate ? SessionController.Paging(limit: maxPages) : nil
+                    return try await controller.send(request, with: selection, paging: paging) {
                         (response) throws(SwaggerError) in
                         if include { Terminal.standardError.write(renderer.head(response)) }
                         guard response.isSuccess else {

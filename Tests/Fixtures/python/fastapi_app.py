@@ -149,6 +149,12 @@ def endless(page: int = 1, username: str = Depends(current_user)):
     return {"items": [{"page": page}], "has_more": True}
 
 
+@app.get("/long")
+def long(page: int = 1, username: str = Depends(current_user)):
+    # More pages than swaggerctl once stopped at by default.
+    return {"items": [{"page": page}], "has_more": page < 150}
+
+
 @app.get("/big")
 def big(page: int = 1, pages: int = 8, size: int = 1 << 20, username: str = Depends(current_user)):
     # Pages too large to keep together: --slurp must not hold them all.
