@@ -171,7 +171,7 @@ struct IdentityTests {
         #expect(result.stderr == "swaggerctl: \(message)\n")
     }
 
-    @Test("a flag without a preset goes over what a server's documents say; one that publishes none says what is missing")
+    @Test("a flag without a preset goes over what the documents say; with none published, says what is missing")
     func flagWithoutKind() async throws {
         try await withDemoServer { server in
             let sandbox = try Sandbox()

@@ -100,7 +100,8 @@ struct SimpleJWTTests {
             let show = try await sandbox.swaggerctl("server", "show")
             #expect(show.row("Preset") == "simplejwt", "\(show)")
             #expect(
-                show.row("Profile URL") == "\(server.origin)/api/users/me/ (from \(server.origin)/api/schema/)", "\(show)")
+                show.row("Profile URL") == "\(server.origin)/api/users/me/ (from \(server.origin)/api/schema/)",
+                "\(show)")
         }
     }
 }

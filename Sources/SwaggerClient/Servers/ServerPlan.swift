@@ -18,7 +18,8 @@ package struct DescriptionLayer: Sendable, Hashable {
 
     /// A preset's layer: its name, which the description language reads as the preset's description.
     package static func preset(_ name: String) -> DescriptionLayer? {
-        ServerPresets.named(name).map { _ in DescriptionLayer(json: ["preset": .string(name)], source: "preset \(name)") }
+        ServerPresets.named(name).map { _ in DescriptionLayer(json: ["preset": .string(name)], source: "preset \(name)")
+        }
     }
 
     /// A saved entry's layer.
@@ -88,7 +89,7 @@ package enum ServerPlan: Sendable, Hashable {
         if !layers.isEmpty, document == nil {
             do throws(SwaggerError) {
                 return try ready(layers, server: server)
-            } catch where !isMissing(layers, server) {
+            } catch  where !isMissing(layers, server) {
                 throw error
             } catch {}
         }

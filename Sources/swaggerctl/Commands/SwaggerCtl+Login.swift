@@ -66,10 +66,10 @@ extension SwaggerCtl {
                     + "SWAGGERCTL_ALLOW_HTTP=1."))
         var allowHttp = false
 
-        @OptionGroup var verbose: VerboseOption
-
-        // Kept for a release, hidden: what describes a server is `server set`'s now, and where tokens go and whom
-        // to trust have their variables (SWAGGERCTL_KEYRING, SWAGGERCTL_CA_CERT) and `server set`.
+        // Hidden, to keep the help to what a login is: -v as every command has it (or SWAGGERCTL_DEBUG=1); where tokens
+        // go and whom to trust, which have their variables (SWAGGERCTL_KEYRING, SWAGGERCTL_CA_CERT) and `server set`;
+        // and, for a release, what describes a server, which is `server set`'s now.
+        @OptionGroup(visibility: .hidden) var verbose: VerboseOption
         @OptionGroup(visibility: .hidden) var keyring: KeyringOption
         @OptionGroup(visibility: .hidden) var caCert: CACertOption
         @OptionGroup(visibility: .hidden) var serverDescription: ServerDescriptionOptions
