@@ -131,8 +131,9 @@ extension APIService {
     }
 
     /// The members that carry an error body's sentence for people, best first: this API's `message`, OAuth 2's
-    /// `error_description` (RFC 6749 §5.2), RFC 9457's `detail` and `title`, and the bare `error` code.
-    static let messageMembers = ["message", "error_description", "detail", "title", "error"]
+    /// `error_description` (RFC 6749 §5.2), RFC 9457's `detail` and `title`, the bare `error` code, and Django
+    /// REST framework's `non_field_errors`, a list of sentences.
+    static let messageMembers = ["message", "error_description", "detail", "title", "error", "non_field_errors"]
 
     /// The sentence a JSON error body carries for people, when it has one, or else the body's object as compact
     /// JSON. It is the server's text: whoever shows it quotes it, cuts it and sanitises it, after the ``Redactor``
@@ -142,7 +143,9 @@ extension APIService {
             return nil
         }
         for key in messageMembers {
-            if case .string(let text) = object[key], !text.trimmingWhitespace().isEmpty {
+            var value = object[key]
+            if case .array(let sentences)? = value { value = sentences.first }
+            if case .string(let text)? = value, !text.trimmingWhitespace().isEmpty {
                 return text
             }
         }

@@ -104,6 +104,8 @@ struct OperationDiscoveryTests {
         #expect(found.revocation?.url.absoluteString == "http://h:8000/api/token/blacklist/")
         #expect(found.revocation?.shape == .json(field: "refresh"))
         #expect(found.profile?.url.absoluteString == "http://h:8000/api/users/me/")
+        // Its answer is undocumented here, so nothing is unwrapped.
+        #expect(found.profile?.shape.unwrap == nil)
         // The list fits too, so the choice is said; the path with a parameter, and the profile that needs no token
         // (`security: [{}]`), do not fit.
         #expect(
@@ -280,13 +282,15 @@ struct OperationDiscoveryTests {
               "400": {"description": "Bad request"}, "401": {"description": "Not authorized"},
               "422": {"description": "Wrong username or password"}}}},
           "/api/v1/security/refresh": {"post": {"security": [{"jwt_refresh": []}], "responses": {"200": {}}}},
-          "/api/v1/me/": {"get": {"security": [{"jwt": []}], "responses": {"200": {}}}}},
+          "/api/v1/me/": {"get": {"security": [{"jwt": []}], "responses": {"200": {"content": {"application/json": {
+            "schema": {"type": "object", "properties": {"result": {"type": "object", "properties": {
+              "id": {"type": "integer"}, "username": {"type": "string"}}}}}}}}}}}},
          "components": {"securitySchemes": {
            "jwt": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"},
            "jwt_refresh": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}}}}
         """#.utf8)
 
-    @Test("a login's other members go with the value the schema gives them; a status it declares refuses")
+    @Test("a login's other members go with the schema's value; a status it declares refuses; a wrapped profile unwraps")
     func members() throws {
         let found = try Self.described(Self.moreMembers, at: Self.url("http://h:8080/api/v1/_openapi"))
         let login = found.login.shape
@@ -296,6 +300,8 @@ struct OperationDiscoveryTests {
         #expect(login.refusals == [422])
         #expect(found.refresh?.shape.shape == .bearer && found.refresh?.shape.token == nil)
         #expect(found.profile?.url.absoluteString == "http://h:8080/api/v1/me/")
+        #expect(found.profile?.shape.unwrap == "result")
+        #expect(found.json[path: "profile.unwrap"] == "result")
     }
 
     @Test("a required member without a value rules a login out: it could not be sent")

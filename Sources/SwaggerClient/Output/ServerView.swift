@@ -24,7 +24,10 @@ package enum ServerView {
                 key: "Revoke URL",
                 value: description.revocation.map { $0.url.absoluteString + from("revocation") }
                     ?? "none: logout is local only"),
-            DetailsViewModel(key: "Profile URL", value: description.profile.url.absoluteString + from("profile")),
+            DetailsViewModel(
+                key: "Profile URL",
+                value: description.profile.url.absoluteString
+                    + (description.profile.unwrap.map { " (the user in \"\($0)\")" } ?? "") + from("profile")),
         ]
         if let clientID = description.clientID {
             let secret = description.usesClientSecret ? " (with a client secret, kept with the tokens)" : ""
@@ -34,6 +37,9 @@ package enum ServerView {
         rows.append(DetailsViewModel(key: "Sends", value: sends(description)))
         if description.token != .bearer {
             rows.append(DetailsViewModel(key: "Token", value: description.token.text + from("token")))
+        }
+        if let paging = description.paging {
+            rows.append(DetailsViewModel(key: "Pages", value: "by \"\(paging.page)\"" + from("paging")))
         }
         let fields = description.login.answer
         if fields != .oauth2 {

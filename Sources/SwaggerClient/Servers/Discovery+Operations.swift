@@ -8,7 +8,7 @@ extension Discovery {
         package var login: Choice<LoginDraft>
         package var refresh: Choice<RefreshDraft>?
         package var revocation: Choice<RevocationShape>?
-        package var profile: Choice<Unshaped>?
+        package var profile: Choice<ProfileDraft>?
         /// How the current user's operation takes the token, when its security scheme says.
         package var token: TokenUse?
         /// How its lists name a page, where their parameters say.
@@ -46,7 +46,11 @@ extension Discovery {
                 revocation.map { choice in
                     .object(["url": .string(choice.url.absoluteString), "with": .string(choice.shape.text)])
                 } ?? .null
-            if let profile { json["profile"] = .object(["url": .string(profile.url.absoluteString)]) }
+            if let profile {
+                var step: [String: JSONValue] = ["url": .string(profile.url.absoluteString)]
+                if let unwrap = profile.shape.unwrap { step["unwrap"] = .string(unwrap) }
+                json["profile"] = .object(step)
+            }
             if let token { json["token"] = .string(token.text) }
             if let paging { json["paging"] = ["page": .string(paging.page)] }
             return .object(json)
@@ -72,8 +76,11 @@ extension Discovery {
         package var token: TokenUse?
     }
 
-    /// The profile's shape: a `GET` with the access token, as every profile is read.
-    package struct Unshaped: Sendable, Hashable {}
+    /// The profile's shape: a `GET` with the access token, as every profile is read, and the member that holds
+    /// the user when the answer wraps it (Flask-AppBuilder's `{"result": {...}}`).
+    package struct ProfileDraft: Sendable, Hashable {
+        package var unwrap: String?
+    }
 
     /// The operation chosen for one step, how it is sent, and the others that fitted less well.
     package struct Choice<Shape: Sendable & Hashable>: Sendable, Hashable {
@@ -343,14 +350,22 @@ struct APIDocument {
     }
 
     /// `GET /users/me`: secured, with no required parameters, named for the current user.
-    func profile(_ operation: Operation) -> Discovery.Candidate<Discovery.Unshaped>? {
+    func profile(_ operation: Operation) -> Discovery.Candidate<Discovery.ProfileDraft>? {
         guard operation.method == "get", isSecured(operation), !hasRequiredParameters(operation) else { return nil }
         let ranks = ["me": 8, "userinfo": 8, "current": 6, "whoami": 8, "profile": 5, "account": 4, "user": 4]
         guard let best = operation.words.compactMap({ ranks[$0] }).max() else { return nil }
         // The last segment says what the path is: `/users/me` is the user, `/me/orders` is not.
         let last = Self.words(operation.path).last ?? ""
+        // An answer documented as one object member wraps the user; `data` is unwrapped without being named.
+        var unwrap: String?
+        if let answer = answerProperties(operation), answer.count == 1, let (name, inner) = answer.first,
+            case .object = inner, name != "data"
+        {
+            unwrap = name
+        }
         return Discovery.Candidate(
-            operation: operation, shape: Discovery.Unshaped(), score: best + (ranks[last] != nil ? 4 : 0))
+            operation: operation, shape: Discovery.ProfileDraft(unwrap: unwrap),
+            score: best + (ranks[last] != nil ? 4 : 0))
     }
 
     /// How the document's lists name a page: the page parameter its `GET` operations take most, of the names

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+@testable import SwaggerHTTP
+
+@Suite("APIService: the sentence a refusal's JSON body carries for people")
+struct ServerMessageTests {
+    @Test(
+        "the best member that holds a sentence, or the first of a list of them, else the object itself",
+        arguments: [
+            (#"{"message": "Bad credentials", "error": "x"}"#, "Bad credentials"),
+            (#"{"error": "invalid_grant", "error_description": "Wrong password"}"#, "Wrong password"),
+            (
+                #"{"detail": "No active account found with the given credentials"}"#,
+                "No active account found with the given credentials"
+            ),
+            // Django REST framework's errors not tied to one field (dj-rest-auth's refused login).
+            (
+                #"{"non_field_errors": ["Unable to log in with provided credentials."]}"#,
+                "Unable to log in with provided credentials."
+            ),
+            (#"{"message": "  ", "detail": ["", "x"]}"#, #"{"detail":["","x"],"message":"  "}"#),
+            (#"{"refresh": ["This field is required."]}"#, #"{"refresh":["This field is required."]}"#),
+        ])
+    func message(body: String, expected: String) {
+        #expect(APIService.serverMessage(json: Data(body.utf8)) == expected)
+    }
+
+    @Test("an empty object, a list or no JSON carries no sentence")
+    func none() {
+        for body in ["{}", "[\"a\"]", "<html>", ""] {
+            #expect(APIService.serverMessage(json: Data(body.utf8)) == nil)
+        }
+        #expect(APIService.serverMessage(json: nil) == nil)
+    }
+}
