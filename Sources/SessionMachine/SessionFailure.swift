@@ -7,6 +7,9 @@ package enum SessionFailure: Sendable, Hashable {
     /// A request failed, or the server refused it; the session, if any, is kept. `email` is `nil` for
     /// `SWAGGERCTL_TOKEN`; `description` is the server's, for what the person can check.
     case requestFailed(APIServiceError, server: ServerURL, email: String?, description: ServerDescription)
+    /// Nothing answered at the login a server was assumed to have: nothing described it, and it publishes no
+    /// document that does.
+    case undescribed(server: ServerURL, login: URL)
     /// The server refused `SWAGGERCTL_TOKEN` (401).
     case environmentTokenRejected(server: ServerURL)
     /// `SWAGGERCTL_TOKEN` has expired, and a token that is not stored cannot be refreshed.

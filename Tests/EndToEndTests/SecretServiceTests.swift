@@ -263,7 +263,7 @@ struct SecretServiceTests {
     @Test("only swaggerctl's own keyring items are used; a session whose access-token item is gone refreshes")
     func foreignItems() async throws {
         try await Self.withKeyringSession { session in
-            let (bus, sandbox, server, token) = (session.bus, session.sandbox, session.server, session.token)
+            let (bus, sandbox, token) = (session.bus, session.sandbox, session.token)
             let (service, email) = (session.service, session.email)
             // The same service and user, as another program would write them.
             let set = try await pythonKeyring(["set", service, email], stdin: "foreign-secret\n", bus: bus)
@@ -295,7 +295,7 @@ struct SecretServiceTests {
     @Test("a secret that another program stores over swaggerctl's item is never used, and the session renews")
     func itemTakenOver() async throws {
         try await Self.withKeyringSession { session in
-            let (bus, sandbox, server, token) = (session.bus, session.sandbox, session.server, session.token)
+            let (bus, sandbox, token) = (session.bus, session.sandbox, session.token)
             let (service, email) = (session.service, session.email)
             // gnome-keyring replaces, in place, an item that has the attributes a writer gives.
             let stored = try await secretTool(

@@ -161,6 +161,34 @@ struct LoginCoordinatorTests {
         }
     }
 
+    @Test("nothing at an assumed login's address says the server is undescribed; any other failure is the request's")
+    func assumedDescription() {
+        let missing: [APIServiceError] =
+            [404, 405].map { .requestRejected(status: $0, message: nil) } + [.serverFailed(status: 501)]
+        for error in MainCoordinatorTests.everyError + missing {
+            var request = Self.request()
+            request.assumed = true
+            var coordinator = LoginCoordinator()
+            _ = coordinator.loginRequested(request)
+            let nothingThere = missing.contains(error)
+            #expect(
+                coordinator.authenticationFailed(error)
+                    == (nothingThere
+                        ? .undescribed(server: Fixtures.server, login: Self.original.login.url)
+                        : .requestFailed(
+                            error, server: Fixtures.server, email: Fixtures.ana.email, description: Self.original)),
+                "\(error)")
+        }
+        // The same 404 where the description was not assumed is the request's.
+        var coordinator = LoginCoordinator()
+        _ = coordinator.loginRequested(Self.request())
+        let notFound = APIServiceError.requestRejected(status: 404, message: nil)
+        #expect(
+            coordinator.authenticationFailed(notFound)
+                == .requestFailed(
+                    notFound, server: Fixtures.server, email: Fixtures.ana.email, description: Self.original))
+    }
+
     @Test(
         "a profile request that fails after a good login stores the session all the same, and says so",
         arguments: MainCoordinatorTests.everyError)

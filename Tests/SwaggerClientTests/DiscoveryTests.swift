@@ -133,13 +133,15 @@ struct DiscoveryTests {
             ])
         // At the origin, the forms under the path are the origin's own.
         #expect(Discovery.metadataDocuments(for: try ServerURL("https://h.example.com")).count == 2)
-        // The frameworks' places, the commonest first: FastAPI's, Litestar's, drf-spectacular's, Flask-RESTX's and
+        // The frameworks' places, the commonest first: FastAPI's, Litestar's, drf-spectacular's, Django Ninja's at
+        // api/, Flask-RESTX's and
         // drf-yasg's, Swashbuckle's, ASP.NET's, springdoc's, NestJS's, swaggo's, Flask-AppBuilder's, Huma's, rswag's,
         // Express apps'.
         #expect(
             Discovery.openAPIDocuments(for: try ServerURL("https://h.example.com")).map(\.absoluteString) == [
                 "https://h.example.com/openapi.json", "https://h.example.com/schema/openapi.json",
-                "https://h.example.com/api/schema/", "https://h.example.com/schema/",
+                "https://h.example.com/api/schema/", "https://h.example.com/api/openapi.json",
+                "https://h.example.com/schema/",
                 "https://h.example.com/swagger.json",
                 "https://h.example.com/swagger/v1/swagger.json", "https://h.example.com/openapi/v1.json",
                 "https://h.example.com/v3/api-docs", "https://h.example.com/api-json",
@@ -149,9 +151,9 @@ struct DiscoveryTests {
             ])
         // Under the server's path first, then its origin's.
         let underPath = Discovery.openAPIDocuments(for: server).map(\.absoluteString)
-        #expect(underPath.count == 28)
+        #expect(underPath.count == 30)
         #expect(underPath.first == "https://h.example.com/realms/x/openapi.json")
-        #expect(underPath[14] == "https://h.example.com/openapi.json")
+        #expect(underPath[15] == "https://h.example.com/openapi.json")
     }
 
     @Test("a Link to the service's description, and an API catalog's, name the server's documents")

@@ -61,6 +61,11 @@ package struct Messages: Sendable {
                 .authentication,
                 "The access token for \(account.email) on \(account.server) has expired, and the server gave no "
                     + "refresh token to renew it. Run `\(Self.login(account))`.")
+        case .undescribed(let server, let login):
+            return SwaggerError(
+                .usage,
+                "No login found for \(server): no OpenAPI document where swaggerctl looked, nothing at POST "
+                    + "\(login.pathAndQuery). Describe it: `swaggerctl server set \(server) --openapi URL`.")
         case .plainHTTPRefused(let server, let secret):
             let what =
                 switch secret {
@@ -409,11 +414,15 @@ package struct Messages: Sendable {
 
     /// A login with a password to a server whose metadata offers no password grant and no other way swaggerctl
     /// can sign in.
-    package static func noPasswordGrant(_ server: ServerURL) -> SwaggerError {
-        SwaggerError(
+    package static func noPasswordGrant(_ server: ServerURL, _ description: ServerDescription) -> SwaggerError {
+        let flags = description.browserSignIns.map { $0 == .web ? "--web" : "--device" }
+        let instead =
+            flags.isEmpty
+            ? "offers no browser or device sign-in that swaggerctl can use"
+            : "sign in with \(flags.joined(separator: " or ")) instead"
+        return SwaggerError(
             .usage,
-            "\(server) does not take passwords (its metadata lists no password grant), and offers no browser or "
-                + "device sign-in that swaggerctl can use; nothing was sent.")
+            "\(server) does not take passwords (its metadata lists no password grant); \(instead). Nothing was sent.")
     }
 
     static func browserLoginEnded(_ server: ServerURL, _ ending: SessionFailure.BrowserEnding) -> SwaggerError {

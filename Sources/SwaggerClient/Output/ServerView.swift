@@ -67,23 +67,34 @@ package enum ServerView {
             switch description.signIn {
             case .web: "login in the browser (authorization code with PKCE)"
             case .device: "login with a device code"
+            case .password where !description.offersPasswordGrant:
+                "no password login: "
+                    + (description.browserSignIns.isEmpty
+                        ? "no sign-in swaggerctl can make"
+                        : "sign-in "
+                            + description.browserSignIns.map { $0 == .web ? "in the browser" : "with a device code" }
+                            .joined(separator: " or "))
             case .password where login.isPasswordGrant: "login as the OAuth 2 password grant"
             case .password:
                 "login \(login.encoding == .json ? "JSON" : "form") {\(members.joined(separator: ", "))}"
             }
+        // A token sent as requests send it: as the bearer, or in the API key's header.
+        func carried(_ use: TokenUse) -> String {
+            use.header.lowercased() == "authorization" ? "as the bearer" : "in \(use.header)"
+        }
         let refresh =
             switch description.refresh?.shape {
             case nil: "no refresh"
             case .json(let field)?: "refresh JSON {\(field)}"
             case .grant?: "refresh as the OAuth 2 refresh grant"
-            case .bearer?: "refresh token as the bearer"
+            case .bearer?: "refresh token \(carried(description.refresh?.token ?? description.token))"
             }
         let logout =
             switch description.revocation?.shape {
             case nil: "logout on this machine only"
             case .json(let field)?: "logout JSON {\(field)}"
             case .rfc7009?: "logout as RFC 7009 revocation"
-            case .bearer(let method)?: "logout \(method) with each token as the bearer"
+            case .bearer(let method)?: "logout \(method) with each token \(carried(description.token))"
             }
         return [signIn, refresh, logout].joined(separator: "; ")
     }

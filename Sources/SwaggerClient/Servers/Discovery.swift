@@ -151,6 +151,7 @@ package enum Discovery {
     /// Where the widely used frameworks publish their OpenAPI document, by default or as their documentation sets
     /// it up, the commonest first:
     /// - `/openapi.json`: FastAPI, Django Ninja (under its API's path), APIFlask, Flask-Smorest, Connexion, Huma;
+    ///   `/api/openapi.json`: Django Ninja's, mounted at `api/` as its tutorial mounts it;
     /// - `/schema/openapi.json`: Litestar;
     /// - `/api/schema/` and `/schema/`: drf-spectacular;
     /// - `/swagger.json`: drf-yasg, Flask-RESTX, hapi-swagger, swagger-jsdoc's examples;
@@ -163,7 +164,7 @@ package enum Discovery {
     /// - Returns: The candidates, in the order they are tried.
     package static func openAPIDocuments(for server: ServerURL) -> [URL] {
         let paths = [
-            "/openapi.json", "/schema/openapi.json", "/api/schema/", "/schema/", "/swagger.json",
+            "/openapi.json", "/schema/openapi.json", "/api/schema/", "/api/openapi.json", "/schema/", "/swagger.json",
             "/swagger/v1/swagger.json", "/openapi/v1.json", "/v3/api-docs", "/api-json", "/swagger/doc.json",
             "/api/v1/_openapi", "/openapi.yaml", "/api-docs/v1/swagger.yaml", "/api-docs",
         ]

@@ -193,12 +193,9 @@ package enum ServerPlan: Sendable, Hashable {
     package static func signIn(flag: SignIn?, description: ServerDescription, hasBrowser: Bool) -> SignIn {
         if let flag { return flag }
         if description.signIn != .password { return description.signIn }
-        guard let grantTypes = description.grantTypes, !description.offersPasswordGrant else { return .password }
-        let web = grantTypes.contains("authorization_code") && description.authorizationURL != nil
-        let device =
-            grantTypes.contains("urn:ietf:params:oauth:grant-type:device_code")
-            && description.deviceAuthorizationURL != nil
-        switch (web, device) {
+        guard !description.offersPasswordGrant else { return .password }
+        let offered = description.browserSignIns
+        switch (offered.contains(.web), offered.contains(.device)) {
         case (true, true): return hasBrowser ? .web : .device
         case (true, false): return .web
         case (false, true): return .device

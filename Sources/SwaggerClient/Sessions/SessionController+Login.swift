@@ -15,6 +15,8 @@ extension SessionController {
         package var finding: Discovery.Finding?
         /// The OpenAPI document that described the server, as read, to keep a copy of.
         package var document: FetchedDocument?
+        /// Whether nothing described the server, nor did it publish anything: it is taken for the bundled API.
+        package var assumed = false
     }
 
     /// Decides how to talk to the selected server, from what the person gave (`given`: a `--server-file`, then the
@@ -33,7 +35,8 @@ extension SessionController {
             let (finding, document) = try await explore(exploration, on: selection, confidential: confidential)
             let (description, sources) = try ServerPlan.finish(exploration, found: finding, server: server)
             return ServerChoice(
-                server: server, serverDescription: description, sources: sources, finding: finding, document: document)
+                server: server, serverDescription: description, sources: sources, finding: finding, document: document,
+                assumed: finding == nil && (exploration.below + exploration.over).isEmpty)
         }
     }
 
@@ -175,7 +178,8 @@ extension SessionController {
             server: selection.server, name: name, serverDescription: choice.serverDescription,
             appIDFlag: appIDFlag ?? entry?.appID, appIDFromEnvironment: configuration.appIDFromEnvironment,
             previous: selection.record, plainHTTP: configuration.plainHTTP, clientSecret: clientSecret,
-            caCertificate: configuration.trust.additionalCertificates ?? entry?.caCertificate)
+            caCertificate: configuration.trust.additionalCertificates ?? entry?.caCertificate,
+            assumed: choice.assumed)
         let service = service(for: selection.record, entry: entry)
         let attempt: LoginAttempt
         switch coordinator.loginRequested(request) {

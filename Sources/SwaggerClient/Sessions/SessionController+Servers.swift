@@ -66,7 +66,9 @@ extension SessionController {
         if let fetched = choice.document, let url = choice.finding?.documents.first {
             entry.document = keepCopy(of: fetched, from: url, for: server) ?? entry.document
         }
-        try servers.save(entry)
+        // The first server described becomes the one commands use, as the first one logged in to does; `-s` and
+        // SWAGGERCTL_SERVER still go over it.
+        try servers.save(entry, current: known.current == nil)
         return (entry, choice)
     }
 

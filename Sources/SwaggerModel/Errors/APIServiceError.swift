@@ -70,6 +70,16 @@ extension APIServiceError {
         if case .tokenRejected = self { true } else { false }
     }
 
+    /// Whether nothing at the address answers the request: no such path (404), not that method (405), or a server
+    /// that implements no such method at all (501), as a static file server does a `POST`.
+    package var meansNothingThere: Bool {
+        switch self {
+        case .requestRejected(let status, _): status == 404 || status == 405
+        case .serverFailed(let status): status == 501
+        default: false
+        }
+    }
+
     /// The server could not be reached at all, so what was saved is the best there is: refused, unresolvable
     /// or timed out. Never a TLS failure, an HTTP status or a malformed answer.
     package var isUnreachable: Bool {

@@ -66,6 +66,18 @@ package struct ServerDescription: Sendable, Hashable {
 
     /// Whether the server says it offers the password grant; `true` when it does not say.
     package var offersPasswordGrant: Bool { grantTypes?.contains("password") ?? true }
+
+    /// The sign-ins in a browser that the server says it offers, and names the endpoints of: the authorization code
+    /// grant (`web`), the device authorization grant (`device`). None when it does not say.
+    package var browserSignIns: [SignIn] {
+        guard let grantTypes else { return [] }
+        var offered: [SignIn] = []
+        if grantTypes.contains("authorization_code"), authorizationURL != nil { offered.append(.web) }
+        if grantTypes.contains("urn:ietf:params:oauth:grant-type:device_code"), deviceAuthorizationURL != nil {
+            offered.append(.device)
+        }
+        return offered
+    }
 }
 
 /// How a server's lists are paged, as its document declares their parameters.

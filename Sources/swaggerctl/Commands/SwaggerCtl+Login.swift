@@ -158,7 +158,7 @@ extension SwaggerCtl {
                             }), on: selection, appIDFlag: appID, choice: chosen, clientSecret: browserSecret)
                     case .password:
                         guard chosen.serverDescription.offersPasswordGrant else {
-                            throw Messages.noPasswordGrant(selection.server)
+                            throw Messages.noPasswordGrant(selection.server, chosen.serverDescription)
                         }
                         let name = if let given { given } else { try askedAccount(chosen.serverDescription.login) }
                         let (password, clientSecret) = if let piped { piped } else { try secrets(for: name.value) }

@@ -86,7 +86,8 @@ extension SwaggerCtl.Server {
             discussion: """
                 The flags change the server's saved description. Without any, or with --discover, swaggerctl reads \
                 again what the server publishes (its OpenAPI document, its OAuth metadata) and keeps what it \
-                finds, with the flags over it.
+                finds, with the flags over it. The first server described becomes the current one, which \
+                commands use when neither -s nor SWAGGERCTL_SERVER names one.
 
                 Examples:
                   swaggerctl server set https://api.example.com

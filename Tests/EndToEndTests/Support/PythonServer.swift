@@ -23,6 +23,24 @@ struct PythonServer: Sendable {
         /// Authlib's authorization server in Flask: RFC 8628's device endpoint with its device code grant, refresh
         /// with rotation, RFC 7009 revocation, `/userinfo`, RFC 8414 metadata, and `/test/tokens`.
         case authlib
+        /// dj-rest-auth with DRF's `Authorization: Token`, allauth's login by user name or e-mail, a logout that
+        /// deletes the token, DRF's page numbers, drf-spectacular's schema at `/api/schema/` and `/api/test/tokens/`.
+        case djRestAuth = "dj-rest-auth"
+        /// Django Ninja with django-ninja-jwt under `/api`: token pair, rotation with blacklisting, `/api/me`, Ninja's
+        /// page numbers, its document at `/api/openapi.json` and `/api/test/blacklisted`.
+        case ninja
+        /// Litestar's JWT backend: a JSON login by e-mail, a refresh of the app's own, a logout that revokes the
+        /// bearer, classic pages by `current_page`, `/schema/openapi.json` and `/test/revoked`.
+        case litestar
+        /// Flask-RESTX with flask-jwt-extended: a Swagger 2.0 document at `/swagger.json`, `/auth/login`, refresh with
+        /// the refresh token as the bearer, `DELETE /auth/logout`, Flask-SQLAlchemy's pages and `/test/revoked`.
+        case restx
+        /// Flask-AppBuilder's REST API, whose document is behind its login: `/api/v1/security/login` with
+        /// `provider` and `refresh`, a profile wrapped in `result`, no logout.
+        case fab
+        /// APIFlask with an API key in `X-API-Key`: a JSON login by e-mail, a logout that deletes the key, its
+        /// pagination object, `/openapi.json` and `/test/tokens`.
+        case apiflask
     }
 
     /// The script that stands in for a person's browser (`$BROWSER`): it signs in on the provider's login page

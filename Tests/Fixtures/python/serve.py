@@ -1,10 +1,10 @@
 """Serves one of the test fixtures on a free port, as the demo server does: prints "listening on URL" once
 ready, then serves until SIGTERM.
 
-usage: serve.py fastapi|fastapi-users|dot|drf|flask|authlib HOST
+usage: serve.py fastapi|fastapi-users|dot|drf|flask|authlib|dj-rest-auth|ninja|litestar|restx|fab|apiflask HOST
 
-The ASGI apps run in uvicorn; the Flask apps (flask, and authlib: Authlib's authorization server), WSGI ones,
-in Werkzeug's threaded server, which Flask brings.
+The ASGI apps run in uvicorn; the Flask apps (flask, authlib: Authlib's authorization server, restx, fab and
+apiflask), WSGI ones, in Werkzeug's threaded server, which Flask brings.
 """
 
 import logging
@@ -37,6 +37,28 @@ def main():
         wsgi = True
     elif which == "authlib":
         from authlib_app import app
+
+        wsgi = True
+    elif which == "dj-rest-auth":
+        from dj_rest_auth_server.setup import application
+
+        app = application()
+    elif which == "ninja":
+        from ninja_server.setup import application
+
+        app = application()
+    elif which == "litestar":
+        from litestar_app import app
+    elif which == "restx":
+        from restx_app import app
+
+        wsgi = True
+    elif which == "fab":
+        from fab_app import app
+
+        wsgi = True
+    elif which == "apiflask":
+        from apiflask_app import app
 
         wsgi = True
     else:

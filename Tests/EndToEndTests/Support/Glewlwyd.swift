@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// Debian's glewlwyd, an OpenID Connect provider, as Tests/Fixtures/glewlwyd/start sets it up: ana, the public
+/// client `swaggerctl` (code, device code, refresh) and the confidential `swaggerctl-secret`.
+struct Glewlwyd: Sendable {
+    /// `http://HOST:PORT`.
+    let origin: String
+    /// The OpenID Connect issuer, the address a person gives: `http://HOST:PORT/api/oidc`.
+    var issuer: String { origin + "/api/oidc" }
+
+    static var fixtures: URL { Project.root.appending(path: "Tests/Fixtures/glewlwyd") }
+
+    /// The script that stands in for a person's browser at a device-code login: it approves the code as ana.
+    static var browser: URL { fixtures.appending(path: "browser") }
+
+    /// Whether glewlwyd holds `token` as alive, as its introspection endpoint (RFC 7662) says.
+    func isActive(_ token: String) async throws -> Bool {
+        let result = try await curl(["-u", "swaggerctl-secret:s3cret", "-d", "token=\(token)", issuer + "/introspect"])
+        let answer = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+        return try #require(answer["active"] as? Bool, "\(result)")
+    }
+}
+
+/// Runs `body` with a fresh glewlwyd whose device-code clients poll every second, and stops it afterwards.
+func withGlewlwyd<Result: Sendable>(_ body: (Glewlwyd) async throws -> Result) async throws -> Result {
+    let folder = FileManager.default.temporaryDirectory.appending(path: "swaggerctl-glewlwyd-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let log = folder.appending(path: "start.log")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let environment = [
+        "PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": folder.path, "GLEWLWYD_HOST": privateLoopbackHost(),
+        "GLEWLWYD_DEVICE_INTERVAL": "1",
+    ]
+    do {
+        return try await withChildProcess(
+            Glewlwyd.fixtures.appending(path: "start"), [folder.appending(path: "server").path],
+            environment: environment, log: log
+        ) { lines in
+            guard lines[0].hasPrefix("listening on ") else { throw SupportFailure("glewlwyd printed \(lines[0])") }
+            return try await body(Glewlwyd(origin: String(lines[0].dropFirst("listening on ".count))))
+        }
+    } catch let failure as StartFailure {
+        let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        throw SupportFailure("glewlwyd: \(failure); its log: \(said.suffix(2000))")
+    }
+}
