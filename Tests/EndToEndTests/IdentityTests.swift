@@ -123,7 +123,7 @@ struct IdentityTests {
             let expiry = try sandbox.storedExpiry(lifetime: .seconds(600), since: start)
             #expect(status.stdout.contains("\(expiry) (in "), "\(status)")
 
-            // A later command needs no flag: the details come from the saved dialect.
+            // A later command needs no flag: the details come from the saved description.
             let details = try await sandbox.swaggerctl("details", "--format", "json")
             #expect(details.stdout.contains("\"roles\" : [\n    \"admin\"\n  ]"), "\(details)")
         }

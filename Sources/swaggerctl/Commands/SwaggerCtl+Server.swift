@@ -49,9 +49,10 @@ extension SwaggerCtl.Server {
             case .json:
                 Terminal.print(JSONOutput.render(servers.map(ServerListing.init), fallback: "[]"))
             case .table:
+                // An empty list is an answer, not a failure: scripts read nothing, people read why.
                 guard !servers.isEmpty else {
-                    throw SwaggerError(
-                        .failure, "swaggerctl knows no server yet. Log in to one, or describe it with `server set`.")
+                    return Terminal.notice(
+                        "swaggerctl knows no server yet. Log in to one, or describe it with `server set`.")
                 }
                 Terminal.print(Terminal.tableRenderer.render(servers.map(ServerListing.row)))
             }
