@@ -87,7 +87,7 @@ struct APIServiceTests {
                 FaultServer.Reply(
                     status: .badRequest, body: #"{"non_field_errors":["Unable to log in with provided credentials."]}"#),
                 .badCredentials(
-                    status: 400, message: #"{"non_field_errors":["Unable to log in with provided credentials."]}"#)
+                    status: 400, message: "Unable to log in with provided credentials.")
             ),
             (
                 FaultServer.Reply(status: .badRequest, body: #"{"error":"invalid_scope"}"#),

@@ -222,6 +222,11 @@ struct APIRequestTests {
         // Without either, it cannot be followed: part of a list never passes for all of it.
         var unnamed = Pagination(first: first, server: Self.server)
         #expect(unnamed.received(first, link: nil, body: page(1...10)) == .undetermined(members: ["items", "count"]))
+        // A list that ignores the parameter answers the first page again: that page is the end of what can be had,
+        // and is said, not taken for the next.
+        var ignored = Pagination(first: first, server: Self.server, pageParameter: "page")
+        #expect(ignored.received(first, link: nil, body: page(1...10)) == .fetch(second))
+        #expect(ignored.received(second, link: nil, body: page(1...10)) == .repeated(second))
     }
 
     @Test("pages stop at the limit, before another origin, and at a page already fetched")

@@ -63,9 +63,10 @@ package struct Messages: Sendable {
                     + "refresh token to renew it. Run `\(Self.login(account))`.")
         case .undescribed(let server, let login):
             return SwaggerError(
-                .usage,
-                "No login found for \(server): no OpenAPI document where swaggerctl looked, nothing at POST "
-                    + "\(login.pathAndQuery). Describe it: `swaggerctl server set \(server) --openapi URL`.")
+                .failure,
+                "Nothing answers POST \(login.pathAndQuery) on \(server), which publishes no OpenAPI document where "
+                    + "swaggerctl looked. Check that the server URL is the API's base URL (such as https://host/api), "
+                    + "or describe it: `swaggerctl server set \(server) --openapi URL`.")
         case .plainHTTPRefused(let server, let secret):
             let what =
                 switch secret {

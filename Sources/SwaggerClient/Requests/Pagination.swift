@@ -39,6 +39,9 @@ package struct Pagination: Sendable {
         /// The page is part of a longer list, by its members (named here), but says nothing by which the next
         /// page can be found.
         case undetermined(members: [String])
+        /// The page at the URL held the very items of the page before: the server ignores how the next page was
+        /// asked for, so the rest of the list cannot be reached that way. The page is not shown.
+        case repeated(URL)
     }
 
     /// What a page says of the next one.
@@ -57,6 +60,8 @@ package struct Pagination: Sendable {
     private var fetched: Set<String>
     /// How many items the pages so far held, for a list that says only its total.
     private var seen = 0
+    /// The last page's items, hashed, to know a page that repeats it.
+    private var lastItems: Int?
 
     /// Starts with the first page, which the owner fetches; `limit`, the most pages to fetch, includes it.
     package init(first: URL, server: ServerURL, limit: Int? = nil, pageParameter: String? = nil) {
@@ -71,7 +76,15 @@ package struct Pagination: Sendable {
 
     /// A page arrived, successfully. `link` is its `Link` header fields, joined by commas, if any.
     package mutating func received(_ url: URL, link: String?, body: Data) -> Next {
-        seen += JSONText.items(of: body)?.count ?? 0
+        let items = JSONText.items(of: body)
+        if let items, !items.isEmpty {
+            var hasher = Hasher()
+            hasher.combine(items)
+            let hash = hasher.finalize()
+            guard hash != lastItems else { return .repeated(url) }
+            lastItems = hash
+        }
+        seen += items?.count ?? 0
         let next: URL
         switch Self.next(after: url, link: link, body: body, seen: seen, pageParameter: pageParameter) {
         case .last: return .complete

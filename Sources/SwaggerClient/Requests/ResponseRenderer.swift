@@ -116,6 +116,13 @@ package struct ResponseRenderer: Sendable {
                         + "\(named)), but says nothing by which swaggerctl can find the next page, so the list may "
                         + "be incomplete. Ask for all items at once with a parameter the API documents (such as a page "
                         + "size), or page through them with their own parameters."))
+        case .repeated(let url):
+            return .failure(
+                SwaggerError(
+                    .failure,
+                    "Stopped after \(Self.pages(outcome.pages)): \(url.absoluteString.prefix(300)) answered the items of "
+                        + "the page before, so the server does not page that way and the list may be incomplete. Page "
+                        + "through it with the parameters the API documents."))
         case .fetch, .complete:
             return nil
         }

@@ -76,19 +76,26 @@ extension SessionController {
                 guard let refused else { return outcome }
                 response = refused
             }
+            // Where the next page is, decided before this one is shown: a page that repeats the last is not.
+            var next: Pagination.Next?
+            if response.isSuccess, var following = pagination {
+                next = following.received(url, link: response.header("Link"), body: response.body)
+                pagination = following
+            }
+            if case .repeated? = next {
+                outcome.stoppedEarly = next
+                return outcome
+            }
             outcome.status = response.status
             outcome.pages += 1
             try receive(response)
-            guard response.isSuccess, var following = pagination else { return outcome }
-            let next = following.received(url, link: response.header("Link"), body: response.body)
-            pagination = following
             switch next {
-            case .fetch(let nextURL):
+            case nil, .complete?:
+                return outcome
+            case .fetch(let nextURL)?:
                 url = nextURL
                 step = .send(accessToken: coordinator.nextRequest())
-            case .complete:
-                return outcome
-            case .limitReached, .offServer, .loop, .undetermined:
+            case .limitReached?, .offServer?, .loop?, .undetermined?, .repeated?:
                 outcome.stoppedEarly = next
                 return outcome
             }
