@@ -34,7 +34,7 @@ package struct DeviceFlow: Sendable {
     package mutating func pollFailed(_ error: APIServiceError) -> SessionFailure {
         precondition(!finished, "DeviceFlow: pollFailed after the flow ended")
         finished = true
-        return .requestFailed(error, server: server, email: nil, description: description)
+        return .requestFailed(error, server: server, account: nil, description: description)
     }
 
     /// A poll answered, `elapsed` after the code was issued.

@@ -201,7 +201,7 @@ package struct LoginCoordinator: Sendable {
             return .undescribed(server: attempt.server, login: attempt.serverDescription.login.url)
         }
         return .requestFailed(
-            error, server: attempt.server, email: attempt.name?.value, description: attempt.serverDescription)
+            error, server: attempt.server, account: attempt.name?.value, description: attempt.serverDescription)
     }
 
     /// The new session's profile arrived.
@@ -238,7 +238,7 @@ package struct LoginCoordinator: Sendable {
             state = .finished
             return .fail(
                 .unusableProfile(
-                    error, Account(server: attempt.server, email: attempt.name?.value ?? ""), granted.description))
+                    error, Account(server: attempt.server, name: attempt.name?.value ?? ""), granted.description))
         }
         // Anything else leaves a session that works, such as a profile endpoint that is down for now, once it is
         // known whose it is.
@@ -250,7 +250,7 @@ package struct LoginCoordinator: Sendable {
             state = .finished
             return .fail(
                 .requestFailed(
-                    error, server: attempt.server, email: attempt.name?.value, description: granted.description))
+                    error, server: attempt.server, account: attempt.name?.value, description: granted.description))
         }
     }
 
@@ -260,15 +260,15 @@ package struct LoginCoordinator: Sendable {
         let attempt = granted.pending.attempt
         let server = attempt.server
         guard granted.pending.inBrowser else {
-            return .success(Account(server: server, email: attempt.accountName.value))
+            return .success(Account(server: server, name: attempt.accountName.value))
         }
         switch (attempt.name, signedIn) {
         case (let name?, let identity?) where !identity.matches(name.value):
             return .failure(.otherAccountSignedIn(server: server, asked: name.value, signedIn: identity.name))
         case (let name?, _):
-            return .success(Account(server: server, email: name.value))
+            return .success(Account(server: server, name: name.value))
         case (nil, let identity?):
-            return .success(Account(server: server, email: identity.name))
+            return .success(Account(server: server, name: identity.name))
         case (nil, nil):
             return .failure(.unknownAccountSignedIn(server: server))
         }

@@ -272,7 +272,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
     private static func plainHTTPRefusal(_ source: TokenSource, _ plainHTTP: PlainHTTP) -> SessionFailure? {
         switch source {
         case .stored(let record):
-            plainHTTP.refusal(for: record).map { .plainHTTPRefused(server: $0, sending: .tokens(email: record.email)) }
+            plainHTTP.refusal(for: record).map { .plainHTTPRefused(server: $0, sending: .tokens(account: record.name)) }
         case .environment(_, let server, let description):
             plainHTTP.refusal(server, description).map {
                 .plainHTTPRefused(server: $0, sending: .environmentToken)

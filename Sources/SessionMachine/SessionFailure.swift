@@ -4,9 +4,9 @@ import SwaggerModel
 /// Why a flow ends without its result, for the owner to word. A stored session is kept unless a
 /// ``SessionEnd`` said to remove it.
 package enum SessionFailure: Sendable, Hashable {
-    /// A request failed, or the server refused it; the session, if any, is kept. `email` is `nil` for
+    /// A request failed, or the server refused it; the session, if any, is kept. `account` is `nil` for
     /// `SWAGGERCTL_TOKEN`; `description` is the server's, for what the person can check.
-    case requestFailed(APIServiceError, server: ServerURL, email: String?, description: ServerDescription)
+    case requestFailed(APIServiceError, server: ServerURL, account: String?, description: ServerDescription)
     /// Nothing answered at the login a server was assumed to have: nothing described it, and it publishes no
     /// document that does.
     case undescribed(server: ServerURL, login: URL)
@@ -79,7 +79,7 @@ package enum SessionFailure: Sendable, Hashable {
     /// What a refused plain-HTTP request would have carried.
     package enum Secret: Sendable, Hashable {
         case password
-        case tokens(email: String)
+        case tokens(account: String)
         case environmentToken
     }
 }
@@ -142,10 +142,10 @@ package enum TokenSource: Sendable, Hashable, Redacting {
     func failure(_ error: APIServiceError) -> SessionFailure {
         switch self {
         case .stored(let record):
-            .requestFailed(error, server: record.server, email: record.email, description: record.serverDescription)
+            .requestFailed(error, server: record.server, account: record.name, description: record.serverDescription)
         case .environment(_, let server, _) where error.isTokenRejection: .environmentTokenRejected(server: server)
         case .environment(_, let server, let description):
-            .requestFailed(error, server: server, email: nil, description: description)
+            .requestFailed(error, server: server, account: nil, description: description)
         }
     }
 }

@@ -53,7 +53,7 @@ struct SessionOptions: ParsableArguments {
     var usernameOption: String?
 
     /// The account that `--email` or `--username` names; sessions are kept by it whichever names it.
-    var email: String? { emailOption ?? usernameOption }
+    var account: String? { emailOption ?? usernameOption }
 
     func validate() throws {
         if emailOption != nil, usernameOption != nil {

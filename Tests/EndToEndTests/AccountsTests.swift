@@ -33,7 +33,7 @@ struct AccountsTests {
     }
 
     static func storedToken(_ sandbox: Sandbox, _ server: String, _ email: String) async throws -> String? {
-        try await sandbox.file.credentials(for: Account(server: server, email: email))?.accessToken
+        try await sandbox.file.credentials(for: Account(server: server, name: email))?.accessToken
     }
 
     @Test("switch changes which account details and token use in later processes, until a later login")
@@ -92,7 +92,7 @@ struct AccountsTests {
 
             #expect(try await Self.inUse(sandbox, "-e", Sandbox.demo.email).email == Sandbox.demo.email)
             #expect(server.logLines(containing: "refresh token rotated") >= 1)
-            #expect(try sandbox.sessions.records().first?.email == Self.ana.email)
+            #expect(try sandbox.sessions.records().first?.name == Self.ana.email)
         }
     }
 

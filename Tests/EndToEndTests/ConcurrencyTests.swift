@@ -27,11 +27,11 @@ struct ConcurrencyTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(results.allSatisfy { $0.status == 0 }, "\(results.filter { $0.status != 0 })")
-            let emails = Set(try sandbox.sessions.records().map(\.email))
+            let emails = Set(try sandbox.sessions.records().map(\.name))
             #expect(emails == Set(accounts.map(\.email)))
             for account in accounts {
                 let stored = try await sandbox.file.credentials(
-                    for: Account(server: server.apiURL, email: account.email))
+                    for: Account(server: server.apiURL, name: account.email))
                 #expect(stored != nil, "\(account.email)")
             }
             let status = try await sandbox.swaggerctl("status", "--format", "json")

@@ -218,7 +218,7 @@ struct FailureTests {
         try await withDemoServer { server in
             let login = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "demo-password")
             try #require(login.status == 0, "\(login)")
-            let account = Account(server: server.apiURL, email: "demo@example.com")
+            let account = Account(server: server.apiURL, name: "demo@example.com")
             try await sandbox.file.store(Credentials(accessToken: "forged.token.value"), for: account)
 
             let result = try await sandbox.swaggerctl("details")

@@ -14,7 +14,7 @@ struct IdentityTests {
     static let ana = (email: "ana@example.com", password: "Passw0rd!")
 
     static func stored(_ sandbox: Sandbox, _ server: String, _ email: String = ana.email) async throws -> Credentials {
-        try #require(try await sandbox.file.credentials(for: Account(server: server, email: email)))
+        try #require(try await sandbox.file.credentials(for: Account(server: server, name: email)))
     }
 
     @Test("login, profile, status, token, refresh and a local-only logout, end to end, under a group prefix")
@@ -113,7 +113,7 @@ struct IdentityTests {
             #expect(result.stdout == "email  a@example.com\nroles  [\"admin\"]\n")
             #expect(logins.bodies == [#"{"email":"a@example.com","password":"pw"}"#])
             #expect(
-                try await sandbox.file.credentials(for: Account(server: url, email: "a@example.com"))
+                try await sandbox.file.credentials(for: Account(server: url, name: "a@example.com"))
                     == Credentials(accessToken: "tok-123", refreshToken: "ref-456"))
 
             let show = try await sandbox.swaggerctl("server", "show")

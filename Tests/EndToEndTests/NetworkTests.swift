@@ -290,7 +290,7 @@ struct NetworkTests {
             var tokens: Set<String> = []
             func collectTokens() async throws {
                 let stored = try await sandbox.file.credentials(
-                    for: Account(server: server.apiURL, email: Sandbox.demo.email))
+                    for: Account(server: server.apiURL, name: Sandbox.demo.email))
                 tokens.formUnion([stored?.accessToken, stored?.refreshToken].compactMap { $0 })
             }
             try await collectTokens()

@@ -16,7 +16,7 @@ struct OAuth2Tests {
     static let confidential = (id: "swaggerctl-confidential", secret: "s3cret-client-secret")
 
     static func stored(_ sandbox: Sandbox, _ server: String) async throws -> Credentials {
-        try #require(try await sandbox.file.credentials(for: Account(server: server, email: ana.email)))
+        try #require(try await sandbox.file.credentials(for: Account(server: server, name: ana.email)))
     }
 
     /// Logs in to DOT as the public client, with its OpenID scope.

@@ -84,7 +84,7 @@ struct PackagingTests {
         for (index, server) in servers.enumerated() {
             let emails = index == 0 ? ["ana@example.com", "demo@example.com"] : ["demo@example.com"]
             for email in emails {
-                let account = Account(server: try ServerURL(server), email: email)
+                let account = Account(server: try ServerURL(server), name: email)
                 try sandbox.sessions.save(
                     SessionRecord(
                         account: account, appID: "a", backend: .file, savedAt: Date(),

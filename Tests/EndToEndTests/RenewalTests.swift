@@ -109,13 +109,13 @@ struct RenewalTests {
                 + #""savedAt":"2026-01-01T00:00:00.000Z"}"#
             try Data(#"{"version":1,"content":[\#(record)]}"#.utf8).writePrivately(to: sandbox.sessionsFile)
             try await sandbox.file.store(
-                Credentials(accessToken: "old-access"), for: Account(server: url, email: "a@example.com"))
+                Credentials(accessToken: "old-access"), for: Account(server: url, name: "a@example.com"))
 
             let result = try await sandbox.swaggerctl("api", "/User/User")
             #expect(result.status == 4, "\(result)")
             #expect(result.stdout.contains("invalid_token"), "the refusal is the answer: \(result)")
             #expect(!result.stderr.contains("Your session for"), "the session was not ended: \(result)")
-            #expect(try sandbox.sessions.records().map(\.email) == ["a@example.com"])
+            #expect(try sandbox.sessions.records().map(\.name) == ["a@example.com"])
         }
     }
 }

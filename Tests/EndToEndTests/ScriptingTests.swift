@@ -37,7 +37,7 @@ struct ScriptingTests {
             #expect(quiet.status == 0)
             #expect(quiet.stdout.isEmpty)
             #expect(quiet.stderr.isEmpty)
-            #expect(try sandbox.sessions.records().map(\.email) == [Sandbox.demo.email])
+            #expect(try sandbox.sessions.records().map(\.name) == [Sandbox.demo.email])
 
             let refused = try await sandbox.login(
                 server.apiURL, email: "x@example.com", password: "wrong", extra: ["-q"])

@@ -45,7 +45,7 @@ struct SecretServiceTests {
     @Test("store, lookup and delete go through the real daemon, access and refresh token alike")
     func storeLookupDelete() async throws {
         let keystore = TestKeyring.keyring(try TestKeyring.busAddress())
-        let account = Account(server: "http://127.0.0.1:1/api/\(UUID())", email: "ana@example.com")
+        let account = Account(server: "http://127.0.0.1:1/api/\(UUID())", name: "ana@example.com")
         let credentials = Credentials(accessToken: "access-\(UUID())", refreshToken: "refresh-\(UUID())")
 
         #expect(try await keystore.credentials(for: account) == nil)
@@ -100,14 +100,14 @@ struct SecretServiceTests {
     func clientSecret() async throws {
         let bus = try TestKeyring.busAddress()
         let keystore = TestKeyring.keyring(bus)
-        let account = Account(server: "http://127.0.0.1:1/api/\(UUID())", email: "ana@example.com")
+        let account = Account(server: "http://127.0.0.1:1/api/\(UUID())", name: "ana@example.com")
         let credentials = Credentials(
             accessToken: "a-\(UUID())", refreshToken: "r-\(UUID())", clientSecret: "s-\(UUID())")
 
         try await keystore.store(credentials, for: account)
         #expect(try await keystore.credentials(for: account) == credentials)
         let lookup = try await secretTool(
-            "lookup", "client-secret-for", "swaggerctl:\(account.server)", "username", account.email, bus: bus)
+            "lookup", "client-secret-for", "swaggerctl:\(account.server)", "username", account.name, bus: bus)
         #expect(lookup.stdout == credentials.clientSecret)
 
         // Stored again without one, the old secret does not linger.
@@ -120,9 +120,9 @@ struct SecretServiceTests {
     @Test(
         "attribute values keep Unicode e-mails and server URLs with ports and paths exactly",
         arguments: [
-            Account(server: "https://accounts.example.com:8443/tenant/ä/api", email: "zoë.ñandú@exämple.com"),
-            Account(server: "http://[::1]:9000/v1/api", email: "用户@例子.广告"),
-            Account(server: "http://127.0.0.1:8080/api", email: "o'brien+tag@example.com"),
+            Account(server: "https://accounts.example.com:8443/tenant/ä/api", name: "zoë.ñandú@exämple.com"),
+            Account(server: "http://[::1]:9000/v1/api", name: "用户@例子.广告"),
+            Account(server: "http://127.0.0.1:8080/api", name: "o'brien+tag@example.com"),
         ])
     func unicodeAttributes(account: Account) async throws {
         let bus = try TestKeyring.busAddress()
@@ -132,21 +132,21 @@ struct SecretServiceTests {
         defer { Task { _ = try? await keystore.removeCredentials(for: account) } }
 
         let lookup = try await secretTool(
-            "lookup", "service", "swaggerctl:\(account.server)", "username", account.email, bus: bus)
+            "lookup", "service", "swaggerctl:\(account.server)", "username", account.name, bus: bus)
         #expect(lookup.status == 0, "\(lookup)")
         #expect(lookup.stdout == token)
 
         // Attributes match exactly: another port, another path or another e-mail finds nothing.
         let otherPort = account.server.string.replacingOccurrences(of: ":8", with: ":7")
         for (service, email) in [
-            ("swaggerctl:\(otherPort)", account.email), ("swaggerctl:\(account.server)/", account.email),
-            ("swaggerctl:\(account.server)", account.email.uppercased()),
-        ] where service != "swaggerctl:\(account.server)" || email != account.email {
+            ("swaggerctl:\(otherPort)", account.name), ("swaggerctl:\(account.server)/", account.name),
+            ("swaggerctl:\(account.server)", account.name.uppercased()),
+        ] where service != "swaggerctl:\(account.server)" || email != account.name {
             let miss = try await secretTool("lookup", "service", service, "username", email, bus: bus)
             #expect(miss.stdout.isEmpty, "\(service) \(email)")
         }
         let label = try await secretTool("search", "--all", "service", "swaggerctl:\(account.server)", bus: bus)
-        #expect(label.stdout.contains("label = swaggerctl token for \(account.email) on \(account.server)\n"))
+        #expect(label.stdout.contains("label = swaggerctl token for \(account.name) on \(account.server)\n"))
     }
 
     @Test("a refresh replaces both keyring items in place: one access item and one refresh item, never more")
@@ -412,7 +412,7 @@ struct SecretServiceTests {
                         + "$XDG_RUNTIME_DIR/bus does not exist); the token is stored in \(sandbox.credentialsFile.path) "
                         + "instead.\n"), "\(login)")
             #expect(
-                try await sandbox.file.credentials(for: Account(server: server.apiURL, email: Self.demo.email))
+                try await sandbox.file.credentials(for: Account(server: server.apiURL, name: Self.demo.email))
                     != nil)
             let status = try await sandbox.swaggerctl("status")
             #expect(status.stdout.contains("Token in   file (\(sandbox.credentialsFile.path))"))
@@ -557,7 +557,7 @@ struct SecretServiceTests {
                 let logout = try await sandbox.swaggerctl("logout")
                 #expect(logout.status == 1, "\(logout)")
                 #expect(logout.stderr.contains("so nothing was logged out: the keyring is locked"))
-                #expect(try sandbox.sessions.records().map(\.email) == [Self.demo.email])
+                #expect(try sandbox.sessions.records().map(\.name) == [Self.demo.email])
                 let items = try await secretTool(
                     "search", "--all", "service", "swaggerctl:\(server.apiURL)", bus: bus.address)
                 #expect(items.stderr.contains("attribute.username = \(Self.demo.email)"), "\(items)")
@@ -596,7 +596,7 @@ struct SecretServiceTests {
             // Logging in again with the keyring moves the token there and out of the file.
             let online = try await sandbox.loginAsDemo(server.apiURL)
             #expect(online.status == 0, "\(online)")
-            let account = Account(server: server.apiURL, email: Self.demo.email)
+            let account = Account(server: server.apiURL, name: Self.demo.email)
             #expect(try await sandbox.file.credentials(for: account) == nil)
             #expect(try sandbox.sessions.records().map(\.backend) == [.keyring])
 
@@ -607,7 +607,7 @@ struct SecretServiceTests {
             let fileLogout = try await sandbox.swaggerctl("logout", "--keyring", "file")
             #expect(fileLogout.status == 1, "\(fileLogout)")
             #expect(fileLogout.stderr.contains("which --keyring file does not use, so nothing was logged out"))
-            #expect(try sandbox.sessions.records().map(\.email) == [Self.demo.email])
+            #expect(try sandbox.sessions.records().map(\.name) == [Self.demo.email])
 
             let logout = try await sandbox.swaggerctl("logout")
             #expect(logout.status == 0, "\(logout)")

@@ -30,7 +30,7 @@ struct SessionLifecycleTests {
             #expect(logout.status == 0, "\(logout)")
             #expect(logout.stderr == "Logged out demo@example.com from \(server.apiURL).\n")
             #expect(
-                try await sandbox.file.credentials(for: Account(server: server.apiURL, email: "demo@example.com"))
+                try await sandbox.file.credentials(for: Account(server: server.apiURL, name: "demo@example.com"))
                     == nil)
             #expect(try sandbox.sessions.records().isEmpty)
 
@@ -95,7 +95,7 @@ struct SessionLifecycleTests {
             let login = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "demo-password")
             try #require(login.status == 0, "\(login)")
             let stored = try #require(
-                try await sandbox.file.credentials(for: Account(server: server.apiURL, email: "demo@example.com")))
+                try await sandbox.file.credentials(for: Account(server: server.apiURL, name: "demo@example.com")))
             let accessToken = try #require(stored.accessToken)
 
             let token = try await sandbox.swaggerctl("token")

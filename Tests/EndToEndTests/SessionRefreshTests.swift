@@ -32,7 +32,7 @@ struct SessionRefreshTests {
 
     static func storedCredentials(_ sandbox: Sandbox, _ server: DemoServerProcess) async throws -> Credentials {
         try #require(
-            try await sandbox.file.credentials(for: Account(server: server.apiURL, email: Sandbox.demo.email)))
+            try await sandbox.file.credentials(for: Account(server: server.apiURL, name: Sandbox.demo.email)))
     }
 
     /// `curl` with the bearer token on the profile, as a script would use `swaggerctl token`.
@@ -116,9 +116,9 @@ struct SessionRefreshTests {
                     + "longer accepts it. Run `swaggerctl login -s \(server.apiURL) -e demo@example.com`.\n")
             #expect(try sandbox.sessions.records().isEmpty)
             #expect(
-                try await sandbox.file.credentials(for: Account(server: server.apiURL, email: Sandbox.demo.email))
+                try await sandbox.file.credentials(for: Account(server: server.apiURL, name: Sandbox.demo.email))
                     == nil)
-            #expect(try sandbox.profiles.profile(for: Account(server: server.apiURL, email: Sandbox.demo.email)) == nil)
+            #expect(try sandbox.profiles.profile(for: Account(server: server.apiURL, name: Sandbox.demo.email)) == nil)
         }
     }
 
@@ -173,9 +173,9 @@ struct SessionRefreshTests {
                     + "Could not reach") == true, "\(logout)")
         #expect(try sandbox.sessions.records().isEmpty)
         #expect(
-            try await sandbox.file.credentials(for: Account(server: apiURL, email: Sandbox.demo.email))
+            try await sandbox.file.credentials(for: Account(server: apiURL, name: Sandbox.demo.email))
                 == nil)
-        #expect(try sandbox.profiles.profile(for: Account(server: apiURL, email: Sandbox.demo.email)) == nil)
+        #expect(try sandbox.profiles.profile(for: Account(server: apiURL, name: Sandbox.demo.email)) == nil)
         let left = try FileManager.default.contentsOfDirectory(atPath: sandbox.configDirectory.path)
         #expect(!left.contains { $0.hasPrefix(".refresh-") }, "\(left)")
     }
@@ -211,7 +211,7 @@ struct SessionRefreshTests {
 
         let logout = try await sandbox.swaggerctl("logout", "--local")
         #expect(logout.status == 0, "\(logout)")
-        #expect(try sandbox.profiles.profile(for: Account(server: apiURL, email: Sandbox.demo.email)) == nil)
+        #expect(try sandbox.profiles.profile(for: Account(server: apiURL, name: Sandbox.demo.email)) == nil)
         let afterLogout = try await sandbox.swaggerctl("details", "-s", apiURL)
         #expect(afterLogout.status == 4, "\(afterLogout)")
     }
@@ -321,7 +321,7 @@ struct SessionRefreshTests {
                 login.stderr
                     == "swaggerctl: Logged in to \(url) as a@example.com, but the profile could not be fetched: \(url) "
                     + "failed with HTTP 503. Try again later.\n")
-            #expect(try sandbox.sessions.records().map(\.email) == ["a@example.com"])
+            #expect(try sandbox.sessions.records().map(\.name) == ["a@example.com"])
             let status = try await sandbox.swaggerctl("status")
             #expect(status.status == 0, "\(status)")
         }

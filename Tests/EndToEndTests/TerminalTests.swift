@@ -90,7 +90,7 @@ struct TerminalTests {
             #expect(result == 0, "\(terminal.transcript)")
             #expect(!terminal.transcript.contains("demo-password"), "\(terminal.transcript)")
             #expect(terminal.echoes)
-            #expect(try sandbox.sessions.records().map(\.email) == ["demo@example.com"])
+            #expect(try sandbox.sessions.records().map(\.name) == ["demo@example.com"])
         }
     }
 
@@ -107,7 +107,7 @@ struct TerminalTests {
                 return try terminal.finish()
             }
             #expect(status == 0, "\(terminal.transcript)")
-            #expect(try sandbox.sessions.records().map(\.email) == ["demo@example.com"])
+            #expect(try sandbox.sessions.records().map(\.name) == ["demo@example.com"])
         }
     }
 

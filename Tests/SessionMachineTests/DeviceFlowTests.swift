@@ -73,6 +73,6 @@ struct DeviceFlowTests {
         #expect(
             flow.pollFailed(.serverFailed(status: 500))
                 == .requestFailed(
-                    .serverFailed(status: 500), server: Fixtures.server, email: nil, description: Self.description))
+                    .serverFailed(status: 500), server: Fixtures.server, account: nil, description: Self.description))
     }
 }

@@ -19,7 +19,7 @@ struct LoginCoordinatorTests {
         clientSecret: String? = nil
     ) -> LoginCoordinator.Request {
         LoginCoordinator.Request(
-            server: account.server, name: AccountName(account.email, isEmail: true), serverDescription: description,
+            server: account.server, name: AccountName(account.name, isEmail: true), serverDescription: description,
             appIDFlag: appIDFlag, appIDFromEnvironment: environment, previous: previous,
             plainHTTP: PlainHTTP(allowed: plainHTTPAllowed), clientSecret: clientSecret)
     }
@@ -46,7 +46,7 @@ struct LoginCoordinatorTests {
             coordinator.loginRequested(Self.request())
                 == .authenticate(
                     LoginAttempt(
-                        server: Fixtures.server, name: AccountName(Fixtures.ana.email, isEmail: true),
+                        server: Fixtures.server, name: AccountName(Fixtures.ana.name, isEmail: true),
                         serverDescription: Self.original, appID: "swaggerctl-demo")))
         #expect(
             coordinator.authenticated(Self.grant, now: Self.now)
@@ -105,7 +105,7 @@ struct LoginCoordinatorTests {
             ("http://127.0.0.1:8080/api", true, nil, nil),
         ] as [(String, Bool, Bool?, Bool?)])
     func plainHTTP(server: String, allowed: Bool, previouslyAllowed: Bool?, saved: Bool?) {
-        let account = Account(server: server, email: "ana@example.com")
+        let account = Account(server: server, name: "ana@example.com")
         var previous = Fixtures.record(account)
         previous.allowsPlainHTTP = previouslyAllowed
         var coordinator = LoginCoordinator()
@@ -157,7 +157,7 @@ struct LoginCoordinatorTests {
             #expect(
                 coordinator.authenticationFailed(error)
                     == .requestFailed(
-                        error, server: Fixtures.server, email: Fixtures.ana.email, description: Fixtures.identity))
+                        error, server: Fixtures.server, account: Fixtures.ana.name, description: Fixtures.identity))
         }
     }
 
@@ -176,7 +176,7 @@ struct LoginCoordinatorTests {
                     == (nothingThere
                         ? .undescribed(server: Fixtures.server, login: Self.original.login.url)
                         : .requestFailed(
-                            error, server: Fixtures.server, email: Fixtures.ana.email, description: Self.original)),
+                            error, server: Fixtures.server, account: Fixtures.ana.name, description: Self.original)),
                 "\(error)")
         }
         // The same 404 where the description was not assumed is the request's.
@@ -186,7 +186,7 @@ struct LoginCoordinatorTests {
         #expect(
             coordinator.authenticationFailed(notFound)
                 == .requestFailed(
-                    notFound, server: Fixtures.server, email: Fixtures.ana.email, description: Self.original))
+                    notFound, server: Fixtures.server, account: Fixtures.ana.name, description: Self.original))
     }
 
     @Test(
@@ -262,7 +262,7 @@ struct LoginCoordinatorTests {
         var coordinator = Self.browserLogin(nil, grant: grant)
         #expect(
             Self.stored(coordinator.profileReceived(try Fixtures.profile(profile)))?.account
-                == Account(server: Fixtures.server, email: account))
+                == Account(server: Fixtures.server, name: account))
     }
 
     @Test("a sign-in in the browser as someone else than -e names is refused, and nothing is stored")
@@ -279,7 +279,7 @@ struct LoginCoordinatorTests {
         for given in ["ANA@example.com", "ana", "s1"] {
             grant.idToken = Fixtures.jwt(claims: #"{"sub":"s1","email":"ana@example.com","preferred_username":"ana"}"#)
             var matching = Self.browserLogin(AccountName(given, isEmail: given.contains("@")), grant: grant)
-            #expect(Self.stored(matching.profileReceived(Self.profile))?.account.email == given)
+            #expect(Self.stored(matching.profileReceived(Self.profile))?.account.name == given)
         }
     }
 
@@ -296,7 +296,7 @@ struct LoginCoordinatorTests {
             return
         }
         var named = Self.browserLogin(AccountName("ana", isEmail: false))
-        #expect(Self.stored(named.profileReceived(try Fixtures.profile("{}")))?.account.email == "ana")
+        #expect(Self.stored(named.profileReceived(try Fixtures.profile("{}")))?.account.name == "ana")
     }
 
     @Test("a fresh token refused with a challenge for another scheme is sent once more with it, which is kept")

@@ -171,7 +171,7 @@ struct LogoutCoordinatorTests {
 
     @Test("the tokens never go over plain HTTP to another machine to be revoked, unless allowed")
     func plainHTTP() {
-        let account = Account(server: "http://api.example.com/v1", email: "ana@example.com")
+        let account = Account(server: "http://api.example.com/v1", name: "ana@example.com")
         let record = Fixtures.record(account)
         var refused = Self.reading(record)
         #expect(refused.tokensRead(Self.tokens, now: Self.now) == .remove(record))

@@ -48,7 +48,7 @@ struct MainCoordinatorTests {
     }
 
     static func failure(_ error: APIServiceError, _ record: SessionRecord = fresh) -> SessionFailure {
-        .requestFailed(error, server: record.server, email: record.email, description: record.serverDescription)
+        .requestFailed(error, server: record.server, account: record.name, description: record.serverDescription)
     }
 
     static let details = ProfilePurpose(allowsSavedProfile: true)
@@ -193,7 +193,7 @@ struct MainCoordinatorTests {
             ("http://localhost:8080/api", false, nil, false), ("http://127.3.4.5/api", false, nil, false),
         ] as [(String, Bool, Bool?, Bool)])
     func plainHTTP(server: String, allowedByEnvironment: Bool, allowedAtLogin: Bool?, refused: Bool) {
-        var record = Fixtures.record(Account(server: server, email: "ana@example.com"))
+        var record = Fixtures.record(Account(server: server, name: "ana@example.com"))
         record.allowsPlainHTTP = allowedAtLogin
         var coordinator = MainCoordinator(purpose: TokenPurpose())
         let action = coordinator.start(
@@ -201,13 +201,13 @@ struct MainCoordinatorTests {
         #expect(
             action
                 == (refused
-                    ? .fail(.plainHTTPRefused(server: record.server, sending: .tokens(email: "ana@example.com")))
+                    ? .fail(.plainHTTPRefused(server: record.server, sending: .tokens(account: "ana@example.com")))
                     : .readAccessToken(record)))
     }
 
     @Test("an endpoint of the server's description counts as the server does for plain HTTP")
     func plainHTTPEndpoint() {
-        var record = Fixtures.record(Account(server: "https://api.example.com/v1", email: "ana@example.com"))
+        var record = Fixtures.record(Account(server: "https://api.example.com/v1", name: "ana@example.com"))
         record.serverDescription = Fixtures.described(
             [
                 "preset": "oauth2", "login": ["url": "http://auth.example.com/token"],
@@ -218,7 +218,7 @@ struct MainCoordinatorTests {
             coordinator.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
                 == .fail(
                     .plainHTTPRefused(
-                        server: Fixtures.serverURL("http://auth.example.com"), sending: .tokens(email: record.email))))
+                        server: Fixtures.serverURL("http://auth.example.com"), sending: .tokens(account: record.name))))
     }
 
     // MARK: - Under the refresh lock
@@ -553,7 +553,7 @@ struct MainCoordinatorTests {
             let expected: SessionFailure =
                 error == .tokenRejected(challenge: nil)
                 ? .environmentTokenRejected(server: Fixtures.server)
-                : .requestFailed(error, server: Fixtures.server, email: nil, description: Fixtures.bundled())
+                : .requestFailed(error, server: Fixtures.server, account: nil, description: Fixtures.bundled())
             #expect(failing.profileFailed(error) == .fail(expected))
         }
 
@@ -665,6 +665,6 @@ struct MainCoordinatorTests {
         #expect(
             coordinator.requestFailed(.timedOut)
                 == .requestFailed(
-                    .timedOut, server: Fixtures.server, email: Fixtures.ana.email, description: Fixtures.bundled()))
+                    .timedOut, server: Fixtures.server, account: Fixtures.ana.name, description: Fixtures.bundled()))
     }
 }

@@ -23,7 +23,7 @@ struct FileBackendTests {
     func roundTrip() async throws {
         let ana = Credentials(accessToken: "ana-access", refreshToken: "ana-refresh")
         let ivo = Credentials(accessToken: "ivo-access")
-        let anaElsewhere = Account(server: Fixtures.otherServer, email: Fixtures.ana.email)
+        let anaElsewhere = Account(server: Fixtures.otherServer, name: Fixtures.ana.name)
 
         #expect(try await backend.credentials(for: Fixtures.ana) == nil)
         try await backend.store(ana, for: Fixtures.ana)
@@ -208,7 +208,7 @@ struct FileBackendTests {
                 group.addTask {
                     try await backend.store(
                         Credentials(accessToken: "token-\(index)"),
-                        for: Account(server: Fixtures.server, email: "user\(index)@example.com"))
+                        for: Account(server: Fixtures.server, name: "user\(index)@example.com"))
                 }
             }
             try await group.waitForAll()
@@ -226,7 +226,7 @@ struct FileBackendTests {
                 group.addTask {
                     try await FileBackend(directory: folder).store(
                         Credentials(accessToken: "token-\(index)"),
-                        for: Account(server: Fixtures.server, email: "user\(index)@example.com"))
+                        for: Account(server: Fixtures.server, name: "user\(index)@example.com"))
                 }
             }
             try await group.waitForAll()
@@ -243,14 +243,14 @@ struct FileBackendTests {
         let token = String(repeating: "t", count: 4096)
         for index in 0..<100 {
             try await backend.store(
-                Credentials(accessToken: token), for: Account(server: Fixtures.server, email: "seed\(index)@x"))
+                Credentials(accessToken: token), for: Account(server: Fixtures.server, name: "seed\(index)@x"))
         }
         let torn = try await withThrowingTaskGroup(of: Int.self) { group in
             group.addTask {
                 for round in 0..<60 {
                     try await FileBackend(directory: folder).store(
                         Credentials(accessToken: token + "\(round)"),
-                        for: Account(server: Fixtures.server, email: "seed\(round % 100)@x"))
+                        for: Account(server: Fixtures.server, name: "seed\(round % 100)@x"))
                 }
                 return 0
             }
@@ -273,7 +273,7 @@ struct FileBackendTests {
     static func lost(in backend: FileBackend, count: Int) async throws -> [Int] {
         var lost: [Int] = []
         for index in 0..<count {
-            let account = Account(server: Fixtures.server, email: "user\(index)@example.com")
+            let account = Account(server: Fixtures.server, name: "user\(index)@example.com")
             if try await backend.credentials(for: account) != Credentials(accessToken: "token-\(index)") {
                 lost.append(index)
             }

@@ -18,7 +18,7 @@ struct SessionListTests {
         index = SessionList(directory: folder)
     }
 
-    static let otherAna = Account(server: Fixtures.otherServer, email: "ana@example.com")
+    static let otherAna = Account(server: Fixtures.otherServer, name: "ana@example.com")
 
     @Test("an index with no file is empty and creates nothing")
     func empty() throws {
@@ -51,7 +51,7 @@ struct SessionListTests {
         try index.save(Fixtures.record(Self.otherAna, savedAt: Fixtures.savedAt.addingTimeInterval(30)))
         try index.save(
             Fixtures.record(
-                Account(server: Fixtures.server, email: "old@example.com"), savedAt: Fixtures.savedAt))
+                Account(server: Fixtures.server, name: "old@example.com"), savedAt: Fixtures.savedAt))
 
         #expect(try index.record(server: Fixtures.server)?.account == Fixtures.ana)
         #expect(try index.record(server: Fixtures.otherServer)?.account == Self.otherAna)
@@ -65,10 +65,10 @@ struct SessionListTests {
             Fixtures.record(Fixtures.ana, appID: "ana-app", savedAt: Fixtures.savedAt.addingTimeInterval(60)))
         try index.save(Fixtures.record(Self.otherAna, appID: "other", savedAt: Fixtures.savedAt.addingTimeInterval(90)))
 
-        #expect(try index.record(server: Fixtures.server, email: "ivo@example.com")?.appID == "ivo-app")
-        #expect(try index.record(server: Fixtures.server, email: "ana@example.com")?.appID == "ana-app")
-        #expect(try index.record(server: Fixtures.otherServer, email: "ana@example.com")?.appID == "other")
-        #expect(try index.record(server: Fixtures.otherServer, email: "ivo@example.com") == nil)
+        #expect(try index.record(server: Fixtures.server, name: "ivo@example.com")?.appID == "ivo-app")
+        #expect(try index.record(server: Fixtures.server, name: "ana@example.com")?.appID == "ana-app")
+        #expect(try index.record(server: Fixtures.otherServer, name: "ana@example.com")?.appID == "other")
+        #expect(try index.record(server: Fixtures.otherServer, name: "ivo@example.com") == nil)
     }
 
     @Test("the newest session wins even when two were saved within the same second")
@@ -157,16 +157,16 @@ struct SessionListTests {
         try Data(#"{"version": 1, "content": [\#(damaged), \#(nameless)]}"#.utf8).writePrivately(to: sessionsFile)
 
         #expect(try index.records().isEmpty)
-        #expect(try index.damaged() == [Account(server: Fixtures.server, email: "old@example.com"), nil])
+        #expect(try index.damaged() == [Account(server: Fixtures.server, name: "old@example.com"), nil])
         try index.save(Fixtures.record(Fixtures.ana))
-        #expect(try index.records().map(\.email) == ["ana@example.com"])
+        #expect(try index.records().map(\.name) == ["ana@example.com"])
         #expect(try index.damaged().count == 2, "rewriting the file keeps what it cannot read")
         let text = try String(contentsOf: sessionsFile, encoding: .utf8)
         #expect(text.contains("-4712-01-01T00:00:00Z") && text.contains(#""server" : 1"#))
 
-        #expect(try index.remove(Account(server: Fixtures.server, email: "old@example.com")))
+        #expect(try index.remove(Account(server: Fixtures.server, name: "old@example.com")))
         #expect(try index.damaged() == [nil])
-        #expect(try index.records().map(\.email) == ["ana@example.com"])
+        #expect(try index.records().map(\.name) == ["ana@example.com"])
     }
 
     @Test("50 concurrent saves keep every session")
@@ -177,13 +177,13 @@ struct SessionListTests {
                 group.addTask {
                     try SessionList(directory: folder).save(
                         Fixtures.record(
-                            Account(server: Fixtures.server, email: "user\(offset)@example.com"),
+                            Account(server: Fixtures.server, name: "user\(offset)@example.com"),
                             savedAt: Fixtures.savedAt.addingTimeInterval(Double(offset))))
                 }
             }
             try await group.waitForAll()
         }
 
-        #expect(try index.records().map(\.email) == (0..<50).reversed().map { "user\($0)@example.com" })
+        #expect(try index.records().map(\.name) == (0..<50).reversed().map { "user\($0)@example.com" })
     }
 }

@@ -170,9 +170,9 @@ struct ConfigurationTests {
     /// An index holding sessions on two servers; the newest is on `https://newest.example/api`.
     func index() throws -> SessionList {
         let index = SessionList(directory: temporary.url)
-        let older = Account(server: "https://older.example/api", email: "ana@example.com")
-        let newest = Account(server: "https://newest.example/api", email: "ana@example.com")
-        let oldest = Account(server: "https://oldest.example/api", email: "ivo@example.com")
+        let older = Account(server: "https://older.example/api", name: "ana@example.com")
+        let newest = Account(server: "https://newest.example/api", name: "ana@example.com")
+        let oldest = Account(server: "https://oldest.example/api", name: "ivo@example.com")
         try index.save(Fixtures.record(older, savedAt: Fixtures.savedAt.addingTimeInterval(-60)))
         try index.save(Fixtures.record(newest, savedAt: Fixtures.savedAt))
         try index.save(Fixtures.record(oldest, savedAt: Fixtures.savedAt.addingTimeInterval(-3600)))

@@ -115,7 +115,7 @@ struct FuzzTests {
                 for preset in ["original", "identity", "fastapi-users"] {
                     let description = Fixtures.described(["preset": .string(preset)], under: server)
                     let line = TerminalText.escaped(
-                        messages.error(error, on: server, email: "a@b", description: description).message)
+                        messages.error(error, on: server, account: "a@b", description: description).message)
                     #expect(!line.contains("\n") && FuzzInput.unsafeOutsideEmoji(line).isEmpty)
                 }
             }
@@ -160,7 +160,7 @@ struct FuzzTests {
             let list = "[\(good),\(other)]"
             guard let decoded = try? JSONDecoder.swaggerctl.decode([Lossy<SessionRecord>].self, from: Data(list.utf8))
             else { return }
-            #expect(decoded.first?.element?.email == "e@x")
+            #expect(decoded.first?.element?.name == "e@x")
             #expect(decoded.count == 2)
         }
     }

@@ -21,7 +21,7 @@ struct MessagesTests {
         ])
     func refusedRequest(description: ServerDescription, advice: String) {
         let error = Self.messages.error(
-            .requestRejected(status: 400, message: nil), on: Fixtures.server, email: nil, description: description)
+            .requestRejected(status: 400, message: nil), on: Fixtures.server, account: nil, description: description)
         #expect(error.message == "\(Fixtures.server) refused the request (HTTP 400) without saying why. \(advice)")
     }
 
@@ -33,10 +33,18 @@ struct MessagesTests {
         ])
     func refusedCredentials(account: String, said: String) {
         let error = Self.messages.error(
-            .badCredentials(status: 401, message: nil), on: Fixtures.server, email: account,
+            .badCredentials(status: 401, message: nil), on: Fixtures.server, account: account,
             description: Self.described)
         #expect(error.code == .authentication)
         #expect(error.message == "\(said) on \(Fixtures.server). Check both and try again.")
+    }
+
+    @Test("the login a message suggests names the account as it signs in: -e an e-mail, -u a user name")
+    func loginCommand() {
+        #expect(
+            Messages.login(Fixtures.server, "ana@example.com")
+                == "swaggerctl login -s \(Fixtures.server) -e ana@example.com")
+        #expect(Messages.login(Fixtures.server, "ana") == "swaggerctl login -s \(Fixtures.server) -u ana")
     }
 
     @Test("refused credentials in the server's words quote them, and say what to check")
@@ -44,7 +52,7 @@ struct MessagesTests {
         let error = Self.messages.error(
             .badCredentials(
                 status: 400, message: #"{"non_field_errors":["Unable to log in with provided credentials."]}"#),
-            on: Fixtures.server, email: "ana", description: Self.described)
+            on: Fixtures.server, account: "ana", description: Self.described)
         #expect(error.code == .authentication)
         #expect(error.message.hasPrefix("\(Fixtures.server) refused the login of ana (HTTP 400): \""))
         #expect(error.message.hasSuffix("Check the account and the password."))
@@ -54,7 +62,7 @@ struct MessagesTests {
     func proxyAuthentication() {
         let error = Self.messages.error(
             .proxyFailed(proxy: "http://me:[redacted]@10.0.0.1:3128", .authenticationRequired), on: Fixtures.server,
-            email: nil, description: Fixtures.bundled())
+            account: nil, description: Fixtures.bundled())
         #expect(error.code == .network)
         #expect(
             error.message

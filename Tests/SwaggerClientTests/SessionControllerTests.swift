@@ -62,7 +62,7 @@ struct SessionControllerTests {
     }
 
     func selection(_ controller: SessionController) throws -> SessionSelection {
-        try controller.select(server: Fixtures.server, email: nil)
+        try controller.select(server: Fixtures.server, name: nil)
     }
 
     static func code(_ body: () async throws -> Void) async -> SwaggerError.Code? {
@@ -168,11 +168,11 @@ struct SessionControllerTests {
         #expect(try half.sessions.records().map(\.account) == [Fixtures.ana])
 
         script.profiles = [.failure(.notAProfile("the profile is not a JSON object"))]
-        let other = Account(server: "http://127.0.0.1:9090/api", email: "ana@example.com")
+        let other = Account(server: "http://127.0.0.1:9090/api", name: "ana@example.com")
         let wrong = try controller(script)
         let refused = await Self.code {
             _ = try await wrong.login(
-                email: other.email, password: "pw", on: wrong.select(server: other.server, email: nil),
+                email: other.name, password: "pw", on: wrong.select(server: other.server, name: nil),
                 appIDFlag: nil, serverDescription: Fixtures.bundled(other.server))
         }
         #expect(refused == .server)
@@ -198,7 +198,7 @@ struct SessionControllerTests {
         let remote = Fixtures.serverURL("http://api.example.com/v1")
         let code = await Self.code {
             _ = try await controller.login(
-                email: "ana@example.com", password: "pw", on: controller.select(server: remote, email: nil),
+                email: "ana@example.com", password: "pw", on: controller.select(server: remote, name: nil),
                 appIDFlag: nil, serverDescription: Fixtures.bundled(remote))
         }
         #expect(code == .usage)

@@ -12,7 +12,7 @@ import Testing
 struct SessionStatusTests {
     /// 2033-05-18T03:33:20Z.
     static let now = Date(timeIntervalSince1970: 2_000_000_000)
-    static let other = Account(server: Fixtures.otherServer, email: "ana@example.com")
+    static let other = Account(server: Fixtures.otherServer, name: "ana@example.com")
 
     /// Newest first, as `SessionList.records()` returns them.
     static let records = [
@@ -20,7 +20,7 @@ struct SessionStatusTests {
         Fixtures.record(other, appID: "other-app", username: "ana.h", savedAt: now.addingTimeInterval(-20)),
         Fixtures.record(Fixtures.ana, savedAt: now.addingTimeInterval(-30)),
         Fixtures.record(
-            Account(server: Fixtures.otherServer, email: "old@example.com"), savedAt: now.addingTimeInterval(-40)),
+            Account(server: Fixtures.otherServer, name: "old@example.com"), savedAt: now.addingTimeInterval(-40)),
     ]
 
     @Test("list marks only the newest session on each server active, and copies every field")

@@ -18,7 +18,7 @@ struct ShellCompletionsTests {
         try index.save(Fixtures.record(Fixtures.ivo, savedAt: Fixtures.savedAt.addingTimeInterval(10)))
         try index.save(
             Fixtures.record(
-                Account(server: Fixtures.otherServer, email: "ana@example.com"),
+                Account(server: Fixtures.otherServer, name: "ana@example.com"),
                 savedAt: Fixtures.savedAt.addingTimeInterval(5)))
         return folder
     }

@@ -5,8 +5,8 @@ import SwaggerModel
 package enum Fixtures {
     package static let server = serverURL("http://127.0.0.1:8080/api")
     package static let otherServer = serverURL("https://api.example.com/v2")
-    package static let ana = Account(server: server, email: "ana@example.com")
-    package static let ivo = Account(server: server, email: "ivo@example.com")
+    package static let ana = Account(server: server, name: "ana@example.com")
+    package static let ivo = Account(server: server, name: "ivo@example.com")
 
     /// ASP.NET Core Identity's endpoints under the demo server's URL.
     package static let identity = described(["preset": "identity"])
@@ -68,8 +68,8 @@ package enum Fixtures {
 }
 
 extension Account {
-    /// The account of `email` on the server at `url`, which a test spells out.
-    package init(server url: String, email: String) {
-        self.init(server: Fixtures.serverURL(url), email: email)
+    /// The account `name` on the server at `url`, which a test spells out.
+    package init(server url: String, name: String) {
+        self.init(server: Fixtures.serverURL(url), name: name)
     }
 }

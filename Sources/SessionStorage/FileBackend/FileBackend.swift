@@ -50,13 +50,13 @@ package struct FileBackend: TokenBackend {
 
         init(account: Account, credentials: Credentials) {
             server = account.server
-            email = account.email
+            email = account.name
             accessToken = credentials.accessToken
             refreshToken = credentials.refreshToken
             clientSecret = credentials.clientSecret
         }
 
-        var account: Account { Account(server: server, email: email) }
+        var account: Account { Account(server: server, name: email) }
         var credentials: Credentials {
             Credentials(accessToken: accessToken, refreshToken: refreshToken, clientSecret: clientSecret)
         }

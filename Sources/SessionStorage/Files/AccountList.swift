@@ -74,7 +74,7 @@ extension AccountKeyed {
         guard case .string(let server) = members["server"], case .string(let email) = members["email"],
             let server = try? ServerURL(server)
         else { return nil }
-        return Account(server: server, email: email)
+        return Account(server: server, name: email)
     }
 }
 

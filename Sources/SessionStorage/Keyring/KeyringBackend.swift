@@ -78,7 +78,7 @@ package final class KeyringBackend: TokenBackend {
                 case .refresh: "refresh-token-for"
                 case .clientSecret: "client-secret-for"
                 }
-            return [name: KeyringBackend.service(for: account), "username": account.email]
+            return [name: KeyringBackend.service(for: account), "username": account.name]
         }
 
         func attributes(for account: Account) -> [String: String] {
@@ -93,7 +93,7 @@ package final class KeyringBackend: TokenBackend {
                 case .refresh: "refresh token"
                 case .clientSecret: "client secret"
                 }
-            return "swaggerctl \(what) for \(account.email) on \(account.server)"
+            return "swaggerctl \(what) for \(account.name) on \(account.server)"
         }
     }
 

@@ -54,7 +54,7 @@ package struct RefreshLock: ~Copyable {
     static func fileName(for account: Account) -> String {
         // FNV-1a, 64 bits: stable across processes and releases, unlike Swift's seeded `Hasher`.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in Array(account.server.string.utf8) + [0] + Array(account.email.utf8) {
+        for byte in Array(account.server.string.utf8) + [0] + Array(account.name.utf8) {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         let hex = String(hash, radix: 16)

@@ -38,9 +38,9 @@ package struct SessionList: Sendable {
             .map(\.element)
     }
 
-    /// The session to use on `server`: the one for `email` when given, else the active one there.
-    package func record(server: ServerURL, email: String? = nil) throws(SwaggerError) -> SessionRecord? {
-        try records().session(on: server, email: email)
+    /// The session to use on `server`: the one for the account `name` when given, else the active one there.
+    package func record(server: ServerURL, name: String? = nil) throws(SwaggerError) -> SessionRecord? {
+        try records().session(on: server, name: name)
     }
 
     /// The accounts whose records cannot be read (`nil` for one that does not say whose it is). They affect
@@ -64,9 +64,9 @@ package struct SessionList: Sendable {
 extension SessionRecord: AccountKeyed {}
 
 extension [SessionRecord] {
-    /// Of records sorted as ``SessionList/records()`` sorts them: the one for `email` on `server` when given,
-    /// else the active one there.
-    package func session(on server: ServerURL, email: String?) -> SessionRecord? {
-        first { $0.server == server && (email == nil || $0.email == email) }
+    /// Of records sorted as ``SessionList/records()`` sorts them: the one for the account `name` on `server` when
+    /// given, else the active one there.
+    package func session(on server: ServerURL, name: String?) -> SessionRecord? {
+        first { $0.server == server && (name == nil || $0.name == name) }
     }
 }

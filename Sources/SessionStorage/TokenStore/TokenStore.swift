@@ -48,7 +48,7 @@ package struct TokenStore: TokenStoring {
             try await keyring.store(credentials, for: account)
         } catch {
             guard choice == .auto else {
-                throw unusable(error, "Could not store the token for \(account.email) in the Secret Service")
+                throw unusable(error, "Could not store the token for \(account.name) in the Secret Service")
             }
             warn("\(error.reason); the token is stored in \(file.location) instead.")
             try await file.store(credentials, for: account)
@@ -93,7 +93,7 @@ package struct TokenStore: TokenStoring {
             do {
                 try await keyring.store(session.credentials, for: account)
             } catch {
-                throw unusable(error, "Could not store the new tokens for \(account.email) in the Secret Service")
+                throw unusable(error, "Could not store the new tokens for \(account.name) in the Secret Service")
             }
         }
     }
@@ -124,7 +124,7 @@ package struct TokenStore: TokenStoring {
         if let keyringFailure {
             throw unusable(
                 keyringFailure,
-                "Could not read the token for \(account.email) on \(account.server) from the Secret Service",
+                "Could not read the token for \(account.name) on \(account.server) from the Secret Service",
                 retry: "try again")
         }
         guard keyring != nil else { throw keyringNotInUse(account, "") }
@@ -135,7 +135,7 @@ package struct TokenStore: TokenStoring {
         let detail = consequence.isEmpty ? "" : ", \(consequence)"
         return SwaggerError(
             .failure,
-            "The token for \(account.email) on \(account.server) is in the Secret Service, which --keyring file "
+            "The token for \(account.name) on \(account.server) is in the Secret Service, which --keyring file "
                 + "does not use\(detail). Use --keyring auto or secret-service.")
     }
 
@@ -157,7 +157,7 @@ package struct TokenStore: TokenStoring {
             if choice == .keyring || recorded == .keyring {
                 throw unusable(
                     error,
-                    "Could not remove the token for \(account.email) on \(account.server) from the Secret Service, "
+                    "Could not remove the token for \(account.name) on \(account.server) from the Secret Service, "
                         + "so nothing was logged out",
                     retry: "run `swaggerctl logout` again")
             }
@@ -165,7 +165,7 @@ package struct TokenStore: TokenStoring {
             switch error {
             case .noSessionBus, .busUnreachable, .noService: break
             default:
-                warn("\(error.reason); an older copy of the token for \(account.email) may remain in the keyring.")
+                warn("\(error.reason); an older copy of the token for \(account.name) may remain in the keyring.")
             }
         }
         return try await file.removeCredentials(for: account) || removed

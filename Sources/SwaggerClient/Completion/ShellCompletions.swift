@@ -23,7 +23,7 @@ package enum ShellCompletions {
                 flag: serverFlag(in: words).map { (text) throws(SwaggerError) in try ServerURL(text) },
                 current: registry(environment).current ?? records.first?.server)
         else { return [] }
-        return unique(records.filter { $0.server == server }.map(\.email)).filter { $0.hasPrefix(prefix) }
+        return unique(records.filter { $0.server == server }.map(\.name)).filter { $0.hasPrefix(prefix) }
     }
 
     /// The value after the last `-s`, `--server` or `--server=` in `words`.

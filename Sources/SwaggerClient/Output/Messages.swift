@@ -22,12 +22,12 @@ package struct Messages: Sendable {
     package func error(_ failure: SessionFailure) -> SwaggerError {
         switch failure {
         case .requestFailed(let error, let server, let email, let description):
-            return self.error(error, on: server, email: email, description: description)
+            return self.error(error, on: server, account: email, description: description)
         case .renewalRefused(let record, let status, let said):
             let reason = said.map { ": \(Self.quoted($0))" } ?? ""
             return SwaggerError(
                 .failure,
-                "\(record.server) would not renew the session of \(record.email) (HTTP \(status))\(reason). The "
+                "\(record.server) would not renew the session of \(record.name) (HTTP \(status))\(reason). The "
                     + "session is kept. Try again later, check its refresh with `swaggerctl server show "
                     + "\(record.server)`, or log in again with `\(Self.login(record.account))`.")
         case .environmentTokenRejected(let server):
@@ -44,22 +44,22 @@ package struct Messages: Sendable {
             let said = if case .forbidden(let message?) = reason { " (HTTP 403: \(Self.quoted(message)))" } else { "" }
             return SwaggerError(
                 .authentication,
-                "Your session for \(account.email) on \(account.server) has ended: the server no longer accepts "
+                "Your session for \(account.name) on \(account.server) has ended: the server no longer accepts "
                     + "it\(said). Run `\(Self.login(account))`.")
         case .noStoredToken(let account):
             return SwaggerError(
                 .authentication,
-                "The session for \(account.email) on \(account.server) has no stored token. "
+                "The session for \(account.name) on \(account.server) has no stored token. "
                     + "Run `\(Self.login(account))` to log in again.")
         case .sessionGone(let account):
             return SwaggerError(
                 .authentication,
-                "\(account.email) is no longer logged in to \(account.server): another swaggerctl logged out or "
+                "\(account.name) is no longer logged in to \(account.server): another swaggerctl logged out or "
                     + "found the session ended. Run `\(Self.login(account))`.")
         case .expiredWithoutRefreshToken(let account):
             return SwaggerError(
                 .authentication,
-                "The access token for \(account.email) on \(account.server) has expired, and the server gave no "
+                "The access token for \(account.name) on \(account.server) has expired, and the server gave no "
                     + "refresh token to renew it. Run `\(Self.login(account))`.")
         case .undescribed(let server, let login):
             return SwaggerError(
@@ -71,16 +71,16 @@ package struct Messages: Sendable {
             let what =
                 switch secret {
                 case .password: "your password"
-                case .tokens(let email): "the tokens for \(email)"
+                case .tokens(let account): "the tokens for \(account)"
                 case .environmentToken: "the token in SWAGGERCTL_TOKEN"
                 }
             return SwaggerError(.usage, plainHTTPRefusal(sending: what, to: server))
         case .profileAfterLogin(let error, let record):
             let reason = self.error(
-                error, on: record.server, email: record.email, description: record.serverDescription)
+                error, on: record.server, account: record.name, description: record.serverDescription)
             return SwaggerError(
                 reason.code,
-                "Logged in to \(record.server) as \(record.email), but the profile could not be fetched: "
+                "Logged in to \(record.server) as \(record.name), but the profile could not be fetched: "
                     + reason.message)
         case .deviceLoginEnded(let server, .denied):
             return SwaggerError(
@@ -116,50 +116,50 @@ package struct Messages: Sendable {
         case .renewalNotWritable(let account, let error):
             return SwaggerError(
                 error.code,
-                "The session for \(account.email) on \(account.server) needs renewing, but it cannot be written, "
+                "The session for \(account.name) on \(account.server) needs renewing, but it cannot be written, "
                     + "so it was not renewed and is as it was: \(error.message) Fix that, then try again.")
         case .renewedButNotStored(let account, let error):
             return SwaggerError(
                 error.code,
-                "The server renewed the session for \(account.email) on \(account.server), but the new tokens "
+                "The server renewed the session for \(account.name) on \(account.server), but the new tokens "
                     + "could not be stored, so the session is now unusable: \(error.message) Fix that, then run "
                     + "`\(Self.login(account))`.")
         case .notRemoved(let account, let error, let revoked):
             guard revoked else { return error }
             return SwaggerError(
                 error.code,
-                "\(account.server) has ended the session for \(account.email), but it could not be removed from "
+                "\(account.server) has ended the session for \(account.name), but it could not be removed from "
                     + "this machine: \(error.message)")
         }
     }
 
     /// The error for a failed request: what happened, on which server, and what to do next. `description` is the
     /// server's, which says what a person can check.
-    package func error(_ error: APIServiceError, on server: ServerURL, email: String?, description: ServerDescription)
+    package func error(_ error: APIServiceError, on server: ServerURL, account: String?, description: ServerDescription)
         -> SwaggerError
     {
-        let login = Self.login(server, email ?? "you@example.com")
+        let login = Self.login(server, account ?? "you@example.com")
         switch error {
         case .badCredentials(let status, let said?):
             // The server knows better than a canned guess: a locked account, a disabled user.
             return SwaggerError(
                 .authentication,
-                "\(server) refused the login of \(email ?? "that account") (HTTP \(status)): \(Self.quoted(said)). "
+                "\(server) refused the login of \(account ?? "that account") (HTTP \(status)): \(Self.quoted(said)). "
                     + "Check the account and the password.")
         case .badCredentials(_, nil):
             return SwaggerError(
                 .authentication,
-                "Wrong \(email.map { $0.contains("@") } == false ? "user name" : "e-mail") or password for "
-                    + "\(email ?? "that account") on \(server). Check both and try again.")
+                "Wrong \(account.map { $0.contains("@") } == false ? "user name" : "e-mail") or password for "
+                    + "\(account ?? "that account") on \(server). Check both and try again.")
         case .forbidden(let said):
             return SwaggerError(
                 .authentication,
-                "\(server) refused the token for \(email ?? "that account") (HTTP 403)"
+                "\(server) refused the token for \(account ?? "that account") (HTTP 403)"
                     + "\(said.map { ": \(Self.quoted($0))" } ?? ""). Run `\(login)` to log in again.")
         case .tokenRejected, .refreshRejected:
             return SwaggerError(
                 .authentication,
-                "\(server) rejected the stored token for \(email ?? "that account"); it has expired or been "
+                "\(server) rejected the stored token for \(account ?? "that account"); it has expired or been "
                     + "revoked. Run `\(login)` to log in again.")
         case .requestRejected(let status, let said) where status == 404 || status == 405:
             // Nothing there to answer: the URL is wrong, not the app id or the credentials.
@@ -209,7 +209,7 @@ package struct Messages: Sendable {
                 "\(server) did not answer within \(timeout.secondsText). Try again, or allow longer with "
                     + "SWAGGERCTL_TIMEOUT.")
         case .elsewhere(let origin, let failure):
-            return self.error(failure, on: origin, email: email, description: description)
+            return self.error(failure, on: origin, account: account, description: description)
         case .proxyFailed(let proxy, .unreachable(let detail)):
             return SwaggerError(
                 .network,
@@ -272,10 +272,10 @@ package struct Messages: Sendable {
                 + error.message
         case .plainHTTPRefused(let account, let to):
             "the session was removed from this machine, but \(account.server) was not told: "
-                + plainHTTPRefusal(sending: "the tokens for \(account.email)", to: to)
+                + plainHTTPRefusal(sending: "the tokens for \(account.name)", to: to)
         case .revocationFailed(let error, let server, let description):
             "the session was removed from this machine, but \(server) could not be told to end it: "
-                + self.error(error, on: server, email: nil, description: description).message
+                + self.error(error, on: server, account: nil, description: description).message
         }
     }
 
@@ -491,12 +491,13 @@ package struct Messages: Sendable {
     }
 
     /// The command that logs in again.
-    package static func login(_ server: ServerURL, _ email: String) -> String {
-        "swaggerctl login -s \(server) -e \(email)"
+    /// The login command for the account `name`: `-e` for an e-mail, `-u` for a user name.
+    package static func login(_ server: ServerURL, _ name: String) -> String {
+        "swaggerctl login -s \(server) \(name.contains("@") ? "-e" : "-u") \(name)"
     }
 
     static func login(_ account: Account) -> String {
-        login(account.server, account.email)
+        login(account.server, account.name)
     }
 
     /// `a@x is`, or `a@x, b@x are`: who is logged in somewhere, to begin a clause.

@@ -48,7 +48,7 @@ package struct SessionStatus: Sendable, Hashable {
     }
 
     /// The session's key.
-    package var account: Account { Account(server: server, email: email) }
+    package var account: Account { Account(server: server, name: email) }
 
     /// The status of every stored session, in `SessionList.records()` order; the first on each server is its
     /// active one, and the active one on `defaultServer` is the default.
@@ -61,7 +61,7 @@ package struct SessionStatus: Sendable, Hashable {
             let active = seen.insert(record.server).inserted
             let reason = active ? activeReason(record, alone: perServer[record.server] == 1) : nil
             return SessionStatus(
-                server: record.server, email: record.email, username: record.username, appID: record.appID,
+                server: record.server, email: record.name, username: record.username, appID: record.appID,
                 backend: record.backend, savedAt: record.savedAt, expiresAt: record.expiresAt, active: active,
                 activeBecause: reason, isDefault: active && record.server == defaultServer,
                 expired: record.expiresAt.map { Expiry.hasExpired($0, now: now) },

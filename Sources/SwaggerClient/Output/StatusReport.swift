@@ -30,8 +30,8 @@ package struct StatusReport: Sendable, Hashable {
             guard let account else {
                 return "\(path) holds a record that cannot be read and names no session; edit the file to remove it."
             }
-            return "the session record for \(account.email) on \(account.server) in \(path) cannot be read; "
-                + "`swaggerctl logout -s \(account.server) -e \(account.email)` removes it."
+            return "the session record for \(account.name) on \(account.server) in \(path) cannot be read; "
+                + "`swaggerctl logout -s \(account.server) -e \(account.name)` removes it."
         }
     }
 

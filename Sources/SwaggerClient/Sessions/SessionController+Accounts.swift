@@ -8,16 +8,17 @@ extension SessionController {
         try records().filter { $0.server == server }
     }
 
-    /// Makes `email`'s session the active one on its server, and that server the default for later commands.
-    /// - Throws: `SwaggerError` with code `authentication` when `email` is not logged in there.
-    package func switchTo(_ email: String, on server: ServerURL) throws(SwaggerError) -> SessionRecord {
-        guard var record = try sessions.record(server: server, email: email) else {
-            let others = try accounts(on: server).map(\.email)
+    /// Makes the session of the account `name` the active one on its server, and that server the default for later
+    /// commands.
+    /// - Throws: `SwaggerError` with code `authentication` when `name` is not logged in there.
+    package func switchTo(_ name: String, on server: ServerURL) throws(SwaggerError) -> SessionRecord {
+        guard var record = try sessions.record(server: server, name: name) else {
+            let others = try accounts(on: server).map(\.name)
             let known = others.isEmpty ? "No account is" : "Only \(Messages.accountsAre(others))"
             throw SwaggerError(
                 .authentication,
-                "\(email) is not logged in to \(server). \(known) logged in there; run "
-                    + "`\(Messages.login(server, email))` to add it.")
+                "\(name) is not logged in to \(server). \(known) logged in there; run "
+                    + "`\(Messages.login(server, name))` to add it.")
         }
         record.selectedAt = now()
         try sessions.save(record)

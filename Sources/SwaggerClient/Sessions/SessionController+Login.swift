@@ -131,7 +131,7 @@ extension SessionController {
             }
         }
         if let failure {
-            throw messages.error(failure, on: server, email: nil, description: selection.serverDescription)
+            throw messages.error(failure, on: server, account: nil, description: selection.serverDescription)
         }
         // A preset or what was given may still say enough; ServerPlan says what is missing if not.
         guard lacking.isEmpty || !(exploration.below + exploration.over).isEmpty else {
@@ -300,7 +300,7 @@ extension SessionController {
             authorization = try await service.deviceAuthorization(
                 description, clientSecret: clientSecret, server: server)
         } catch {
-            throw messages.error(error, on: server, email: nil, description: description)
+            throw messages.error(error, on: server, account: nil, description: description)
         }
         let issued = ContinuousClock.now
         show(authorization)
@@ -342,7 +342,7 @@ extension SessionController {
         do throws(APIServiceError) {
             listener = try await LoopbackListener.open(path: "/callback")
         } catch {
-            throw messages.error(error, on: server, email: nil, description: description)
+            throw messages.error(error, on: server, account: nil, description: description)
         }
         let pkce = PKCE()
         let flow = BrowserFlow(server: server, state: pkce.state)
@@ -414,7 +414,7 @@ extension SessionController {
             return grant
         } catch {
             await listener.close()
-            throw messages.error(error, on: server, email: nil, description: description)
+            throw messages.error(error, on: server, account: nil, description: description)
         }
     }
 }

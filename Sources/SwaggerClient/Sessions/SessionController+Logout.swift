@@ -120,8 +120,8 @@ extension SessionController {
     /// record that cannot be read, which never blocks the other sessions.
     private func logoutWithoutRecord(_ selection: SessionSelection) async throws(SwaggerError) -> LogoutOutcome {
         var accounts = try damagedAccounts(of: selection)
-        if let email = selection.email, !accounts.contains(where: { $0.email == email }) {
-            accounts.append(Account(server: selection.server, email: email))
+        if let email = selection.name, !accounts.contains(where: { $0.name == email }) {
+            accounts.append(Account(server: selection.server, name: email))
         }
         var removed: Account?
         for account in accounts where try await removeDamaged(account) { removed = account }

@@ -23,7 +23,7 @@ extension SessionController {
         return known.entries.map { entry in
             ServerSummary(
                 entry: entry, isCurrent: entry.server == current,
-                accounts: known.records.filter { $0.server == entry.server }.map(\.email))
+                accounts: known.records.filter { $0.server == entry.server }.map(\.name))
         }
     }
 
@@ -75,7 +75,7 @@ extension SessionController {
     /// Forgets what the registry knows about `server`.
     /// - Throws: `SwaggerError` with code `failure` while accounts are logged in to it: their sessions need it.
     package func forget(_ server: ServerURL) throws(SwaggerError) -> Bool {
-        let accounts = try records().filter { $0.server == server }.map(\.email)
+        let accounts = try records().filter { $0.server == server }.map(\.name)
         guard accounts.isEmpty else {
             throw SwaggerError(
                 .failure,

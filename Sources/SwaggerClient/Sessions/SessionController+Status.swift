@@ -4,15 +4,15 @@ import SessionStorage
 import SwaggerModel
 
 extension SessionController {
-    /// The stored sessions, those on `server` or of `email` only when given, and `SWAGGERCTL_TOKEN` when it is
+    /// The stored sessions, those on `server` or of the account `name` only when given, and `SWAGGERCTL_TOKEN` when it is
     /// set. With `check`, the session that it selects is first checked with the server (refreshed if needed),
     /// and its status says so. The session that commands use without `-s` and `-e` is marked the default.
     /// - Parameters:
     ///   - check: The session to check, from `select(…, usingEnvironmentToken: true)`, or `nil`.
     ///   - server: `-s`: list only the sessions on this server.
-    ///   - email: `-e`: list only the sessions of this account.
+    ///   - name: `-e` or `-u`: list only the sessions of this account.
     /// - Throws: `SwaggerError`: what the check met (ended 4, unreachable 3), or an unreadable session list.
-    package func status(checking check: SessionSelection?, server: ServerURL? = nil, email: String? = nil)
+    package func status(checking check: SessionSelection?, server: ServerURL? = nil, name: String? = nil)
         async throws(SwaggerError) -> StatusReport
     {
         var result: SessionStatus.Check?
@@ -25,7 +25,7 @@ extension SessionController {
         // A malformed SWAGGERCTL_SERVER marks no session the default; status still lists them all.
         let defaultServer = try? configuration.server(flag: nil, current: known.current)
         var statuses = SessionStatus.list(records, now: now(), defaultServer: defaultServer).filter { status in
-            (server.map { $0 == status.server } ?? true) && (email.map { $0 == status.email } ?? true)
+            (server.map { $0 == status.server } ?? true) && (name.map { $0 == status.email } ?? true)
         }
         if let account = check?.record?.account, let checked = statuses.firstIndex(where: { $0.account == account }) {
             statuses[checked].check = result

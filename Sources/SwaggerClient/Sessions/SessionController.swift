@@ -113,7 +113,7 @@ package struct SessionController: Sendable {
     ///
     /// With `usingEnvironmentToken` and `SWAGGERCTL_TOKEN` set, the token is used instead and the session list
     /// is not read: the server is `--server`, else `SWAGGERCTL_SERVER`, else the current one.
-    package func select(server flag: ServerURL?, email: String?, usingEnvironmentToken: Bool = false)
+    package func select(server flag: ServerURL?, name: String?, usingEnvironmentToken: Bool = false)
         throws(SwaggerError) -> SessionSelection
     {
         if usingEnvironmentToken, let token = configuration.environmentToken {
@@ -126,12 +126,12 @@ package struct SessionController: Sendable {
             let (current, entries) = (try? servers.contents()) ?? (nil, [])
             let server = try configuration.server(flag: flag, current: current)
             return SessionSelection(
-                server: server, email: email, environmentToken: token, entry: entries.first { $0.server == server })
+                server: server, name: name, environmentToken: token, entry: entries.first { $0.server == server })
         }
         let known = try known()
         let server = try configuration.server(flag: flag, current: known.current)
         return SessionSelection(
-            server: server, email: email, record: known.records.session(on: server, email: email),
+            server: server, name: name, record: known.records.session(on: server, name: name),
             entry: known.entries.first { $0.server == server })
     }
 
@@ -183,7 +183,7 @@ package struct SessionController: Sendable {
 
     /// `account`'s record as it is now, with its server's description: read again under the refresh lock.
     func currentRecord(of account: Account) throws(SwaggerError) -> SessionRecord? {
-        guard let record = try sessions.record(server: account.server, email: account.email) else { return nil }
+        guard let record = try sessions.record(server: account.server, name: account.name) else { return nil }
         return join(record, try servers.entry(for: account.server).map { [$0] } ?? [])
     }
 
@@ -214,20 +214,20 @@ package struct SessionController: Sendable {
             if let damaged = try damagedAccounts(of: selection).first {
                 throw SwaggerError(
                     .failure,
-                    "The session record for \(damaged.email) on \(server) in \(sessions.path) cannot be read. Run "
-                        + "`swaggerctl logout -s \(server) -e \(damaged.email)` to remove it, then log in again.")
+                    "The session record for \(damaged.name) on \(server) in \(sessions.path) cannot be read. Run "
+                        + "`swaggerctl logout -s \(server) -e \(damaged.name)` to remove it, then log in again.")
             }
-            let who = selection.email.map { "\($0) is not" } ?? "You are not"
-            let login = Messages.login(server, selection.email ?? "you@example.com")
+            let who = selection.name.map { "\($0) is not" } ?? "You are not"
+            let login = Messages.login(server, selection.name ?? "you@example.com")
             throw SwaggerError(.authentication, "\(who) logged in to \(server). Run `\(login)`.")
         }
         return record
     }
 
-    /// The accounts of the selection's server (and e-mail, if given) whose records cannot be read.
+    /// The accounts of the selection's server (and the account named, if any) whose records cannot be read.
     func damagedAccounts(of selection: SessionSelection) throws(SwaggerError) -> [Account] {
         try sessions.damaged().compactMap { $0 }.filter {
-            $0.server == selection.server && (selection.email == nil || $0.email == selection.email)
+            $0.server == selection.server && (selection.name == nil || $0.name == selection.name)
         }
     }
 
@@ -252,7 +252,7 @@ package struct SessionController: Sendable {
         do {
             try profiles?.remove(record.account)
         } catch {
-            warn("the saved profile of \(record.email) could not be deleted: \(error.message)")
+            warn("the saved profile of \(record.name) could not be deleted: \(error.message)")
         }
         lock.releaseRemovingFile()
     }

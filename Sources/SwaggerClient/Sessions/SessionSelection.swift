@@ -1,12 +1,12 @@
 import SwaggerModel
 
 /// The server a command talks to and the session it uses there, resolved once by
-/// ``SessionController/select(server:email:usingEnvironmentToken:)``.
+/// ``SessionController/select(server:name:usingEnvironmentToken:)``.
 package struct SessionSelection: Sendable, Hashable, Redacting {
     package var server: ServerURL
-    /// The account asked for with `--email`, if any.
-    package var email: String?
-    /// The stored session: the one for ``email``, else the active one on ``server``; `nil` when there is none.
+    /// The account asked for with `--email` or `--username`, if any.
+    package var name: String?
+    /// The stored session: the one for ``name``, else the active one on ``server``; `nil` when there is none.
     package var record: SessionRecord?
     /// `SWAGGERCTL_TOKEN`, when the command uses it instead of a stored session.
     package var environmentToken: String?
@@ -14,11 +14,11 @@ package struct SessionSelection: Sendable, Hashable, Redacting {
     package var entry: ServerEntry?
 
     package init(
-        server: ServerURL, email: String? = nil, record: SessionRecord? = nil, environmentToken: String? = nil,
+        server: ServerURL, name: String? = nil, record: SessionRecord? = nil, environmentToken: String? = nil,
         entry: ServerEntry? = nil
     ) {
         self.server = server
-        self.email = email
+        self.name = name
         self.record = record
         self.environmentToken = environmentToken
         self.entry = entry

@@ -44,17 +44,24 @@ package struct Profile: Sendable, Hashable {
 /// A profile as it last arrived from the server, kept for when the server cannot be reached.
 package struct SavedProfile: Sendable, Hashable, Codable {
     package var server: ServerURL
-    package var email: String
+    /// The account's name (``Account/name``).
+    package var name: String
     package var receivedAt: Date
     /// The profile's members, exactly as received.
     package var fields: [String: JSONValue]
 
     package var profile: Profile { Profile(fields: fields) }
-    package var account: Account { Account(server: server, email: email) }
+    package var account: Account { Account(server: server, name: name) }
+
+    // The cache has always called the name "email".
+    private enum CodingKeys: String, CodingKey {
+        case server, receivedAt, fields
+        case name = "email"
+    }
 
     package init(account: Account, profile: Profile, receivedAt: Date) {
         server = account.server
-        email = account.email
+        name = account.name
         self.receivedAt = receivedAt
         fields = profile.fields
     }

@@ -1,10 +1,18 @@
-/// One person's login name on one server: the key under which a session is stored.
+/// One account on one server: the key under which a session is stored.
 package struct Account: Sendable, Hashable, Codable {
     package var server: ServerURL
-    package var email: String
+    /// The name the account signs in with there: an e-mail, a user name, or, for a sign-in in the browser, who the
+    /// ID token or the profile says signed in.
+    package var name: String
 
-    package init(server: ServerURL, email: String) {
+    package init(server: ServerURL, name: String) {
         self.server = server
-        self.email = email
+        self.name = name
+    }
+
+    // The files have always called the name "email".
+    private enum CodingKeys: String, CodingKey {
+        case server
+        case name = "email"
     }
 }

@@ -57,7 +57,7 @@ package struct SessionRecord: Sendable, Hashable {
     }
 
     package var server: ServerURL { account.server }
-    package var email: String { account.email }
+    package var name: String { account.name }
 
     /// When this session last became the one to use: its login, or a later `switch` to it. The latest on a
     /// server is that server's active session, and the latest overall names the default server.
@@ -75,7 +75,7 @@ extension SessionRecord: Codable {
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let server = try container.decode(ServerURL.self, forKey: .server)
-        account = Account(server: server, email: try container.decode(String.self, forKey: .email))
+        account = Account(server: server, name: try container.decode(String.self, forKey: .email))
         appID = try container.decode(String.self, forKey: .appID)
         username = try container.decodeIfPresent(String.self, forKey: .username)
         backend = try container.decode(BackendKind.self, forKey: .backend)
@@ -100,7 +100,7 @@ extension SessionRecord: Codable {
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(account.server, forKey: .server)
-        try container.encode(account.email, forKey: .email)
+        try container.encode(account.name, forKey: .email)
         try container.encode(appID, forKey: .appID)
         try container.encodeIfPresent(username, forKey: .username)
         try container.encode(backend, forKey: .backend)

@@ -102,7 +102,7 @@ extension SwaggerCtl {
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
                     (controller) throws(SwaggerError) in
                     let selection = try controller.select(
-                        server: session.serverURL(), email: session.email, usingEnvironmentToken: true)
+                        server: session.serverURL(), name: session.account, usingEnvironmentToken: true)
                     let request = try APIRequest(
                         path, on: selection.server, method: paginate ? "GET" : method, headers: header, fields: fields,
                         input: body)

@@ -117,7 +117,7 @@ extension SwaggerCtl {
                     // Piped secrets are read first: input that is not a password is refused before anything is sent.
                     let piped = passwordStdin ? try secrets(for: nil) : nil
                     let (fileServer, layers) = try givenLayers(file: serverFile, flags: serverDescription)
-                    let selection = try controller.select(server: serverOption.url() ?? fileServer, email: nil)
+                    let selection = try controller.select(server: serverOption.url() ?? fileServer, name: nil)
                     let choice = try await controller.serverChoice(
                         given: layers, on: selection, confidential: clientSecretStdin)
                     // Before the password is asked for: it says where the password will go.
@@ -170,7 +170,7 @@ extension SwaggerCtl {
                 }
             }
             guard !quiet else { return }
-            Terminal.notice("Logged in to \(login.account.server) as \(login.account.email).")
+            Terminal.notice("Logged in to \(login.account.server) as \(login.account.name).")
             Terminal.print(output.render(login.profile))
         }
 

@@ -30,7 +30,7 @@ extension SwaggerCtl {
         var all = false
 
         func validate() throws {
-            if all, session.server != nil || session.email != nil {
+            if all, session.server != nil || session.account != nil {
                 throw ValidationError("--all removes every session; it takes no --server or --email.")
             }
         }
@@ -40,14 +40,14 @@ extension SwaggerCtl {
             let notice = try await SessionController.atTerminal(configuration) {
                 (controller) throws(SwaggerError) in
                 if all { return LogoutReport.line(removed: try await controller.logoutAll(revoke: !local)) }
-                let selection = try controller.select(server: session.serverURL(), email: session.email)
+                let selection = try controller.select(server: session.serverURL(), name: session.account)
                 let server = selection.server
                 switch try await controller.logout(selection, revoke: !local) {
                 case .loggedOut(let account):
-                    return "Logged out \(account.email) from \(server)."
+                    return "Logged out \(account.name) from \(server)."
                 case .notLoggedIn:
-                    guard let email = session.email else { return "Not logged in to \(server); nothing to remove." }
-                    let others = try controller.accounts(on: server).map(\.email)
+                    guard let email = session.account else { return "Not logged in to \(server); nothing to remove." }
+                    let others = try controller.accounts(on: server).map(\.name)
                     let there = others.isEmpty ? "" : " (\(Messages.accountsAre(others)))"
                     return "\(email) is not logged in to \(server)\(there); nothing to remove."
                 }

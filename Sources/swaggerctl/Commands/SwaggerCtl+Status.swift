@@ -36,9 +36,9 @@ extension SwaggerCtl {
                 let server = try session.serverURL()
                 let selection =
                     check
-                    ? try controller.select(server: server, email: session.email, usingEnvironmentToken: true)
+                    ? try controller.select(server: server, name: session.account, usingEnvironmentToken: true)
                     : nil
-                let report = try await controller.status(checking: selection, server: server, email: session.email)
+                let report = try await controller.status(checking: selection, server: server, name: session.account)
                 return (report, controller.tokens)
             }
             if let notice = report.notice(now: Date()) { Terminal.notice(notice) }
@@ -46,7 +46,7 @@ extension SwaggerCtl {
             Terminal.print(
                 output.render(report.sessions, location: { tokens.location(of: $0.backend, for: $0.account) }))
             if report.isEmpty {
-                guard session.server == nil, session.email == nil else {
+                guard session.server == nil, session.account == nil else {
                     throw SwaggerError(.authentication, "No stored session matches \(Self.filterText(session)).")
                 }
                 throw SwaggerError.notLoggedInAnywhere
@@ -58,7 +58,7 @@ extension SwaggerCtl {
 extension SwaggerCtl.Status {
     /// `-s URL -e E` in words, for the error when nothing matches them.
     static func filterText(_ session: SessionOptions) -> String {
-        [session.server.map { "-s \($0)" }, session.email.map { "-e \($0)" }].compactMap { $0 }.joined(separator: " ")
+        [session.server.map { "-s \($0)" }, session.account.map { "-e \($0)" }].compactMap { $0 }.joined(separator: " ")
     }
 }
 

@@ -24,14 +24,14 @@ extension SwaggerCtl {
         func run() async throws {
             let configuration = try Configuration.fromEnvironment()
             let record = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
-                let selection = try controller.select(server: session.serverURL(), email: nil)
+                let selection = try controller.select(server: session.serverURL(), name: nil)
                 let email =
-                    if let email = session.email { email } else {
+                    if let email = session.account { email } else {
                         try AccountChooser.choose(on: selection.server, among: controller.records())
                     }
                 return try controller.switchTo(email, on: selection.server)
             }
-            Terminal.notice("Switched to \(record.email) on \(record.server), which is now the default server.")
+            Terminal.notice("Switched to \(record.name) on \(record.server), which is now the default server.")
         }
     }
 }
@@ -43,8 +43,8 @@ enum AccountChooser {
     static func choose(on server: ServerURL, among records: [SessionRecord]) throws(SwaggerError) -> String {
         let accounts = records.filter { $0.server == server }
         guard let first = accounts.first else { throw notLoggedIn(to: server, elsewhere: records) }
-        guard accounts.count > 1 else { return first.email }
-        let names = accounts.map(\.email)
+        guard accounts.count > 1 else { return first.name }
+        let names = accounts.map(\.name)
         guard Terminal.isTerminal(STDIN_FILENO) else {
             throw SwaggerError(
                 .usage, "Name the account with -e; logged in to \(first.server): \(names.joined(separator: ", ")).")

@@ -27,7 +27,7 @@ extension SwaggerCtl {
             let token = try await SessionController.atTerminal(configuration) {
                 (controller) throws(SwaggerError) in
                 try await controller.accessToken(
-                    controller.select(server: session.serverURL(), email: session.email, usingEnvironmentToken: true))
+                    controller.select(server: session.serverURL(), name: session.account, usingEnvironmentToken: true))
             }
             guard Credentials.isToken(token) else { throw SwaggerError.notAToken }
             Terminal.print(token + "\n")
