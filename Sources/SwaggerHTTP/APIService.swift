@@ -105,7 +105,7 @@ package struct APIService: Sendable {
         }
     }
 
-    /// Sends a request that the generated client does not describe (another kind of server's login, a
+    /// Sends a request that the generated client does not describe (a described server's login, a
     /// discovery document, `swaggerctl api`) through the same middlewares as
     /// ``perform(server:operation:outer:recorder:secrets:_:)``.
     /// - Parameter limit: The most of the answer's body that is read (``ResponseCollector``).

@@ -10,7 +10,7 @@ struct GlewlwydTests {
         ["BROWSER": Glewlwyd.browser.path, "BROWSER_LOG": sandbox.root.appending(path: "browser.log").path]
     }
 
-    @Test("server set from the issuer; a device login as whoever signs in; refresh; a logout the provider sees")
+    @Test("server set from the issuer; a device login, unasked, as whoever signs in; refresh; a revoking logout")
     func deviceSession() async throws {
         let sandbox = try Sandbox()
         try await withGlewlwyd { server in
@@ -34,8 +34,13 @@ struct GlewlwydTests {
             #expect(password.status == 64, "\(password)")
             #expect(password.stderr.contains("; sign in with --web or --device instead. Nothing was sent."))
 
-            let login = try await sandbox.swaggerctl(["login", "--device"], environment: Self.browser(sandbox))
+            // Without --device, off a terminal: the device code is the way left, and the login says so.
+            let login = try await sandbox.swaggerctl(["login"], environment: Self.browser(sandbox))
             try #require(login.status == 0, "\(login)")
+            #expect(
+                login.stderr.hasPrefix(
+                    "\(server.issuer) does not offer the password grant; signing in with a code instead (--device), "
+                        + "since there is no browser here."), "\(login)")
             #expect(login.stderr.contains("and enter the code "), "\(login)")
             #expect(login.stderr.hasSuffix("Logged in to \(server.issuer) as ana@example.com.\n"), "\(login)")
             #expect(login.stdout.contains("name   Ana Horvat\n"), "\(login)")

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import SwaggerModel
 
-/// A kind of server as requests see it: how the login, the refresh, the revocation and the profile are sent,
+/// A server family as requests see it: how the login, the refresh, the revocation and the profile are sent,
 /// and what their answers mean.
 ///
 /// There are two: ``BundledAPI``, the account API this tool was generated from, whose generated client checks

@@ -19,7 +19,7 @@ package enum ServerPresets {
     /// The presets, by name.
     package static let all: [Preset] = [
         Preset(
-            name: "original",
+            name: bundledName,
             summary: "this tool's own account API (openapi.yaml), as the demo server serves it",
             contract: .bundled,
             json: [
@@ -98,6 +98,9 @@ package enum ServerPresets {
 
     package static var names: [String] { all.map(\.name) }
 
+    /// The preset of this tool's own account API, which a server that says nothing of itself is taken to be.
+    package static let bundledName = "original"
+
     package static func named(_ name: String) -> Preset? {
         all.first { $0.name == name }
     }
@@ -105,7 +108,7 @@ package enum ServerPresets {
     /// The description of a server that publishes nothing about itself: this tool's own account API.
     package static func bundled(_ server: ServerURL) -> ServerDescription {
         // The preset is a constant of this file, which the tests read whole.
-        guard let description = try? ServerDescription(json: .object(["preset": .string("original")]), under: server)
+        guard let description = try? ServerDescription(json: .object(["preset": .string(bundledName)]), under: server)
         else { preconditionFailure("the original preset is a complete description") }
         return description
     }
