@@ -7,7 +7,7 @@ import SwaggerModel
 /// Settings that come from the environment: where files live, which backend holds tokens, timeouts and defaults.
 ///
 /// Command-line flags win over the environment, and the environment wins over what was saved at login.
-/// ``Configuration`` holds the environment's part and applies that order in ``server(flag:records:)``; the login
+/// ``Configuration`` holds the environment's part and applies that order in ``server(flag:current:)``; the login
 /// coordinator applies it to the app id.
 package struct Configuration: Sendable {
     /// The server used when nothing else names one: the demo server's default address.

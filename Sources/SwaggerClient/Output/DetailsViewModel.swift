@@ -18,7 +18,7 @@ package struct DetailsViewModel: Sendable, Hashable {
 
     /// The rows for a profile.
     ///
-    /// The fields the server's description labels (``ProfileStep/labels``) come first, in its order and under its
+    /// The fields the server's description labels (`ProfileStep.labels`) come first, in its order and under its
     /// labels, each shown even when the server left it out, and a value that means "none" (the original API's image
     /// id of -1) shown as ``unknown``, as the original app did. Then come the other fields, sorted by name, with
     /// nested objects flattened into `parent.child` keys.

@@ -4,7 +4,9 @@ import SwaggerModel
 /// JSON for standard output, as `--format json` prints it: pretty, keys sorted, safe on a terminal
 /// (``TerminalText/escapedJSON(_:)``), and ending in a newline.
 package enum JSONOutput {
-    /// - Parameter fallback: The text for a value that cannot be encoded, such as a number JSON cannot hold.
+    /// - Parameters:
+    ///   - value: What to print.
+    ///   - fallback: The text for a value that cannot be encoded, such as a number JSON cannot hold.
     package static func render<Value: Encodable>(_ value: Value, fallback: String) -> String {
         guard let data = try? JSONEncoder.swaggerctl.encode(value) else { return fallback + "\n" }
         let text = String(decoding: data, as: UTF8.self)

@@ -4,7 +4,7 @@ import SwaggerModel
 /// A server's description, for people: the rows `server show` and `status` print, and `server list`'s line.
 package enum ServerView {
     /// The rows that say how a server is spoken to, from its description alone, each with where it came from
-    /// when `sources` says (``ServerEntry/sources``).
+    /// when `sources` says (`ServerEntry.sources`).
     package static func rows(for description: ServerDescription, sources: [String: String] = [:]) -> [DetailsViewModel]
     {
         // Where a part came from, unless it is the preset the description names.

@@ -20,7 +20,7 @@ import SwaggerModel
 ///   the next page, until as many items as the total have come (Django Ninja).
 ///
 /// Each of them, present and saying there is no next page (`null`, `false`, the last page), ends the list.
-/// A body that holds a list beside a count or a position, but none of them, is ``Next/undetermined``: part of a
+/// A body that holds a list beside a count or a position, but none of them, is ``Pagination/Next/undetermined(members:)``: part of a
 /// list must never pass for all of it.
 ///
 /// Every page must be on the session's server, because each one carries the token; no page is fetched
@@ -55,7 +55,7 @@ package struct Pagination: Sendable {
     package let server: ServerURL
     /// The most pages to fetch; `nil` for every one.
     package let limit: Int?
-    /// The query parameter that names a page, when the server's description says (``ServerDescription/paging``).
+    /// The query parameter that names a page, when the server's description says (`ServerDescription.paging`).
     package let pageParameter: String?
     private var fetched: Set<String>
     /// How many items the pages so far held, for a list that says only its total.

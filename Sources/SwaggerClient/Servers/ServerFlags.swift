@@ -5,7 +5,7 @@ import SwaggerModel
 /// release), as changes to its description in the description language.
 ///
 /// Every flag is one row of ``members``: its name, and the part of the description it sets. A `--server-file`
-/// holds either a description (``ServerDescription/init(json:under:)``) or, as it did before, these flags by name.
+/// holds either a description (`ServerDescription.init(json:under:)`) or, as it did before, these flags by name.
 package struct ServerFlags: Sendable, Hashable {
     /// The flags given, by long name without the dashes, with their text.
     package private(set) var values: [String: String] = [:]

@@ -9,7 +9,7 @@ extension SessionController {
     package struct ServerChoice: Sendable, Hashable {
         package var server: ServerURL
         package var serverDescription: ServerDescription
-        /// Whose each part of the description is (``ServerEntry/sources``).
+        /// Whose each part of the description is (`ServerEntry.sources`).
         package var sources: [String: String] = [:]
         /// What the server's documents said; `nil` when none was read.
         package var finding: Discovery.Finding?
