@@ -19,6 +19,8 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, here)
     wsgi = False
+    import django_fixture
+
     if which == "fastapi":
         from fastapi_app import app
     elif which == "fastapi-users":
@@ -28,9 +30,7 @@ def main():
 
         app = application()
     elif which == "drf":
-        from drf_server.setup import application
-
-        app = application()
+        app = django_fixture.application("drf_server")
     elif which == "flask":
         from flask_app import app
 
@@ -40,13 +40,9 @@ def main():
 
         wsgi = True
     elif which == "dj-rest-auth":
-        from dj_rest_auth_server.setup import application
-
-        app = application()
+        app = django_fixture.application("dj_rest_auth_server")
     elif which == "ninja":
-        from ninja_server.setup import application
-
-        app = application()
+        app = django_fixture.application("ninja_server")
     elif which == "litestar":
         from litestar_app import app
     elif which == "restx":

@@ -9,24 +9,7 @@ set it, globally) and a drf-spectacular schema (as its docs install it).
 DOT_DATABASE names the SQLite file (by default one in a temporary folder of its own, removed at exit).
 """
 
-import atexit
-import os
-import shutil
-import signal
-import sys
-import tempfile
-
-
-def _database():
-    if os.environ.get("DOT_DATABASE"):
-        return os.environ["DOT_DATABASE"]
-    folder = tempfile.mkdtemp(prefix="swaggerctl-dj-rest-auth-")
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    # uvicorn ends on SIGTERM by raising it again once it has shut down, which would skip atexit: exit instead,
-    # with the status the signal would have given.
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
-    return os.path.join(folder, "db.sqlite3")
-
+from django_fixture import database
 
 SECRET_KEY = "swaggerctl-tests-only-dj-rest-auth"
 DEBUG = False
@@ -69,7 +52,7 @@ AUTHENTICATION_BACKENDS = [
     # allauth's login by e-mail, which dj-rest-auth's LoginSerializer uses through authenticate(email=...).
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
-DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": _database()}}
+DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": database("swaggerctl-dj-rest-auth-")}}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, for tests only
 # A failing request's traceback goes to standard error, which the tests keep in the server's log.

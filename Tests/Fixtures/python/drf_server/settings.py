@@ -1,28 +1,13 @@
 """A minimal Django REST framework project with djangorestframework-simplejwt, set up as their docs say: JWT
 login, refresh with rotation and blacklisting, logout by blacklisting, DRF's three paginators and a
-drf-spectacular schema. DRF_DATABASE names the SQLite file (by default one in a temporary folder of its own,
+drf-spectacular schema. DOT_DATABASE names the SQLite file (by default one in a temporary folder of its own,
 removed at exit); ACCESS_TOKEN_SECONDS the access tokens' life.
 """
 
-import atexit
 import os
-import shutil
-import signal
-import sys
-import tempfile
 from datetime import timedelta
 
-
-def _database():
-    if os.environ.get("DRF_DATABASE"):
-        return os.environ["DRF_DATABASE"]
-    folder = tempfile.mkdtemp(prefix="swaggerctl-drf-")
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    # uvicorn ends on SIGTERM by raising it again once it has shut down, which would skip atexit: exit instead,
-    # with the status the signal would have given.
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
-    return os.path.join(folder, "db.sqlite3")
-
+from django_fixture import database
 
 SECRET_KEY = "swaggerctl-tests-only-drf-signing-key-of-32-bytes-or-more"
 DEBUG = False
@@ -40,7 +25,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = ["django.middleware.common.CommonMiddleware"]
 # For the browsable API, which DRF answers with when a client asks for text/html.
 TEMPLATES = [{"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": True}]
-DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": _database()}}
+DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": database("swaggerctl-drf-")}}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, for tests only
 # A failing request's traceback goes to standard error, which the tests keep in the server's log.

@@ -9,25 +9,10 @@ DOT_DATABASE names the SQLite file (by default one in a temporary folder of its 
 ACCESS_TOKEN_SECONDS the access tokens' life (300, django-ninja-jwt's default 5 minutes).
 """
 
-import atexit
 import os
-import shutil
-import signal
-import sys
-import tempfile
 from datetime import timedelta
 
-
-def _database():
-    if os.environ.get("DOT_DATABASE"):
-        return os.environ["DOT_DATABASE"]
-    folder = tempfile.mkdtemp(prefix="swaggerctl-ninja-")
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    # uvicorn ends on SIGTERM by raising it again once it has shut down, which would skip atexit: exit instead,
-    # with the status the signal would have given.
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
-    return os.path.join(folder, "db.sqlite3")
-
+from django_fixture import database
 
 SECRET_KEY = "swaggerctl-tests-only-ninja-signing-key-of-32-bytes-or-more"
 DEBUG = False
@@ -43,7 +28,7 @@ INSTALLED_APPS = [
     "ninja_server",
 ]
 MIDDLEWARE = ["django.middleware.common.CommonMiddleware"]
-DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": _database()}}
+DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": database("swaggerctl-ninja-")}}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, for tests only
 # A failing request's traceback goes to standard error, which the tests keep in the server's log.
