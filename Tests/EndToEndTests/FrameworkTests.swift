@@ -157,7 +157,7 @@ struct FrameworkTests {
         }
     }
 
-    @Test("a document behind the login is given by URL: its login's other members, a wrapped profile, refresh")
+    @Test("a document behind the login is given by URL: its login's other members, a wrapped profile, refresh, a list")
     func givenDocument() async throws {
         let sandbox = try Sandbox()
         try await withPythonServer(.fab) { server in
@@ -192,6 +192,11 @@ struct FrameworkTests {
             #expect(signedIn.stdout.contains("first_name  Ana\n"), "\(signedIn)")
             let refresh = try await sandbox.swaggerctl("refresh")
             #expect(refresh.status == 0 && refresh.stdout.hasPrefix("Refreshed the session"), "\(refresh)")
+            // Its lists answer {count, result} and page by a rison `q` no document names: never a partial list
+            // with exit 0.
+            let list = try await sandbox.swaggerctl("api", "/api/v1/item/", "--paginate", "--slurp")
+            #expect(list.status == 1, "\(list)")
+            #expect(list.stderr.contains(#"looks like part of a longer list (it has "result", "count")"#), "\(list)")
             let logout = try await sandbox.swaggerctl("logout")
             #expect(logout.status == 0 && logout.stderr.contains("offers no way to revoke it"), "\(logout)")
         }
