@@ -31,6 +31,7 @@ extension SwaggerCtl {
 extension SwaggerCtl.Server {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the servers swaggerctl knows, the current one marked.")
 
         @OptionGroup var output: FormatOptions
@@ -61,6 +62,7 @@ extension SwaggerCtl.Server {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show how swaggerctl talks to a server, and where each part of that came from.")
 
         @Argument(help: ArgumentHelp("The server's URL. Default: the current server.", valueName: "url"))
@@ -83,6 +85,7 @@ extension SwaggerCtl.Server {
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Describe a server: what its login, refresh, logout and profile are, kept for its logins.",
             discussion: """
                 The flags change the server's saved description. Without any, or with --discover, swaggerctl reads \
@@ -139,6 +142,7 @@ extension SwaggerCtl.Server {
 
     struct Forget: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "forget",
             abstract: "Forget what swaggerctl knows about a server. Its sessions must be logged out first.")
 
         @Argument(help: ArgumentHelp("The server's URL.", valueName: "url"))
@@ -156,6 +160,7 @@ extension SwaggerCtl.Server {
 
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Print a server's description as JSON, for `server import` and `login --server-file`.")
 
         @Argument(help: ArgumentHelp("The server's URL. Default: the current server.", valueName: "url"))
@@ -173,6 +178,7 @@ extension SwaggerCtl.Server {
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Describe a server from a file that `server export` wrote.",
             discussion: """
                 The file may name its server; -s names it otherwise, or instead. What the file leaves out is \
