@@ -37,6 +37,8 @@ let package = Package(
             name: "CSecret",
             providers: [.apt(["libsecret-1-dev"])]
         ),
+        // posix_spawn's closefrom action, which glibc declares only under _GNU_SOURCE.
+        .systemLibrary(name: "CSpawn"),
         .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
@@ -104,6 +106,7 @@ let package = Package(
                 "SessionMachine",
                 "SessionStorage",
                 "SwaggerHTTP",
+                "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: essentialsOnly,

@@ -160,6 +160,9 @@ package struct LoginCoordinator: Sendable {
         if let refused = plainHTTP.refusal(server, request.serverDescription, sessionAllows: saved) {
             return .fail(.plainHTTPRefused(server: refused, sending: .password))
         }
+        if let foreign = OriginRule.refusal(server, request.serverDescription) {
+            return .fail(.foreignOrigin(server: server, foreign, sending: .password))
+        }
         // A client secret given with this login makes the client a confidential one from now on.
         var description = request.serverDescription
         if request.clientSecret != nil { description.usesClientSecret = true }

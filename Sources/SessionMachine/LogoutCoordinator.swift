@@ -19,6 +19,8 @@ package struct LogoutCoordinator: Sendable {
         /// Telling the server would have carried the account's tokens over plain HTTP to `to`, which nobody
         /// allowed.
         case plainHTTPRefused(Account, to: ServerURL)
+        /// The revocation, or the refresh before it, is on an origin nobody allowed.
+        case foreignOrigin(Account, OriginRule.Foreign)
         /// The server, described so, could not be told.
         case revocationFailed(APIServiceError, server: ServerURL, description: ServerDescription)
     }
@@ -126,6 +128,10 @@ package struct LogoutCoordinator: Sendable {
         }
         if let refused = plainHTTP.refusal(for: record) {
             state = .removing(.notTold(.plainHTTPRefused(record.account, to: refused)))
+            return .remove(record)
+        }
+        if let foreign = OriginRule.refusal(record.server, description) {
+            state = .removing(.notTold(.foreignOrigin(record.account, foreign)))
             return .remove(record)
         }
         // An access token that the revocation carries, and that the server would refuse, is renewed first.

@@ -113,7 +113,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
     /// `SWAGGERCTL_ALLOW_HTTP` and the proxies; a stored session also carries the allowance its login gave.
     package mutating func start(_ source: TokenSource, now: Date, plainHTTP: PlainHTTP) -> StartAction {
         guard case .idle = state else { invalid("start") }
-        if let refused = Self.plainHTTPRefusal(source, plainHTTP) {
+        if let refused = Self.refusal(source, plainHTTP) {
             state = .finished
             return .fail(refused)
         }
@@ -269,15 +269,22 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
         return purpose.use(accessToken, from: flow.source, renewed: flow.renewed)
     }
 
-    private static func plainHTTPRefusal(_ source: TokenSource, _ plainHTTP: PlainHTTP) -> SessionFailure? {
-        switch source {
-        case .stored(let record):
-            plainHTTP.refusal(for: record).map { .plainHTTPRefused(server: $0, sending: .tokens(account: record.name)) }
-        case .environment(_, let server, let description):
-            plainHTTP.refusal(server, description).map {
-                .plainHTTPRefused(server: $0, sending: .environmentToken)
+    /// Why the session's token may not be sent at all: in clear, or to an origin nobody allowed.
+    private static func refusal(_ source: TokenSource, _ plainHTTP: PlainHTTP) -> SessionFailure? {
+        let secret: SessionFailure.Secret =
+            switch source {
+            case .stored(let record): .tokens(account: record.name)
+            case .environment: .environmentToken
             }
+        if let foreign = OriginRule.refusal(source.server, source.serverDescription) {
+            return .foreignOrigin(server: source.server, foreign, sending: secret)
         }
+        let refused =
+            switch source {
+            case .stored(let record): plainHTTP.refusal(for: record)
+            case .environment(_, let server, let description): plainHTTP.refusal(server, description)
+            }
+        return refused.map { .plainHTTPRefused(server: $0, sending: secret) }
     }
 
     /// Stops the process: the owner sent an event that cannot happen in this state. Only the state's name is
@@ -381,7 +388,7 @@ extension MainCoordinator where Purpose == RefreshPurpose {
     package mutating func refreshRequested(_ record: SessionRecord, plainHTTP: PlainHTTP) -> StartAction {
         guard case .idle = state else { invalid("refreshRequested") }
         let source = TokenSource.stored(record)
-        if let refused = Self.plainHTTPRefusal(source, plainHTTP) {
+        if let refused = Self.refusal(source, plainHTTP) {
             state = .finished
             return .fail(refused)
         }

@@ -26,6 +26,9 @@ package enum SessionFailure: Sendable, Hashable {
     /// Refused before anything was sent: `sending` would cross plain HTTP to `server`, another machine, and
     /// nobody allowed it.
     case plainHTTPRefused(server: ServerURL, sending: Secret)
+    /// Refused before anything was sent: the description's `foreign` step would take `sending` to another origin
+    /// than `server`'s, which nobody allowed (``OriginRule``).
+    case foreignOrigin(server: ServerURL, OriginRule.Foreign, sending: Secret)
     /// The login stored its session, but the profile request that followed failed.
     case profileAfterLogin(APIServiceError, SessionRecord)
     /// The login succeeded, but its profile answer is not a profile; nothing was stored.

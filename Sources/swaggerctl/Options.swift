@@ -197,6 +197,16 @@ struct ServerDescriptionOptions: ParsableArguments {
     }
 }
 
+/// `--allow-origin`: the other hosts a server's secrets may go to, on `login` and `server set` alike.
+struct OriginOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Let the password and tokens go to this other host too (https://host[:port], or a host), where the "
+                + "server's documents send them. Repeatable; saved with the server.",
+            valueName: "origin"))
+    var allowOrigin: [String] = []
+}
+
 /// `--server-file`: a server's description in a file, as `server export` writes it (or, as before, its flags by
 /// name).
 struct ServerFileOption: ParsableArguments {
@@ -233,11 +243,12 @@ struct ServerFileOption: ParsableArguments {
 
 /// The description layers a login or `server set` is given: a `--server-file`'s, then the flags', and the server
 /// the file names.
-func givenLayers(file: ServerFileOption, flags: ServerDescriptionOptions) throws(SwaggerError) -> (
-    server: ServerURL?, layers: [DescriptionLayer]
-) {
+func givenLayers(file: ServerFileOption, flags: ServerDescriptionOptions, origins: OriginOptions) throws(SwaggerError)
+    -> (server: ServerURL?, layers: [DescriptionLayer])
+{
     let fromFile = try file.layer()
-    let flags = try flags.flags()
+    var flags = try flags.flags()
+    for origin in origins.allowOrigin { try flags.set("allow-origin", origin) }
     var layers = fromFile.map { [$0.layer] } ?? []
     if !flags.isEmpty { layers.append(DescriptionLayer(json: flags.json, source: "given")) }
     return (fromFile?.server, layers)

@@ -109,6 +109,43 @@ struct BrowserLoginTests {
         }
     }
 
+    @Test("--web: the browser inherits descriptors 0 to 2 alone, and no variable of swaggerctl's or with a token")
+    func browserInheritsNothing() async throws {
+        let sandbox = try Sandbox()
+        // The browser records what it was given, then goes on as the scripted browser.
+        let inspector = sandbox.root.appending(path: "inspect.py")
+        let record = sandbox.root.appending(path: "inherited.txt")
+        try Data(
+            """
+            #!/usr/bin/env python3
+            import os, sys
+            held = []
+            for name in os.listdir("/proc/self/fd"):
+                try:
+                    held.append(name + " " + os.readlink("/proc/self/fd/" + name))
+                except OSError:
+                    pass  # the listing's own descriptor, closed once it was read
+            with open("\(record.path)", "w") as out:
+                out.write("\\n".join(sorted(held)) + "\\n--\\n" + "\\n".join(sorted(os.environ)) + "\\n")
+            os.execv("\(PythonServer.python.path)", ["python", "\(PythonServer.browser.path)"] + sys.argv[1:])
+            """.utf8
+        ).write(to: inspector)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: inspector.path)
+        try await withPythonServer(.dot) { server in
+            var environment = Self.browser("approve", sandbox)
+            environment["BROWSER"] = inspector.path
+            environment["GITHUB_TOKEN"] = "ghp_not_for_the_browser"
+            let login = try await sandbox.swaggerctl(Self.web(server), environment: environment)
+            #expect(login.status == 0, "\(login)")
+            let parts = try String(contentsOf: record, encoding: .utf8).components(separatedBy: "--\n")
+            let descriptors = parts[0].split(separator: "\n").compactMap { Int($0.split(separator: " ")[0]) }
+            #expect(descriptors.sorted() == [0, 1, 2], "\(parts[0])")
+            let names = parts[1].split(separator: "\n")
+            #expect(!names.contains { $0.hasPrefix("SWAGGERCTL_") || $0.contains("TOKEN") }, "\(names)")
+            #expect(names.contains("BROWSER_LOG"), "the rest of the environment is the browser's: \(names)")
+        }
+    }
+
     @Test("--web: a second answer to the listener is turned away and reported, and does not disturb the login")
     func webTwice() async throws {
         let sandbox = try Sandbox()

@@ -180,7 +180,7 @@ struct IdentityTests {
             #expect(
                 result.stderr
                     == "swaggerctl: \(server.apiURL) is not described enough to log in to: profile.url is missing: where "
-                    + "the profile is sent, and none of the 33 documents the server was asked for says it. Give it with "
+                    + "the profile is sent, and none of the 20 documents the server was asked for says it. Give it with "
                     + "`swaggerctl server set \(server.apiURL) --profile-path PATH`.\n")
             #expect(try sandbox.sessions.records().isEmpty)
             #expect(server.logLines(containing: "login") == 0)

@@ -93,12 +93,15 @@ struct NetworkTests {
             let result = try await sandbox.swaggerctl(
                 [
                     "login", "-s", server.apiURL, "-e", "ana", "--password-stdin", "--kind", "oauth2", "--login-path",
-                    "\(closed)/token", "--profile-path", "/User/User", "--client-id", "cli",
+                    "\(closed)/token", "--profile-path", "/User/User", "--client-id", "cli", "--allow-origin", closed,
                 ], stdin: "pw\n")
             #expect(result.status == 3, "\(result)")
-            expectOneLine(result)
-            #expect(result.stderr.hasPrefix("swaggerctl: Could not reach \(closed)"), "\(result)")
-            #expect(!result.stderr.contains(server.apiURL), "\(result)")
+            // The host that was allowed is said first, then the one line of the error.
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 2 && lines[0].contains("through \(closed), which you allowed"), "\(result)")
+            let error = lines.last ?? ""
+            #expect(error.hasPrefix("swaggerctl: Could not reach \(closed)"), "\(result)")
+            #expect(!error.contains(server.apiURL), "\(result)")
         }
     }
 

@@ -161,7 +161,7 @@ struct OAuth2Tests {
             #expect(
                 nothing.stderr
                     == "swaggerctl: \(demo.apiURL) is not described enough to log in to: login.url is missing: where "
-                    + "the login is sent, and none of the 33 documents the server was asked for says it. Give it with "
+                    + "the login is sent, and none of the 20 documents the server was asked for says it. Give it with "
                     + "`swaggerctl server set \(demo.apiURL) --login-path PATH`.\n")
             #expect(demo.logLines(containing: "login") == 0)
         }

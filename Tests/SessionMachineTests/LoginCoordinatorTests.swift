@@ -122,6 +122,39 @@ struct LoginCoordinatorTests {
         #expect(coordinator.tokensStored(in: .file).allowsPlainHTTP == saved)
     }
 
+    @Test(
+        "the password goes to no origin but the server's and those allowed: a document's other host is refused",
+        arguments: [
+            ("https://evil.example:8443/login", nil, "login"), ("https://evil.example:8443/me", nil, "profile"),
+            ("https://evil.example:8443/login", "https://evil.example:8443", nil),
+            ("https://evil.example:8443/login", "evil.example", "login"),
+            ("https://api.example.com/v2/login", nil, nil),
+        ] as [(String, String?, String?)])
+    func otherOrigin(endpoint: String, allowed: String?, refusedStep: String?) {
+        let account = Account(server: "https://api.example.com/v1", name: "ana@example.com")
+        let login = refusedStep == "profile" ? "https://api.example.com/v1/login" : endpoint
+        let profile = refusedStep == "profile" ? endpoint : "https://api.example.com/v1/me"
+        var json: JSONValue = ["login": ["url": .string(login)], "profile": ["url": .string(profile)]]
+        if let allowed { json = json.merging(["allowedOrigins": [.string(allowed)]]) }
+        let description = Fixtures.described(json, under: account.server)
+        var coordinator = LoginCoordinator()
+        let action = coordinator.loginRequested(Self.request(account, description: description))
+        if let refusedStep {
+            let origin = Fixtures.serverURL("https://evil.example:8443")
+            #expect(
+                action
+                    == .fail(
+                        .foreignOrigin(
+                            server: account.server, OriginRule.Foreign(step: refusedStep, origin: origin),
+                            sending: .password)))
+        } else {
+            guard case .authenticate = action else {
+                Issue.record("refused \(action)")
+                return
+            }
+        }
+    }
+
     @Test("a login without a refresh token or a JWT records neither; expiresIn gives an opaque token's expiry")
     func opaqueToken() {
         // A lifetime that ends past year 9999 (500,000 years here) is no expiry at all.
@@ -233,6 +266,7 @@ struct LoginCoordinatorTests {
     static let browser: ServerDescription = {
         var description = Fixtures.described([
             "preset": "oauth2", "login": ["url": "https://idp/token"], "profile": ["url": "https://idp/userinfo"],
+            "allowedOrigins": ["https://idp"],
         ])
         description.signIn = .web
         return description

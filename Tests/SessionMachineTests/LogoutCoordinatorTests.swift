@@ -84,7 +84,7 @@ struct LogoutCoordinatorTests {
     /// An OAuth 2 server's description, revoking as RFC 7009 says.
     static let oauth2 = Fixtures.described([
         "preset": "oauth2", "login": ["url": "https://idp/token"], "profile": ["url": "https://idp/userinfo"],
-        "revocation": ["url": "https://idp/revoke"],
+        "revocation": ["url": "https://idp/revoke"], "allowedOrigins": ["https://idp"],
     ])
 
     @Test("RFC 7009 revokes with the access token alone; a server with no revocation says it cannot")
@@ -116,7 +116,7 @@ struct LogoutCoordinatorTests {
         record.serverDescription = Fixtures.described(
             [
                 "preset": "oauth2", "login": ["url": "https://idp/token"], "profile": ["url": "https://idp/userinfo"],
-                "revocation": revocation,
+                "revocation": revocation, "allowedOrigins": ["https://idp"],
             ])
         record.expiresAt = Self.now.addingTimeInterval(-1)
         var coordinator = Self.reading(record)
@@ -179,5 +179,29 @@ struct LogoutCoordinatorTests {
 
         var allowed = Self.reading(record, plainHTTPAllowed: true)
         #expect(allowed.tokensRead(Self.tokens, now: Self.now) == .revoke(Self.revocation(record)))
+    }
+
+    @Test("the tokens never go to another origin than the server's to be revoked, unless allowed")
+    func otherOrigin() {
+        var record = Self.record
+        let json: JSONValue = [
+            "preset": "oauth2", "login": ["url": "/token"], "profile": ["url": "/me"],
+            "revocation": ["url": "https://evil.example/revoke", "with": "rfc7009"],
+        ]
+        record.serverDescription = Fixtures.described(json, under: record.server)
+        var refused = Self.reading(record)
+        #expect(refused.tokensRead(Self.tokens, now: Self.now) == .remove(record))
+        let evil = Fixtures.serverURL("https://evil.example")
+        #expect(
+            refused.removed().warning
+                == .foreignOrigin(record.account, OriginRule.Foreign(step: "revocation", origin: evil)))
+
+        record.serverDescription = Fixtures.described(
+            json.merging(["allowedOrigins": ["https://evil.example"]]), under: record.server)
+        var allowed = Self.reading(record)
+        guard case .revoke = allowed.tokensRead(Self.tokens, now: Self.now) else {
+            Issue.record("an allowed origin was refused")
+            return
+        }
     }
 }

@@ -211,7 +211,7 @@ struct MainCoordinatorTests {
         record.serverDescription = Fixtures.described(
             [
                 "preset": "oauth2", "login": ["url": "http://auth.example.com/token"],
-                "profile": ["url": "https://api.example.com/v1/me"],
+                "profile": ["url": "https://api.example.com/v1/me"], "allowedOrigins": ["http://auth.example.com"],
             ], under: record.server)
         var coordinator = MainCoordinator(purpose: TokenPurpose())
         #expect(
@@ -219,6 +219,43 @@ struct MainCoordinatorTests {
                 == .fail(
                     .plainHTTPRefused(
                         server: Fixtures.serverURL("http://auth.example.com"), sending: .tokens(account: record.name))))
+    }
+
+    @Test(
+        "a session's token goes only to its server's origin and those allowed, for every purpose and a refresh asked for",
+        arguments: [nil, "https://auth.example.com"] as [String?])
+    func otherOrigin(allowed: String?) {
+        var record = Fixtures.record(Account(server: "https://api.example.com/v1", name: "ana@example.com"))
+        var json: JSONValue = [
+            "preset": "oauth2", "login": ["url": "https://auth.example.com/token"],
+            "profile": ["url": "https://api.example.com/v1/me"],
+        ]
+        if let allowed { json = json.merging(["allowedOrigins": [.string(allowed)]]) }
+        record.serverDescription = Fixtures.described(json, under: record.server)
+        let refused = SessionFailure.foreignOrigin(
+            server: record.server,
+            OriginRule.Foreign(step: "login", origin: Fixtures.serverURL("https://auth.example.com")),
+            sending: .tokens(account: record.name))
+        var token = MainCoordinator(purpose: TokenPurpose())
+        #expect(
+            token.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
+                == (allowed == nil ? .fail(refused) : .readAccessToken(record)))
+        var refresh = MainCoordinator(purpose: RefreshPurpose())
+        #expect(
+            refresh.refreshRequested(record, plainHTTP: PlainHTTP())
+                == (allowed == nil ? .fail(refused) : .lockForRefresh(record.account)))
+    }
+
+    @Test("a refresh asked for never sends the refresh token over plain HTTP to another machine")
+    func refreshOverPlainHTTP() {
+        let record = Fixtures.record(Account(server: "http://api.example.com/v1", name: "ana@example.com"))
+        var refused = MainCoordinator(purpose: RefreshPurpose())
+        #expect(
+            refused.refreshRequested(record, plainHTTP: PlainHTTP())
+                == .fail(.plainHTTPRefused(server: record.server, sending: .tokens(account: "ana@example.com"))))
+        var allowed = MainCoordinator(purpose: RefreshPurpose())
+        #expect(
+            allowed.refreshRequested(record, plainHTTP: PlainHTTP(allowed: true)) == .lockForRefresh(record.account))
     }
 
     // MARK: - Under the refresh lock

@@ -179,6 +179,20 @@ struct APIRequestTests {
         #expect(Pagination.next(after: Self.first, link: #"<https://x/?page=1>; rel="first""#, body: Data()) == .last)
     }
 
+    @Test(
+        "a Link header with pagination's relations but no next is the last page, whatever the body says",
+        arguments: [
+            #"<https://api.example.com/v2/items?page=1>; rel="prev""#,
+            #"<https://api.example.com/v2/items?page=1>; rel="previous""#,
+            #"<https://api.example.com/v2/items?page=1>; rel="first""#,
+            #"<https://api.example.com/v2/items?page=9>; rel="last""#,
+        ])
+    func linkWithoutNext(link: String) {
+        // A body that would page on its own: the header, which the server sent for this, is what counts.
+        let body = Data(#"{"next": "/v2/items?page=2", "results": [1]}"#.utf8)
+        #expect(Pagination.next(after: Self.first, link: link, body: body) == .last)
+    }
+
     @Test("a Link header without pagination's relations leaves the body to say where the next page is")
     func unrelatedLink() {
         let body = Data(#"{"next": "/v2/items?page=2", "results": []}"#.utf8)

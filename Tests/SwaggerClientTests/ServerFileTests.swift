@@ -24,7 +24,8 @@ struct ServerFileTests {
             ("preset", "simplejwt"), ("profile-path", "/users/me/"), ("refresh-with", "bearer"),
             ("revoke-with", "bearer:DELETE"), ("access-token-field", "data.token"), ("token", "Authorization: Token"),
             ("login-field", "provider=db"), ("login-field", "refresh:=true"), ("revoke-client-auth", "bearer"),
-            ("client-id", "cli"), ("scope", "openid"),
+            ("client-id", "cli"), ("scope", "openid"), ("allow-origin", "https://auth.example.com"),
+            ("allow-origin", "login.example.com:8443"),
         ] {
             try flags.set(name, value)
         }
@@ -40,6 +41,9 @@ struct ServerFileTests {
         #expect(description.token == TokenUse(header: "Authorization", scheme: "Token"))
         #expect(description.login.members == ["provider": "db", "refresh": true])
         #expect(description.clientID == "cli" && description.scope == "openid")
+        // Each --allow-origin adds one.
+        #expect(
+            description.allowedOrigins.map(\.string) == ["https://auth.example.com", "https://login.example.com:8443"])
         #expect(flags.given.contains("--login-field") && flags.given.contains("--preset"))
     }
 
@@ -64,7 +68,7 @@ struct ServerFileTests {
             ("preset", "custom", "one of original"), ("login-body", "xml:user", "password-grant"),
             ("login-field", "noequals", "NAME=VALUE"), ("login-field", "n:=not json", "NAME:=JSON"),
             ("token", "Two Words", "a header and its scheme"), ("revoke-client-auth", "mtls", "client_secret_basic"),
-            ("nonesuch", "x", "is not a flag"),
+            ("nonesuch", "x", "is not a flag"), ("allow-origin", "https://a.example/x", "an origin"),
         ])
     func refused(name: String, value: String, said: String) {
         var flags = ServerFlags()

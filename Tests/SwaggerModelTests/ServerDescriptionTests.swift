@@ -51,8 +51,10 @@ struct ServerDescriptionTests {
             "revocation": ["url": "https://other.example.com/revoke", "with": "rfc7009", "client": "bearer"],
             "client": ["id": "cli", "scope": "openid", "secret": true],
             "deviceAuthorization": "/device", "grantTypes": ["urn:ietf:params:oauth:grant-type:device_code"],
-            "signIn": "device",
+            "signIn": "device", "allowedOrigins": ["https://other.example.com", "auth.example.com:8443"],
         ])
+        #expect(
+            description.allowedOrigins.map(\.string) == ["https://other.example.com", "https://auth.example.com:8443"])
         description.refresh?.token = TokenUse(header: "Authorization", scheme: "Bearer")
         for server in [nil, Self.server] {
             #expect(try Self.read(description.json(relativeTo: server)) == description)
@@ -62,6 +64,18 @@ struct ServerDescriptionTests {
         // Another host is written whole.
         #expect(relative[path: "revocation.url"] == "https://other.example.com/revoke")
         #expect(description.token.value("k") == "Token k")
+    }
+
+    @Test(
+        "allowed origins are origins: no path, query or credentials, and no other scheme",
+        arguments: [
+            "https://a.example/path", "https://u:p@a.example", "ftp://a.example", "https://a.example?x=1", "", "//",
+        ])
+    func allowedOriginRefused(text: String) {
+        #expect(ServerURL.allowedOrigin(text) == nil)
+        #expect(throws: ServerDescription.Invalid.self) {
+            try Self.read(["preset": "simplejwt", "allowedOrigins": [.string(text)]])
+        }
     }
 
     @Test("an endpoint whose path begins with two slashes keeps its host, written out and read back")

@@ -75,6 +75,8 @@ package struct Messages: Sendable {
                 case .environmentToken: "the token in SWAGGERCTL_TOKEN"
                 }
             return SwaggerError(.usage, plainHTTPRefusal(sending: what, to: server))
+        case .foreignOrigin(let server, let foreign, _):
+            return SwaggerError(.usage, Self.foreignOrigin(server, foreign))
         case .profileAfterLogin(let error, let record):
             let reason = self.error(
                 error, on: record.server, account: record.name, description: record.serverDescription)
@@ -273,6 +275,9 @@ package struct Messages: Sendable {
         case .plainHTTPRefused(let account, let to):
             "the session was removed from this machine, but \(account.server) was not told: "
                 + plainHTTPRefusal(sending: "the tokens for \(account.name)", to: to)
+        case .foreignOrigin(let account, let foreign):
+            "the session was removed from this machine, but \(account.server) was not told: its \(foreign.step) is "
+                + "on \(foreign.origin), which was not allowed."
         case .revocationFailed(let error, let server, let description):
             "the session was removed from this machine, but \(server) could not be told to end it: "
                 + self.error(error, on: server, account: nil, description: description).message
@@ -312,6 +317,13 @@ package struct Messages: Sendable {
             // On the server's host, its path says where; anywhere else, the whole URL, host and all.
             choice.server.isSameOrigin(url) ? url.pathAndQuery : url.absoluteString
         }
+        // A document outside the path the person typed (the origin's /.well-known/, one a catalog names) says so,
+        // unless the person named it.
+        let givenDocument = choice.sources["document"] == "given"
+        let named = finding.documents.map { url in
+            givenDocument || url.absoluteString.hasPrefix(choice.server.string + "/")
+                ? url.absoluteString : "\(url.absoluteString) (outside \(choice.server))"
+        }
         var steps: [String] = []
         if found("login") {
             let login = description.login
@@ -337,7 +349,7 @@ package struct Messages: Sendable {
         let given = ["login", "refresh", "revocation", "profile"].filter { choice.sources[$0] == "given" }
         let others = given.isEmpty ? "" : "; \(given.joined(separator: ", ")) given"
         var lines = [
-            "Found in \(documents.joined(separator: " and ")): "
+            "Found in \(named.joined(separator: " and ")): "
                 + "\(steps.isEmpty ? "nothing that was used" : steps.joined(separator: ", "))\(others)."
         ]
         // A choice that a flag overrode is not worth a line.
@@ -503,6 +515,19 @@ package struct Messages: Sendable {
     /// `a@x is`, or `a@x, b@x are`: who is logged in somewhere, to begin a clause.
     package static func accountsAre(_ emails: [String]) -> String {
         "\(emails.joined(separator: ", ")) \(emails.count == 1 ? "is" : "are")"
+    }
+
+    /// A step on another origin than the server's, refused before anything was sent.
+    static func foreignOrigin(_ server: ServerURL, _ foreign: OriginRule.Foreign) -> String {
+        "The \(foreign.step) of \(server) is on another host, \(foreign.origin); nothing was sent. If you trust it: "
+            + "`swaggerctl server set \(server) --allow-origin \(foreign.origin)`."
+    }
+
+    /// The line that says, at every login and whatever `-q` says, that secrets go to another host than the one
+    /// named.
+    package static func otherOrigins(_ server: ServerURL, _ origins: [ServerURL]) -> String {
+        let list = origins.map(\.string).joined(separator: ", ")
+        return "Signing in to \(server) through \(list), which you allowed (`swaggerctl server show \(server)`)."
     }
 
     private func plainHTTPRefusal(sending what: String, to server: ServerURL) -> String {

@@ -50,6 +50,10 @@ package enum ServerView {
         if let document = description.document {
             rows.append(DetailsViewModel(key: "Found in", value: document.absoluteString))
         }
+        if !description.allowedOrigins.isEmpty {
+            let origins = description.allowedOrigins.map(\.string).joined(separator: ", ")
+            rows.append(DetailsViewModel(key: "Other hosts", value: origins + " (allowed)"))
+        }
         return rows
     }
 

@@ -160,7 +160,8 @@ package enum Discovery {
     /// - `/api/v1/_openapi`: Flask-AppBuilder; `/api-docs/v1/swagger.yaml`: rswag; `/openapi.yaml`: Huma, Connexion;
     ///   `/api-docs`: swagger-jsdoc's and Express apps'.
     ///
-    /// Each is tried under the server's URL and, when it has a path, under its origin too.
+    /// Each is tried under the server's URL only: what lies outside the path the person typed may be another
+    /// API, or someone else's, on the same host.
     /// - Returns: The candidates, in the order they are tried.
     package static func openAPIDocuments(for server: ServerURL) -> [URL] {
         let paths = [
@@ -168,11 +169,7 @@ package enum Discovery {
             "/swagger/v1/swagger.json", "/openapi/v1.json", "/v3/api-docs", "/api-json", "/swagger/doc.json",
             "/api/v1/_openapi", "/openapi.yaml", "/api-docs/v1/swagger.yaml", "/api-docs",
         ]
-        var bases = [server.string]
-        if let origin = ServerURL.origin(of: server.url)?.absoluteString, origin != server.string {
-            bases.append(origin)
-        }
-        return unique(bases.flatMap { base in paths.compactMap { URL(string: base + $0) } })
+        return unique(paths.compactMap { URL(string: server.string + $0) })
     }
 
     /// Reads an OpenID Connect configuration or RFC 8414 metadata document. Relative URLs are read against

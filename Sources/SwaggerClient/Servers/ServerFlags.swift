@@ -9,8 +9,8 @@ import SwaggerModel
 package struct ServerFlags: Sendable, Hashable {
     /// The flags given, by long name without the dashes, with their text.
     package private(set) var values: [String: String] = [:]
-    /// `--login-field NAME=VALUE`, in the order given.
-    package private(set) var loginFields: [String] = []
+    /// The repeatable flags given (`--login-field NAME=VALUE`, `--allow-origin`), each's texts in the order given.
+    package private(set) var lists: [String: [String]] = [:]
 
     package init() {}
 
@@ -24,8 +24,8 @@ package struct ServerFlags: Sendable, Hashable {
         guard member.fragment(text) != nil else {
             throw SwaggerError(.usage, "--\(name) cannot be \"\(text.prefix(60))\": \(member.takes).")
         }
-        if name == "login-field" {
-            loginFields.append(text)
+        if member.repeats {
+            lists[name, default: []].append(text)
         } else {
             values[name] = text
         }
@@ -33,12 +33,11 @@ package struct ServerFlags: Sendable, Hashable {
 
     /// The flags given, by name, for messages.
     package var given: [String] {
-        Self.members.map(\.name).filter { values[$0] != nil || ($0 == "login-field" && !loginFields.isEmpty) }
-            .map { "--" + $0 }
+        Self.members.map(\.name).filter { values[$0] != nil || lists[$0] != nil }.map { "--" + $0 }
     }
 
     /// Whether no flag is set.
-    package var isEmpty: Bool { values.isEmpty && loginFields.isEmpty }
+    package var isEmpty: Bool { values.isEmpty && lists.isEmpty }
 
     /// The preset the flags name, if any.
     package var preset: String? { values["preset"] }
@@ -50,9 +49,10 @@ package struct ServerFlags: Sendable, Hashable {
     package var json: JSONValue {
         var merged = JSONValue.object([:])
         for member in Self.members {
-            let texts = member.name == "login-field" ? loginFields : values[member.name].map { [$0] } ?? []
+            let texts = member.repeats ? lists[member.name] ?? [] : values[member.name].map { [$0] } ?? []
             for text in texts {
-                if let fragment = member.fragment(text) { merged = merged.merging(fragment) }
+                guard let fragment = member.fragment(text) else { continue }
+                merged = member.repeats ? Self.appending(fragment, to: merged) : merged.merging(fragment)
             }
         }
         return merged
@@ -62,8 +62,22 @@ package struct ServerFlags: Sendable, Hashable {
     package func over(_ other: ServerFlags) -> ServerFlags {
         var merged = other
         merged.values.merge(values) { _, mine in mine }
-        merged.loginFields += loginFields
+        merged.lists.merge(lists) { theirs, mine in theirs + mine }
         return merged
+    }
+
+    /// `fragment` merged into `json`, where the arrays it holds are added to those already there rather than
+    /// replace them: each `--allow-origin` adds an origin.
+    private static func appending(_ fragment: JSONValue, to json: JSONValue) -> JSONValue {
+        guard case .object(var members) = json, case .object(let changes) = fragment else { return fragment }
+        for (name, change) in changes {
+            switch (members[name], change) {
+            case (.array(let old)?, .array(let new)): members[name] = .array(old + new)
+            case (let old?, _): members[name] = appending(change, to: old)
+            case (nil, _): members[name] = change
+            }
+        }
+        return .object(members)
     }
 
     /// Reads a `--server-file` of flags: a JSON object whose members are the flags' long names without their
@@ -93,6 +107,8 @@ package struct ServerFlags: Sendable, Hashable {
         package var name: String
         /// What the flag takes, for its help and its usage errors.
         package var takes: String
+        /// Whether the flag may be given more than once, each time adding to what it sets.
+        var repeats = false
         var fragment: @Sendable (String) -> JSONValue?
     }
 
@@ -145,7 +161,8 @@ package struct ServerFlags: Sendable, Hashable {
                 return nil
             }
         },
-        Member(name: "login-field", takes: "NAME=VALUE, or NAME:=JSON for a number, true or false") { text in
+        Member(name: "login-field", takes: "NAME=VALUE, or NAME:=JSON for a number, true or false", repeats: true) {
+            text in
             guard let (name, value) = loginField(text) else { return nil }
             return set("login", "members", .object([name: value]))
         },
@@ -164,6 +181,10 @@ package struct ServerFlags: Sendable, Hashable {
         Member(name: "token", takes: "a header and its scheme, such as \"Authorization: Token\" or \"X-API-Key\"") {
             text in
             TokenUse(text: text).map { .object(["token": .string($0.text)]) }
+        },
+        Member(name: "allow-origin", takes: "an origin, such as https://auth.example.com, or a host", repeats: true) {
+            text in
+            ServerURL.allowedOrigin(text).map { .object(["allowedOrigins": .array([.string($0.string)])]) }
         },
     ]
 

@@ -28,16 +28,22 @@ extension SessionController {
         async throws(SwaggerError) -> ServerChoice
     {
         let server = selection.server
+        let choice: ServerChoice
         switch try ServerPlan.plan(given: given, saved: selection.entry, server: server) {
         case .ready(let description, let sources):
-            return ServerChoice(server: server, serverDescription: description, sources: sources)
+            choice = ServerChoice(server: server, serverDescription: description, sources: sources)
         case .explore(let exploration):
             let (finding, document) = try await explore(exploration, on: selection, confidential: confidential)
             let (description, sources) = try ServerPlan.finish(exploration, found: finding, server: server)
-            return ServerChoice(
+            choice = ServerChoice(
                 server: server, serverDescription: description, sources: sources, finding: finding, document: document,
                 assumed: finding == nil && (exploration.below + exploration.over).isEmpty)
         }
+        // Refused here as well as by the login, so that no password is asked for to be refused.
+        if let foreign = OriginRule.refusal(server, choice.serverDescription) {
+            throw SwaggerError(.usage, Messages.foreignOrigin(server, foreign))
+        }
+        return choice
     }
 
     /// Reads the documents a server may publish: every OAuth 2 metadata document, whose endpoints make it an OAuth 2
@@ -103,7 +109,8 @@ extension SessionController {
             {
                 named += Discovery.catalog(document.body, at: catalog)
             }
-            candidates = Discovery.unique(named + candidates)
+            // Only the server's own host is read: a document elsewhere would describe another host's endpoints.
+            candidates = Discovery.unique(named.filter(server.isSameOrigin) + candidates)
         }
         for url in candidates {
             guard let document = await read(url) else { continue }

@@ -34,7 +34,7 @@ extension ServerDescription {
     /// The members of the language at the top of a description.
     package static let members: Set<String> = [
         "preset", "login", "token", "refresh", "revocation", "profile", "client", "authorization",
-        "deviceAuthorization", "grantTypes", "signIn", "document", "paging",
+        "deviceAuthorization", "grantTypes", "signIn", "document", "paging", "allowedOrigins",
     ]
 
     /// Reads a description in the description language, its paths under `server`.
@@ -51,7 +51,10 @@ extension ServerDescription {
                     "preset must be one of \(ServerPresets.names.joined(separator: ", ")); got \(name.compactJSON.prefix(60))"
                 )
             }
-            if preset.contract == .bundled, let other = members.keys.sorted().first(where: { $0 != "preset" }) {
+            // Which hosts may be sent to is the person's, whatever the requests are.
+            if preset.contract == .bundled,
+                let other = members.keys.sorted().first(where: { $0 != "preset" && $0 != "allowedOrigins" })
+            {
                 throw Invalid("\"\(other)\" cannot change \(name): its requests are fixed by its OpenAPI document")
             }
             contract = preset.contract
@@ -136,12 +139,17 @@ extension ServerDescription {
         if let paging = try reader.object("paging"), let page = try reader.string("page", in: paging, of: "paging") {
             self.paging = Paging(page: page)
         }
+        allowedOrigins = try reader.origins("allowedOrigins")
     }
 
     /// The description in the description language. A URL under `server`, when given, is written as a path under
     /// it; every other, and every one when `server` is `nil`, whole.
     package func json(relativeTo server: ServerURL? = nil) -> JSONValue {
-        if contract == .bundled, let preset { return .object(["preset": .string(preset)]) }
+        if contract == .bundled, let preset {
+            var members: [String: JSONValue] = ["preset": .string(preset)]
+            if !allowedOrigins.isEmpty { members["allowedOrigins"] = .array(allowedOrigins.map { .string($0.string) }) }
+            return .object(members)
+        }
         func address(_ url: URL) -> JSONValue {
             let text = url.absoluteString
             guard let base = server?.string, text.hasPrefix(base + "/") else { return .string(text) }
@@ -202,6 +210,7 @@ extension ServerDescription {
         if let grantTypes { members["grantTypes"] = .array(grantTypes.map(JSONValue.string)) }
         if signIn != .password { members["signIn"] = .string(signIn.rawValue) }
         if let paging { members["paging"] = ["page": .string(paging.page)] }
+        if !allowedOrigins.isEmpty { members["allowedOrigins"] = .array(allowedOrigins.map { .string($0.string) }) }
         return .object(members)
     }
 }
@@ -259,6 +268,23 @@ private struct Reader {
             return try server.resolve(text)
         } catch {
             throw ServerDescription.Invalid("\(Self.path(step, name)): \(error.message)")
+        }
+    }
+
+    /// A list of origins, each `https://host[:port]` or a bare host, which is `https://host`.
+    func origins(_ name: String) throws(ServerDescription.Invalid) -> [ServerURL] {
+        switch members[name] {
+        case nil, .null?: return []
+        case .array(let values)? where values.count <= 64:
+            var origins: [ServerURL] = []
+            for value in values {
+                guard case .string(let text) = value, let origin = ServerURL.allowedOrigin(text) else {
+                    throw ServerDescription.Invalid("\(name) must be a list of origins, such as \"https://host\"")
+                }
+                if !origins.contains(origin) { origins.append(origin) }
+            }
+            return origins
+        default: throw ServerDescription.Invalid("\(name) must be a list of origins, such as \"https://host\"")
         }
     }
 

@@ -41,6 +41,9 @@ package struct ServerDescription: Sendable, Hashable {
     package var document: URL?
     /// How its lists name a page, where its document says.
     package var paging: Paging?
+    /// The origins other than the server's own that the person allowed its secrets to go to (`--allow-origin`):
+    /// a token endpoint on an identity provider's host, say. Only the person adds one; a document never does.
+    package var allowedOrigins: [ServerURL] = []
 
     package init(
         login: LoginStep, token: TokenUse = .bearer, refresh: RefreshStep? = nil, revocation: RevocationStep? = nil,
@@ -54,8 +57,16 @@ package struct ServerDescription: Sendable, Hashable {
     }
 
     /// Every URL the session's secrets go to, for the plain-HTTP rule.
-    package var endpoints: [URL] {
-        [login.url, refresh?.url, revocation?.url, profile.url, deviceAuthorizationURL].compactMap { $0 }
+    package var endpoints: [URL] { steps.map(\.url) }
+
+    /// Every URL the session's secrets go to, or where the person signs in, with the step's name: the login's,
+    /// the refresh's, the revocation's, the profile's, the device authorization's and the browser's sign-in page.
+    package var steps: [(step: String, url: URL)] {
+        let named: [(String, URL?)] = [
+            ("login", login.url), ("refresh", refresh?.url), ("revocation", revocation?.url),
+            ("profile", profile.url), ("device authorization", deviceAuthorizationURL),
+        ]
+        return named.compactMap { step, url in url.map { (step, $0) } }
     }
 
     /// Whether the revocation names the session by its refresh token (a JSON member), so that without one there is

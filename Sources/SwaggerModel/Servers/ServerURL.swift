@@ -113,6 +113,16 @@ package struct ServerURL: Sendable, Hashable, Codable, CustomStringConvertible {
         self = server
     }
 
+    /// The origin that `--allow-origin TEXT` names: `scheme://host[:port]`, or a bare host (with a port or not),
+    /// which is `https://`; `nil` for anything with a path, a query or credentials, or that is not http or https.
+    package static func allowedOrigin(_ text: String) -> ServerURL? {
+        let whole = text.contains("://") ? text : "https://" + text
+        guard text.count <= 300, let url = URL(string: whole), url.user == nil, url.password == nil,
+            url.query == nil, url.fragment == nil, ["", "/"].contains(url.path(percentEncoded: true))
+        else { return nil }
+        return ServerURL(originOf: url)
+    }
+
     /// `scheme://host[:port]` of `url`, with the scheme and host lower-cased and a default port left out.
     package static func origin(of url: URL) -> URL? {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",

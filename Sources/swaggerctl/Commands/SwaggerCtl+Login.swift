@@ -66,6 +66,8 @@ extension SwaggerCtl {
                     + "SWAGGERCTL_ALLOW_HTTP=1."))
         var allowHttp = false
 
+        @OptionGroup var origins: OriginOptions
+
         // Hidden, to keep the help to what a login is: -v as every command has it (or SWAGGERCTL_DEBUG=1); where tokens
         // go and whom to trust, which have their variables (SWAGGERCTL_KEYRING, SWAGGERCTL_CA_CERT) and `server set`;
         // and, for a release, what describes a server, which is `server set`'s now.
@@ -116,12 +118,16 @@ extension SwaggerCtl {
                     (controller) throws(SwaggerError) in
                     // Piped secrets are read first: input that is not a password is refused before anything is sent.
                     let piped = passwordStdin ? try secrets(for: nil) : nil
-                    let (fileServer, layers) = try givenLayers(file: serverFile, flags: serverDescription)
+                    let (fileServer, layers) = try givenLayers(
+                        file: serverFile, flags: serverDescription, origins: origins)
                     let selection = try controller.select(server: serverOption.url() ?? fileServer, name: nil)
                     let choice = try await controller.serverChoice(
                         given: layers, on: selection, confidential: clientSecretStdin)
-                    // Before the password is asked for: it says where the password will go.
+                    // Before the password is asked for: it says where the password will go. Another host than the one
+                    // named is said whatever -q says.
                     if let discovered = Messages.discovery(choice), !quiet { Terminal.notice(discovered) }
+                    let others = OriginRule.allowedOthers(selection.server, choice.serverDescription)
+                    if !others.isEmpty { Terminal.notice(Messages.otherOrigins(selection.server, others)) }
                     let environment = ProcessInfo.processInfo.environment
                     let hasBrowser = Browser.command(environment) != nil && Terminal.isTerminal(STDIN_FILENO)
                     // Without --web or --device: as the last login to the server, else as its documents say.

@@ -99,12 +99,14 @@ extension SwaggerCtl.Server {
                   swaggerctl server set https://api.example.com --token 'Authorization: Token'
                   swaggerctl server set https://api.example.com --login-field provider=db --login-field refresh:=true
                   swaggerctl server set https://auth.example.com --client-id my-cli --scope openid
+                  swaggerctl server set https://api.example.com --allow-origin https://login.example.com
                 """)
 
         @Argument(help: ArgumentHelp("The server's URL.", valueName: "url"))
         var server: String
 
         @OptionGroup var serverDescription: ServerDescriptionOptions
+        @OptionGroup var origins: OriginOptions
 
         @Flag(help: "Read what the server publishes again, rather than change what is saved.")
         var discover = false
@@ -119,7 +121,8 @@ extension SwaggerCtl.Server {
             let configuration = try Configuration.fromEnvironment(
                 keyring: nil, verbose: verbose.verbose, caCert: caCert.caCert)
             let url = try ServerURL(server)
-            let flags = try serverDescription.flags()
+            var flags = try serverDescription.flags()
+            for origin in origins.allowOrigin { try flags.set("allow-origin", origin) }
             let given = flags.isEmpty ? [] : [DescriptionLayer(json: flags.json, source: "given")]
             let rediscover = discover || (flags.isEmpty && appID == nil && caCert.caCert == nil)
             let caCertificate = configuration.trust.additionalCertificates.map(Self.absolute)

@@ -1,3 +1,4 @@
+import CSpawn
 import FoundationEssentials
 import Glibc
 
@@ -21,10 +22,23 @@ enum Browser {
             posix_spawn_file_actions_addopen(
                 &actions, descriptor, "/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
         }
+        // Nothing else: not the listener the code comes back to, nor the connection to the token endpoint.
+        guard swaggerctl_spawn_closefrom(&actions, 3) == 0 else { return false }
         var argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        var envp = childEnvironment(environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
-        return posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ) == 0
+        return posix_spawnp(&pid, arguments[0], &actions, nil, &argv, &envp) == 0
+    }
+
+    /// The environment a child starts with: swaggerctl's own, without its variables (`SWAGGERCTL_TOKEN` among them)
+    /// and without any whose name says it holds a token or a client secret (`GITHUB_TOKEN`, `CLIENT_SECRET`).
+    static func childEnvironment(_ environment: [String: String]) -> [String: String] {
+        environment.filter { name, _ in
+            let upper = name.uppercased()
+            return !upper.hasPrefix("SWAGGERCTL_") && !upper.contains("TOKEN") && !upper.contains("SECRET")
+        }
     }
 
     /// `$BROWSER`'s first entry (it may list several, split by colons), split into words; else `xdg-open` when

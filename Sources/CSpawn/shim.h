@@ -1,0 +1,16 @@
+#ifndef SWAGGERCTL_CSPAWN_SHIM_H
+#define SWAGGERCTL_CSPAWN_SHIM_H
+
+// glibc (2.34 and later) declares posix_spawn_file_actions_addclosefrom_np only under _GNU_SOURCE, which would
+// change its other headers from what Swift's Glibc module reads; the function is declared here instead. A child
+// started with it closes every descriptor from `from` up before it runs, so it inherits none of swaggerctl's
+// sockets, whichever thread opened them and with or without close-on-exec.
+#include <spawn.h>
+
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+
+static inline int swaggerctl_spawn_closefrom(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
+#endif

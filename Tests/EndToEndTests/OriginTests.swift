@@ -1,0 +1,124 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Synchronization
+import Testing
+
+/// A server whose documents send the password elsewhere: its OAuth metadata, or its OpenAPI document's `servers:`,
+/// names another host, which counts what reaches it.
+@Suite("Secrets go only to the host the person named, unless they allowed another")
+struct OriginTests {
+    /// The requests that reached the other host.
+    final class Log: Sendable {
+        private let lines = Mutex<[String]>([])
+        func add(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    /// The other host: it answers the token and userinfo requests as an identity provider would, and counts them.
+    static func withOtherHost(_ body: @Sendable (_ origin: String, _ requests: Log) async throws -> Void)
+        async throws
+    {
+        let requests = Log()
+        let router = Router()
+        router.post("/token") { _, _ in
+            requests.add("POST /token")
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(
+                    byteBuffer: ByteBuffer(
+                        string: #"{"access_token": "other-host-token", "token_type": "Bearer", "expires_in": 3600}"#)))
+        }
+        router.get("/userinfo") { _, _ in
+            requests.add("GET /userinfo")
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"sub": "ana", "email": "ana@example.com"}"#)))
+        }
+        try await Application(router: router).test(.live) { client in
+            let port = try #require(client.port)
+            try await body("http://127.0.0.1:\(port)", requests)
+        }
+    }
+
+    /// The named host: it publishes `document` at `path`, and nothing else.
+    static func withNamedHost(path: String, document: String, _ body: @Sendable (String) async throws -> Void)
+        async throws
+    {
+        let router = Router()
+        router.get(RouterPath(path)) { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: document)))
+        }
+        try await Application(router: router).test(.live) { client in
+            let port = try #require(client.port)
+            try await body("http://127.0.0.1:\(port)")
+        }
+    }
+
+    static func metadata(_ other: String) -> String {
+        #"{"issuer": "x", "token_endpoint": "\#(other)/token", "userinfo_endpoint": "\#(other)/userinfo", "grant_types_supported": ["password"]}"#
+    }
+
+    /// A FastAPI-like document whose `servers:` entry is the other host: every path it names is there.
+    static func openAPI(_ other: String) -> String {
+        #"""
+        {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "servers": [{"url": "\#(other)"}],
+         "paths": {
+           "/token": {"post": {"requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {
+             "properties": {"grant_type": {}, "username": {}, "password": {}}}}}},
+             "responses": {"200": {"content": {"application/json": {"schema": {}}}}}}},
+           "/userinfo": {"get": {"security": [{"o": []}], "responses": {}}}},
+         "components": {"securitySchemes": {"o": {"type": "oauth2", "flows": {"password": {"tokenUrl": "token"}}}}}}
+        """#
+    }
+
+    @Test(
+        "a document naming another host gets nothing sent there: refused before the password, naming both hosts",
+        arguments: ["metadata", "openapi"])
+    func refused(document: String) async throws {
+        try await Self.withOtherHost { other, requests in
+            let (path, text) =
+                document == "metadata"
+                ? ("/.well-known/openid-configuration", Self.metadata(other))
+                : ("/openapi.json", Self.openAPI(other))
+            try await Self.withNamedHost(path: path, document: text) { named in
+                let sandbox = try Sandbox()
+                let login = try await sandbox.swaggerctl(
+                    ["login", "-s", named, "-u", "ana", "--password-stdin", "-q"], stdin: "Passw0rd!\n")
+                #expect(login.status == 64, "\(login)")
+                #expect(login.stderr.contains(named) && login.stderr.contains(other), "\(login)")
+                #expect(login.stderr.contains("--allow-origin \(other)"), "\(login)")
+                #expect(requests.all.isEmpty)
+                #expect(!login.stderr.contains("Passw0rd"))
+                // Nothing was kept that a later command could send there either.
+                #expect(try await sandbox.swaggerctl("token").status == 4)
+            }
+        }
+    }
+
+    @Test("an allowed host is used, saved with the server, and said at each login even with -q")
+    func allowed() async throws {
+        try await Self.withOtherHost { other, requests in
+            try await Self.withNamedHost(path: "/.well-known/openid-configuration", document: Self.metadata(other)) {
+                named in
+                let sandbox = try Sandbox()
+                let login = try await sandbox.swaggerctl(
+                    ["login", "-s", named, "-u", "ana", "--password-stdin", "-q", "--allow-origin", other],
+                    stdin: "Passw0rd!\n")
+                #expect(login.status == 0, "\(login)")
+                #expect(login.stderr.contains("through \(other), which you allowed"), "\(login)")
+                #expect(requests.all == ["POST /token", "GET /userinfo"])
+                let show = try await sandbox.swaggerctl("server", "show", named)
+                #expect(show.row("Other hosts") == "\(other) (allowed)", "\(show)")
+                // Saved: later commands send the token there without the flag.
+                let details = try await sandbox.swaggerctl("details")
+                #expect(details.status == 0, "\(details)")
+                #expect(requests.all.count == 3)
+            }
+        }
+    }
+}
