@@ -13,4 +13,12 @@ static inline int swaggerctl_spawn_closefrom(posix_spawn_file_actions_t *actions
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
 
+// prctl is variadic, which Swift cannot call.
+#include <sys/prctl.h>
+
+/// Makes the process undumpable: no core file, and no ptrace or /proc/PID/mem by other processes of the same user.
+static inline int swaggerctl_set_undumpable(void) {
+    return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
 #endif

@@ -21,6 +21,9 @@ package struct BrowserFlow: Sendable {
         case fail(SessionFailure, page: Page)
         /// Answer it and go on: the login already has its code. `warning` says so.
         case ignore(page: Page)
+        /// Answer it with 400 and go on waiting: it is not the browser's answer to this login (no state, or
+        /// another), but any local process's, which must neither end the login nor hand in its own code.
+        case turnAway(page: Page)
     }
 
     private let server: ServerURL
@@ -57,11 +60,9 @@ package struct BrowserFlow: Sendable {
     /// A request to the redirect arrived with these query parameters.
     package mutating func received(_ query: [String: String]) -> Next {
         guard !answered else { return .ignore(page: .alreadyAnswered) }
-        answered = true
         // The state is compared in constant time: it is what stops another page from handing in its own code.
-        guard let returned = query["state"], Self.same(returned, state) else {
-            return .fail(.browserLoginEnded(server: server, .wrongState), page: .failed)
-        }
+        guard let returned = query["state"], Self.same(returned, state) else { return .turnAway(page: .failed) }
+        answered = true
         if let error = query["error"] {
             let ending: SessionFailure.BrowserEnding =
                 error == "access_denied"

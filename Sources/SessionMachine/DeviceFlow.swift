@@ -24,8 +24,12 @@ package struct DeviceFlow: Sendable {
         self.authorization = authorization
         self.server = server
         self.description = description
-        interval = authorization.interval
+        interval = min(authorization.interval, Self.longestWait, authorization.expiresIn)
     }
+
+    /// The longest wait between two polls, whatever the server asks: a server's `interval` of 10⁹ seconds would
+    /// otherwise put the first poll 31 years out.
+    static let longestWait = Duration.seconds(60)
 
     /// The code is shown to the person; the first poll waits one interval.
     package func started() -> Next { .poll(after: interval) }
@@ -48,7 +52,7 @@ package struct DeviceFlow: Sendable {
             break
         case .slowDown:
             // §3.5: the interval grows by 5 seconds for this and every later poll.
-            interval += .seconds(5)
+            interval = min(interval + .seconds(5), Self.longestWait)
         case .denied:
             finished = true
             return .fail(.deviceLoginEnded(server: server, .denied))

@@ -65,8 +65,6 @@ package enum SessionFailure: Sendable, Hashable {
         case denied(String?)
         /// Another error code, with the server's description.
         case refused(String, String?)
-        /// The redirect's `state` was not the one sent: another page's answer, which is not taken.
-        case wrongState
         /// The redirect had neither a code nor an error.
         case noCode
         /// No answer came within this long.

@@ -100,13 +100,16 @@ extension APIService {
         }
         func address(_ text: String?) -> URL? {
             guard let text, let found = URL(string: text, relativeTo: url)?.absoluteURL,
-                let scheme = found.scheme?.lowercased(), scheme == "http" || scheme == "https", found.host != nil
+                let scheme = found.scheme?.lowercased(), scheme == "http" || scheme == "https", found.host != nil,
+                // `http://127.0.0.1:P@host/` shows one host and opens another.
+                found.user == nil, found.password == nil
             else { return nil }
             return found
         }
         guard let deviceCode = text("device_code"), Credentials.isToken(deviceCode),
             let userCode = text("user_code"), userCode.count <= 64,
             userCode.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) || $0 == " " }),
+            userCode.contains(where: { $0 != " " }),
             // Google's endpoint said verification_url before the RFC named it.
             let verification = address(text("verification_uri") ?? text("verification_url")),
             let expiresIn = seconds("expires_in")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CSpawn
 import FoundationEssentials
 import Glibc
 import SwaggerClient
@@ -43,6 +44,9 @@ struct SwaggerCtl: AsyncParsableCommand {
     ///
     /// Parsing comes first, on the bare main thread: `--version`, help and a usage error never pay for the loop.
     static func main() {
+        // A core dump, or another process of the same user reading this one's memory, would show the password or
+        // the tokens: neither may happen to a process that holds them.
+        _ = swaggerctl_set_undumpable()
         let parsed: any ParsableCommand
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())

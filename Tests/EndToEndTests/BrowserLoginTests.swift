@@ -88,7 +88,7 @@ struct BrowserLoginTests {
     @Test(
         "--web: a refusal in the browser, an answer with another state, and no answer at all each end in one line",
         arguments: [
-            ("deny", Int32(4), "was refused in the browser"), ("wrong-state", 4, "did not carry the state"),
+            ("deny", Int32(4), "was refused in the browser"),
             ("none", 3, "No answer came from the browser within 1 sec"),
         ])
     func webFailures(action: String, status: Int32, said: String) async throws {
@@ -143,6 +143,23 @@ struct BrowserLoginTests {
             let names = parts[1].split(separator: "\n")
             #expect(!names.contains { $0.hasPrefix("SWAGGERCTL_") || $0.contains("TOKEN") }, "\(names)")
             #expect(names.contains("BROWSER_LOG"), "the rest of the environment is the browser's: \(names)")
+        }
+    }
+
+    @Test("--web: a request to the listener without the login's state is answered 400, and the login goes on")
+    func webWrongStateFirst() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.dot) { server in
+            let login = try await sandbox.swaggerctl(
+                Self.web(server), environment: Self.browser("wrong-state", sandbox))
+            #expect(login.status == 0, "\(login)")
+            #expect(
+                login.stderr.contains(
+                    "swaggerctl: warning: a request to the login's address without this login's state was turned "
+                        + "away; still waiting for the browser."), "\(login)")
+            let log = try String(contentsOf: sandbox.root.appending(path: "browser.log"), encoding: .utf8)
+            #expect(log.contains("the client answered HTTP 400"), "\(log)")
+            #expect(try sandbox.sessions.records().count == 1)
         }
     }
 

@@ -354,6 +354,23 @@ struct HostileServerTests {
         }
     }
 
+    @Test("a lock file another user planted is refused, naming it, and the session is left as it was")
+    func foreignLock() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            #expect(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            let lock = sandbox.configDirectory.appending(path: ".sessions.json.lock")
+            // nobody's: the uid a second local user would have, made here as root can.
+            #expect(chown(lock.path, 65534, 65534) == 0)
+            let result = try await sandbox.swaggerctl("logout")
+            #expect(result.status == 1, "\(result)")
+            expectClean(result)
+            #expect(result.stderr.contains("\(lock.path) belongs to another user"), "\(result)")
+            #expect(chown(lock.path, geteuid(), getegid()) == 0)
+            #expect(try sandbox.sessions.records().count == 1)
+        }
+    }
+
     // MARK: - 6: CRLF after a piped password
 
     @Test("the line break after a piped password is dropped, CRLF included", arguments: ["\n", "\r\n", ""])

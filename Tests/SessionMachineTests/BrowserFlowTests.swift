@@ -15,12 +15,18 @@ struct BrowserFlowTests {
     }
 
     @Test(
-        "another state, no state, a refusal, another error and no code each end the login",
+        "another state or none is turned away and the wait goes on: the browser's own answer is still taken after it",
+        arguments: [["code": "c", "state": "other"], ["code": "c"], ["code": "c", "state": "st"], ["error": "x"]])
+    func turnedAway(query: [String: String]) {
+        var flow = BrowserFlow(server: Fixtures.server, state: "st8")
+        #expect(flow.received(query) == .turnAway(page: .failed))
+        #expect(flow.received(["code": "real", "state": "st8"]) == .exchange(code: "real", page: .signedIn))
+    }
+
+    @Test(
+        "a refusal, another error and no code, with the login's state, each end the login",
         arguments: [
-            (["code": "c", "state": "other"], SessionFailure.BrowserEnding.wrongState),
-            (["code": "c"], .wrongState),
-            (["code": "c", "state": "st"], .wrongState),
-            (["error": "access_denied", "state": "st8"], .denied(nil)),
+            (["error": "access_denied", "state": "st8"], SessionFailure.BrowserEnding.denied(nil)),
             (["error": "invalid_scope", "error_description": "no", "state": "st8"], .refused("invalid_scope", "no")),
             (["state": "st8"], .noCode),
         ])

@@ -28,6 +28,20 @@ struct DeviceFlowTests {
         #expect(Self.wait(flow.answered(.slowDown, elapsed: .seconds(30))) == .seconds(15))
     }
 
+    @Test(
+        "a server's interval is bounded by 60 s and by the code's lifetime, and slow_down never passes 60 s",
+        arguments: [
+            (Int64(9_223_372_037), Int64(600), Int64(60)), (1_000_000_000, 600, 60), (120, 30, 30), (7, 600, 7),
+        ])
+    func boundedInterval(interval: Int64, expiresIn: Int64, first: Int64) {
+        let authorization = DeviceAuthorization(
+            deviceCode: "d", userCode: "u", verificationURI: URL(filePath: "/"), interval: .seconds(interval),
+            expiresIn: .seconds(expiresIn))
+        var flow = DeviceFlow(authorization, server: Fixtures.server, description: Self.description)
+        #expect(Self.wait(flow.started()) == .seconds(first))
+        if first == 60 { #expect(Self.wait(flow.answered(.slowDown, elapsed: .seconds(60))) == .seconds(60)) }
+    }
+
     @Test("an interval the server did not name is 5 seconds")
     func defaultInterval() {
         let authorization = DeviceAuthorization(

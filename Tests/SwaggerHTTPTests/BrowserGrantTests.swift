@@ -52,11 +52,19 @@ struct BrowserGrantTests {
         let read = try APIService.deviceAuthorization(good, at: url)
         #expect(read.verificationURI.absoluteString == "https://id.example.com/device")
         #expect(read.interval == .seconds(3) && read.expiresIn == .seconds(600) && read.userCode == "WDJB-MJHT")
+        // A complete address that shows one host and opens another is left out; the plain one is shown.
+        let disguised = Data(
+            #"{"device_code":"dc","user_code":"A","verification_uri":"/d","verification_uri_complete":"http://127.0.0.1:9@evil.example/d?c=A","expires_in":600}"#
+                .utf8)
+        #expect(try APIService.deviceAuthorization(disguised, at: url).verificationURIComplete == nil)
         for bad in [
             #"{"device_code":"dc","user_code":"\u001b[2J","verification_uri":"https://x/d","expires_in":600}"#,
             #"{"device_code":"dc","user_code":"A","verification_uri":"javascript:alert(1)","expires_in":600}"#,
             #"{"device_code":"dc","user_code":"A","verification_uri":"https://x/d"}"#,
             #"{"device_code":"d c","user_code":"A","verification_uri":"https://x/d","expires_in":600}"#,
+            // A code of spaces alone is nothing to type.
+            #"{"device_code":"dc","user_code":"\#(String(repeating: " ", count: 64))","verification_uri":"https://x/d","expires_in":600}"#,
+            #"{"device_code":"dc","user_code":"A","verification_uri":"http://127.0.0.1:80@evil.example/d","expires_in":600}"#,
         ] {
             #expect(throws: APIServiceError.self, "\(bad)") {
                 try APIService.deviceAuthorization(Data(bad.utf8), at: url)

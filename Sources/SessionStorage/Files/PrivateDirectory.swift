@@ -53,14 +53,21 @@ package struct PrivateDirectory: Sendable {
             }
             mode = status.st_mode & 0o700
         } else {
-            do {
-                try FileManager.default.createDirectory(
-                    at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
+            // Each folder is made 0700 by mkdir itself: one made 0777 and changed after (as Foundation's
+            // createDirectory does under umask 000) is open to anyone, if only for an instant.
+            var missing: [String] = []
+            var folder = path
+            while !folder.isEmpty, folder != "/", access(folder, F_OK) != 0 {
+                missing.append(folder)
+                let trimmed = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+                guard let slash = trimmed.lastIndex(of: "/") else { break }
+                folder = String(trimmed[..<slash])
+            }
+            for folder in missing.reversed() where mkdir(folder, 0o700) != 0 && errno != EEXIST {
                 throw SwaggerError(
                     .failure,
-                    "Could not create the folder \(path): \(Self.reason(error)). Set SWAGGERCTL_CONFIG_DIR "
-                        + "to a folder you can write.")
+                    "Could not create the folder \(path): \(Self.errnoText()). Set SWAGGERCTL_CONFIG_DIR to a folder "
+                        + "you can write.")
             }
         }
         guard chmod(path, mode) == 0 else {
@@ -154,6 +161,15 @@ package struct PrivateDirectory: Sendable {
             guard descriptor >= 0 else {
                 throw SwaggerError(.failure, "Could not open the lock file \(lockPath): \(Self.errnoText()).")
             }
+        }
+        // A lock file that another user made (in a folder they could write once) lets them stall every command.
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_uid == geteuid() else {
+            close(descriptor)
+            throw SwaggerError(
+                .failure,
+                "\(lockPath) belongs to another user, so swaggerctl does not lock it. Remove it, and make \(path) "
+                    + "yours alone (chmod 700).")
         }
         try Self.lock(descriptor, exclusive ? LOCK_EX : LOCK_SH, at: lockPath)
         defer {

@@ -450,11 +450,6 @@ package struct Messages: Sendable {
                 .authentication,
                 "\(server) ended the sign-in with \(Self.quoted(code))\(said(description)); nothing was stored. Check the "
                     + "client id and the scope.")
-        case .wrongState:
-            return SwaggerError(
-                .authentication,
-                "The browser's answer did not carry the state this login sent, so it was not taken: it may come from "
-                    + "another page. Nothing was stored; log in again.")
         case .noCode:
             return SwaggerError(
                 .authentication, "The browser's answer from \(server) had no code; nothing was stored. Log in again.")
@@ -467,6 +462,9 @@ package struct Messages: Sendable {
     }
 
     /// A request to the login's redirect after the one that was taken.
+    static let browserWrongState =
+        "a request to the login's address without this login's state was turned away; still waiting for the browser."
+
     static let browserLatecomer =
         "another answer came to the login's address after the browser's was taken; it was turned away."
 

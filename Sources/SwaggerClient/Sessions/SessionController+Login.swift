@@ -363,6 +363,7 @@ extension SessionController {
         }
         open(url)
         let sleep = self.sleep
+        let warn = self.warn
         // The first of: a request to the redirect that decides the login, or the deadline.
         let decided = await withTaskGroup(of: BrowserDecision?.self) { group in
             group.addTask {
@@ -377,6 +378,9 @@ extension SessionController {
                         return .failed(failure)
                     case .ignore(let page):
                         callback.respond(LoopbackListener.Page(status: 409, text: Messages.browserPage(page)))
+                    case .turnAway(let page):
+                        callback.respond(LoopbackListener.Page(status: 400, text: Messages.browserPage(page)))
+                        warn(Messages.browserWrongState)
                     }
                 }
                 return nil
@@ -404,7 +408,6 @@ extension SessionController {
         }
         // Until the code is spent, another answer is told it came too late, and the person is told of it: a page
         // that hands in a code of its own after the real one is worth a line.
-        let warn = self.warn
         let latecomers = Task {
             for await callback in listener.callbacks {
                 guard case .ignore(let page) = answered.received(callback.query) else { continue }

@@ -12,8 +12,8 @@ form has the decision too (buttons named allowed, 1 or 0, as Authlib's documenta
 
 The environment says what to do:
   BROWSER_USER, BROWSER_PASSWORD  the account to sign in with
-  BROWSER_ACTION                  approve (the default), deny, wrong-state (approve, then request the loopback
-                                  URL with another state), twice (approve, request the loopback URL twice; the
+  BROWSER_ACTION                  approve (the default), deny, wrong-state (approve, request the loopback URL with
+                                  another state, then with the right one), twice (approve, request the loopback URL twice; the
                                   second request may be refused, which is no failure), none (do nothing at all);
                                   for a device, wrong-state and twice approve
   BROWSER_USER_CODE               the device flow's user code; else the URL's user_code
@@ -291,11 +291,12 @@ def authorization_code(browser, url, action, user, password, log):
                           f"client: {summary(answer.text)}")
         redirect = answer.location
     if action == "wrong-state":
+        # Another local process racing the browser: the same code, without the login's state, first.
         parts = urllib.parse.urlsplit(redirect)
         pairs = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True) if k != "state"]
         pairs.append(("state", "not-the-state-" + os.urandom(6).hex()))
-        redirect = urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(pairs)))
-        log("replaced the state in the redirect")
+        log("sent the redirect with another state first")
+        callback(browser, urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(pairs))))
     callback(browser, redirect)
     if action == "twice":
         try:
