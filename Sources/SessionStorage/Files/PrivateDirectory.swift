@@ -168,8 +168,8 @@ package struct PrivateDirectory: Sendable {
             close(descriptor)
             throw SwaggerError(
                 .failure,
-                "\(lockPath) belongs to another user, so swaggerctl does not lock it. Remove it, and make \(path) "
-                    + "yours alone (chmod 700).")
+                "\(lockPath) belongs to another user (uid \(status.st_uid)), so swaggerctl does not lock it. Remove "
+                    + "it, and make \(path) yours alone (chmod 700).")
         }
         try Self.lock(descriptor, exclusive ? LOCK_EX : LOCK_SH, at: lockPath)
         defer {
