@@ -241,12 +241,12 @@ struct ServerFileOption: ParsableArguments {
     }
 }
 
-/// The description layers a login or `server set` is given: a `--server-file`'s, then the flags', and the server
-/// the file names.
-func givenLayers(file: ServerFileOption, flags: ServerDescriptionOptions, origins: OriginOptions) throws(SwaggerError)
+/// The description layers a login or `server set` is given: a `--server-file`'s (`server set` takes none), then
+/// the flags', and the server the file names.
+func givenLayers(file: ServerFileOption?, flags: ServerDescriptionOptions, origins: OriginOptions) throws(SwaggerError)
     -> (server: ServerURL?, layers: [DescriptionLayer])
 {
-    let fromFile = try file.layer()
+    let fromFile = try file?.layer()
     var flags = try flags.flags()
     for origin in origins.allowOrigin { try flags.set("allow-origin", origin) }
     var layers = fromFile.map { [$0.layer] } ?? []

@@ -225,12 +225,4 @@ package struct PrivateDirectory: Sendable {
     static func errnoText(_ code: Int32 = errno) -> String {
         String(cString: strerror(code))
     }
-
-    static func reason(_ error: any Error) -> String {
-        if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
-            return errnoText(underlying.code.rawValue)
-        }
-        if let error = error as? POSIXError { return errnoText(error.code.rawValue) }
-        return String(describing: error)
-    }
 }

@@ -145,11 +145,9 @@ extension ServerDescription {
     /// The description in the description language. A URL under `server`, when given, is written as a path under
     /// it; every other, and every one when `server` is `nil`, whole.
     package func json(relativeTo server: ServerURL? = nil) -> JSONValue {
-        if contract == .bundled, let preset {
-            var members: [String: JSONValue] = ["preset": .string(preset)]
-            if !allowedOrigins.isEmpty { members["allowedOrigins"] = .array(allowedOrigins.map { .string($0.string) }) }
-            return .object(members)
-        }
+        let origins: [String: JSONValue] =
+            allowedOrigins.isEmpty ? [:] : ["allowedOrigins": .array(allowedOrigins.map { .string($0.string) })]
+        if contract == .bundled, let preset { return .object(origins.merging(["preset": .string(preset)]) { $1 }) }
         func address(_ url: URL) -> JSONValue {
             let text = url.absoluteString
             guard let base = server?.string, text.hasPrefix(base + "/") else { return .string(text) }
@@ -210,7 +208,7 @@ extension ServerDescription {
         if let grantTypes { members["grantTypes"] = .array(grantTypes.map(JSONValue.string)) }
         if signIn != .password { members["signIn"] = .string(signIn.rawValue) }
         if let paging { members["paging"] = ["page": .string(paging.page)] }
-        if !allowedOrigins.isEmpty { members["allowedOrigins"] = .array(allowedOrigins.map { .string($0.string) }) }
+        members.merge(origins) { $1 }
         return .object(members)
     }
 }

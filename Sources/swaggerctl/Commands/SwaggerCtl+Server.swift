@@ -121,10 +121,8 @@ extension SwaggerCtl.Server {
             let configuration = try Configuration.fromEnvironment(
                 keyring: nil, verbose: verbose.verbose, caCert: caCert.caCert)
             let url = try ServerURL(server)
-            var flags = try serverDescription.flags()
-            for origin in origins.allowOrigin { try flags.set("allow-origin", origin) }
-            let given = flags.isEmpty ? [] : [DescriptionLayer(json: flags.json, source: "given")]
-            let rediscover = discover || (flags.isEmpty && appID == nil && caCert.caCert == nil)
+            let (_, given) = try givenLayers(file: nil, flags: serverDescription, origins: origins)
+            let rediscover = discover || (given.isEmpty && appID == nil && caCert.caCert == nil)
             let caCertificate = configuration.trust.additionalCertificates.map(Self.absolute)
             let (entry, choice) = try await Spinner.run("Reading what \(url) publishes") { spinner in
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
