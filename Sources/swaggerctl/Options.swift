@@ -11,8 +11,7 @@ struct ServerOption: ParsableArguments {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "The API's base URL. Default: SWAGGERCTL_SERVER, else the server last logged in to or switched to, else "
-                + "\(Configuration.defaultServer).",
+            "The API's base URL. Default: SWAGGERCTL_SERVER, else the server last logged in to or switched to.",
             valueName: "url"),
         completion: .custom { _, _, prefix in
             ShellCompletions.servers(prefix: prefix, environment: ProcessInfo.processInfo.environment)

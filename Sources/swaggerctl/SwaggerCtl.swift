@@ -18,9 +18,9 @@ struct SwaggerCtl: AsyncParsableCommand {
             0700 folder), with a warning.
 
             Quick start:
-              swaggerctl login -e me@example.com # asks for the password, stores the token
-              swaggerctl details                 # your profile, from any later shell
-              swaggerctl logout                  # ends the session, here and on the server
+              swaggerctl login -s https://api.example.com -e me@example.com
+              swaggerctl details     # your profile, from any later shell
+              swaggerctl logout      # ends the session, here and on the server
 
             Exit codes: 0 success, 1 other failure, 3 network, 4 authentication, 5 server or contract, \
             64 usage, 130 cancelled. See swaggerctl(1) for more.

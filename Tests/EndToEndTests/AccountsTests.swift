@@ -205,6 +205,120 @@ struct AccountsTests {
         }
     }
 
+    @Test("a command without -s stays on the server last logged in to when its session is gone, and names the others")
+    func noDriftAfterLogout() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { first in
+            try await withDemoServer { second in
+                try #require(try await sandbox.loginAsDemo(first.apiURL).status == 0)
+                let moved = try await sandbox.loginAsDemo(second.apiURL)
+                #expect(
+                    moved.stderr.contains(
+                        "as demo@example.com. It is now the default server, in place of \(first.apiURL).\n"),
+                    "\(moved)")
+                try #require(try await sandbox.swaggerctl("logout").status == 0)
+
+                let token = try await sandbox.swaggerctl("token")
+                #expect(token.status == 4, "\(token)")
+                #expect(token.stdout.isEmpty, "the first server's token must not stand in for the second's")
+                #expect(
+                    token.stderr
+                        == "swaggerctl: You are not logged in to \(second.apiURL) (logged in to \(first.apiURL)). Run "
+                        + "`swaggerctl login -s \(second.apiURL) -e you@example.com`.\n")
+                #expect(try await sandbox.swaggerctl("details").status == 4)
+                // The other server's session is untouched, and used when named.
+                #expect(try await sandbox.swaggerctl("token", "-s", first.apiURL).status == 0)
+            }
+        }
+    }
+
+    @Test("plain logout with several accounts refuses off a terminal; the active one's logout says who is active now")
+    func logoutChooses() async throws {
+        let sandbox = try Sandbox()
+        try await Self.withTwoAccounts(sandbox) { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            try #require(
+                try await sandbox.login(server.apiURL, email: Self.ana.email, password: Self.ana.password).status == 0)
+
+            let refused = try await sandbox.swaggerctl("logout")
+            #expect(refused.status == 64, "\(refused)")
+            #expect(
+                refused.stderr
+                    == "swaggerctl: Name the account with -e; logged in to \(server.apiURL): ana@example.com, "
+                    + "demo@example.com.\n")
+            #expect(try sandbox.sessions.records().count == 2, "nothing was logged out")
+
+            let terminal = try await sandbox.onTerminal("logout", "--local")
+            let status = try await terminal.answer("Log out of [1-2]: ", with: "1\n")
+            #expect(status == 0, "\(terminal.transcript)")
+            #expect(
+                terminal.transcript.contains(
+                    "Logged out ana@example.com from \(server.apiURL). demo@example.com is now the active account "
+                        + "there."), "\(terminal.transcript)")
+            #expect(try sandbox.sessions.records().map(\.name) == [Sandbox.demo.email])
+
+            // With one account left, a plain logout needs no choice and names nobody else.
+            let last = try await sandbox.swaggerctl("logout", "--local")
+            #expect(last.stderr == "Logged out demo@example.com from \(server.apiURL).\n", "\(last)")
+        }
+    }
+
+    @Test("a session the server ended hands the active role to the next account with a line that says so")
+    func endedSessionSaysWhoIsActive() async throws {
+        let sandbox = try Sandbox()
+        try await Self.withTwoAccounts(sandbox) { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            try #require(
+                try await sandbox.login(server.apiURL, email: Self.ana.email, password: Self.ana.password).status == 0)
+            let ana = Account(server: server.apiURL, name: Self.ana.email)
+            try await sandbox.file.store(Credentials(accessToken: "forged.token.value"), for: ana)
+
+            let ended = try await sandbox.swaggerctl("details")
+            #expect(ended.status == 4, "\(ended)")
+            #expect(
+                ended.stderr.hasPrefix(
+                    "swaggerctl: warning: demo@example.com is now the active account on \(server.apiURL); `swaggerctl "
+                        + "switch -s \(server.apiURL)` picks another.\nswaggerctl: Your session for ana@example.com"),
+                "\(ended)")
+            #expect(try await Self.inUse(sandbox).email == Sandbox.demo.email)
+        }
+    }
+
+    @Test("a new machine has no default server: login off a terminal says -s, on one asks; others exit 4")
+    func newMachine() async throws {
+        let sandbox = try Sandbox()
+        let login = try await sandbox.swaggerctl(["login", "-e", "a@example.com", "--password-stdin"], stdin: "pw\n")
+        #expect(login.status == 64, "\(login)")
+        #expect(login.stderr == "swaggerctl: Which server? Give its URL with -s URL, or set SWAGGERCTL_SERVER.\n")
+        for command in ["details", "token", "refresh", "api"] {
+            let arguments = command == "api" ? [command, "/me"] : [command]
+            let result = try await sandbox.swaggerctl(arguments)
+            #expect(result.status == 4, "\(command): \(result)")
+            #expect(
+                result.stderr
+                    == "swaggerctl: No server named and none logged in to. Run `swaggerctl login -s URL -e "
+                    + "you@example.com`.\n", "\(command)")
+        }
+        let logout = try await sandbox.swaggerctl("logout")
+        #expect(logout.status == 0 && logout.stderr == "Not logged in anywhere; nothing to remove.\n", "\(logout)")
+        let token = try await sandbox.swaggerctl(["token"], environment: ["SWAGGERCTL_TOKEN": "abc"])
+        #expect(token.status == 64 && token.stderr.contains("SWAGGERCTL_SERVER"), "\(token)")
+
+        try await withDemoServer { server in
+            let terminal = try await sandbox.onTerminal("login", "-e", Sandbox.demo.email)
+            let status = try await onDedicatedThread {
+                try terminal.read(until: "Server URL: ")
+                terminal.type("\(server.apiURL)\n")
+                try terminal.read(until: "Password for \(Sandbox.demo.email): ")
+                terminal.type("\(Sandbox.demo.password)\n")
+                return try terminal.finish()
+            }
+            #expect(status == 0, "\(terminal.transcript)")
+            #expect(try sandbox.sessions.records().map(\.server.string) == [server.apiURL])
+            #expect(try await sandbox.swaggerctl("token").status == 0, "the server asked for is the default now")
+        }
+    }
+
     @Test("logout --all removes every session on every server, keyring and file, and revokes each on its server")
     func logoutAll() async throws {
         let bus = try TestKeyring.busAddress()

@@ -417,6 +417,8 @@ struct SecretServiceTests {
             let status = try await sandbox.swaggerctl("status")
             #expect(status.stdout.contains("Token in   file (\(sandbox.credentialsFile.path))"))
 
+            // The store is checked before the password goes out: no session is left on the server for nothing.
+            let logins = server.logLines(containing: "login")
             let strict = try await sandbox.swaggerctl(
                 [
                     "login", "--keyring", "secret-service", "-s", server.apiURL, "-e", Self.demo.email,
@@ -426,9 +428,10 @@ struct SecretServiceTests {
             #expect(strict.status == 1, "\(strict)")
             #expect(
                 strict.stderr.hasPrefix(
-                    "swaggerctl: Could not store the token for demo@example.com in the Secret Service: there is no D-Bus session bus"
-                ))
+                    "swaggerctl: The Secret Service cannot keep a token, so nothing was sent to \(server.apiURL): there "
+                        + "is no D-Bus session bus"), "\(strict)")
             #expect(strict.stderr.split(separator: "\n").count == 1)
+            #expect(server.logLines(containing: "login") == logins, "the server saw no login")
 
             let logout = try await sandbox.swaggerctl(["logout"], environment: ["PATH": path])
             #expect(logout.status == 0, "\(logout)")
@@ -474,6 +477,7 @@ struct SecretServiceTests {
                     extra: ["--keyring", "secret-service"])
                 #expect(strict.status == 1, "\(strict)")
                 #expect(strict.stderr.contains("nothing on the D-Bus session bus provides the Secret Service"))
+                #expect(strict.stderr.contains("so nothing was sent to \(server.apiURL)"), "\(strict)")
             }
         }
     }
@@ -498,8 +502,8 @@ struct SecretServiceTests {
                 #expect(strict.status == 1, "\(strict)")
                 #expect(
                     strict.stderr
-                        == "swaggerctl: Could not store the token for demo@example.com in the Secret Service: the Secret "
-                        + "Service did not answer within 1 sec. Check the keyring, or allow longer with "
+                        == "swaggerctl: The Secret Service cannot keep a token, so nothing was sent to \(server.apiURL): "
+                        + "the Secret Service did not answer within 1 sec. Check the keyring, or allow longer with "
                         + "SWAGGERCTL_KEYRING_TIMEOUT.\n")
 
                 // The session in the file needs no keyring to be used or removed.

@@ -56,6 +56,52 @@ struct SessionLifecycleTests {
         #expect(profiles.headers.map { $0[.authorization] } == ["Bearer header-test-token"])
     }
 
+    @Test("a logout killed at any instant leaves the session whole or gone, never a record without its tokens")
+    func killedLogout() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            let account = Account(server: server.apiURL, name: Sandbox.demo.email)
+            let session = try Data(contentsOf: sandbox.sessionsFile)
+            let tokens = try Data(contentsOf: sandbox.credentialsFile)
+            func restore() throws {
+                try session.writePrivately(to: sandbox.sessionsFile)
+                try tokens.writePrivately(to: sandbox.credentialsFile)
+            }
+            // How long a whole logout takes here; the kills are spread from its start to a little past its end.
+            let began = ContinuousClock.now
+            try #require(try await sandbox.swaggerctl("logout", "--local").status == 0)
+            let whole = (ContinuousClock.now - began) * 1.25
+            var outcomes = (whole: 0, gone: 0)
+            let tries = 100
+            for attempt in 0..<tries {
+                try restore()
+                let delay = (whole * attempt / tries).timeInterval
+                _ = try await runProgram(
+                    URL(filePath: "/usr/bin/timeout"),
+                    [
+                        "-s", "KILL", String(format: "%.4f", max(delay, 0.0001)), Binaries.swaggerctl.path, "logout",
+                        "--local",
+                    ],
+                    environment: sandbox.environment)
+                let listed = try sandbox.sessions.records().contains { $0.account == account }
+                let stored = try await sandbox.file.credentials(for: account) != nil
+                if listed {
+                    #expect(stored, "try \(attempt): the session is listed, and its tokens are gone")
+                    outcomes.whole += 1
+                    continue
+                }
+                outcomes.gone += 1
+                // Gone, perhaps with tokens left: the next logout on the server removes them.
+                if stored {
+                    #expect(try await sandbox.swaggerctl("logout", "--local").status == 0)
+                    #expect(try await sandbox.file.credentials(for: account) == nil, "try \(attempt)")
+                }
+            }
+            #expect(outcomes.whole + outcomes.gone == tries)
+        }
+    }
+
     @Test("logout when not logged in says so and exits 0")
     func logoutWhenLoggedOut() async throws {
         let sandbox = try Sandbox()

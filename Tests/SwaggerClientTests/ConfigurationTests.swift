@@ -187,7 +187,7 @@ struct ConfigurationTests {
         #expect(
             try configuration.server(
                 flag: ServerURL("HTTPS://Flag.Example:443/api/"), current: index().records().first?.server
-            )
+            )?
             .string == "https://flag.example/api")
     }
 
@@ -197,7 +197,7 @@ struct ConfigurationTests {
             "HOME": "/h", "SWAGGERCTL_SERVER": "https://Env.example/api/",
         ])
         #expect(
-            try configuration.server(flag: nil, current: index().records().first?.server).string
+            try configuration.server(flag: nil, current: index().records().first?.server)?.string
                 == "https://env.example/api")
     }
 
@@ -205,18 +205,15 @@ struct ConfigurationTests {
     func serverSaved() throws {
         let configuration = try Configuration(environment: ["HOME": "/h"])
         #expect(
-            try configuration.server(flag: nil, current: index().records().first?.server).string
+            try configuration.server(flag: nil, current: index().records().first?.server)?.string
                 == "https://newest.example/api")
     }
 
-    @Test("with nothing saved, the default server is used")
-    func serverDefault() throws {
+    @Test("with nothing saved and nothing named, there is no server: no address of last resort")
+    func serverNone() throws {
         let configuration = try Configuration(environment: ["HOME": "/h"])
         let empty = SessionList(directory: temporary.appending("never-created"))
-        #expect(
-            try configuration.server(flag: nil, current: empty.records().first?.server).string
-                == "http://127.0.0.1:8080/api")
-        #expect(Configuration.defaultServer == "http://127.0.0.1:8080/api")
+        #expect(try configuration.server(flag: nil, current: empty.records().first?.server) == nil)
     }
 
     @Test("a malformed SWAGGERCTL_SERVER is a usage error for a command that needs a server, and only then")

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -13,9 +14,12 @@ struct RetryingMiddlewareTests {
     enum Outcome: Sendable, CustomStringConvertible {
         case status(Int, retryAfter: String? = nil)
         case failure
+        /// The server closed the kept-alive connection the request went out on.
+        case closed
 
         var description: String {
             switch self {
+            case .closed: "connection closed by the server"
             case .status(let code, let retryAfter): retryAfter.map { "\(code) (Retry-After \($0))" } ?? "\(code)"
             case .failure: "thrown error"
             }
@@ -46,6 +50,8 @@ struct RetryingMiddlewareTests {
                 return (response, nil)
             case .failure:
                 throw TransportFailure()
+            case .closed:
+                throw HTTPClientError.remoteConnectionClosed
             }
         }
 
@@ -99,6 +105,16 @@ struct RetryingMiddlewareTests {
         let result = await run([.failure, .status(200)])
         #expect(result.status == nil)
         #expect(result.attempts == 1)
+    }
+
+    @Test("a connection the server closed is sent once more at once, for an idempotent request only")
+    func closedConnection() async {
+        let resent = await run([.closed, .status(200)])
+        #expect(resent.status == 200 && resent.attempts == 2 && resent.waits.isEmpty)
+        let twice = await run([.closed, .closed, .status(200)])
+        #expect(twice.status == nil && twice.attempts == 2, "only once: a server that keeps closing is down")
+        let post = await run([.closed, .status(200)], method: .post)
+        #expect(post.status == nil && post.attempts == 1)
     }
 
     @Test("a POST, such as a login, is never repeated")

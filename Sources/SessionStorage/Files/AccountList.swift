@@ -41,6 +41,19 @@ struct AccountList<Element: AccountKeyed>: Sendable {
         }
     }
 
+    /// Changes the element for `account` with `change`, in one locked update; says whether there was one to change.
+    @discardableResult
+    func modify(_ account: Account, _ change: @Sendable (inout Element) -> Void) throws(SwaggerError) -> Bool {
+        try file.update { (elements) throws(SwaggerError) in
+            guard let index = elements.firstIndex(where: { $0.key == account }),
+                case .decoded(var element) = elements[index]
+            else { return false }
+            change(&element)
+            elements[index] = .decoded(element)
+            return true
+        }
+    }
+
     /// Removes the element for `account`, damaged or not; returns whether there was one. An absent one costs a
     /// read, no write.
     func remove(_ account: Account) throws(SwaggerError) -> Bool {

@@ -41,7 +41,7 @@ package struct PrivateDirectory: Sendable {
     /// away from the folder itself. It never grants one: a folder its owner made read-only stays so, and the
     /// writes that follow say so. A folder of another user is refused, never changed: run as root, swaggerctl
     /// must not change someone else's files.
-    func create() throws(SwaggerError) {
+    package func create() throws(SwaggerError) {
         var mode: mode_t = 0o700
         if try exists() {
             var status = stat()

@@ -21,7 +21,8 @@ package struct SessionList: Sendable {
     package var path: String { file.path }
 
     /// Every stored session, the most recently active first (``SessionRecord/activeSince``). Of two from the
-    /// same instant, the one saved last comes first: ``save(_:)`` appends.
+    /// same instant, the one saved last comes first: ``save(_:)`` appends. A session a logout began removing is
+    /// gone, and not among them.
     package func records() throws(SwaggerError) -> [SessionRecord] {
         Self.ordered(try file.elements())
     }
@@ -32,8 +33,19 @@ package struct SessionList: Sendable {
         return (Self.ordered(records), damaged)
     }
 
+    /// The sessions whose logout was stopped after it began removing them: gone, with tokens that may be left.
+    package func removing() throws(SwaggerError) -> [Account] {
+        try file.elements().filter { $0.removingSince != nil }.map(\.account)
+    }
+
+    /// Marks `account`'s session as being removed (`since` a time), or, with `nil`, as whole again; a logout marks it
+    /// before it removes the tokens, so that a logout stopped half-way leaves no session that lists but cannot work.
+    package func markRemoving(_ account: Account, since: Date?) throws(SwaggerError) {
+        try file.modify(account) { $0.removingSince = since }
+    }
+
     private static func ordered(_ records: [SessionRecord]) -> [SessionRecord] {
-        records.enumerated()
+        records.filter { $0.removingSince == nil }.enumerated()
             .sorted { ($0.element.activeSince, $0.offset) > ($1.element.activeSince, $1.offset) }
             .map(\.element)
     }

@@ -65,4 +65,11 @@ package protocol TokenStoring: Sendable {
     func remove(_ account: Account, recordedIn recorded: BackendKind?) async throws(SwaggerError) -> Bool
     /// Where `kind` keeps `account`'s token, for `status`: a file's path, or the keyring item's attributes.
     func location(of kind: BackendKind, for account: Account) -> String
+    /// Fails when the store cannot take a token for `server` now: asked before a login sends anything, so that a
+    /// store that cannot keep what the server gives leaves no session on the server.
+    func checkReady(on server: ServerURL) async throws(SwaggerError)
+}
+
+extension TokenStoring {
+    package func checkReady(on server: ServerURL) async throws(SwaggerError) {}
 }

@@ -171,6 +171,18 @@ package struct TokenStore: TokenStoring {
         return try await file.removeCredentials(for: account) || removed
     }
 
+    /// `--keyring secret-service` with a keyring that does not answer fails here, naming why; `auto` has the file
+    /// to fall back on, and the file needs only its folder, which the login checks with the session list's.
+    package func checkReady(on server: ServerURL) async throws(SwaggerError) {
+        guard choice == .keyring, let keyring else { return }
+        do {
+            // A lookup that matches nothing: one round trip that needs the bus and the service, and reads no secret.
+            _ = try await keyring.accessToken(for: Account(server: server, name: ""))
+        } catch {
+            throw unusable(error, "The Secret Service cannot keep a token, so nothing was sent to \(server)")
+        }
+    }
+
     /// Where `kind` keeps `account`'s token, for `swaggerctl status`: the file's path, or the keyring item's
     /// attributes.
     package func location(of kind: BackendKind, for account: Account) -> String {

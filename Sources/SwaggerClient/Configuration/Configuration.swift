@@ -10,8 +10,6 @@ import SwaggerModel
 /// ``Configuration`` holds the environment's part and applies that order in ``server(flag:current:)``; the login
 /// coordinator applies it to the app id.
 package struct Configuration: Sendable {
-    /// The server used when nothing else names one: the demo server's default address.
-    package static let defaultServer = "http://127.0.0.1:8080/api"
     /// How long a request may take when `SWAGGERCTL_TIMEOUT` does not say.
     package static let defaultTimeout: Duration = .seconds(10)
 
@@ -117,12 +115,12 @@ package struct Configuration: Sendable {
     }
 
     /// The server to talk to: `--server` (`flag`), else `SWAGGERCTL_SERVER`, else the current server (the one last
-    /// logged in to or switched to, which the server registry keeps), else ``defaultServer``.
-    package func server(flag: ServerURL?, current: ServerURL?) throws(SwaggerError) -> ServerURL {
+    /// logged in to or switched to, which the server registry keeps); `nil` when none of them names one. There is no
+    /// address of last resort: a command never talks to a server nobody named.
+    package func server(flag: ServerURL?, current: ServerURL?) throws(SwaggerError) -> ServerURL? {
         if let flag { return flag }
         if let serverFromEnvironment { return try serverFromEnvironment.get() }
-        if let current { return current }
-        return try ServerURL(Self.defaultServer)
+        return current
     }
 
     /// The token store that the configuration asks for, whose keyring calls wait for their deadline with `sleep`.

@@ -510,6 +510,11 @@ package struct Messages: Sendable {
         login(account.server, account.name)
     }
 
+    /// The account that became the active one on `server` when the active one's session was removed.
+    package static func nowActive(_ name: String, on server: ServerURL) -> String {
+        "\(name) is now the active account on \(server); `swaggerctl switch -s \(server)` picks another."
+    }
+
     /// `a@x is`, or `a@x, b@x are`: who is logged in somewhere, to begin a clause.
     package static func accountsAre(_ emails: [String]) -> String {
         "\(emails.joined(separator: ", ")) \(emails.count == 1 ? "is" : "are")"
@@ -544,7 +549,19 @@ package struct Messages: Sendable {
 extension SwaggerError {
     /// `status` found nothing stored and no `SWAGGERCTL_TOKEN`.
     package static let notLoggedInAnywhere = SwaggerError(
-        .authentication, "Not logged in to any server. Run `swaggerctl login -e you@example.com`.")
+        .authentication, "Not logged in to any server. Run `swaggerctl login -s URL -e you@example.com`.")
+
+    /// A command that uses a session, with no `-s`, no `SWAGGERCTL_SERVER`, and no server ever logged in to.
+    package static let noServer = SwaggerError(
+        .authentication, "No server named and none logged in to. Run `swaggerctl login -s URL -e you@example.com`.")
+
+    /// `login` off a terminal, with no server named and none logged in to before.
+    package static let loginWithoutServer = SwaggerError(
+        .usage, "Which server? Give its URL with -s URL, or set SWAGGERCTL_SERVER.")
+
+    /// `SWAGGERCTL_TOKEN` is set, and nothing says which server it is for.
+    package static let tokenWithoutServer = SwaggerError(
+        .usage, "SWAGGERCTL_TOKEN is set, but not its server. Give the server with -s URL, or set SWAGGERCTL_SERVER.")
 
     /// `token` found something that cannot be a token, so it prints nothing.
     package static let notAToken = SwaggerError(

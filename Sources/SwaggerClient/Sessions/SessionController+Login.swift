@@ -19,6 +19,14 @@ extension SessionController {
         package var assumed = false
     }
 
+    /// Fails when what a login stores could not be kept: the configuration folder cannot be made private, or
+    /// `--keyring secret-service` has no keyring that answers. Asked before the password is, so that a login the
+    /// server accepts is never one this machine then loses.
+    package func checkStores(on server: ServerURL) async throws(SwaggerError) {
+        try lockDirectory.create()
+        try await tokens.checkReady(on: server)
+    }
+
     /// Decides how to talk to the selected server, from what the person gave (`given`: a `--server-file`, then the
     /// flags), the registry's entry, the presets, and, where they do not say enough, the documents the server
     /// publishes. Nothing secret is sent. `confidential` says whether a client secret was given.

@@ -6,8 +6,9 @@ import SwaggerModel
 extension SessionController {
     /// The outcome of ``logout(_:revoke:)``.
     package enum LogoutOutcome: Sendable, Hashable {
-        /// The session for this account was removed.
-        case loggedOut(Account)
+        /// The session for this account was removed; `nowActive` is the account active on its server now, when the
+        /// one removed was active there and another is logged in.
+        case loggedOut(Account, nowActive: String? = nil)
         /// There was no session to remove.
         case notLoggedIn
     }
@@ -21,10 +22,13 @@ extension SessionController {
     /// - Throws: `SwaggerError` when a store cannot be changed, and the session is then left as it was here; or when
     ///   the server did not end the session.
     package func logout(_ selection: SessionSelection, revoke: Bool) async throws(SwaggerError) -> LogoutOutcome {
+        for account in try sessions.removing() where account.server == selection.server {
+            _ = try await removeDamaged(account)
+        }
         guard let record = selection.record else { return try await logoutWithoutRecord(selection) }
-        let outcome = try await logout(record, revoke: revoke)
+        let (outcome, nowActive) = try await logout(record, revoke: revoke)
         if outcome.failed, let warning = outcome.warning { throw SwaggerError(.failure, messages.failure(warning)) }
-        return .loggedOut(outcome.account)
+        return .loggedOut(outcome.account, nowActive: nowActive)
     }
 
     /// Logs out of every session on every server, each as ``logout(_:revoke:)`` does, and removes the records
@@ -37,10 +41,10 @@ extension SessionController {
         let damaged = known.damaged.compactMap { $0 }
         var failures: [String] = []
         for record in known.records {
-            let outcome = try await logout(record, revoke: revoke)
+            let (outcome, _) = try await logout(record, revoke: revoke)
             if outcome.failed, let warning = outcome.warning { failures.append(messages.failure(warning)) }
         }
-        for account in damaged { _ = try await removeDamaged(account) }
+        for account in damaged + (try sessions.removing()) { _ = try await removeDamaged(account) }
         if let first = failures.first {
             throw SwaggerError(
                 .failure,
@@ -51,7 +55,7 @@ extension SessionController {
     }
 
     private func logout(_ record: SessionRecord, revoke: Bool) async throws(SwaggerError)
-        -> LogoutCoordinator.Outcome
+        -> (LogoutCoordinator.Outcome, nowActive: String?)
     {
         var coordinator = LogoutCoordinator(record, revoke: revoke, plainHTTP: configuration.plainHTTP)
         // Held throughout, so that no refresh in another process can store new tokens for the session.
@@ -94,14 +98,15 @@ extension SessionController {
                 }
             }
         }
+        let nowActive: String?
         do throws(SwaggerError) {
-            try await remove(removal, releasing: lock)
+            nowActive = try await remove(removal, releasing: lock)
         } catch {
             throw message(for: coordinator.removalFailed(error))
         }
         let outcome = coordinator.removed()
         if let warning = outcome.warning, !outcome.failed { warn(messages.warning(warning)) }
-        return outcome
+        return (outcome, nowActive)
     }
 
     /// Asks the server to end the session, and tells the coordinator how that went.

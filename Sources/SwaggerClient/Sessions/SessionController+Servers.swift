@@ -32,7 +32,9 @@ extension SessionController {
     package func server(_ server: ServerURL?) throws(SwaggerError) -> ServerSummary {
         let known = try known()
         let summaries = summaries(known)
-        let wanted = try configuration.server(flag: server, current: known.current)
+        guard let wanted = try configuration.server(flag: server, current: known.current) else {
+            throw SwaggerError(.usage, "Which server? Name it, as in `swaggerctl server show URL`.")
+        }
         guard let summary = summaries.first(where: { $0.entry.server == wanted }) else {
             throw SwaggerError(
                 .failure,

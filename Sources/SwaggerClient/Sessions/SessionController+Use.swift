@@ -128,10 +128,13 @@ extension SessionController {
     func endSession(_ end: SessionEnd, releasing held: consuming RefreshLock?) async -> SwaggerError {
         let ended = message(for: end.failure)
         do throws(SwaggerError) {
-            switch consume held {
-            case .some(let lock): try await remove(end.record, releasing: lock)
-            case .none: try await remove(end.record, releasing: RefreshLock(for: end.record.account, in: lockDirectory))
-            }
+            let nowActive: String? =
+                switch consume held {
+                case .some(let lock): try await remove(end.record, releasing: lock)
+                case .none:
+                    try await remove(end.record, releasing: RefreshLock(for: end.record.account, in: lockDirectory))
+                }
+            if let nowActive { warn(Messages.nowActive(nowActive, on: end.record.server)) }
         } catch {
             return SwaggerError(
                 ended.code, "\(ended.message) It could not be removed from this machine: \(error.message)")

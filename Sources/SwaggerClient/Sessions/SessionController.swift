@@ -124,15 +124,25 @@ package struct SessionController: Sendable {
             }
             // The registry says how the server takes a token; a registry that cannot be read says nothing.
             let (current, entries) = (try? servers.contents()) ?? (nil, [])
-            let server = try configuration.server(flag: flag, current: current)
+            guard let server = try configuration.server(flag: flag, current: current) else {
+                throw SwaggerError.tokenWithoutServer
+            }
             return SessionSelection(
                 server: server, name: name, environmentToken: token, entry: entries.first { $0.server == server })
         }
         let known = try known()
-        let server = try configuration.server(flag: flag, current: known.current)
+        guard let server = try configuration.server(flag: flag, current: known.current) else {
+            throw SwaggerError.noServer
+        }
         return SessionSelection(
             server: server, name: name, record: known.records.session(on: server, name: name),
             entry: known.entries.first { $0.server == server })
+    }
+
+    /// The server commands without `-s` use: `SWAGGERCTL_SERVER`, else the one last logged in to or switched to;
+    /// `nil` on a machine that has neither.
+    package func defaultServer() throws(SwaggerError) -> ServerURL? {
+        try configuration.server(flag: nil, current: known().current)
     }
 
     /// The sessions and servers swaggerctl knows: every record that can be read, most recently active first, with
@@ -219,7 +229,14 @@ package struct SessionController: Sendable {
             }
             let who = selection.name.map { "\($0) is not" } ?? "You are not"
             let login = Messages.login(server, selection.name ?? "you@example.com")
-            throw SwaggerError(.authentication, "\(who) logged in to \(server). Run `\(login)`.")
+            // Sessions elsewhere are named, never used: a command stays on the server it was given or last used.
+            var elsewhere: [ServerURL] = []
+            for record in try records() where record.server != server && !elsewhere.contains(record.server) {
+                elsewhere.append(record.server)
+            }
+            let sessions =
+                elsewhere.first.map { " (logged in to \($0)\(elsewhere.count > 1 ? " and more" : ""))" } ?? ""
+            throw SwaggerError(.authentication, "\(who) logged in to \(server)\(sessions). Run `\(login)`.")
         }
         return record
     }
@@ -246,8 +263,21 @@ package struct SessionController: Sendable {
     /// Removes a session from this machine: tokens first and the record next, so a failure never leaves tokens
     /// that nothing lists; then the saved profile, which is personal data; and last the lock file, which only a
     /// stored session needs.
-    func remove(_ record: SessionRecord, releasing lock: consuming RefreshLock) async throws(SwaggerError) {
-        _ = try await tokens.remove(record.account, recordedIn: record.backend)
+    /// - Returns: The account that is active on the record's server now, when the record was the active one there
+    ///   and another account is logged in to it: a change the command says.
+    @discardableResult
+    func remove(_ record: SessionRecord, releasing lock: consuming RefreshLock) async throws(SwaggerError) -> String? {
+        let here = try sessions.records().filter { $0.server == record.server }
+        let nowActive = here.first?.account == record.account ? here.dropFirst().first?.name : nil
+        // Gone from the moment it is marked: a logout killed after this leaves no record that lists but cannot work,
+        // and the next logout on the server removes what is left.
+        try sessions.markRemoving(record.account, since: now())
+        do {
+            _ = try await tokens.remove(record.account, recordedIn: record.backend)
+        } catch {
+            try? sessions.markRemoving(record.account, since: nil)
+            throw error
+        }
         try sessions.remove(record.account)
         do {
             try profiles?.remove(record.account)
@@ -255,5 +285,6 @@ package struct SessionController: Sendable {
             warn("the saved profile of \(record.name) could not be deleted: \(error.message)")
         }
         lock.releaseRemovingFile()
+        return nowActive
     }
 }

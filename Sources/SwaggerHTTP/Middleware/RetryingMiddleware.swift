@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import FoundationEssentials
 import HTTPTypes
 import OpenAPIRuntime
@@ -8,8 +9,10 @@ import SwaggerModel
 /// `Retry-After` in seconds when that is no longer than the longest wait, 2 s; a longer one ends the retries.
 ///
 /// Only methods that are safe to repeat (GET, HEAD, OPTIONS, PUT, DELETE) with a body that can be sent again
-/// are retried, so a login is never sent twice. A transport error is reported at once: a refused connection
-/// will not be accepted a moment later.
+/// are retried, so a login is never sent twice. A transport error is reported at once (a refused connection
+/// will not be accepted a moment later), but for one: a kept-alive connection that the server closed as the
+/// request went out, as servers do to idle connections (uvicorn after 5 s). Such a request is sent once more, at
+/// once, on a new connection, as RFC 9110 (9.2.2) allows for idempotent methods and as curl does.
 struct RetryingMiddleware: ClientMiddleware {
     static let statuses: Set<Int> = [429, 502, 503, 504]
     static let attempts = 3
@@ -30,8 +33,15 @@ struct RetryingMiddleware: ClientMiddleware {
             return try await next(request, body, baseURL)
         }
         var attempt = 1
+        var resent = false
         while true {
-            let (response, responseBody) = try await next(request, body, baseURL)
+            let (response, responseBody): (HTTPResponse, HTTPBody?)
+            do {
+                (response, responseBody) = try await next(request, body, baseURL)
+            } catch  where !resent && Self.closedByServer(error) {
+                resent = true
+                continue
+            }
             guard attempt < Self.attempts, Self.statuses.contains(response.status.code),
                 let wait = Self.wait(before: attempt, retryAfter: response.headerFields[.retryAfter])
             else {
@@ -40,6 +50,12 @@ struct RetryingMiddleware: ClientMiddleware {
             if wait > .zero { try await sleep(wait) }
             attempt += 1
         }
+    }
+
+    /// Whether `error`, as the transport threw it or as OpenAPIRuntime wraps it, is a connection the server closed.
+    static func closedByServer(_ error: any Error) -> Bool {
+        let cause = (error as? ClientError)?.underlyingError ?? error
+        return (cause as? HTTPClientError) == .remoteConnectionClosed
     }
 
     /// The wait before retry number `attempt`, or `nil` when the server asked for a longer one than allowed.

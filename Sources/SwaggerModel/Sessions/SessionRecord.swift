@@ -24,6 +24,9 @@ package struct SessionRecord: Sendable, Hashable {
     package var caCertificate: String?
     /// When `swaggerctl switch` chose this account; `nil` if it never did.
     package var selectedAt: Date?
+    /// When a logout began removing this session: from then on it is gone, and what is left of it (its tokens, if
+    /// the logout was stopped before they went) is removed by the next logout on its server or login of its account.
+    package var removingSince: Date?
     /// How to talk to the server: its entry in the server registry, joined to the record when both are read, else
     /// what a record written before the registry kept, else the bundled API's. It is not written with the record.
     package var serverDescription: ServerDescription {
@@ -70,6 +73,7 @@ extension SessionRecord: Codable {
     private enum CodingKeys: String, CodingKey {
         case server, email, appID = "appId", username, backend = "keystore", savedAt, expiresAt, issuedAt
         case refreshable, allowsPlainHTTP, selectedAt, serverDescription = "dialect", caCertificate = "caCert"
+        case removingSince
     }
 
     package init(from decoder: any Decoder) throws {
@@ -86,6 +90,7 @@ extension SessionRecord: Codable {
         allowsPlainHTTP = try container.decodeIfPresent(Bool.self, forKey: .allowsPlainHTTP)
         selectedAt = try container.decodeIfPresent(Date.self, forKey: .selectedAt)
         caCertificate = try container.decodeIfPresent(String.self, forKey: .caCertificate)
+        removingSince = try container.decodeIfPresent(Date.self, forKey: .removingSince)
         if let legacy = try container.decodeIfPresent(JSONValue.self, forKey: .serverDescription) {
             do throws(ServerDescription.Invalid) {
                 legacyDescription = try ServerDescription(legacy: legacy, under: server)
@@ -111,6 +116,7 @@ extension SessionRecord: Codable {
         try container.encodeIfPresent(allowsPlainHTTP, forKey: .allowsPlainHTTP)
         try container.encodeIfPresent(selectedAt, forKey: .selectedAt)
         try container.encodeIfPresent(caCertificate, forKey: .caCertificate)
+        try container.encodeIfPresent(removingSince, forKey: .removingSince)
         try container.encodeIfPresent(legacyDialect, forKey: .serverDescription)
     }
 }

@@ -16,6 +16,9 @@ extension SwaggerCtl {
                 On a terminal, a missing account and the password are asked for; the password is not echoed. In \
                 scripts, pipe the password in with --password-stdin. No option takes the password as its value.
 
+                Without -s, the login goes to the server last logged in to; on a new machine the URL is asked \
+                for on a terminal, and -s or SWAGGERCTL_SERVER is required off one.
+
                 The account is named with --email or --username; an e-mail goes in the login's e-mail field where \
                 it has one. A sign-in in the browser keeps the session of whoever signs in.
 
@@ -113,71 +116,100 @@ extension SwaggerCtl {
             var configuration = try Configuration.fromEnvironment(
                 keyring: keyring, verbose: verbose.verbose, caCert: caCert.caCert)
             if allowHttp { configuration.allowsPlainHTTP = true }
-            let login = try await Spinner.run("Working", enabled: !quiet) { spinner in
+            let (login, moved) = try await Spinner.run("Working", enabled: !quiet) { spinner in
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
                     (controller) throws(SwaggerError) in
                     // Piped secrets are read first: input that is not a password is refused before anything is sent.
                     let piped = passwordStdin ? try secrets(for: nil) : nil
                     let (fileServer, layers) = try givenLayers(
                         file: serverFile, flags: serverDescription, origins: origins)
-                    let selection = try controller.select(server: serverOption.url() ?? fileServer, name: nil)
-                    let choice = try await controller.serverChoice(
-                        given: layers, on: selection, confidential: clientSecretStdin)
-                    // Before the password is asked for: it says where the password will go. Another host than the one
-                    // named is said whatever -q says.
-                    if let discovered = Messages.discovery(choice), !quiet { Terminal.notice(discovered) }
-                    let others = OriginRule.allowedOthers(selection.server, choice.serverDescription)
-                    if !others.isEmpty { Terminal.notice(Messages.otherOrigins(selection.server, others)) }
-                    let environment = ProcessInfo.processInfo.environment
-                    let hasBrowser = Browser.command(environment) != nil && Terminal.isTerminal(STDIN_FILENO)
-                    // Without --web or --device: as the last login to the server, else as its documents say.
-                    let signIn = ServerPlan.signIn(
-                        flag: web ? .web : device ? .device : passwordStdin ? .password : nil,
-                        description: choice.serverDescription, hasBrowser: hasBrowser)
-                    if signIn != .password, !web, !device, choice.serverDescription.signIn == .password, !quiet {
-                        Terminal.notice(Messages.signInChosen(selection.server, signIn, hasBrowser: hasBrowser))
-                    }
-                    var chosen = choice
-                    chosen.serverDescription.signIn = signIn
-                    let given = (email ?? username).map { AccountName($0, isEmail: email != nil) }
-                    // A confidential client's secret, for a browser login: the whole of standard input, or asked for.
-                    let browserSecret = signIn != .password && clientSecretStdin ? try clientSecret() : nil
-                    switch signIn {
-                    case .web:
-                        spinner?.label = "Waiting for the browser's answer from \(selection.server)"
-                        return try await controller.login(
-                            as: given,
-                            method: .browser(
-                                open: { url in
-                                    let opened = Browser.open(url, environment: environment)
-                                    Terminal.notice(Messages.browserAddress(url, opened: opened))
-                                }, timeout: .seconds(browserTimeout ?? 300)),
-                            on: selection, appIDFlag: appID, choice: chosen, clientSecret: browserSecret)
-                    case .device:
-                        spinner?.label = "Waiting for the sign-in to \(selection.server)"
-                        return try await controller.login(
-                            as: given,
-                            method: .device(show: { code in
-                                let address = code.verificationURIComplete ?? code.verificationURI
-                                let opened = Browser.open(address, environment: environment)
-                                Terminal.notice(Messages.deviceCode(code, opened: opened))
-                            }), on: selection, appIDFlag: appID, choice: chosen, clientSecret: browserSecret)
-                    case .password:
-                        guard chosen.serverDescription.offersPasswordGrant else {
-                            throw Messages.noPasswordGrant(selection.server, chosen.serverDescription)
-                        }
-                        let name = if let given { given } else { try askedAccount(chosen.serverDescription.login) }
-                        let (password, clientSecret) = if let piped { piped } else { try secrets(for: name.value) }
-                        spinner?.label = "Logging in to \(selection.server)"
-                        return try await controller.login(
-                            as: name, method: .password(password), on: selection, appIDFlag: appID, choice: chosen,
-                            clientSecret: clientSecret)
-                    }
+                    let formerDefault = try controller.defaultServer()
+                    let named = try serverOption.url() ?? fileServer ?? formerDefault
+                    let server = if let named { named } else { try askedServer() }
+                    let selection = try controller.select(server: server, name: nil)
+                    let login = try await signIn(
+                        controller, selection, layers: layers, piped: piped, spinner: spinner)
+                    // A login makes its server the default (unless SWAGGERCTL_SERVER names one); a move from another
+                    // server is said.
+                    let nowDefault = try controller.defaultServer()
+                    return (login, formerDefault == nowDefault ? nil : formerDefault)
                 }
             }
-            guard !quiet else { return }
-            Terminal.notice("Logged in to \(login.account.server) as \(login.account.name).")
+            let defaultLine = moved.map { " It is now the default server, in place of \($0)." } ?? ""
+            guard !quiet else {
+                if let moved {
+                    Terminal.notice("\(login.account.server) is now the default server, in place of \(moved).")
+                }
+                return
+            }
+            Terminal.notice("Logged in to \(login.account.server) as \(login.account.name).\(defaultLine)")
             Terminal.print(output.render(login.profile))
+        }
+
+        /// Signs in to the selected server as its description and the flags say.
+        private func signIn(
+            _ controller: SessionController, _ selection: SessionSelection, layers: [DescriptionLayer],
+            piped: (password: String, clientSecret: String?)?, spinner: Spinner?
+        ) async throws(SwaggerError) -> SessionController.LoginOutcome {
+            let choice = try await controller.serverChoice(
+                given: layers, on: selection, confidential: clientSecretStdin)
+            try await controller.checkStores(on: selection.server)
+            // Before the password is asked for: it says where the password will go. Another host than the one
+            // named is said whatever -q says.
+            if let discovered = Messages.discovery(choice), !quiet { Terminal.notice(discovered) }
+            let others = OriginRule.allowedOthers(selection.server, choice.serverDescription)
+            if !others.isEmpty { Terminal.notice(Messages.otherOrigins(selection.server, others)) }
+            let environment = ProcessInfo.processInfo.environment
+            let hasBrowser = Browser.command(environment) != nil && Terminal.isTerminal(STDIN_FILENO)
+            // Without --web or --device: as the last login to the server, else as its documents say.
+            let signIn = ServerPlan.signIn(
+                flag: web ? .web : device ? .device : passwordStdin ? .password : nil,
+                description: choice.serverDescription, hasBrowser: hasBrowser)
+            if signIn != .password, !web, !device, choice.serverDescription.signIn == .password, !quiet {
+                Terminal.notice(Messages.signInChosen(selection.server, signIn, hasBrowser: hasBrowser))
+            }
+            var chosen = choice
+            chosen.serverDescription.signIn = signIn
+            let given = (email ?? username).map { AccountName($0, isEmail: email != nil) }
+            // A confidential client's secret, for a browser login: the whole of standard input, or asked for.
+            let browserSecret = signIn != .password && clientSecretStdin ? try clientSecret() : nil
+            switch signIn {
+            case .web:
+                spinner?.label = "Waiting for the browser's answer from \(selection.server)"
+                return try await controller.login(
+                    as: given,
+                    method: .browser(
+                        open: { url in
+                            let opened = Browser.open(url, environment: environment)
+                            Terminal.notice(Messages.browserAddress(url, opened: opened))
+                        }, timeout: .seconds(browserTimeout ?? 300)),
+                    on: selection, appIDFlag: appID, choice: chosen, clientSecret: browserSecret)
+            case .device:
+                spinner?.label = "Waiting for the sign-in to \(selection.server)"
+                return try await controller.login(
+                    as: given,
+                    method: .device(show: { code in
+                        let address = code.verificationURIComplete ?? code.verificationURI
+                        let opened = Browser.open(address, environment: environment)
+                        Terminal.notice(Messages.deviceCode(code, opened: opened))
+                    }), on: selection, appIDFlag: appID, choice: chosen, clientSecret: browserSecret)
+            case .password:
+                guard chosen.serverDescription.offersPasswordGrant else {
+                    throw Messages.noPasswordGrant(selection.server, chosen.serverDescription)
+                }
+                let name = if let given { given } else { try askedAccount(chosen.serverDescription.login) }
+                let (password, clientSecret) = if let piped { piped } else { try secrets(for: name.value) }
+                spinner?.label = "Logging in to \(selection.server)"
+                return try await controller.login(
+                    as: name, method: .password(password), on: selection, appIDFlag: appID, choice: chosen,
+                    clientSecret: clientSecret)
+            }
+        }
+
+        /// The server, asked for on a terminal when nothing names one: a new machine has no default.
+        private func askedServer() throws(SwaggerError) -> ServerURL {
+            guard Terminal.isTerminal(STDIN_FILENO) else { throw SwaggerError.loginWithoutServer }
+            return try ServerURL(Prompt.line("Server URL: ", cancelled: "Login cancelled: no server given."))
         }
 
         /// The account, asked for on the terminal: an e-mail where the login takes one, else a user name.

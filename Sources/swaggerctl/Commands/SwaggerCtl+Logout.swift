@@ -13,6 +13,10 @@ extension SwaggerCtl {
                 machine. If the server cannot be told, a warning says so, the session is removed here all the \
                 same, and logout exits 0. Exits 0 when you were not logged in, after saying so.
 
+                With several accounts logged in to the server and no -e, logout asks which on a terminal, and \
+                exits 64 naming them off one. When the active account is logged out, the line says which account \
+                is active there now.
+
                 Examples:
                   swaggerctl logout
                   swaggerctl logout -e ana@example.com --local
@@ -40,11 +44,21 @@ extension SwaggerCtl {
             let notice = try await SessionController.atTerminal(configuration) {
                 (controller) throws(SwaggerError) in
                 if all { return LogoutReport.line(removed: try await controller.logoutAll(revoke: !local)) }
-                let selection = try controller.select(server: session.serverURL(), name: session.account)
+                if try session.serverURL() == nil, try controller.defaultServer() == nil {
+                    return LogoutReport.line(removed: [])
+                }
+                var selection = try controller.select(server: session.serverURL(), name: session.account)
                 let server = selection.server
+                // Which of several accounts to end is the person's choice, never the one that happens to be active.
+                if session.account == nil, case let here = try controller.accounts(on: server), here.count > 1 {
+                    let name = try AccountChooser.choose(
+                        on: server, among: here, to: "Log out of", cancelled: "Logout cancelled.")
+                    selection = try controller.select(server: server, name: name)
+                }
                 switch try await controller.logout(selection, revoke: !local) {
-                case .loggedOut(let account):
-                    return "Logged out \(account.name) from \(server)."
+                case .loggedOut(let account, let nowActive):
+                    let next = nowActive.map { " \($0) is now the active account there." } ?? ""
+                    return "Logged out \(account.name) from \(server).\(next)"
                 case .notLoggedIn:
                     guard let email = session.account else { return "Not logged in to \(server); nothing to remove." }
                     let others = try controller.accounts(on: server).map(\.name)

@@ -27,7 +27,9 @@ extension SwaggerCtl {
                 let selection = try controller.select(server: session.serverURL(), name: nil)
                 let email =
                     if let email = session.account { email } else {
-                        try AccountChooser.choose(on: selection.server, among: controller.records())
+                        try AccountChooser.choose(
+                            on: selection.server, among: controller.records(), to: "Switch to",
+                            cancelled: "Switch cancelled.")
                     }
                 return try controller.switchTo(email, on: selection.server)
             }
@@ -38,9 +40,12 @@ extension SwaggerCtl {
 
 /// Asks which account to switch to, on a terminal.
 enum AccountChooser {
-    /// The account to switch to on `server`, of the stored sessions `records`: the only one there, or the one
-    /// the person picks, asked again until the answer is one of the numbers shown.
-    static func choose(on server: ServerURL, among records: [SessionRecord]) throws(SwaggerError) -> String {
+    /// The account on `server` for a command (`verb`: "Switch to", "Log out of"), of the stored sessions
+    /// `records`: the only one there, or the one the person picks, asked again until the answer is one of the
+    /// numbers shown. Off a terminal, several accounts are refused rather than one picked for the person.
+    static func choose(
+        on server: ServerURL, among records: [SessionRecord], to verb: String, cancelled: String
+    ) throws(SwaggerError) -> String {
         let accounts = records.filter { $0.server == server }
         guard let first = accounts.first else { throw notLoggedIn(to: server, elsewhere: records) }
         guard accounts.count > 1 else { return first.name }
@@ -54,7 +59,7 @@ enum AccountChooser {
             Terminal.notice("  \(number + 1). \(name)\(number == 0 ? " (active)" : "")")
         }
         while true {
-            let answer = try Prompt.line("Switch to [1-\(names.count)]: ", cancelled: "Switch cancelled.")
+            let answer = try Prompt.line("\(verb) [1-\(names.count)]: ", cancelled: cancelled)
             if let number = Int(answer), names.indices.contains(number - 1) { return names[number - 1] }
             Terminal.notice("\"\(TerminalText.escaped(answer))\" is not one of the numbers 1 to \(names.count).")
         }
