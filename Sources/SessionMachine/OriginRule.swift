@@ -11,6 +11,11 @@ package enum OriginRule {
         /// The step: `login`, `refresh`, `revocation`, `profile`, `device authorization`.
         package var step: String
         package var origin: ServerURL
+
+        package init(step: String, origin: ServerURL) {
+            self.step = step
+            self.origin = origin
+        }
     }
 
     /// The first step of `description` that would go to an origin other than `server`'s and not allowed for it;

@@ -126,7 +126,7 @@ extension APIService {
         case 300..<400: .redirected(status: status, location: headers[.location])
         case 400..<500: .requestRejected(status: status, message: serverMessage(json: body))
         case 500..<600: .serverFailed(status: status)
-        default: .contractViolation("HTTP status \(status) is not part of the API")
+        default: .contractViolation("an unexpected status (HTTP \(status))")
         }
     }
 

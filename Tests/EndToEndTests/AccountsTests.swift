@@ -61,7 +61,7 @@ struct AccountsTests {
             let status = try await sandbox.swaggerctl("status")
             #expect(
                 status.stdout.contains(
-                    "\(server.apiURL) (default; active: chosen with swaggerctl switch)\nE-mail     demo@"))
+                    "\(server.apiURL) (default; active: chosen with swaggerctl switch)\nAccount    demo@"))
 
             // -e still picks the other account for one command, without switching.
             #expect(try await Self.inUse(sandbox, "-e", Self.ana.email).email == Self.ana.email)
@@ -278,7 +278,7 @@ struct AccountsTests {
             #expect(
                 ended.stderr.hasPrefix(
                     "swaggerctl: warning: demo@example.com is now the active account on \(server.apiURL); `swaggerctl "
-                        + "switch -s \(server.apiURL)` picks another.\nswaggerctl: Your session for ana@example.com"),
+                        + "switch -s \(server.apiURL)` picks another.\nswaggerctl: The session has ended"),
                 "\(ended)")
             #expect(try await Self.inUse(sandbox).email == Sandbox.demo.email)
         }

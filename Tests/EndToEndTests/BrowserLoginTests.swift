@@ -89,7 +89,7 @@ struct BrowserLoginTests {
         "--web: a refusal in the browser, an answer with another state, and no answer at all each end in one line",
         arguments: [
             ("deny", Int32(4), "was refused in the browser"),
-            ("none", 3, "No answer came from the browser within 1 sec"),
+            ("none", 3, "No answer came from the browser within 1 s"),
         ])
     func webFailures(action: String, status: Int32, said: String) async throws {
         let sandbox = try Sandbox()
@@ -106,6 +106,31 @@ struct BrowserLoginTests {
             #expect(try sandbox.sessions.records().isEmpty, "nothing was stored")
             let after = try await Self.issued(server)
             #expect(after.access == before.access && after.refresh == before.refresh, "no tokens were issued")
+        }
+    }
+
+    @Test(
+        "--web: a browser that cannot start, or ends with a failure, is said in a warning, and the address is printed",
+        arguments: [
+            ("false", "swaggerctl: warning: the browser (false) exited with status 1; open the address yourself."),
+            (
+                "/nonexistent/browser",
+                "swaggerctl: warning: could not start the browser (/nonexistent/browser: No such file or directory); "
+                    + "open the address yourself."
+            ),
+        ])
+    func browserFails(browser: String, warning: String) async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.dot) { server in
+            // Nobody signs in, so the login meets its deadline after the warning.
+            let login = try await sandbox.swaggerctl(
+                Self.web(server, extra: ["--browser-timeout", "1"]), environment: ["BROWSER": browser])
+            #expect(login.status == 3, "\(login)")
+            let lines = login.stderr.split(separator: "\n").map(String.init)
+            #expect(lines.contains(warning), "\(login)")
+            #expect(
+                lines.contains { $0.contains("\(server.origin)/o/authorize/?") && $0.contains("response_type=code") },
+                "the address is printed: \(login)")
         }
     }
 

@@ -67,8 +67,7 @@ struct GlewlwydTests {
             #expect(
                 login.stderr.hasSuffix(
                     "swaggerctl: ana@example.com signed in to \(server.issuer), not bob@example.com; nothing was "
-                        + "stored. Sign in as bob@example.com, or log in without -e to keep the session of whoever "
-                        + "signs in.\n"),
+                        + "stored. Sign in as bob@example.com, or drop -e and -u.\n"),
                 "\(login)")
             #expect(try sandbox.sessions.records().isEmpty)
         }

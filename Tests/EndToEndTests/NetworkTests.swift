@@ -127,9 +127,8 @@ struct NetworkTests {
                 expectOneLine(untrusted)
                 #expect(
                     untrusted.stderr
-                        == "swaggerctl: The TLS connection to \(host) failed: its certificate is not trusted. If "
-                        + "\(host) uses a private certificate authority, pass that authority's certificate with "
-                        + "--ca-cert FILE or SWAGGERCTL_CA_CERT.\n")
+                        == "swaggerctl: The TLS connection to \(host) failed: its certificate is not trusted. For a "
+                        + "private CA, pass its certificate with --ca-cert FILE.\n")
 
                 // The session keeps its login's --ca-cert: later commands need not name it again.
                 let remembering = try Sandbox()
@@ -195,7 +194,7 @@ struct NetworkTests {
                     #expect(result.status == 64, "\(environment): \(result)")
                     expectOneLine(result)
                     #expect(
-                        result.stderr.contains("The trust store \(junk.path) holds no PEM certificate"), "\(result)")
+                        result.stderr.contains("swaggerctl: \(junk.path) holds no PEM certificate"), "\(result)")
                 }
             }
         }

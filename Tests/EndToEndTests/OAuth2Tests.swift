@@ -70,11 +70,11 @@ struct OAuth2Tests {
             #expect(spent["error"] as? String == "invalid_grant")
 
             let details = try await sandbox.swaggerctl("details", "--format", "json")
-            #expect(details.stdout.contains(#""email" : "ana@example.com""#), "\(details)")
+            #expect(details.stdout.contains(#""email": "ana@example.com""#), "\(details)")
 
             let logout = try await sandbox.swaggerctl("logout")
             #expect(logout.status == 0)
-            #expect(logout.stderr.contains("offers no way to revoke it"), "\(logout)")
+            #expect(logout.stderr.contains("cannot revoke sessions"), "\(logout)")
         }
     }
 
@@ -118,9 +118,8 @@ struct OAuth2Tests {
             #expect(login.status == 64, "\(login)")
             #expect(
                 login.stderr
-                    == "swaggerctl: No login was found for \(server): \(document) has no POST operations. Describe the "
-                    + "server with `swaggerctl server set \(server)` (see swaggerctl server set --help) or "
-                    + "--server-file.\n")
+                    == "swaggerctl: No login found for \(server): \(document) has no POST operations. Describe it "
+                    + "with `swaggerctl server set`.\n")
             #expect(try await sandbox.swaggerctl("status").stdout.isEmpty)
         }
     }
@@ -135,8 +134,8 @@ struct OAuth2Tests {
             #expect(login.status == 4, "\(login)")
             #expect(
                 login.stderr
-                    == "swaggerctl: \(server.origin) refused the login of \(Self.ana.email) (HTTP 400): \"Incorrect "
-                    + "username or password\". Check the account and the password.\n")
+                    == "swaggerctl: \(server.origin) refused the login (HTTP 400): \"Incorrect username or password\". "
+                    + "Check the account and password.\n")
             #expect(try sandbox.sessions.records().isEmpty)
         }
     }
@@ -252,8 +251,8 @@ struct OAuth2Tests {
             #expect(login.status == 4, "\(login)")
             #expect(
                 login.stderr.hasSuffix(
-                    "swaggerctl: \(issuer) refused the login of \(Self.ana.email) (HTTP 400): \"Invalid credentials "
-                        + "given.\". Check the account and the password.\n"), "\(login)"
+                    "swaggerctl: \(issuer) refused the login (HTTP 400): \"Invalid credentials given\". Check the "
+                        + "account and password.\n"), "\(login)"
             )
             #expect(try sandbox.sessions.records().isEmpty)
         }

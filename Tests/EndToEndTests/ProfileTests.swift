@@ -47,7 +47,7 @@ struct ProfileTests {
             let received = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? NSDictionary
             let sent = try JSONSerialization.jsonObject(with: Data(Self.profile.utf8)) as? NSDictionary
             #expect(received == sent)
-            #expect(result.stdout.contains(#""adress" : null"#))
+            #expect(result.stdout.contains(#""adress": null"#))
         }
     }
 

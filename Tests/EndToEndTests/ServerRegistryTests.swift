@@ -14,7 +14,7 @@ struct ServerRegistryTests {
             #expect(listed.stdout == "\(url)  current; preset original; 1 session\n", "\(listed)")
             let shown = try await sandbox.swaggerctl("server", "show")
             let export = try await sandbox.swaggerctl("server", "export")
-            #expect(export.status == 0 && export.stdout.contains("\"preset\" : \"original\""), "\(export)")
+            #expect(export.status == 0 && export.stdout.contains("\"preset\": \"original\""), "\(export)")
             let file = sandbox.root.appending(path: "demo.json")
             try Data(export.stdout.utf8).write(to: file)
 

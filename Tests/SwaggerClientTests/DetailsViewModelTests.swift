@@ -167,17 +167,17 @@ struct DetailsViewModelTests {
         #expect(Self.original.map(\.label) == Self.labels)
     }
 
-    @Test("the JSON output writes empty objects and arrays as {} and [], at the top and inside")
+    @Test("the JSON output writes \"key\": value as jq and api do, and empty objects and arrays as {} and []")
     func emptyContainersInJSON() throws {
         #expect(try Fixtures.profile("{}").prettyJSON == "{}\n")
         let nested = try Fixtures.profile(#"{"roles": [], "meta": {}, "tags": ["a"], "name": "{\n\n}"}"#)
         #expect(
             nested.prettyJSON == #"""
                 {
-                  "meta" : {},
-                  "name" : "{\n\n}",
-                  "roles" : [],
-                  "tags" : [
+                  "meta": {},
+                  "name": "{\n\n}",
+                  "roles": [],
+                  "tags": [
                     "a"
                   ]
                 }

@@ -54,8 +54,8 @@ struct MessagesTests {
                 status: 400, message: #"{"non_field_errors":["Unable to log in with provided credentials."]}"#),
             on: Fixtures.server, account: "ana", description: Self.described)
         #expect(error.code == .authentication)
-        #expect(error.message.hasPrefix("\(Fixtures.server) refused the login of ana (HTTP 400): \""))
-        #expect(error.message.hasSuffix("Check the account and the password."))
+        #expect(error.message.hasPrefix("\(Fixtures.server) refused the login (HTTP 400): \""))
+        #expect(error.message.hasSuffix("Check the account and password."))
     }
 
     @Test("a proxy that wants credentials is named, with its password hidden, and says where they go")
@@ -66,8 +66,8 @@ struct MessagesTests {
         #expect(error.code == .network)
         #expect(
             error.message
-                == "The proxy http://me:[redacted]@10.0.0.1:3128 wants a user name and password (HTTP 407) that it was "
-                + "not given. Put them in the proxy's URL, as http://user:password@host:port.")
+                == "The proxy http://me:[redacted]@10.0.0.1:3128 wants a user name and password (HTTP 407). Put them "
+                + "in its URL: http://user:password@host:port.")
     }
 
     @Test("a revocation that failed is worded for the session's server, and fails the logout")
@@ -76,9 +76,8 @@ struct MessagesTests {
             .requestRejected(status: 400, message: nil), server: Fixtures.server, description: Self.oauth2)
         #expect(
             Self.messages.failure(warning)
-                == "The session was removed from this machine, but \(Fixtures.server) could not be told to end it: "
-                + "\(Fixtures.server) refused the request (HTTP 400) without saying why. Check the server URL, the "
-                + "client id and the scope.")
+                == "Logged out here, but the server was not told: it refused the request (HTTP 400) without saying "
+                + "why. Check the server URL, the client id and the scope.")
     }
 
     @Test("a browser sign-in by someone else, or by nobody that can be named, says so and what to do")

@@ -73,7 +73,7 @@ struct SessionStatusTests {
         #expect(
             status.rows(location: "/home/ana/.config/swaggerctl/credentials.json", now: Self.now) == [
                 DetailsViewModel(key: "Server", value: "http://127.0.0.1:8080/api (active)"),
-                DetailsViewModel(key: "E-mail", value: "ana@example.com"),
+                DetailsViewModel(key: "Account", value: "ana@example.com"),
                 DetailsViewModel(key: "User name", value: "ana.h"),
                 DetailsViewModel(key: "App ID", value: "swaggerctl-demo"),
                 DetailsViewModel(
@@ -96,7 +96,7 @@ struct SessionStatusTests {
         #expect(
             status.rows(location: "/cfg/credentials.json", now: Self.now) == [
                 DetailsViewModel(key: "Server", value: "https://api.example.com/v2"),
-                DetailsViewModel(key: "E-mail", value: "ivo@example.com"),
+                DetailsViewModel(key: "Account", value: "ivo@example.com"),
                 DetailsViewModel(key: "App ID", value: "app"),
                 DetailsViewModel(
                     key: "Sends",
@@ -203,7 +203,7 @@ struct SessionStatusTests {
         #expect(
             text == """
                 Server    http://127.0.0.1:8080/api (active: logged in most recently)
-                E-mail    ana@example.com
+                Account   ana@example.com
                 App ID    swaggerctl-demo
                 Sends     login JSON {email, password, appId}; refresh JSON {refreshToken}; logout JSON {refreshToken}
                 Token in  file (/cfg/file.json)
@@ -211,7 +211,7 @@ struct SessionStatusTests {
                 Expires   unknown
 
                 Server     http://127.0.0.1:8080/api
-                E-mail     ivo@example.com
+                Account    ivo@example.com
                 User name  ivo
                 App ID     swaggerctl-demo
                 Sends      login JSON {email, password, appId}; refresh JSON {refreshToken}; logout JSON {refreshToken}

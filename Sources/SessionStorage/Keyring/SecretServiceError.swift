@@ -26,13 +26,13 @@ package enum SecretServiceError: Error, Sendable, Hashable, CustomStringConverti
     package var reason: String {
         switch self {
         case .noSessionBus:
-            "there is no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset and $XDG_RUNTIME_DIR/bus does not exist)"
+            "there is no D-Bus session bus"
         case .busUnreachable(let detail):
-            "the D-Bus session bus cannot be reached (\(detail))"
+            "the D-Bus session bus cannot be reached (\(detail.count > 40 ? detail.prefix(40) + "…" : detail))"
         case .noService:
-            "nothing on the D-Bus session bus provides the Secret Service (org.freedesktop.secrets)"
+            "nothing on the session bus provides the Secret Service"
         case .noLibrary(let detail):
-            "libsecret cannot be loaded (\(detail)); install libsecret-1-0"
+            "libsecret cannot be loaded (\(detail.count > 40 ? detail.prefix(40) + "…" : detail))"
         case .locked:
             "the keyring is locked and could not be unlocked"
         case .timedOut(let timeout):
@@ -40,7 +40,7 @@ package enum SecretServiceError: Error, Sendable, Hashable, CustomStringConverti
         case .cancelled:
             "the keyring call was cancelled"
         case .failed(let detail):
-            "the Secret Service failed: \(detail)"
+            "the Secret Service failed: \(detail.count > 60 ? detail.prefix(60) + "…" : detail)"
         }
     }
 

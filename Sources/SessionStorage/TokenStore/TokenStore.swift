@@ -50,7 +50,7 @@ package struct TokenStore: TokenStoring {
             guard choice == .auto else {
                 throw unusable(error, "Could not store the token for \(account.name) in the Secret Service")
             }
-            warn("\(error.reason); the token is stored in \(file.location) instead.")
+            warn("\(error.reason); the token is in \(file.location). SWAGGERCTL_KEYRING=file silences this.")
             try await file.store(credentials, for: account)
             return .file
         }
@@ -165,7 +165,7 @@ package struct TokenStore: TokenStoring {
             switch error {
             case .noSessionBus, .busUnreachable, .noService: break
             default:
-                warn("\(error.reason); an older copy of the token for \(account.name) may remain in the keyring.")
+                warn("\(error.reason); an older copy of the token may remain in the keyring.")
             }
         }
         return try await file.removeCredentials(for: account) || removed
@@ -179,7 +179,7 @@ package struct TokenStore: TokenStoring {
             // A lookup that matches nothing: one round trip that needs the bus and the service, and reads no secret.
             _ = try await keyring.accessToken(for: Account(server: server, name: ""))
         } catch {
-            throw unusable(error, "The Secret Service cannot keep a token, so nothing was sent to \(server)")
+            throw unusable(error, "Nothing was sent to \(server)")
         }
     }
 
@@ -202,9 +202,9 @@ package struct TokenStore: TokenStoring {
         let orFile = retry == nil ? ", or use --keyring file" : ", then \(again)"
         let advice =
             switch error {
-            case .noSessionBus, .busUnreachable: "Run it in the desktop session that holds the keyring\(orFile)"
-            case .noService: "Start a Secret Service such as gnome-keyring-daemon\(orFile)"
-            case .noLibrary: "Install libsecret (apt install libsecret-1-0)\(orFile)"
+            case .noSessionBus, .busUnreachable: "Run it in your desktop session\(orFile)"
+            case .noService: "Start gnome-keyring-daemon\(orFile)"
+            case .noLibrary: "Install libsecret-1-0\(orFile)"
             case .locked: "Unlock the keyring (for example in Seahorse), then \(again)"
             case .timedOut: "Check the keyring, or allow longer with SWAGGERCTL_KEYRING_TIMEOUT"
             case .cancelled, .failed: "Check the keyring\(orFile)"

@@ -9,12 +9,10 @@ package enum JSONOutput {
     ///   - fallback: The text for a value that cannot be encoded, such as a number JSON cannot hold.
     package static func render<Value: Encodable>(_ value: Value, fallback: String) -> String {
         guard let data = try? JSONEncoder.swaggerctl.encode(value) else { return fallback + "\n" }
-        let text = String(decoding: data, as: UTF8.self)
-        // Foundation writes an empty object or array over lines of their own, `{`, a blank line and `}`;
-        // jq and every other tool write `{}` and `[]`. A JSON string holds no raw line break, so only structure
-        // matches.
-        let compacted = text.replacing(/\{\n\s*\n\s*\}/, with: "{}").replacing(/\[\n\s*\n\s*\]/, with: "[]")
-        return TerminalText.escapedJSON(compacted) + "\n"
+        // Laid out again as `api` lays out a server's JSON, and as jq does: `"key": value`, `{}` and `[]`, where
+        // Foundation writes `"key" : value` and an empty object over three lines.
+        let text = JSONText.indented(data) ?? String(decoding: data, as: UTF8.self)
+        return TerminalText.escapedJSON(text) + "\n"
     }
 }
 

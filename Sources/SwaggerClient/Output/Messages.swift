@@ -27,52 +27,49 @@ package struct Messages: Sendable {
             let reason = said.map { ": \(Self.quoted($0))" } ?? ""
             return SwaggerError(
                 .failure,
-                "\(record.server) would not renew the session of \(record.name) (HTTP \(status))\(reason). The "
-                    + "session is kept. Try again later, check its refresh with `swaggerctl server show "
-                    + "\(record.server)`, or log in again with `\(Self.login(record.account))`.")
+                "Renewal refused (HTTP \(status))\(reason); the session is kept. Log in again: "
+                    + "`\(Self.login(record.account))`.")
         case .environmentTokenRejected(let server):
             return SwaggerError(
                 .authentication,
-                "\(server) rejected the token in SWAGGERCTL_TOKEN; it has expired or been revoked. Set a valid "
-                    + "token, or unset SWAGGERCTL_TOKEN to use the stored session.")
-        case .environmentTokenExpired(let server):
+                "\(server) rejected SWAGGERCTL_TOKEN: it has expired or been revoked. Set a valid token, or unset it "
+                    + "to use the stored session.")
+        case .environmentTokenExpired:
             return SwaggerError(
                 .authentication,
-                "The token in SWAGGERCTL_TOKEN has expired, and swaggerctl cannot renew a token it did not store. "
-                    + "Set a fresh token, or unset SWAGGERCTL_TOKEN to use the stored session for \(server).")
+                "SWAGGERCTL_TOKEN has expired, and swaggerctl cannot renew a token it did not store. Set a fresh "
+                    + "token, or unset it to use the stored session.")
         case .sessionEnded(let account, let reason):
-            let said = if case .forbidden(let message?) = reason { " (HTTP 403: \(Self.quoted(message)))" } else { "" }
-            return SwaggerError(
-                .authentication,
-                "Your session for \(account.name) on \(account.server) has ended: the server no longer accepts "
-                    + "it\(said). Run `\(Self.login(account))`.")
+            let ended =
+                if case .forbidden(let message?) = reason {
+                    "The server ended the session (HTTP 403): \(Self.quoted(message))."
+                } else {
+                    "The session has ended: the server no longer accepts it."
+                }
+            return SwaggerError(.authentication, "\(ended) Run `\(Self.login(account))`.")
         case .noStoredToken(let account):
             return SwaggerError(
                 .authentication,
-                "The session for \(account.name) on \(account.server) has no stored token. "
-                    + "Run `\(Self.login(account))` to log in again.")
+                "The session has no stored token. Run `\(Self.login(account))`.")
         case .sessionGone(let account):
             return SwaggerError(
                 .authentication,
-                "\(account.name) is no longer logged in to \(account.server): another swaggerctl logged out or "
-                    + "found the session ended. Run `\(Self.login(account))`.")
+                "Another swaggerctl logged out of this session, or found it ended. Run `\(Self.login(account))`.")
         case .expiredWithoutRefreshToken(let account):
             return SwaggerError(
                 .authentication,
-                "The access token for \(account.name) on \(account.server) has expired, and the server gave no "
-                    + "refresh token to renew it. Run `\(Self.login(account))`.")
+                "The access token has expired, and the server gave no refresh token. Run `\(Self.login(account))`.")
         case .undescribed(let server, let login):
             return SwaggerError(
                 .failure,
-                "Nothing answers POST \(login.pathAndQuery) on \(server), which publishes no OpenAPI document where "
-                    + "swaggerctl looked. Check that the server URL is the API's base URL (such as https://host/api), "
-                    + "or describe it: `swaggerctl server set \(server) --openapi URL`.")
+                "Nothing answers POST \(Self.cut(login.pathAndQuery, to: 30)) on \(server), and no OpenAPI document was "
+                    + "found. Check the URL, or use `server set --openapi URL`.")
         case .plainHTTPRefused(let server, let secret):
             let what =
                 switch secret {
                 case .password: "your password"
-                case .tokens(let account): "the tokens for \(account)"
-                case .environmentToken: "the token in SWAGGERCTL_TOKEN"
+                case .tokens: "the tokens"
+                case .environmentToken: "SWAGGERCTL_TOKEN"
                 }
             return SwaggerError(.usage, plainHTTPRefusal(sending: what, to: server))
         case .foreignOrigin(let server, let foreign, _):
@@ -82,8 +79,7 @@ package struct Messages: Sendable {
                 error, on: record.server, account: record.name, description: record.serverDescription)
             return SwaggerError(
                 reason.code,
-                "Logged in to \(record.server) as \(record.name), but the profile could not be fetched: "
-                    + reason.message)
+                "Logged in, but the profile could not be fetched: \(Self.reason(reason.message, record.server))")
         case .deviceLoginEnded(let server, .denied):
             return SwaggerError(
                 .authentication, "The sign-in to \(server) was refused in the browser; nothing was stored.")
@@ -97,41 +93,38 @@ package struct Messages: Sendable {
         case .otherAccountSignedIn(let server, let asked, let signedIn):
             return SwaggerError(
                 .authentication,
-                "\(signedIn) signed in to \(server), not \(asked); nothing was stored. Sign in as \(asked), or log in "
-                    + "without -e to keep the session of whoever signs in.")
+                "\(signedIn) signed in to \(server), not \(asked); nothing was stored. Sign in as \(asked), or drop -e "
+                    + "and -u.")
         case .unknownAccountSignedIn(let server):
             return SwaggerError(
                 .authentication,
-                "\(server) did not say who signed in (no ID token, and no e-mail, user name or subject in the "
-                    + "profile); nothing was stored. Name the account with -e or -u.")
+                "\(server) did not say who signed in (no ID token, no name in the profile); nothing was stored. "
+                    + "Name the account with -e or -u.")
         case .unusableProfile(let error, let account, let description):
             let detail = if case .notAProfile(let detail) = error { detail } else { "\(error)" }
+            let url = description.profile.url
+            let address = account.server.isSameOrigin(url) ? url.pathAndQuery : url.absoluteString
             return SwaggerError(
                 .server,
-                "Logged in to \(account.server), but the profile at \(description.profile.url.absoluteString) is not "
-                    + "usable (\(Self.cut(detail))), so nothing was stored. Check that the server URL is the API's "
-                    + "base URL, or set the profile's address with `swaggerctl server set \(account.server) "
-                    + "--profile-path PATH`.")
+                "The profile at \(Self.cut(address, to: 40)) is not usable "
+                    + "(\(Self.cut(detail, to: 40))); nothing was stored. Set its address with `server set --profile-path`."
+            )
         case .notStored(_, let error):
             // The store's own words say which store, and what to do about it.
             return error
-        case .renewalNotWritable(let account, let error):
+        case .renewalNotWritable(_, let error):
             return SwaggerError(
                 error.code,
-                "The session for \(account.name) on \(account.server) needs renewing, but it cannot be written, "
-                    + "so it was not renewed and is as it was: \(error.message) Fix that, then try again.")
-        case .renewedButNotStored(let account, let error):
+                "The session was not renewed, and is as it was: \(error.message)")
+        case .renewedButNotStored(_, let error):
             return SwaggerError(
                 error.code,
-                "The server renewed the session for \(account.name) on \(account.server), but the new tokens "
-                    + "could not be stored, so the session is now unusable: \(error.message) Fix that, then run "
-                    + "`\(Self.login(account))`.")
-        case .notRemoved(let account, let error, let revoked):
+                "The new tokens could not be stored; log in again: \(error.message)")
+        case .notRemoved(_, let error, let revoked):
             guard revoked else { return error }
             return SwaggerError(
                 error.code,
-                "\(account.server) has ended the session for \(account.name), but it could not be removed from "
-                    + "this machine: \(error.message)")
+                "The server ended the session, but it could not be removed here: \(error.message)")
         }
     }
 
@@ -146,8 +139,7 @@ package struct Messages: Sendable {
             // The server knows better than a canned guess: a locked account, a disabled user.
             return SwaggerError(
                 .authentication,
-                "\(server) refused the login of \(account ?? "that account") (HTTP \(status)): \(Self.quoted(said)). "
-                    + "Check the account and the password.")
+                "\(server) refused the login (HTTP \(status)): \(Self.quoted(said)). Check the account and password.")
         case .badCredentials(_, nil):
             return SwaggerError(
                 .authentication,
@@ -156,26 +148,23 @@ package struct Messages: Sendable {
         case .forbidden(let said):
             return SwaggerError(
                 .authentication,
-                "\(server) refused the token for \(account ?? "that account") (HTTP 403)"
-                    + "\(said.map { ": \(Self.quoted($0))" } ?? ""). Run `\(login)` to log in again.")
+                "The server refused the token (HTTP 403)\(said.map { ": \(Self.quoted($0))" } ?? ""). Run `\(login)`.")
         case .tokenRejected, .refreshRejected:
             return SwaggerError(
                 .authentication,
-                "\(server) rejected the stored token for \(account ?? "that account"); it has expired or been "
-                    + "revoked. Run `\(login)` to log in again.")
+                "\(server) rejected the stored token (expired or revoked). Run `\(login)`.")
         case .requestRejected(let status, let said) where status == 404 || status == 405:
             // Nothing there to answer: the URL is wrong, not the app id or the credentials.
             let reason = said.map { ": \(Self.quoted($0))" } ?? ""
             return SwaggerError(
                 .failure,
-                "\(server) has nothing to answer this request at that address (HTTP \(status))\(reason). Check that "
-                    + "the server URL is the API's base URL, such as https://host/api, and the addresses "
-                    + "`swaggerctl server show \(server)` lists.")
+                "\(server) has nothing at that address (HTTP \(status))\(reason). Check the API's base URL, and the "
+                    + "addresses `server show` lists.")
         case .serverFailed(501):
             return SwaggerError(
                 .failure,
-                "\(server) does not implement this request (HTTP 501): it is not the account API, or not at this "
-                    + "address. Check that the server URL is the API's base URL, such as https://host/api.")
+                "\(server) does not implement this request (HTTP 501). Check that the URL is the API's base URL, such "
+                    + "as https://host/api.")
         case .requestRejected(let status, let said):
             let reason = said.map { ": \(Self.quoted($0))" } ?? " without saying why"
             return SwaggerError(
@@ -184,24 +173,22 @@ package struct Messages: Sendable {
         case .redirected(let status, let location):
             return SwaggerError(
                 .failure,
-                "\(server) redirected (HTTP \(status)) to \(location.map { Self.cut($0) } ?? "another address"). "
-                    + "swaggerctl does not follow redirects with credentials; pass the final API URL with --server.")
+                "\(server) redirected (HTTP \(status)) to \(location.map { Self.cut($0, to: 30) } ?? "another address"), "
+                    + "not followed with credentials. Pass the final URL with -s.")
         case .serverFailed(429):
             return SwaggerError(
                 .server, "\(server) is too busy (HTTP 429) and still was after three attempts. Try again later.")
         case .serverFailed(let status):
-            return SwaggerError(.server, "\(server) failed with HTTP \(status). Try again later.")
+            return SwaggerError(.server, "\(server) failed (HTTP \(status)). Try again later.")
         case .notAProfile(let detail):
             return SwaggerError(
                 .server,
-                "\(server) answered the profile request with something that is not a profile "
-                    + "(\(Self.cut(detail))). Check the server URL, or the profile's address with --profile-path at "
-                    + "login.")
+                "\(server) did not answer with a profile (\(Self.cut(detail, to: 40))). Check the URL, or the profile's "
+                    + "address (--profile-path).")
         case .contractViolation(let detail):
             return SwaggerError(
                 .server,
-                "\(server) answered with something that is not the account API (\(Self.cut(detail))). Check "
-                    + "that the server URL is the API's base URL, such as https://host/api.")
+                "\(server) does not answer as the API (\(Self.cut(detail, to: 64))). Check the URL.")
         case .unreachable(let detail):
             return SwaggerError(
                 .network, "Could not reach \(server): \(detail). Check the URL and that the server is up.")
@@ -215,19 +202,18 @@ package struct Messages: Sendable {
         case .proxyFailed(let proxy, .unreachable(let detail)):
             return SwaggerError(
                 .network,
-                "Could not reach the proxy \(proxy), which requests to \(server) go through: \(detail). Check "
-                    + "https_proxy and http_proxy, or add \(server.url.host(percentEncoded: false) ?? "the host") to "
-                    + "no_proxy to go directly.")
+                "Could not reach the proxy \(proxy): \(detail). Check https_proxy, or add "
+                    + "\(server.url.host(percentEncoded: false) ?? "the host") to no_proxy.")
         case .proxyFailed(let proxy, .authenticationRequired):
             return SwaggerError(
                 .network,
-                "The proxy \(proxy) wants a user name and password (HTTP 407) that it was not given. Put them in "
-                    + "the proxy's URL, as http://user:password@host:port.")
+                "The proxy \(proxy) wants a user name and password (HTTP 407). Put them in its URL: "
+                    + "http://user:password@host:port.")
         case .proxyFailed(let proxy, .refused):
             return SwaggerError(
                 .network,
-                "The proxy \(proxy) would not open a connection to \(server.hostAndPort). Check the proxy's "
-                    + "rules, or add the host to no_proxy to go directly.")
+                "The proxy \(proxy) would not connect to \(server.hostAndPort). Check its rules, or add the host to "
+                    + "no_proxy.")
         case .requestTooLarge(let limit):
             return SwaggerError(
                 .usage,
@@ -235,15 +221,14 @@ package struct Messages: Sendable {
         case .tls(.unloadableTrustStore(let path)):
             return SwaggerError(
                 .usage,
-                "The trust store \(path) holds no PEM certificate that can be loaded, so no TLS connection can be "
-                    + "checked. Point SSL_CERT_FILE, --ca-cert or SWAGGERCTL_CA_CERT at a PEM file of certificates.")
+                "\(path) holds no PEM certificate that can be loaded. Point SSL_CERT_FILE, --ca-cert or "
+                    + "SWAGGERCTL_CA_CERT at a PEM file.")
         case .tls(let failure):
             let host = server.hostAndPort
             let reason =
                 switch failure {
                 case .untrusted:
-                    "its certificate is not trusted. If \(host) uses a private certificate authority, pass that "
-                        + "authority's certificate with --ca-cert FILE or SWAGGERCTL_CA_CERT"
+                    "its certificate is not trusted. For a private CA, pass its certificate with --ca-cert FILE"
                 case .expired(let date):
                     "its certificate expired \(SessionStatus.format(date, now: now)). Its operator must renew it"
                 case .notYetValid(let date):
@@ -252,8 +237,7 @@ package struct Messages: Sendable {
                 case .wrongHost:
                     "its certificate is for another host name. Use the name that the certificate gives"
                 case .noCommonProtocol:
-                    "it shares no TLS version or cipher with swaggerctl, which needs TLS 1.2 or newer. Check the "
-                        + "server's TLS settings"
+                    "it shares no TLS version or cipher with swaggerctl (TLS 1.2 or newer). Check its TLS settings"
                 case .notTLS:
                     "it does not speak TLS on that port. Check the URL's scheme (http or https) and port"
                 case .handshakeFailed, .unloadableTrustStore:
@@ -267,21 +251,27 @@ package struct Messages: Sendable {
     package func warning(_ warning: LogoutCoordinator.Warning) -> String {
         switch warning {
         case .serverCannotRevoke(let server):
-            "the session was removed from this machine; \(server) offers no way to revoke it, so its tokens stay "
-                + "valid there until they expire."
-        case .tokensUnreadable(let error, let server):
-            "the session was removed from this machine, but its token could not be read to end it on \(server): "
-                + error.message
-        case .plainHTTPRefused(let account, let to):
-            "the session was removed from this machine, but \(account.server) was not told: "
-                + plainHTTPRefusal(sending: "the tokens for \(account.name)", to: to)
+            "\(server) cannot revoke sessions, so its tokens stay valid there until they expire; --local skips "
+                + "this."
+        case .tokensUnreadable(let error, _):
+            "logged out here, but the server was not told: \(error.message)"
+        case .plainHTTPRefused(_, let to):
+            "logged out here, but the server was not told: plain HTTP to \(to.hostAndPort) is refused "
+                + "(SWAGGERCTL_ALLOW_HTTP=1 allows it)."
         case .foreignOrigin(let account, let foreign):
-            "the session was removed from this machine, but \(account.server) was not told: its \(foreign.step) is "
-                + "on \(foreign.origin), which was not allowed."
+            "logged out here, but \(account.server) was not told: its \(foreign.step) is on \(foreign.origin), "
+                + "not allowed."
         case .revocationFailed(let error, let server, let description):
-            "the session was removed from this machine, but \(server) could not be told to end it: "
-                + self.error(error, on: server, account: nil, description: description).message
+            "logged out here, but the server was not told: "
+                + Self.reason(self.error(error, on: server, account: nil, description: description).message, server)
         }
+    }
+
+    /// `message` without its server's name in front, for a line that names the server already: "Could not reach S: x."
+    /// and "S refused …" become "could not reach it: x." and "it refused …".
+    static func reason(_ message: String, _ server: ServerURL) -> String {
+        let named = message.replacing("\(server)", with: "it")
+        return named.prefix(1).lowercased() + named.dropFirst()
     }
 
     /// The error for a logout that removed the session here, but that the server could have ended and did not.
@@ -376,8 +366,8 @@ package struct Messages: Sendable {
     static func nothingDescribed(_ server: ServerURL, _ lacking: [String]) -> SwaggerError {
         SwaggerError(
             .usage,
-            "No login was found for \(server): \(lacking.joined(separator: "; ")). Describe the server with "
-                + "`swaggerctl server set \(server)` (see swaggerctl server set --help) or --server-file.")
+            "No login found for \(server): \(lacking.first ?? "")\(lacking.count > 1 ? " and more" : ""). Describe it "
+                + "with `swaggerctl server set`.")
     }
 
     /// The one-time code of a device-code login, and where to enter it.
@@ -411,8 +401,8 @@ package struct Messages: Sendable {
         SwaggerError(
             .usage,
             description.authorizationURL == nil
-                ? "\(server) names no authorization endpoint, so --web cannot be used; log in with the password, or "
-                    + "give it with `swaggerctl server set \(server) --preset oauth2`."
+                ? "\(server) names no authorization endpoint, so --web cannot be used. Log in with the password, or "
+                    + "use `server set --preset oauth2`."
                 : "--web needs the client id that the server knows this tool by; give it with `swaggerctl server set "
                     + "\(server) --client-id ID`.")
     }
@@ -431,11 +421,11 @@ package struct Messages: Sendable {
         let flags = description.browserSignIns.map { $0 == .web ? "--web" : "--device" }
         let instead =
             flags.isEmpty
-            ? "offers no browser or device sign-in that swaggerctl can use"
+            ? "nor a browser sign-in that swaggerctl can use"
             : "sign in with \(flags.joined(separator: " or ")) instead"
         return SwaggerError(
             .usage,
-            "\(server) does not take passwords (its metadata lists no password grant); \(instead). Nothing was sent.")
+            "\(server) does not take passwords (no password grant); \(instead). Nothing was sent.")
     }
 
     static func browserLoginEnded(_ server: ServerURL, _ ending: SessionFailure.BrowserEnding) -> SwaggerError {
@@ -456,8 +446,8 @@ package struct Messages: Sendable {
         case .timedOut(let wait):
             return SwaggerError(
                 .network,
-                "No answer came from the browser within \(wait.secondsText); nothing was stored. Log in again, and finish "
-                    + "the sign-in in the browser sooner, or give more time with --browser-timeout.")
+                "No answer came from the browser within \(wait.secondsText); nothing was stored. Log in again, or allow "
+                    + "longer with --browser-timeout.")
         }
     }
 
@@ -490,11 +480,14 @@ package struct Messages: Sendable {
     /// ``serverTextLimit`` characters, and not where it was read: the secrets in it were hidden whole first, so
     /// no cut can leave part of one that the ``Redactor`` no longer recognises.
     static func quoted(_ text: String) -> String {
-        "\"\(cut(text))\""
+        // The sentence that follows has its own full stop.
+        let sentence = text.hasSuffix(".") && !text.hasSuffix("..") ? String(text.dropLast()) : text
+        return "\"\(cut(sentence))\""
     }
 
-    /// The most characters of a server's words that an error line shows.
-    static let serverTextLimit = 200
+    /// The most characters of a server's words that an error line shows: enough for a sentence, and two lines for
+    /// the whole message. `-v` shows all of it.
+    static let serverTextLimit = 60
 
     static func cut(_ text: String, to limit: Int = serverTextLimit) -> String {
         text.count > limit ? text.prefix(limit) + "…" : text
@@ -522,8 +515,8 @@ package struct Messages: Sendable {
 
     /// A step on another origin than the server's, refused before anything was sent.
     static func foreignOrigin(_ server: ServerURL, _ foreign: OriginRule.Foreign) -> String {
-        "The \(foreign.step) of \(server) is on another host, \(foreign.origin); nothing was sent. If you trust it: "
-            + "`swaggerctl server set \(server) --allow-origin \(foreign.origin)`."
+        "The \(foreign.step) is on \(foreign.origin), not \(server); nothing was sent. If you trust it: "
+            + "--allow-origin \(foreign.origin)."
     }
 
     /// The line that says, at every login and whatever `-q` says, that secrets go to another host than the one
@@ -534,15 +527,14 @@ package struct Messages: Sendable {
     }
 
     private func plainHTTPRefusal(sending what: String, to server: ServerURL) -> String {
-        let allow = "log in with --allow-http (or set SWAGGERCTL_ALLOW_HTTP=1)"
+        let allow = "set SWAGGERCTL_ALLOW_HTTP=1"
         // Only a proxy makes this machine's own address a refusal: the proxy reads what it carries.
         if server.isLoopback, let proxy = proxies.proxy(for: server) {
-            return "Refusing to send \(what) to \(server) over plain HTTP through the proxy \(proxy), which can "
-                + "read what is sent. Add \(server.url.host(percentEncoded: false) ?? "the host") to NO_PROXY to go "
-                + "directly, or, if you accept that, \(allow)."
+            return "Refusing to send \(what) over plain HTTP through the proxy \(proxy), which can read it. Add "
+                + "\(server.url.host(percentEncoded: false) ?? "the host") to NO_PROXY, or \(allow)."
         }
-        return "Refusing to send \(what) to \(server) over plain HTTP, where anyone on the network between can read "
-            + "what is sent. Use https://, or, if you accept that, \(allow)."
+        return "Refusing to send \(what) to \(server) over plain HTTP, which others can read. Use https://, or "
+            + "\(allow)."
     }
 }
 

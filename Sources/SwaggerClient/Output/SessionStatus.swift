@@ -101,7 +101,7 @@ package struct SessionStatus: Sendable, Hashable {
     package func rows(location: String, now: Date) -> [DetailsViewModel] {
         var rows = [
             DetailsViewModel(key: "Server", value: server.string + (note.map { " (\($0))" } ?? "")),
-            DetailsViewModel(key: "E-mail", value: email),
+            DetailsViewModel(key: "Account", value: email),
         ]
         if let username { rows.append(DetailsViewModel(key: "User name", value: username)) }
         // The app id is the session's own, for a server whose login sends one. How the server is spoken to is the

@@ -5,7 +5,7 @@ extension Duration {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
-    /// The duration in seconds for messages: "3 sec", "0.5 sec".
+    /// The duration in seconds for messages, as every duration is written: "3 s", "0.5 s".
     package var secondsText: String {
         // By hand: a number format style would need FoundationInternationalization, and ICU with it.
         let hundredths = Int((timeInterval * 100).rounded())
@@ -17,6 +17,6 @@ extension Duration {
             case 1..<10: ".0\(fraction)"
             default: ".\(fraction)"
             }
-        return "\(whole)\(decimals) sec"
+        return "\(whole)\(decimals) s"
     }
 }

@@ -180,7 +180,7 @@ extension SwaggerCtl {
                     as: given,
                     method: .browser(
                         open: { url in
-                            let opened = Browser.open(url, environment: environment)
+                            let opened = Self.openBrowser(url, environment)
                             Terminal.notice(Messages.browserAddress(url, opened: opened))
                         }, timeout: .seconds(browserTimeout ?? 300)),
                     on: selection, appIDFlag: appID, choice: chosen, clientSecret: browserSecret)
@@ -190,7 +190,7 @@ extension SwaggerCtl {
                     as: given,
                     method: .device(show: { code in
                         let address = code.verificationURIComplete ?? code.verificationURI
-                        let opened = Browser.open(address, environment: environment)
+                        let opened = Self.openBrowser(address, environment)
                         Terminal.notice(Messages.deviceCode(code, opened: opened))
                     }), on: selection, appIDFlag: appID, choice: chosen, clientSecret: browserSecret)
             case .password:
@@ -203,6 +203,18 @@ extension SwaggerCtl {
                 return try await controller.login(
                     as: name, method: .password(password), on: selection, appIDFlag: appID, choice: chosen,
                     clientSecret: clientSecret)
+            }
+        }
+
+        /// Opens `url` in the browser, and says so when that fails, now or when the browser ends.
+        /// - Returns: Whether a browser was started.
+        private static func openBrowser(_ url: URL, _ environment: [String: String]) -> Bool {
+            switch Browser.open(url, environment: environment, exited: Terminal.warning) {
+            case .started: return true
+            case .none: return false
+            case .failed(let reason):
+                Terminal.warning("could not start the browser (\(reason)); open the address yourself.")
+                return false
             }
         }
 

@@ -1,16 +1,29 @@
 import CSpawn
+import Dispatch
 import FoundationEssentials
 import Glibc
 
 /// Opens an address in the person's browser, as `gh` and `git web--browse` do: `$BROWSER`, else `xdg-open`
 /// where there is a display.
 enum Browser {
+    /// How starting the browser went.
+    enum Opening: Equatable {
+        /// It was started; a failure later is told to `exited`.
+        case started
+        /// There is none to start, such as over SSH: the address is only printed.
+        case none
+        /// It could not be started: the program and the system's reason.
+        case failed(String)
+    }
+
     /// Starts the browser on `url` and does not wait for it: a browser may run for as long as the person keeps
-    /// it open. Its output goes nowhere, so it cannot mix with swaggerctl's.
-    /// - Returns: Whether a browser was started; `false` where none is, such as over SSH, when the address is
-    ///   only printed.
-    static func open(_ url: URL, environment: [String: String]) -> Bool {
-        guard let command = command(environment) else { return false }
+    /// it open. Its output goes nowhere, so it cannot mix with swaggerctl's. A browser that ends with a failure
+    /// (`BROWSER=false`, an `xdg-open` with nothing to open the address) is told to `exited` with a line that says
+    /// so, whenever that happens.
+    static func open(_ url: URL, environment: [String: String], exited: @escaping @Sendable (String) -> Void)
+        -> Opening
+    {
+        guard let command = command(environment) else { return .none }
         // The address is one argument, never shell text: it came from a server.
         let arguments =
             command.contains("%s")
@@ -23,13 +36,29 @@ enum Browser {
                 &actions, descriptor, "/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
         }
         // Nothing else: not the listener the code comes back to, nor the connection to the token endpoint.
-        guard swaggerctl_spawn_closefrom(&actions, 3) == 0 else { return false }
+        guard swaggerctl_spawn_closefrom(&actions, 3) == 0 else {
+            return .failed("\(arguments[0]): cannot close descriptors")
+        }
         var argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var envp = childEnvironment(environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
-        return posix_spawnp(&pid, arguments[0], &actions, nil, &argv, &envp) == 0
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, &envp)
+        guard spawned == 0 else { return .failed("\(arguments[0]): \(String(cString: strerror(spawned)))") }
+        let child = pid
+        let program = arguments[0]
+        // Reaped on a thread of its own, so that the login waits for the sign-in and not for the browser.
+        DispatchQueue.global().async {
+            var status: Int32 = 0
+            guard waitpid(child, &status, 0) == child else { return }
+            let signal = status & 0x7f
+            let code = (status >> 8) & 0xff
+            guard signal != 0 || code != 0 else { return }
+            let how = signal != 0 ? "was killed by signal \(signal)" : "exited with status \(code)"
+            exited("the browser (\(program)) \(how); open the address yourself.")
+        }
+        return .started
     }
 
     /// The environment a child starts with: swaggerctl's own, without its variables (`SWAGGERCTL_TOKEN` among them)

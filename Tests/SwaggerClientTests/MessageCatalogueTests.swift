@@ -1,0 +1,111 @@
+import Foundation
+import SessionMachine
+import SwaggerModel
+import TestSupport
+import Testing
+
+@testable import SwaggerClient
+
+/// Every error and warning the session flows can print, with values of a usual length, held to one style: at most
+/// two lines at 80 columns with the prefix it is printed with, one way of writing seconds and statuses, and no
+/// doubled full stop.
+@Suite("Message catalogue: every failure and warning fits two lines, in one style")
+struct MessageCatalogueTests {
+    static let server = Fixtures.serverURL("https://api.example.com")
+    static let other = Fixtures.serverURL("https://auth.example.com")
+    static let account = Account(server: server, name: "ana@example.com")
+    static let record = Fixtures.record(account)
+    static let messages = Messages(timeout: .seconds(10), now: Fixtures.savedAt)
+    static let description = Fixtures.bundled(server)
+    /// A store's own error, as the token store or a private file words it.
+    static let storeError = SwaggerError(
+        .failure, "Could not write /home/ana/.config/swaggerctl/sessions.json: No space left on device.")
+    /// What a server says, as long as servers usually say it.
+    static let said = "Unable to log in with provided credentials."
+
+    static let requestFailures: [APIServiceError] = [
+        .badCredentials(status: 400, message: said), .badCredentials(status: 401, message: nil),
+        .tokenRejected(challenge: nil), .refreshRejected, .forbidden(message: "This account is disabled."),
+        .forbidden(message: nil), .requestRejected(status: 404, message: nil),
+        .requestRejected(status: 400, message: said), .requestRejected(status: 422, message: nil),
+        .redirected(status: 302, location: "https://login.example.com/sso/start"),
+        .serverFailed(status: 503), .serverFailed(status: 429), .serverFailed(status: 501),
+        .contractViolation("an unexpected status (HTTP 418)"),
+        .notAProfile("the body is not a JSON object"),
+        .unreachable("connection refused"), .timedOut, .requestTooLarge(limit: 16 << 20),
+        .proxyFailed(proxy: "http://proxy.example.com:3128", .unreachable("connection refused")),
+        .proxyFailed(proxy: "http://proxy.example.com:3128", .authenticationRequired),
+        .proxyFailed(proxy: "http://proxy.example.com:3128", .refused),
+        .tls(.untrusted), .tls(.expired(Fixtures.savedAt.addingTimeInterval(-86_400))),
+        .tls(.notYetValid(Fixtures.savedAt.addingTimeInterval(86_400))), .tls(.wrongHost),
+        .tls(.noCommonProtocol), .tls(.notTLS), .tls(.handshakeFailed),
+        .tls(.unloadableTrustStore("/etc/ssl/certs/ca-certificates.crt")),
+        .elsewhere(other, .unreachable("connection refused")),
+    ]
+
+    static let failures: [SessionFailure] =
+        requestFailures.map { .requestFailed($0, server: server, account: account.name, description: description) }
+        + [
+            .undescribed(server: server, login: URL(filePath: "/auth/login")),
+            .environmentTokenRejected(server: server), .environmentTokenExpired(server: server),
+            .sessionEnded(account, because: .tokenRejected(challenge: nil)),
+            .sessionEnded(account, because: .forbidden(message: "This account is disabled.")),
+            .noStoredToken(account), .sessionGone(account), .expiredWithoutRefreshToken(account),
+            .plainHTTPRefused(server: server, sending: .password),
+            .plainHTTPRefused(server: server, sending: .tokens(account: account.name)),
+            .plainHTTPRefused(server: server, sending: .environmentToken),
+            .foreignOrigin(server: server, .init(step: "login", origin: other), sending: .password),
+            .profileAfterLogin(.unreachable("connection refused"), record),
+            .unusableProfile(.notAProfile("the body is not a JSON object"), account, description),
+            .notStored(account, storeError), .renewedButNotStored(account, storeError),
+            .renewalRefused(record, status: 400, message: "invalid_grant"),
+            .renewalNotWritable(account, storeError), .notRemoved(account, storeError, revoked: true),
+            .otherAccountSignedIn(server: server, asked: account.name, signedIn: "ivo@example.com"),
+            .unknownAccountSignedIn(server: server),
+            .deviceLoginEnded(server: server, .denied), .deviceLoginEnded(server: server, .expired),
+            .browserLoginEnded(server: server, .denied("The user denied access.")),
+            .browserLoginEnded(server: server, .refused("invalid_scope", "The scope is not allowed.")),
+            .browserLoginEnded(server: server, .noCode), .browserLoginEnded(server: server, .timedOut(.seconds(300))),
+        ]
+
+    static let logoutWarnings: [LogoutCoordinator.Warning] = [
+        .serverCannotRevoke(server), .tokensUnreadable(storeError, server: server),
+        .plainHTTPRefused(account, to: server), .foreignOrigin(account, .init(step: "revocation", origin: other)),
+        .revocationFailed(.unreachable("connection refused"), server: server, description: description),
+    ]
+
+    /// Every line, with the prefix it is printed with.
+    static var lines: [String] {
+        failures.map { "swaggerctl: \(messages.error($0).message)" }
+            + logoutWarnings.map { "swaggerctl: warning: \(messages.warning($0))" }
+            + logoutWarnings.map { "swaggerctl: \(messages.failure($0))" }
+            + [
+                SwaggerError.notLoggedInAnywhere, .noServer, .loginWithoutServer, .tokenWithoutServer, .notAToken,
+                Messages.nothingDescribed(server, ["no login operation", "no profile operation"]),
+                Messages.noBrowserLogin(server, description), Messages.noDeviceAuthorization(server, description),
+                Messages.noPasswordGrant(server, description),
+            ].map { "swaggerctl: \($0.message)" }
+            + [
+                Messages.nowActive("ivo@example.com", on: server), Messages.browserWrongState,
+                Messages.browserLatecomer,
+            ]
+            .map { "swaggerctl: warning: \($0)" }
+            + [
+                Messages.foreignOrigin(server, .init(step: "login", origin: other)),
+                Messages.otherOrigins(server, [other]),
+            ].map { "swaggerctl: \($0)" }
+    }
+
+    @Test("each fits two lines of 80 columns", arguments: lines)
+    func twoLines(line: String) {
+        #expect(!line.contains("\n"), "one line, wrapped by the terminal")
+        #expect(line.count <= 160, "\(line.count) characters")
+    }
+
+    @Test("one style: seconds as \"10 s\", statuses as \"(HTTP 404)\", no doubled full stop", arguments: lines)
+    func style(line: String) {
+        #expect(!line.contains(" sec"), "seconds are written \"10 s\"")
+        #expect(!line.contains("with HTTP") && !line.contains("HTTP status"), "a status is written (HTTP 404)")
+        #expect(!line.contains("..") && !line.contains(".\"."), "a doubled full stop")
+    }
+}
