@@ -64,9 +64,8 @@ struct APITests {
                 #expect(result.status == 1, "\(result)")
                 #expect(
                     result.stderr
-                        == "swaggerctl: Stopped after 1 page: \(server.origin)/fp/unknown?page=2 answered the items of "
-                        + "the page before, so the server does not page that way and the list may be incomplete. Page "
-                        + "through it with the parameters the API documents.\n", "\(result)")
+                        == "swaggerctl: Stopped after 1 page: /fp/unknown?page=2 repeated the page before; "
+                        + "the list may be incomplete. Page with the API's parameters.\n", "\(result)")
                 // The repeated page is not shown: each item once.
                 #expect(result.stdout.components(separatedBy: "\"id\"").count - 1 == 10, "\(result)")
             }
@@ -152,9 +151,8 @@ struct APITests {
             #expect(refused.stdout == #"{"detail":"Admins only"}"#, "\(refused)")
             #expect(
                 refused.stderr
-                    == "swaggerctl: \(server.origin) answered HTTP 401 Unauthorized: it refused the token for this "
-                    + "request. If the session has ended, `swaggerctl details` says so; then run `swaggerctl login -s "
-                    + "\(server.origin)`.\n", "\(refused)")
+                    == "swaggerctl: \(server.origin) refused the token (HTTP 401 Unauthorized). If `swaggerctl details` "
+                    + "says the session has ended, log in again.\n", "\(refused)")
             #expect(try await Self.counters(server)["refreshes"] == 2)
             #expect(try sandbox.sessions.records().count == 1)
             #expect(try await sandbox.swaggerctl("details").status == 0)
@@ -170,7 +168,7 @@ struct APITests {
             #expect(other.status == 64, "\(other)")
             #expect(
                 other.stderr.hasPrefix(
-                    "swaggerctl: Refusing to send the session's token for \(server.origin) to http://localhost:\(port):"
+                    "swaggerctl: Refusing to send the token for \(server.origin) to http://localhost:\(port), which"
                 ),
                 "\(other)")
             #expect(try await Self.counters(server)["requests"] == requests)
@@ -180,8 +178,8 @@ struct APITests {
             #expect(elsewhere.stdout.hasPrefix(#"{"results":[1],"#), "\(elsewhere)")
             #expect(
                 elsewhere.stderr
-                    == "swaggerctl: Stopped after 1 page: the next page is at http://attacker.example/collect?page=2, "
-                    + "off \(server.origin), and the token goes only to the server that issued it.\n", "\(elsewhere)")
+                    == "swaggerctl: Stopped after 1 page: the next page, http://attacker.example/collect?page=2, is off "
+                    + "\(server.origin), and the token goes nowhere else.\n", "\(elsewhere)")
         }
     }
 
@@ -209,7 +207,8 @@ struct APITests {
             #expect(teapot.stdout == #"{"detail":"I'm a teapot"}"#, "\(teapot)")
             #expect(teapot.stderr.hasPrefix("HTTP 418 I'm a teapot\n"), "\(teapot)")
             #expect(teapot.stderr.contains("content-type: application/json\n"), "\(teapot)")
-            #expect(teapot.stderr.hasSuffix("swaggerctl: \(server.origin) answered HTTP 418 I'm a teapot.\n"))
+            #expect(
+                teapot.stderr.hasSuffix("swaggerctl: \(server.origin) refused the request (HTTP 418 I'm a teapot).\n"))
         }
     }
 

@@ -125,8 +125,8 @@ struct AccountsTests {
             #expect(result.status == 4)
             #expect(
                 result.stderr
-                    == "swaggerctl: nobody@example.com is not logged in to \(server.apiURL). Only demo@example.com is "
-                    + "logged in there; run `swaggerctl login -s \(server.apiURL) -e nobody@example.com` to add it.\n")
+                    == "swaggerctl: nobody@example.com is not logged in to \(server.apiURL); only demo@example.com is "
+                    + "logged in there. Run `swaggerctl login -s \(server.apiURL) -e nobody@example.com`.\n")
             #expect(try Data(contentsOf: sandbox.sessionsFile) == before)
         }
     }

@@ -166,8 +166,8 @@ struct FailureTests {
             expectOneLine(result)
             #expect(
                 result.stderr
-                    == "swaggerctl: Nothing answers POST /User/AdminLogin on \(root), and no OpenAPI document was "
-                    + "found. Check the URL, or use `server set --openapi URL`.\n", "\(result)"
+                    == "swaggerctl: Nothing answers POST /User/AdminLogin on \(root), which has no OpenAPI document. "
+                    + "Check the URL or `server set --openapi`.\n", "\(result)"
             )
         }
         // Python's own static file server answers a POST with 501.

@@ -66,8 +66,8 @@ struct GlewlwydTests {
             #expect(login.status == 4, "\(login)")
             #expect(
                 login.stderr.hasSuffix(
-                    "swaggerctl: ana@example.com signed in to \(server.issuer), not bob@example.com; nothing was "
-                        + "stored. Sign in as bob@example.com, or drop -e and -u.\n"),
+                    "swaggerctl: ana@example.com signed in, not bob@example.com; nothing was stored. Sign in as "
+                        + "bob@example.com, or drop -e and -u.\n"),
                 "\(login)")
             #expect(try sandbox.sessions.records().isEmpty)
         }

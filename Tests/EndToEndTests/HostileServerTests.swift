@@ -79,7 +79,7 @@ struct HostileServerTests {
 
             let broken = try await sandbox.swaggerctl("details", "-e", "broken@example.com")
             #expect(broken.status == 1, "\(broken)")
-            #expect(broken.stderr.contains("cannot be read. Run `swaggerctl logout"))
+            #expect(broken.stderr.contains("cannot be read; `swaggerctl logout -s "))
 
             let logout = try await sandbox.swaggerctl("logout", "-e", "broken@example.com")
             #expect(logout.status == 0, "\(logout)")
@@ -479,7 +479,7 @@ struct HostileServerTests {
                 [.posixPermissions: 0o644], ofItemAtPath: sandbox.credentialsFile.path)
             let readable = try await sandbox.swaggerctl("token")
             #expect(readable.status == 1, "\(readable)")
-            #expect(readable.stderr.contains("can be read or changed by other users (mode 0644)"))
+            #expect(readable.stderr.contains("is open to others (mode 0644), so it is not used."))
             #expect(readable.stdout.isEmpty)
             try FileManager.default.setAttributes(
                 [.posixPermissions: 0o600], ofItemAtPath: sandbox.credentialsFile.path)

@@ -141,7 +141,7 @@ struct IdentityTests {
             #expect(
                 result.stderr
                     == "swaggerctl: The profile at /api/User/User is not usable (the profile is not a JSON object); "
-                    + "nothing was stored. Set its address with `server set --profile-path`.\n")
+                    + "nothing was stored. Set it with `server set --profile-path`.\n")
             #expect(try sandbox.sessions.records().isEmpty)
             #expect(try sandbox.allFileContents().contains("tok-123") == false)
         }

@@ -605,10 +605,10 @@ struct SecretServiceTests {
             // --keyring file never touches D-Bus, so it cannot read a token that is in the keyring.
             let fileOnly = try await sandbox.swaggerctl("details", "--keyring", "file")
             #expect(fileOnly.status == 1, "\(fileOnly)")
-            #expect(fileOnly.stderr.contains("is in the Secret Service, which --keyring file does not use"))
+            #expect(fileOnly.stderr.contains("is in the Secret Service, not used with --keyring file"))
             let fileLogout = try await sandbox.swaggerctl("logout", "--keyring", "file")
             #expect(fileLogout.status == 1, "\(fileLogout)")
-            #expect(fileLogout.stderr.contains("which --keyring file does not use, so nothing was logged out"))
+            #expect(fileLogout.stderr.contains("not used with --keyring file, so nothing was logged out"))
             #expect(try sandbox.sessions.records().map(\.name) == [Self.demo.email])
 
             let logout = try await sandbox.swaggerctl("logout")

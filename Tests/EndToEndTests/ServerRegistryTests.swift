@@ -20,7 +20,7 @@ struct ServerRegistryTests {
 
             let refused = try await sandbox.swaggerctl("server", "forget", url)
             #expect(refused.status == 1, "\(refused)")
-            #expect(refused.stderr.contains("log out first (`swaggerctl logout -s \(url) -e demo@example.com`)"))
+            #expect(refused.stderr.contains("log out first: `swaggerctl logout -s \(url) -e demo@example.com`."))
 
             // Logging out keeps the description, and the server stays the one commands use.
             try #require(try await sandbox.swaggerctl("logout").status == 0)

@@ -108,8 +108,8 @@ struct FileBackendTests {
             try await backend.store(Credentials(accessToken: "u"), for: Fixtures.ivo)
         }
         for error in [readError, storeError] {
-            #expect(error?.message.contains("can be read or changed by other users (mode 0644)") == true)
-            #expect(error?.message.contains("chmod 600 \(credentialsFile.path)") == true)
+            #expect(error?.message.hasPrefix("\(credentialsFile.path) is open to others (mode 0644)") == true)
+            #expect(error?.message.contains("`chmod 600` it") == true)
         }
         #expect(try manager.posixPermissions(credentialsFile) == 0o644)
         #expect(try Data(contentsOf: credentialsFile) == contents)

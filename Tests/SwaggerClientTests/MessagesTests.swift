@@ -84,7 +84,7 @@ struct MessagesTests {
     func signedIn() {
         let other = Self.messages.error(
             .otherAccountSignedIn(server: Fixtures.server, asked: "ana@example.com", signedIn: "bob@example.com"))
-        #expect(other.code == .authentication && other.message.hasPrefix("bob@example.com signed in to"))
+        #expect(other.code == .authentication && other.message.hasPrefix("bob@example.com signed in, not "))
         let nobody = Self.messages.error(.unknownAccountSignedIn(server: Fixtures.server))
         #expect(nobody.code == .authentication && nobody.message.hasSuffix("Name the account with -e or -u."))
     }

@@ -48,8 +48,8 @@ package struct PrivateDirectory: Sendable {
             if stat(path, &status) == 0, status.st_uid != geteuid() {
                 throw SwaggerError(
                     .failure,
-                    "\(path) belongs to another user (uid \(status.st_uid)), so swaggerctl does not use it. Set "
-                        + "SWAGGERCTL_CONFIG_DIR or SWAGGERCTL_CACHE_DIR to a folder of your own.")
+                    "\(path) belongs to another user (uid \(status.st_uid)); it is not used. Set "
+                        + "SWAGGERCTL_CONFIG_DIR, or _CACHE_DIR.")
             }
             mode = status.st_mode & 0o700
         } else {
@@ -93,16 +93,15 @@ package struct PrivateDirectory: Sendable {
         if status.st_uid != geteuid() {
             throw SwaggerError(
                 .failure,
-                "\(file) belongs to another user (uid \(status.st_uid)), so swaggerctl does not use it. Move it "
-                    + "aside, or set SWAGGERCTL_CONFIG_DIR to a folder of your own.")
+                "\(file) belongs to another user (uid \(status.st_uid)), so it is not used. Move it aside, or set "
+                    + "SWAGGERCTL_CONFIG_DIR.")
         }
         let mode = status.st_mode & 0o777
         if mode & 0o077 != 0 {
             throw SwaggerError(
                 .failure,
-                "\(file) can be read or changed by other users (mode 0\(String(mode, radix: 8))), so swaggerctl does "
-                    + "not use it. If no one else could have read it, run `chmod 600 \(file)`; otherwise log out and "
-                    + "log in again.")
+                "\(file) is open to others (mode 0\(String(mode, radix: 8))), so it is not used. If no one read "
+                    + "it, `chmod 600` it; else log in again.")
         }
         do throws(DescriptorIO.Failure) {
             return try DescriptorIO.readAll(descriptor)
@@ -168,8 +167,8 @@ package struct PrivateDirectory: Sendable {
             close(descriptor)
             throw SwaggerError(
                 .failure,
-                "\(lockPath) belongs to another user (uid \(status.st_uid)), so swaggerctl does not lock it. Remove "
-                    + "it, and make \(path) yours alone (chmod 700).")
+                "\(lockPath) belongs to another user (uid \(status.st_uid)), so it is not used. Remove it, and "
+                    + "`chmod 700` the folder.")
         }
         try Self.lock(descriptor, exclusive ? LOCK_EX : LOCK_SH, at: lockPath)
         defer {

@@ -135,8 +135,8 @@ package struct TokenStore: TokenStoring {
         let detail = consequence.isEmpty ? "" : ", \(consequence)"
         return SwaggerError(
             .failure,
-            "The token for \(account.name) on \(account.server) is in the Secret Service, which --keyring file "
-                + "does not use\(detail). Use --keyring auto or secret-service.")
+            "The token of \(account.name) is in the Secret Service, not used with --keyring file\(detail). Use "
+                + "--keyring auto.")
     }
 
     /// Removes `account`'s tokens from every backend the choice allows: the keyring first, then the file.

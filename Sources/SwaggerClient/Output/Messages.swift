@@ -62,8 +62,8 @@ package struct Messages: Sendable {
         case .undescribed(let server, let login):
             return SwaggerError(
                 .failure,
-                "Nothing answers POST \(Self.cut(login.pathAndQuery, to: 30)) on \(server), and no OpenAPI document was "
-                    + "found. Check the URL, or use `server set --openapi URL`.")
+                "Nothing answers POST \(Self.cut(login.pathAndQuery, to: 30)) on \(server), which has no OpenAPI "
+                    + "document. Check the URL or `server set --openapi`.")
         case .plainHTTPRefused(let server, let secret):
             let what =
                 switch secret {
@@ -90,11 +90,10 @@ package struct Messages: Sendable {
                     + "again for a new code.")
         case .browserLoginEnded(let server, let ending):
             return Self.browserLoginEnded(server, ending)
-        case .otherAccountSignedIn(let server, let asked, let signedIn):
+        case .otherAccountSignedIn(_, let asked, let signedIn):
             return SwaggerError(
                 .authentication,
-                "\(signedIn) signed in to \(server), not \(asked); nothing was stored. Sign in as \(asked), or drop -e "
-                    + "and -u.")
+                "\(signedIn) signed in, not \(asked); nothing was stored. Sign in as \(asked), or drop -e and -u.")
         case .unknownAccountSignedIn(let server):
             return SwaggerError(
                 .authentication,
@@ -107,7 +106,7 @@ package struct Messages: Sendable {
             return SwaggerError(
                 .server,
                 "The profile at \(Self.cut(address, to: 40)) is not usable "
-                    + "(\(Self.cut(detail, to: 40))); nothing was stored. Set its address with `server set --profile-path`."
+                    + "(\(Self.cut(detail, to: 40))); nothing was stored. Set it with `server set --profile-path`."
             )
         case .notStored(_, let error):
             // The store's own words say which store, and what to do about it.
@@ -158,8 +157,8 @@ package struct Messages: Sendable {
             let reason = said.map { ": \(Self.quoted($0))" } ?? ""
             return SwaggerError(
                 .failure,
-                "\(server) has nothing at that address (HTTP \(status))\(reason). Check the API's base URL, and the "
-                    + "addresses `server show` lists.")
+                "\(server) has nothing there (HTTP \(status))\(reason). Check the base URL and what `server show` "
+                    + "lists.")
         case .serverFailed(501):
             return SwaggerError(
                 .failure,
@@ -173,8 +172,8 @@ package struct Messages: Sendable {
         case .redirected(let status, let location):
             return SwaggerError(
                 .failure,
-                "\(server) redirected (HTTP \(status)) to \(location.map { Self.cut($0, to: 30) } ?? "another address"), "
-                    + "not followed with credentials. Pass the final URL with -s.")
+                "\(server) redirected (HTTP \(status)) to \(location.map { Self.cut($0, to: 30) } ?? "another address"); "
+                    + "credentials do not follow. Use the final URL.")
         case .serverFailed(429):
             return SwaggerError(
                 .server, "\(server) is too busy (HTTP 429) and still was after three attempts. Try again later.")
@@ -398,13 +397,16 @@ package struct Messages: Sendable {
 
     /// `login --web` to a server without an authorization endpoint, or without a client id to ask it for.
     package static func noBrowserLogin(_ server: ServerURL, _ description: ServerDescription) -> SwaggerError {
-        SwaggerError(
+        guard description.authorizationURL != nil else {
+            return SwaggerError(
+                .usage,
+                "\(server) names no authorization endpoint, so --web cannot be used. Log in with the password, or "
+                    + "use `server set --preset oauth2`.")
+        }
+        return SwaggerError(
             .usage,
-            description.authorizationURL == nil
-                ? "\(server) names no authorization endpoint, so --web cannot be used. Log in with the password, or "
-                    + "use `server set --preset oauth2`."
-                : "--web needs the client id that the server knows this tool by; give it with `swaggerctl server set "
-                    + "\(server) --client-id ID`.")
+            "--web needs the client id that the server knows this tool by; give it with `swaggerctl server set "
+                + "\(server) --client-id ID`.")
     }
 
     /// `login --device` to a server that names no device authorization endpoint.
@@ -439,7 +441,7 @@ package struct Messages: Sendable {
             return SwaggerError(
                 .authentication,
                 "\(server) ended the sign-in with \(Self.quoted(code))\(said(description)); nothing was stored. Check the "
-                    + "client id and the scope.")
+                    + "client id and scope.")
         case .noCode:
             return SwaggerError(
                 .authentication, "The browser's answer from \(server) had no code; nothing was stored. Log in again.")

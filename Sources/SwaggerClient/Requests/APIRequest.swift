@@ -80,8 +80,8 @@ package struct APIRequest: Sendable, Hashable {
             guard server.isSameOrigin(url) else {
                 throw SwaggerError(
                     .usage,
-                    "Refusing to send the session's token for \(server) to \(ServerURL.origin(of: url)?.absoluteString ?? "another host"): "
-                        + "it goes only to the server it was issued by. Give a path, such as /users/me.")
+                    "Refusing to send the token for \(server) to \(ServerURL.origin(of: url)?.absoluteString ?? "another host"), "
+                        + "which did not issue it. Give a path, such as /users/me.")
             }
             return url
         }

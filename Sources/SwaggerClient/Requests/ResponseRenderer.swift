@@ -61,27 +61,32 @@ package struct ResponseRenderer: Sendable {
     ///   else `server`.
     package static func failure(_ response: APIResponse, _ outcome: SessionController.RequestOutcome) -> SwaggerError? {
         guard !response.isSuccess else { return nil }
-        let answered =
-            "\(outcome.server) answered HTTP \(response.status)\(response.reason.isEmpty ? "" : " \(response.reason)")"
+        let server = outcome.server
+        let status = "HTTP \(response.status)\(response.reason.isEmpty ? "" : " \(response.reason)")"
         switch response.status {
         case 401:
             let advice =
                 outcome.usedEnvironmentToken
                 ? "SWAGGERCTL_TOKEN is not accepted here; unset it to use the stored session."
-                : "If the session has ended, `swaggerctl details` says so; then run "
-                    + "`swaggerctl login -s \(outcome.server)`."
-            return SwaggerError(.authentication, "\(answered): it refused the token for this request. \(advice)")
+                : "If `swaggerctl details` says the session has ended, log in again."
+            return SwaggerError(.authentication, "\(server) refused the token (\(status)). \(advice)")
         case 300..<400:
-            let location = response.header("Location").map { ", to \(String($0.prefix(200)))" } ?? ""
+            let location = response.header("Location").map { " to \(Messages.cut($0, to: 40))" } ?? ""
             return SwaggerError(
                 .failure,
-                "\(answered), a redirect\(location), which is not followed, so that the token goes nowhere else. Ask "
-                    + "for the new path instead.")
+                "\(server) redirected (HTTP \(response.status))\(location); not followed, so the token goes nowhere "
+                    + "else.")
         case 400..<500:
-            return SwaggerError(.failure, "\(answered).")
+            return SwaggerError(.failure, "\(server) refused the request (\(status)).")
         default:
-            return SwaggerError(.server, "\(answered).")
+            return SwaggerError(.server, "\(server) failed (\(status)).")
         }
+    }
+
+    /// A page's address in a line: its path on the session's server, else the whole URL, cut short.
+    static func address(_ url: URL, _ outcome: SessionController.RequestOutcome) -> String {
+        outcome.server.isSameOrigin(url)
+            ? Messages.cut(url.pathAndQuery, to: 40) : Messages.cut(url.absoluteString, to: 40)
     }
 
     /// The line for a `--paginate` that stopped before the last page, and its code: only the page limit is
@@ -99,30 +104,27 @@ package struct ResponseRenderer: Sendable {
             return .failure(
                 SwaggerError(
                     .failure,
-                    "Stopped after \(Self.pages(outcome.pages)): the next page is at \(url.absoluteString.prefix(300)), off "
-                        + "\(outcome.server), and the token goes only to the server that issued it."))
+                    "Stopped after \(Self.pages(outcome.pages)): the next page, \(Self.address(url, outcome)), is off "
+                        + "\(outcome.server), and the token goes nowhere else."))
         case .loop(let url):
             return .failure(
                 SwaggerError(
                     .server,
-                    "Stopped after \(Self.pages(outcome.pages)): the server gave \(url.absoluteString.prefix(300)) as the "
+                    "Stopped after \(Self.pages(outcome.pages)): the server gave \(Self.address(url, outcome)) as the "
                         + "next page, which was fetched already."))
         case .undetermined(let members):
             let named = members.map { "\"\($0)\"" }.joined(separator: ", ")
             return .failure(
                 SwaggerError(
                     .failure,
-                    "Stopped after \(Self.pages(outcome.pages)): the answer looks like part of a longer list (it has "
-                        + "\(named)), but says nothing by which swaggerctl can find the next page, so the list may "
-                        + "be incomplete. Ask for all items at once with a parameter the API documents (such as a page "
-                        + "size), or page through them with their own parameters."))
+                    "Stopped after \(Self.pages(outcome.pages)): part of a list (it has \(named)) names no next page. Page "
+                        + "with the API's own parameters."))
         case .repeated(let url):
             return .failure(
                 SwaggerError(
                     .failure,
-                    "Stopped after \(Self.pages(outcome.pages)): \(url.absoluteString.prefix(300)) answered the items of "
-                        + "the page before, so the server does not page that way and the list may be incomplete. Page "
-                        + "through it with the parameters the API documents."))
+                    "Stopped after \(Self.pages(outcome.pages)): \(Self.address(url, outcome)) repeated the page before; "
+                        + "the list may be incomplete. Page with the API's parameters."))
         case .fetch, .complete:
             return nil
         }

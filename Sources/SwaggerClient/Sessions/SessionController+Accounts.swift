@@ -17,8 +17,8 @@ extension SessionController {
             let known = others.isEmpty ? "No account is" : "Only \(Messages.accountsAre(others))"
             throw SwaggerError(
                 .authentication,
-                "\(name) is not logged in to \(server). \(known) logged in there; run "
-                    + "`\(Messages.login(server, name))` to add it.")
+                "\(name) is not logged in to \(server); \(known.prefix(1).lowercased() + known.dropFirst()) logged in there. Run `\(Messages.login(server, name))`."
+            )
         }
         record.selectedAt = now()
         try sessions.save(record)

@@ -81,8 +81,8 @@ extension SessionController {
         guard accounts.isEmpty else {
             throw SwaggerError(
                 .failure,
-                "\(Messages.accountsAre(accounts)) logged in to \(server), whose sessions need its description; log "
-                    + "out first (`swaggerctl logout -s \(server) -e \(accounts[0])`).")
+                "\(Messages.accountsAre(accounts)) logged in to it; log out first: `swaggerctl logout -s \(server) -e "
+                    + "\(accounts[0])`.")
         }
         return try servers.forget(server)
     }

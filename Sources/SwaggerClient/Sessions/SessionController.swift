@@ -224,8 +224,8 @@ package struct SessionController: Sendable {
             if let damaged = try damagedAccounts(of: selection).first {
                 throw SwaggerError(
                     .failure,
-                    "The session record for \(damaged.name) on \(server) in \(sessions.path) cannot be read. Run "
-                        + "`swaggerctl logout -s \(server) -e \(damaged.name)` to remove it, then log in again.")
+                    "The record for \(damaged.name) cannot be read; `swaggerctl logout -s \(server) -e \(damaged.name)` "
+                        + "removes it.")
             }
             let who = selection.name.map { "\($0) is not" } ?? "You are not"
             let login = Messages.login(server, selection.name ?? "you@example.com")
