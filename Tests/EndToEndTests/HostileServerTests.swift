@@ -378,6 +378,41 @@ struct HostileServerTests {
         }
     }
 
+    @Test("a lock held past the bound ends the wait with a line that names the process holding it")
+    func heldLock() async throws {
+        let sandbox = try Sandbox(environment: ["SWAGGERCTL_LOCK_TIMEOUT": "0.3"])
+        try FileManager.default.createDirectory(at: sandbox.configDirectory, withIntermediateDirectories: true)
+        let lock = sandbox.configDirectory.appending(path: ".sessions.json.lock")
+        // Another process holds the session list's lock, and does not let go.
+        let holder = Process()
+        holder.executableURL = URL(filePath: "/usr/bin/python3")
+        holder.arguments = [
+            "-c",
+            "import fcntl, sys; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); "
+                + "sys.stdin.read()",
+            lock.path,
+        ]
+        let output = Pipe()
+        let input = Pipe()
+        holder.standardOutput = output
+        holder.standardInput = input
+        try holder.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+        }
+        // It prints once it holds the lock.
+        #expect(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("held"))
+
+        let result = try await sandbox.swaggerctl("status")
+        #expect(result.status == 1, "\(result)")
+        expectClean(result)
+        #expect(
+            result.stderr
+                == "swaggerctl: \(lock.path) has been locked by process \(holder.processIdentifier) (python3) for 0.3 s; "
+                + "try again once it is done, or end it.\n", "\(result)")
+    }
+
     // MARK: - 6: CRLF after a piped password
 
     @Test("the line break after a piped password is dropped, CRLF included", arguments: ["\n", "\r\n", ""])

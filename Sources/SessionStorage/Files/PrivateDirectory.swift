@@ -188,16 +188,66 @@ package struct PrivateDirectory: Sendable {
         return descriptor
     }
 
-    /// Waits for the `flock(2)` `operation` on `descriptor`, the lock file at `path`, through interrupted
-    /// waits. On failure the descriptor is closed.
+    /// How long a command waits for a lock that another process holds: `SWAGGERCTL_LOCK_TIMEOUT` seconds, else 60,
+    /// far more than any refresh or logout holds one (each request is bounded by `SWAGGERCTL_TIMEOUT`). Read here,
+    /// where every lock is taken, so that no caller can take one without the bound.
+    static let lockTimeout: Duration = {
+        guard let text = getenv("SWAGGERCTL_LOCK_TIMEOUT").map({ String(cString: $0) }), let seconds = Double(text),
+            seconds > 0, seconds <= 3600
+        else { return .seconds(60) }
+        return .seconds(seconds)
+    }()
+
+    /// Takes the `flock(2)` `operation` on `descriptor`, the lock file at `path`, waiting at most ``lockTimeout``
+    /// for another process to release it. On failure the descriptor is closed, and the error names the process
+    /// that holds the lock, from `/proc/locks`.
     static func lock(_ descriptor: Int32, _ operation: Int32, at path: String) throws(SwaggerError) {
-        while flock(descriptor, operation) != 0 {
-            guard errno == EINTR else {
+        let deadline = ContinuousClock.now + lockTimeout
+        var pause = Duration.milliseconds(5)
+        while flock(descriptor, operation | LOCK_NB) != 0 {
+            switch errno {
+            case EINTR:
+                continue
+            case EWOULDBLOCK where ContinuousClock.now < deadline:
+                // Short at first, since most holders are done within milliseconds; at most a tenth of a second.
+                let (seconds, attoseconds) = pause.components
+                var wait = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+                nanosleep(&wait, nil)
+                pause = min(pause * 2, .milliseconds(100))
+            case EWOULDBLOCK:
+                let holder = Self.holder(of: descriptor).map { " by \($0)" } ?? ""
+                close(descriptor)
+                throw SwaggerError(
+                    .failure,
+                    "\(path) has been locked\(holder) for \(lockTimeout.secondsText); try again once it is done, "
+                        + "or end it.")
+            default:
                 let reason = errnoText()
                 close(descriptor)
                 throw SwaggerError(.failure, "Could not lock \(path): \(reason).")
             }
         }
+    }
+
+    /// The process that holds a lock on the file open at `descriptor`, as "process 4321 (swaggerctl)": the
+    /// `flock` line of `/proc/locks` for the file's inode, and the process's `comm`; `nil` when neither says.
+    static func holder(of descriptor: Int32) -> String? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0,
+            let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        else { return nil }
+        for line in locks.split(separator: "\n") {
+            // "1: FLOCK  ADVISORY  WRITE 4321 fd:01:1234567 0 EOF", or with "->" before the kind for a waiter.
+            let fields = line.split(separator: " ").filter { $0 != "->" }
+            guard fields.count >= 6, fields[1] == "FLOCK",
+                fields[5].split(separator: ":").last.flatMap({ UInt64($0) }) == UInt64(status.st_ino),
+                let pid = Int32(fields[4]), pid != getpid()
+            else { continue }
+            let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
+                .split(separator: "\n").first.map(String.init)
+            return "process \(pid)\(name.map { " (\($0))" } ?? "")"
+        }
+        return nil
     }
 
     /// Removes the temporary files that ``write(_:to:)`` left for `name` when its process was killed. Call it
