@@ -151,7 +151,8 @@ struct BrowserLoginTests {
                 except OSError:
                     pass  # the listing's own descriptor, closed once it was read
             with open("\(record.path)", "w") as out:
-                out.write("\\n".join(sorted(held)) + "\\n--\\n" + "\\n".join(sorted(os.environ)) + "\\n")
+                out.write("\\n".join(sorted(held)) + "\\n--\\n" + "\\n".join(sorted(os.environ)) + "\\n--\\n"
+                          + "\\n".join(sys.argv[1:]) + "\\n--\\n" + oct(os.stat(sys.argv[1]).st_mode & 0o777) + "\\n")
             os.execv("\(PythonServer.python.path)", ["python", "\(PythonServer.browser.path)"] + sys.argv[1:])
             """.utf8
         ).write(to: inspector)
@@ -168,6 +169,13 @@ struct BrowserLoginTests {
             let names = parts[1].split(separator: "\n")
             #expect(!names.contains { $0.hasPrefix("SWAGGERCTL_") || $0.contains("TOKEN") }, "\(names)")
             #expect(names.contains("BROWSER_LOG"), "the rest of the environment is the browser's: \(names)")
+            // Its command line, which any local user can read, holds a private page's path and not the address.
+            let arguments = parts[2].split(separator: "\n").map(String.init)
+            #expect(
+                arguments.count == 1 && arguments[0].hasPrefix(sandbox.configDirectory.path + "/.sign-in-")
+                    && !arguments[0].contains("state"), "\(arguments)")
+            #expect(parts[3] == "0o600\n", "the page is its owner's alone")
+            #expect(!FileManager.default.fileExists(atPath: arguments[0]), "the page is removed when the login ends")
         }
     }
 

@@ -173,6 +173,8 @@ extension SwaggerCtl {
             let given = (email ?? username).map { AccountName($0, isEmail: email != nil) }
             // A confidential client's secret, for a browser login: the whole of standard input, or asked for.
             let browserSecret = signIn != .password && clientSecretStdin ? try clientSecret() : nil
+            // The page that forwarded the browser is no use once the login has ended, whatever the browser does.
+            defer { if signIn != .password { Browser.removePage(in: controller.configuration.directory) } }
             switch signIn {
             case .web:
                 spinner?.label = "Waiting for the browser's answer from \(selection.server)"
@@ -180,7 +182,7 @@ extension SwaggerCtl {
                     as: given,
                     method: .browser(
                         open: { url in
-                            let opened = Self.openBrowser(url, environment)
+                            let opened = Self.openBrowser(url, environment, folder: controller.configuration.directory)
                             Terminal.notice(Messages.browserAddress(url, opened: opened))
                         }, timeout: .seconds(browserTimeout ?? 300)),
                     on: selection, appIDFlag: appID, choice: chosen, clientSecret: browserSecret)
@@ -190,7 +192,7 @@ extension SwaggerCtl {
                     as: given,
                     method: .device(show: { code in
                         let address = code.verificationURIComplete ?? code.verificationURI
-                        let opened = Self.openBrowser(address, environment)
+                        let opened = Self.openBrowser(address, environment, folder: controller.configuration.directory)
                         Terminal.notice(Messages.deviceCode(code, opened: opened))
                     }), on: selection, appIDFlag: appID, choice: chosen, clientSecret: browserSecret)
             case .password:
@@ -208,8 +210,8 @@ extension SwaggerCtl {
 
         /// Opens `url` in the browser, and says so when that fails, now or when the browser ends.
         /// - Returns: Whether a browser was started.
-        private static func openBrowser(_ url: URL, _ environment: [String: String]) -> Bool {
-            switch Browser.open(url, environment: environment, exited: Terminal.warning) {
+        private static func openBrowser(_ url: URL, _ environment: [String: String], folder: URL) -> Bool {
+            switch Browser.open(url, environment: environment, folder: folder, exited: Terminal.warning) {
             case .started: return true
             case .none: return false
             case .failed(let reason):

@@ -20,14 +20,18 @@ enum Browser {
     /// it open. Its output goes nowhere, so it cannot mix with swaggerctl's. A browser that ends with a failure
     /// (`BROWSER=false`, an `xdg-open` with nothing to open the address) is told to `exited` with a line that says
     /// so, whenever that happens.
-    static func open(_ url: URL, environment: [String: String], exited: @escaping @Sendable (String) -> Void)
-        -> Opening
-    {
+    ///
+    /// The browser is given a page in `folder` (0600, in a 0700 folder) that forwards to `url`, rather than `url`
+    /// itself: a command line is readable by every local user in `/proc`, and the address carries the login's
+    /// `state` and PKCE challenge, or a device login's code, with which another user could race the sign-in.
+    /// Without a page (a folder that cannot be written), the address itself is given.
+    static func open(
+        _ url: URL, environment: [String: String], folder: URL, exited: @escaping @Sendable (String) -> Void
+    ) -> Opening {
         guard let command = command(environment) else { return .none }
+        let target = writePage(for: url, in: folder) ?? url.absoluteString
         // The address is one argument, never shell text: it came from a server.
-        let arguments =
-            command.contains("%s")
-            ? command.map { $0 == "%s" ? url.absoluteString : $0 } : command + [url.absoluteString]
+        let arguments = command.contains("%s") ? command.map { $0 == "%s" ? target : $0 } : command + [target]
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -59,6 +63,39 @@ enum Browser {
             exited("the browser (\(program)) \(how); open the address yourself.")
         }
         return .started
+    }
+
+    /// The page's path in `folder`: one per process, so that two logins never share one.
+    static func pagePath(in folder: URL) -> String {
+        folder.appending(path: ".sign-in-\(getpid()).html").path
+    }
+
+    /// Writes the page that forwards to `url`, readable by its owner alone; `nil` when it cannot be written.
+    private static func writePage(for url: URL, in folder: URL) -> String? {
+        let path = pagePath(in: folder)
+        unlink(path)
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        let address = escapedHTML(url.absoluteString)
+        let page = Array(
+            """
+            <!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=\(address)">
+            <title>swaggerctl sign-in</title><a href="\(address)">Continue to sign in</a>
+
+            """.utf8)
+        let written = page.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        return written == page.count ? path : nil
+    }
+
+    /// Removes the page of this process's login, once the login has ended.
+    static func removePage(in folder: URL) {
+        unlink(pagePath(in: folder))
+    }
+
+    private static func escapedHTML(_ text: String) -> String {
+        text.replacing("&", with: "&amp;").replacing("\"", with: "&quot;").replacing("<", with: "&lt;")
+            .replacing(">", with: "&gt;").replacing("'", with: "&#39;")
     }
 
     /// The environment a child starts with: swaggerctl's own, without its variables (`SWAGGERCTL_TOKEN` among them)

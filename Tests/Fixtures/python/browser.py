@@ -27,8 +27,10 @@ it), reads no standard input, waits at most 30 s for each answer, and exits 0 on
 standard error and 1 if a step fails (a form that is not there, an unexpected answer, a refused connection).
 """
 
+import html
 import http.cookiejar
 import os
+import re
 import sys
 import time
 import urllib.error
@@ -349,6 +351,17 @@ def device(browser, url, action, user, password, user_code, log):
     log(f"the provider says: {summary(done.text, 120)}")
 
 
+def page_target(argument):
+    """The address to open: the argument itself, or, for a local page (a path or file: URL), the address its
+    meta refresh forwards to, as a browser follows it."""
+    path = urllib.parse.urlsplit(argument).path if argument.startswith("file:") else argument
+    if not path.startswith("/") or not os.path.isfile(path):
+        return argument
+    with open(path, encoding="utf-8") as page:
+        found = re.search(r'http-equiv="refresh" content="0; url=([^"]*)"', page.read())
+    return html.unescape(found.group(1)) if found else argument
+
+
 def main():
     # No standard output, ever: the program that runs us keeps its own clean, and may read it to its end.
     try:
@@ -362,7 +375,7 @@ def main():
     action = os.environ.get("BROWSER_ACTION", "approve") or "approve"
     if len(sys.argv) != 2:
         return fail(log, f"usage: {os.path.basename(sys.argv[0])} URL (given {len(sys.argv) - 1} arguments)")
-    url = sys.argv[1]
+    url = page_target(sys.argv[1])
     if action not in ACTIONS:
         return fail(log, f"BROWSER_ACTION={action}: not one of {', '.join(sorted(ACTIONS))}")
     if os.environ.get("BROWSER_DETACH") == "1" and action != "none":
