@@ -413,6 +413,48 @@ struct HostileServerTests {
                 + "try again once it is done, or end it.\n", "\(result)")
     }
 
+    @Test("a swaggerctl that holds a password is undumpable: another process of its user cannot read its memory")
+    func undumpable() async throws {
+        // A second local user: nobody, whose processes' /proc entries are theirs unless a process is undumpable.
+        let home = FileManager.default.temporaryDirectory.appending(path: "swaggerctl-nobody-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        #expect(chown(home.path, 65534, 65534) == 0)
+        let gate = FaultServer.Gate()
+        var held = FaultServer.goodLogin
+        held.held = true
+        let logins = FaultServer.Replies([held])
+        try await FaultServer.run(logins: logins, profiles: .init([.init(body: "{}")]), gate: gate) { url in
+            let process = Process()
+            process.executableURL = URL(filePath: "/usr/bin/setpriv")
+            process.arguments = [
+                "--reuid", "65534", "--regid", "65534", "--clear-groups", Binaries.swaggerctl.path, "login", "-s", url,
+                "-e", "a@example.com", "--password-stdin",
+            ]
+            process.environment = ["HOME": home.path, "SWAGGERCTL_KEYRING": "file", "PATH": "/usr/bin:/bin"]
+            let input = Pipe()
+            process.standardInput = input
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            try input.fileHandleForWriting.write(contentsOf: Data("hostile-Passw0rd!\n".utf8))
+            try input.fileHandleForWriting.close()
+            // The login is at the server, which holds its answer: the password is in the process's memory now.
+            while logins.count == 0, process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+            let proc = "/proc/\(process.processIdentifier)"
+            let status = try String(contentsOfFile: "\(proc)/status", encoding: .utf8)
+            #expect(status.contains("Uid:\t65534\t65534\t65534\t65534"), "it runs as nobody: \(status)")
+            // An undumpable process's /proc files belong to root, so its own user can neither read its environment
+            // nor attach to it; a dumpable one's would be nobody's.
+            for file in ["environ", "mem"] {
+                let owner = try FileManager.default.attributesOfItem(atPath: "\(proc)/\(file)")[.ownerAccountID]
+                #expect(owner as? Int == 0, "\(file) belongs to uid \(String(describing: owner))")
+            }
+            gate.open()
+            process.waitUntilExit()
+        }
+    }
+
     // MARK: - 6: CRLF after a piped password
 
     @Test("the line break after a piped password is dropped, CRLF included", arguments: ["\n", "\r\n", ""])
