@@ -36,7 +36,7 @@ struct FastAPIUsersTests {
             if discovered {
                 #expect(
                     login.stderr.hasPrefix(
-                        "Found in \(server.origin)/openapi.json: login POST /auth/jwt/login, no refresh, logout POST "
+                        "Found in /openapi.json: login POST /auth/jwt/login, no refresh, logout POST "
                             + "/auth/jwt/logout, profile GET /users/me.\n"),
                     "\(login)")
             }

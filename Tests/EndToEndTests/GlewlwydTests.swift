@@ -19,7 +19,7 @@ struct GlewlwydTests {
             let metadata = "\(server.issuer)/.well-known/openid-configuration"
             #expect(
                 set.stderr.hasPrefix(
-                    "Found in \(metadata): login POST //api/oidc/token, refresh POST //api/oidc/token, logout POST "
+                    "Found in \(URL(string: metadata)?.path ?? metadata): login POST //api/oidc/token, refresh POST //api/oidc/token, logout POST "
                         + "//api/oidc/revoke, profile GET //api/oidc/userinfo.\n"),
                 "\(set)")
             let show = try await sandbox.swaggerctl("server", "show")

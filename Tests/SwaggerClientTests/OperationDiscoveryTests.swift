@@ -235,15 +235,16 @@ struct OperationDiscoveryTests {
         #expect(made.refresh?.shape == .json(field: "refresh") && made.revocation?.shape == .json(field: "refresh"))
         #expect(made.profile.url.absoluteString == "http://h:8000/api/users/me/")
         #expect(Set(sources.values) == [document.absoluteString])
-        let line = try #require(
-            Messages.discovery(
-                SessionController.ServerChoice(
-                    server: server, serverDescription: made, sources: sources, finding: finding)))
+        let lines = Messages.discovery(
+            SessionController.ServerChoice(server: server, serverDescription: made, sources: sources, finding: finding))
         #expect(
-            line.hasPrefix(
-                "Found in http://h:8000/api/schema/: login POST /api/token/, refresh POST /api/token/refresh/, "
-                    + "logout POST /api/token/blacklist/, profile GET /api/users/me/.\nFor the profile, chose GET /api/users/me/ over GET "
-                    + "/api/users/"), "\(line)")
+            lines.first
+                == "Found in /api/schema/: login POST /api/token/, refresh POST /api/token/refresh/, logout POST "
+                + "/api/token/blacklist/, profile GET /api/users/me/.", "\(lines)")
+        #expect(
+            lines.dropFirst().first?.hasPrefix("For the profile, chose GET /api/users/me/ over GET /api/users/")
+                == true,
+            "each its own line, not one with a line break in it: \(lines)")
 
         var flags = ServerFlags()
         try flags.set("profile-path", "/users/")
@@ -259,10 +260,10 @@ struct OperationDiscoveryTests {
         // The revocation is still the document's, sent as the flag says.
         #expect(changedSources["profile"] == "given" && changedSources["revocation"] == document.absoluteString)
         // The line credits the flag with the profile, and says nothing of the choice the flag overrode.
-        let credited = try #require(
-            Messages.discovery(
-                SessionController.ServerChoice(
-                    server: server, serverDescription: changed, sources: changedSources, finding: finding)))
+        let credited = Messages.discovery(
+            SessionController.ServerChoice(
+                server: server, serverDescription: changed, sources: changedSources, finding: finding)
+        ).joined(separator: "\n")
         #expect(credited.hasSuffix("logout POST /api/token/blacklist/; profile given."), "\(credited)")
         #expect(!credited.contains("chose"), "\(credited)")
     }

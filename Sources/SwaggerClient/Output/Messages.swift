@@ -290,11 +290,13 @@ package struct Messages: Sendable {
     }
 
     /// What discovery found, in a line, and a line for each step that had several candidates, naming the flag
-    /// that picks another: `Found in URL: login POST /token/ (with provider=db), refresh POST /token/refresh/, logout
-    /// POST /token/blacklist/, profile GET /users/me/, token as Authorization: Token.` A part that the person gave, or
-    /// that a preset says, is not credited to the documents. `nil` when no document was read.
-    package static func discovery(_ choice: SessionController.ServerChoice) -> String? {
-        guard let finding = choice.finding, !finding.documents.isEmpty else { return nil }
+    /// that picks another: `Found in /api/schema/: login POST /token/ (with provider=db), refresh POST
+    /// /token/refresh/, logout POST /token/blacklist/, profile GET /users/me/, token as Authorization: Token.` A document on the
+    /// server's host is named by its path, and the first of several stands for them all, so that the line fits
+    /// two lines of a terminal; `-v` shows every request. A part that the person gave, or that a preset says, is
+    /// not credited to the documents. Empty when no document was read.
+    package static func discovery(_ choice: SessionController.ServerChoice) -> [String] {
+        guard let finding = choice.finding, !finding.documents.isEmpty else { return [] }
         let description = choice.serverDescription
         let documents = finding.documents.map(\.absoluteString)
         /// Whether `part` came from the documents.
@@ -311,7 +313,7 @@ package struct Messages: Sendable {
         let givenDocument = choice.sources["document"] == "given"
         let named = finding.documents.map { url in
             givenDocument || url.absoluteString.hasPrefix(choice.server.string + "/")
-                ? url.absoluteString : "\(url.absoluteString) (outside \(choice.server))"
+                ? address(url) : "\(address(url)) (outside \(choice.server))"
         }
         var steps: [String] = []
         if found("login") {
@@ -337,9 +339,9 @@ package struct Messages: Sendable {
         if found("token"), description.token != .bearer { steps.append("token as \(description.token.text)") }
         let given = ["login", "refresh", "revocation", "profile"].filter { choice.sources[$0] == "given" }
         let others = given.isEmpty ? "" : "; \(given.joined(separator: ", ")) given"
+        let sources = named.count > 1 ? "\(named[0]) (and \(named.count - 1) more)" : named[0]
         var lines = [
-            "Found in \(named.joined(separator: " and ")): "
-                + "\(steps.isEmpty ? "nothing that was used" : steps.joined(separator: ", "))\(others)."
+            "Found in \(sources): \(steps.isEmpty ? "nothing that was used" : steps.joined(separator: ", "))\(others)."
         ]
         // A choice that a flag overrode is not worth a line.
         for contest in finding.described?.contested ?? [] where !given.contains(Self.part(of: contest.step)) {
@@ -348,7 +350,7 @@ package struct Messages: Sendable {
                     + "\(contest.others.count > 3 ? " and \(contest.others.count - 3) more" : ""); choose another with "
                     + "`swaggerctl server set \(choice.server) \(contest.flag) PATH`.")
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     /// The description language's part that a discovery step is.

@@ -156,7 +156,7 @@ extension SwaggerCtl {
             try await controller.checkStores(on: selection.server)
             // Before the password is asked for: it says where the password will go. Another host than the one
             // named is said whatever -q says.
-            if let discovered = Messages.discovery(choice), !quiet { Terminal.notice(discovered) }
+            if !quiet { Messages.discovery(choice).forEach(Terminal.notice) }
             let others = OriginRule.allowedOthers(selection.server, choice.serverDescription)
             if !others.isEmpty { Terminal.notice(Messages.otherOrigins(selection.server, others)) }
             let environment = ProcessInfo.processInfo.environment

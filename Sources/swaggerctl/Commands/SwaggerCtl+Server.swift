@@ -131,7 +131,7 @@ extension SwaggerCtl.Server {
                         url, given: given, discover: rediscover, appID: appID, caCertificate: caCertificate)
                 }
             }
-            if let discovered = Messages.discovery(choice) { Terminal.notice(discovered) }
+            Messages.discovery(choice).forEach(Terminal.notice)
             Terminal.notice("Saved how to talk to \(entry.server).")
         }
 
