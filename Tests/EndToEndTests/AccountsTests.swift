@@ -306,13 +306,10 @@ struct AccountsTests {
 
         try await withDemoServer { server in
             let terminal = try await sandbox.onTerminal("login", "-e", Sandbox.demo.email)
-            let status = try await onDedicatedThread {
-                try terminal.read(until: "Server URL: ")
-                terminal.type("\(server.apiURL)\n")
-                try terminal.read(until: "Password for \(Sandbox.demo.email): ")
-                terminal.type("\(Sandbox.demo.password)\n")
-                return try terminal.finish()
-            }
+            let status = try await terminal.answer([
+                ("Server URL: ", "\(server.apiURL)\n"),
+                ("Password for \(Sandbox.demo.email): ", "\(Sandbox.demo.password)\n"),
+            ])
             #expect(status == 0, "\(terminal.transcript)")
             #expect(try sandbox.sessions.records().map(\.server.string) == [server.apiURL])
             #expect(try await sandbox.swaggerctl("token").status == 0, "the server asked for is the default now")

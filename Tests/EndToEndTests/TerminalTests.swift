@@ -99,13 +99,9 @@ struct TerminalTests {
         let sandbox = try Sandbox()
         try await withDemoServer { server in
             let terminal = try await sandbox.onTerminal("login", "-s", server.apiURL)
-            let status = try await onDedicatedThread {
-                try terminal.read(until: "E-mail: ")
-                terminal.type("demo@example.com\n")
-                try terminal.read(until: "Password for demo@example.com: ")
-                terminal.type("demo-password\n")
-                return try terminal.finish()
-            }
+            let status = try await terminal.answer([
+                ("E-mail: ", "demo@example.com\n"), ("Password for demo@example.com: ", "demo-password\n"),
+            ])
             #expect(status == 0, "\(terminal.transcript)")
             #expect(try sandbox.sessions.records().map(\.name) == ["demo@example.com"])
         }

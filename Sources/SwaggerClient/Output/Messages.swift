@@ -100,7 +100,7 @@ package struct Messages: Sendable {
                 "\(server) did not say who signed in (no ID token, no name in the profile); nothing was stored. "
                     + "Name the account with -e or -u.")
         case .unusableProfile(let error, let account, let description):
-            let detail = if case .notAProfile(let detail) = error { detail } else { "\(error)" }
+            let detail = if case .notAProfile(let detail) = error { detail } else { "an answer that is not a profile" }
             let url = description.profile.url
             let address = account.server.isSameOrigin(url) ? url.pathAndQuery : url.absoluteString
             return SwaggerError(

@@ -124,9 +124,16 @@ final class PseudoTerminalProcess: @unchecked Sendable {
     /// share.
     /// - Returns: The status, as ``finish()`` gives it.
     func answer(_ prompt: String, with keys: String) async throws -> Int32 {
+        try await answer([(prompt, keys)])
+    }
+
+    /// Answers each prompt in turn, as ``answer(_:with:)`` answers one.
+    func answer(_ exchanges: [(prompt: String, keys: String)]) async throws -> Int32 {
         try await onDedicatedThread {
-            try self.read(until: prompt)
-            self.type(keys)
+            for (prompt, keys) in exchanges {
+                try self.read(until: prompt)
+                self.type(keys)
+            }
             return try self.finish()
         }
     }
