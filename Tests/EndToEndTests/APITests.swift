@@ -183,14 +183,15 @@ struct APITests {
         }
     }
 
-    @Test("-f makes a JSON body, or the query for GET; --input sends bytes; -H adds a header; -i shows the status")
+    @Test("-f and -F make a JSON body, or the query for GET; --input sends bytes; -H adds a header; -i shows the status")
     func requestParts() async throws {
         try await withSession { sandbox, server in
             let post = try await sandbox.swaggerctl(
-                "api", "/echo", "-f", "name=Ana", "-f", "age:=41", "-H", "X-Swaggerctl-Test: yes")
+                "api", "/echo", "-f", "name=Ana", "-F", "age=41", "-H", "X-Swaggerctl-Test: yes")
             let echoed = try JSONSerialization.jsonObject(with: Data(post.stdout.utf8)) as? [String: Any]
             #expect(echoed?["method"] as? String == "POST", "\(post)")
-            #expect(echoed?["body"] as? String == #"{"name":"Ana","age":41}"#, "\(post)")
+            // As gh api's, the keys sorted; -F typed the number, -f kept the text.
+            #expect(echoed?["body"] as? String == #"{"age":41,"name":"Ana"}"#, "\(post)")
             #expect(echoed?["contentType"] as? String == "application/json", "\(post)")
             #expect(echoed?["header"] as? String == "yes", "\(post)")
 
@@ -226,7 +227,7 @@ struct APITests {
             #expect(echoed?["length"] as? Int == json.count, "\(sent.stderr)")
             #expect(echoed?["tail"] as? String == String(decoding: json.suffix(64), as: UTF8.self), "\(sent.stderr)")
 
-            let field = try await sandbox.swaggerctl("api", "/echo", "-f", "items=@\(file.path)")
+            let field = try await sandbox.swaggerctl("api", "/echo", "-F", "items=@\(file.path)")
             let fieldEcho = try JSONSerialization.jsonObject(with: Data(field.stdout.utf8)) as? [String: Any]
             #expect((fieldEcho?["length"] as? Int ?? 0) > json.count, "\(field.stderr)")
 
@@ -234,7 +235,7 @@ struct APITests {
             let huge = sandbox.root.appending(path: "huge.bin")
             try Data(count: 16 << 20 + 1).write(to: huge)
             for arguments in [
-                ["--input", huge.path], ["--input", "/dev/zero"], ["-f", "x=@/dev/zero"], ["-f", "x=@\(huge.path)"],
+                ["--input", huge.path], ["--input", "/dev/zero"], ["-F", "x=@/dev/zero"], ["-F", "x=@\(huge.path)"],
             ] {
                 let refused = try await sandbox.swaggerctl(["api", "-X", "PUT", "/echo"] + arguments)
                 #expect(refused.status == 64, "\(arguments): \(refused)")

@@ -33,12 +33,12 @@ struct APIRequestTests {
         }
     }
 
-    @Test("fields make a JSON body in order, the last of a key winning, and the method defaults to POST")
+    @Test("fields make a JSON body, the last of a key winning, and the method defaults to POST")
     func jsonBody() throws {
         let fields = try ["name=Ana", "age:=41", "tags:=[\"a\"]", "name=Ana H."].map(Self.field)
         let request = try APIRequest("/users", on: Self.server, fields: fields)
         #expect(request.method == "POST")
-        #expect(String(decoding: request.body ?? Data(), as: UTF8.self) == #"{"age":41,"tags":["a"],"name":"Ana H."}"#)
+        #expect(String(decoding: request.body ?? Data(), as: UTF8.self) == #"{"age":41,"name":"Ana H.","tags":["a"]}"#)
         #expect(request.headers == [HeaderField(name: "Content-Type", value: "application/json")])
     }
 
@@ -56,12 +56,49 @@ struct APIRequestTests {
         #expect(put.headers == [HeaderField(name: "Content-Type", value: "application/octet-stream")])
     }
 
-    @Test("a field needs a key and a value, := needs JSON, and =@ names a file to read")
+    @Test("-F needs a key and a value, := needs JSON, and =@ names a file to read")
     func fieldSyntax() throws {
-        #expect(try RequestField.parse("doc=@notes.txt") == .file(key: "doc", path: "notes.txt"))
-        #expect(try RequestField.parse("a=b=c") == .value(RequestField(key: "a", string: "b=c")))
-        for bad in ["novalue", "=x", ":=1", "n:=not json"] {
-            #expect(throws: SwaggerError.self, "\(bad)") { try RequestField.parse(bad) }
+        #expect(try RequestField.parse("doc=@notes.txt", .typed) == .file(key: "doc", path: "notes.txt"))
+        #expect(try RequestField.parse("a=b=c", .typed) == .value(RequestField(key: "a", string: "b=c")))
+        for bad in ["novalue", "=x", ":=1", "n:=not json", "a[b=1", "a]b[=1", "[x]=1"] {
+            #expect(throws: SwaggerError.self, "\(bad)") { try RequestField.parse(bad, .typed) }
+        }
+    }
+
+    @Test("-f sends the text as it is; -F types true, false, null and integers, as gh api does")
+    func ghFieldRules() throws {
+        for text in ["@ana", "true", "41", "null", "x:=1"] {
+            let raw = try RequestField.parse("v=\(text)", .raw)
+            #expect(raw == .value(RequestField(key: "v", string: text)), "-f v=\(text)")
+        }
+        let typed: [(String, JSONValue)] = [
+            ("true", .bool(true)), ("false", .bool(false)), ("null", .null), ("41", .integer(41)),
+            ("-7", .integer(-7)), ("4.5", .string("4.5")), ("True", .string("True")), ("", .string("")),
+        ]
+        for (text, value) in typed {
+            #expect(
+                try RequestField.parse("v=\(text)", .typed) == .value(RequestField(key: "v", value: value)), "\(text)")
+        }
+    }
+
+    @Test("nested keys build objects and arrays, as gh api does; a place wanted as two kinds is refused")
+    func nestedKeys() throws {
+        let fields = try [
+            "user[name]=ana", "user[age]=41", "tags[]=a", "tags[]=b", "items[][id]=1", "items[][n]=x", "items[][id]=2",
+            "none[]", "deep[a][b][]=true",
+        ].map(Self.field)
+        let request = try APIRequest("/x", on: Self.server, fields: fields)
+        #expect(
+            String(decoding: request.body ?? Data(), as: UTF8.self)
+                == #"{"deep":{"a":{"b":[true]}},"items":[{"id":1,"n":"x"},{"id":2}],"none":[],"#
+                + #""tags":["a","b"],"user":{"age":41,"name":"ana"}}"#)
+        let get = try APIRequest("/x", on: Self.server, method: "GET", fields: [try Self.field("user[name]=ana")])
+        #expect(get.url.query == "user%5Bname%5D=ana")
+        #expect(throws: SwaggerError.self) {
+            try APIRequest("/x", on: Self.server, fields: [try Self.field("a=1"), try Self.field("a[b]=2")])
+        }
+        #expect(throws: SwaggerError.self) {
+            try APIRequest("/x", on: Self.server, fields: [try Self.field("a[]=1"), try Self.field("a[b]=2")])
         }
     }
 
@@ -79,7 +116,9 @@ struct APIRequestTests {
     }
 
     static func field(_ argument: String) throws -> RequestField {
-        guard case .value(let field) = try RequestField.parse(argument) else { throw SwaggerError(.usage, argument) }
+        guard case .value(let field) = try RequestField.parse(argument, .typed) else {
+            throw SwaggerError(.usage, argument)
+        }
         return field
     }
 

@@ -54,7 +54,7 @@ package struct APIRequest: Sendable, Hashable {
         if let input {
             body = input
         } else if !fields.isEmpty, !fieldsInQuery {
-            body = Data(RequestField.object(fields).utf8)
+            body = Data(try RequestField.object(fields).utf8)
         }
         if let body, body.count > APIService.requestBodyLimit {
             throw SwaggerError(
@@ -128,74 +128,5 @@ extension HeaderField {
             true
         default: tokenSymbols.contains(byte)
         }
-    }
-}
-
-/// One `-f` field: `key=value` is a string, `key:=json` is any JSON value, and `key=@file` is a file's text,
-/// which the command line reads before building the request.
-package struct RequestField: Sendable, Hashable {
-    package var key: String
-    /// The value as JSON text.
-    package var json: String
-
-    /// Where a `-f` field's value comes from, before any file is read.
-    package enum Source: Sendable, Hashable {
-        case value(RequestField)
-        /// The text of this file, or of standard input for `-`, as the string value of `key`.
-        case file(key: String, path: String)
-    }
-
-    /// Parses a `-f` argument.
-    /// - Parameter argument: `key=value`, `key:=json` or `key=@file`.
-    /// - Throws: `SwaggerError` with code `usage` for a field with no key, or `:=` with text that is not JSON.
-    package static func parse(_ argument: String) throws(SwaggerError) -> Source {
-        guard let equals = argument.firstIndex(of: "=") else {
-            throw SwaggerError(
-                .usage, "-f \(TerminalText.escaped(argument)) has no value; write key=value, key:=json or key=@file.")
-        }
-        var key = String(argument[..<equals])
-        let value = String(argument[argument.index(after: equals)...])
-        let isJSON = key.hasSuffix(":")
-        if isJSON { key.removeLast() }
-        guard !key.isEmpty else {
-            throw SwaggerError(.usage, "-f \(TerminalText.escaped(argument)) has no key.")
-        }
-        if isJSON {
-            guard JSONText.isJSON(Data(value.utf8)) else {
-                throw SwaggerError(
-                    .usage, "-f \(TerminalText.escaped(key)):= takes JSON, such as 42, true, null, [1,2] or {\"a\":1}.")
-            }
-            return .value(RequestField(key: key, json: value.trimmingWhitespaceAndNewlines()))
-        }
-        if value.hasPrefix("@") { return .file(key: key, path: String(value.dropFirst())) }
-        return .value(RequestField(key: key, string: value))
-    }
-
-    package init(key: String, json: String) {
-        self.key = key
-        self.json = json
-    }
-
-    package init(key: String, string: String) {
-        self.init(key: key, json: Self.quoted(string))
-    }
-
-    /// The value in a query, percent-encoded: a string as it is, anything else as its JSON text.
-    var queryItem: URLQueryItem {
-        let value = (try? JSONDecoder().decode(String.self, from: Data(json.utf8))) ?? json
-        return URLQueryItem(name: PercentEncoding.encode(key), value: PercentEncoding.encode(value))
-    }
-
-    /// The fields as one JSON object, in the order given; a key given twice keeps its last value.
-    static func object(_ fields: [RequestField]) -> String {
-        var seen = Set<String>()
-        let members = fields.reversed().filter { seen.insert($0.key).inserted }.reversed()
-        return "{" + members.map { "\(quoted($0.key)):\($0.json)" }.joined(separator: ",") + "}"
-    }
-
-    private static func quoted(_ text: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 }

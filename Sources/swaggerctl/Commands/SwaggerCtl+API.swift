@@ -25,9 +25,11 @@ extension SwaggerCtl {
                 The body goes to stdout: indented JSON on a terminal, exactly as received in a pipe, error \
                 bodies too. Exit status: 0 for 2xx, 4 for 401, 1 for any other 4xx or a redirect, 5 for 5xx.
 
-                -f key=value sends a string, key:=json any JSON value, key=@file a file's text (@- for stdin). \
-                The fields go in the query for GET and HEAD, and with --input; otherwise they make a JSON body, \
-                and the method defaults to POST.
+                As in gh api, -f key=value sends the text as it is, and -F key=value types it: true, false, null \
+                and integers become JSON's, @file reads a file's text (@- stdin), and key:=json is any JSON value. \
+                user[name]=ana makes a member of an object, tags[]=a an element of an array, and -F tags[] an \
+                empty array. The fields go in the query for GET and HEAD, and with --input; otherwise they make \
+                a JSON body, and the method defaults to POST.
 
                 --paginate follows every page: a Link header with rel="next", a "next" URL in the body (or in \
                 its "links", "pagination" or "meta"), "has_more", a "next_page" cursor, "page" below "pages" or \
@@ -39,7 +41,7 @@ extension SwaggerCtl {
                   swaggerctl api /users/me
                   swaggerctl api /questions --paginate --slurp | jq length
                   swaggerctl api -X PATCH /users/me -f full_name='Ana H.'
-                  swaggerctl api /items -f tag=new -f limit:=10
+                  swaggerctl api /items -f tag=new -F limit=10
                   swaggerctl api -X PUT /items/7 --input item.json
                 """)
 
@@ -53,8 +55,15 @@ extension SwaggerCtl {
         var header: [String] = []
 
         @Option(
-            name: [.customShort("f"), .long],
-            help: ArgumentHelp("A field: key=value, key:=json or key=@file.", valueName: "field"))
+            name: [.customShort("f"), .customLong("raw-field")],
+            help: ArgumentHelp("A field whose value is sent as the text it is.", valueName: "key=value"))
+        var rawField: [String] = []
+
+        @Option(
+            name: [.customShort("F"), .customLong("field")],
+            help: ArgumentHelp(
+                "A typed field: true, false, null and integers as JSON, @file a file's text, key:=json.",
+                valueName: "key=value"))
         var field: [String] = []
 
         @Option(help: ArgumentHelp("Send this file's bytes as the body; - for stdin.", valueName: "file"))
@@ -87,12 +96,14 @@ extension SwaggerCtl {
                 throw ValidationError("--paginate follows pages with GET; it cannot be used with -X \(method).")
             }
             let stdinReaders = (input == "-" ? 1 : 0) + field.filter { $0.contains("=@-") }.count
-            if stdinReaders > 1 { throw ValidationError("Only one of --input and the -f fields can read stdin.") }
+            if stdinReaders > 1 { throw ValidationError("Only one of --input and the -F fields can read stdin.") }
         }
 
         func run() async throws {
             let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
-            let fields = try field.map(Self.field)
+            let fields =
+                try rawField.map { (argument) throws(SwaggerError) in try Self.field(argument, .raw) }
+                + field.map { (argument) throws(SwaggerError) in try Self.field(argument, .typed) }
             let body = try input.map { (file) throws(SwaggerError) in try Self.contents(of: file) }
             let renderer = ResponseRenderer(forTerminal: Terminal.isTerminal(STDOUT_FILENO))
             // Kept only for printing, so --silent keeps nothing.
@@ -145,8 +156,8 @@ extension SwaggerCtl {
             JSONText.isJSON(body) ? [String(decoding: body, as: UTF8.self)] : nil
         }
 
-        private static func field(_ argument: String) throws(SwaggerError) -> RequestField {
-            switch try RequestField.parse(argument) {
+        private static func field(_ argument: String, _ kind: RequestField.Kind) throws(SwaggerError) -> RequestField {
+            switch try RequestField.parse(argument, kind) {
             case .value(let field):
                 return field
             case .file(let key, let path):
