@@ -183,7 +183,7 @@ struct APITests {
         }
     }
 
-    @Test("-f and -F make a JSON body, or the query for GET; --input sends bytes; -H adds a header; -i shows the status")
+    @Test("-f and -F make a JSON body, or the query for GET; --input sends bytes; -H adds a header; -i the status")
     func requestParts() async throws {
         try await withSession { sandbox, server in
             let post = try await sandbox.swaggerctl(
