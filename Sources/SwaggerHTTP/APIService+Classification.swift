@@ -138,7 +138,7 @@ extension APIService {
     /// The sentence a JSON error body carries for people, when it has one, or else the body's object as compact
     /// JSON. It is the server's text: whoever shows it quotes it, cuts it and sanitises it, after the ``Redactor``
     /// has hidden the secrets in it whole.
-    static func serverMessage(json body: Data?) -> String? {
+    package static func serverMessage(json body: Data?) -> String? {
         guard let body, let object = try? JSONDecoder().decode([String: JSONValue].self, from: body) else {
             return nil
         }

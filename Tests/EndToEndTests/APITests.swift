@@ -151,7 +151,7 @@ struct APITests {
             #expect(refused.stdout == #"{"detail":"Admins only"}"#, "\(refused)")
             #expect(
                 refused.stderr
-                    == "swaggerctl: \(server.origin) refused the token (HTTP 401 Unauthorized). If `swaggerctl details` "
+                    == "swaggerctl: GET /admin: the token was refused (HTTP 401 Unauthorized). If `swaggerctl details` "
                     + "says the session has ended, log in again.\n", "\(refused)")
             #expect(try await Self.counters(server)["refreshes"] == 2)
             #expect(try sandbox.sessions.records().count == 1)
@@ -205,11 +205,13 @@ struct APITests {
 
             let teapot = try await sandbox.swaggerctl("api", "-i", "/teapot")
             #expect(teapot.status == 1, "\(teapot)")
-            #expect(teapot.stdout == #"{"detail":"I'm a teapot"}"#, "\(teapot)")
-            #expect(teapot.stderr.hasPrefix("HTTP 418 I'm a teapot\n"), "\(teapot)")
-            #expect(teapot.stderr.contains("content-type: application/json\n"), "\(teapot)")
+            // The status line and headers first on stdout, a blank line, then the body: as curl -i and gh api -i.
+            #expect(teapot.stdout.hasPrefix("HTTP 418 I'm a teapot\n"), "\(teapot)")
+            #expect(teapot.stdout.contains("content-type: application/json\n"), "\(teapot)")
+            #expect(teapot.stdout.hasSuffix("\n\n" + #"{"detail":"I'm a teapot"}"#), "\(teapot)")
             #expect(
-                teapot.stderr.hasSuffix("swaggerctl: \(server.origin) refused the request (HTTP 418 I'm a teapot).\n"))
+                teapot.stderr == "swaggerctl: GET /teapot was refused (HTTP 418 I'm a teapot): \"I'm a teapot\".\n",
+                "the request named, and the server's detail quoted")
         }
     }
 

@@ -122,6 +122,28 @@ struct APIRequestTests {
         return field
     }
 
+    @Test("a failure's line names the request and quotes an RFC 9457 problem's detail, else its title")
+    func problemDetails() throws {
+        let outcome = SessionController.RequestOutcome(
+            status: 403, pages: 1, server: Self.server, method: "POST", usedEnvironmentToken: false)
+        func line(_ body: String) -> String? {
+            let response = APIResponse(
+                url: Self.url("https://api.example.com/v2/accounts/12/msgs"), status: 403, reason: "Forbidden",
+                headers: [HeaderField(name: "Content-Type", value: "application/problem+json")], body: Data(body.utf8))
+            return ResponseRenderer.failure(response, outcome)?.message
+        }
+        #expect(
+            line(
+                #"{"type":"https://example.com/probs/out-of-credit","title":"You do not have enough credit.","#
+                    + #""detail":"Your balance is 30, but that costs 50.","status":403}"#)
+                == #"POST /v2/accounts/12/msgs was refused (HTTP 403 Forbidden): "Your balance is 30, but that costs 50"."#
+        )
+        #expect(
+            line(#"{"type":"about:blank","title":"Forbidden by policy"}"#)
+                == #"POST /v2/accounts/12/msgs was refused (HTTP 403 Forbidden): "Forbidden by policy"."#)
+        #expect(line("") == "POST /v2/accounts/12/msgs was refused (HTTP 403 Forbidden).")
+    }
+
     // MARK: - Pagination
 
     static let first = url("https://api.example.com/v2/items?sort=new")

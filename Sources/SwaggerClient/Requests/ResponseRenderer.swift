@@ -48,7 +48,8 @@ package struct ResponseRenderer: Sendable {
         write(body(whole, separated: true))
     }
 
-    /// `-i`'s lines for standard error: the status line, then each header, as `curl -i` shows them.
+    /// `-i`'s lines for standard output, before the body: the status line, then each header, and a blank line, as
+    /// `curl -i` and `gh api -i` show them.
     /// - Returns: The lines, each ended, each safe for a terminal.
     package func head(_ response: APIResponse) -> String {
         let status = "HTTP \(response.status) \(response.reason)".trimmingWhitespace()
@@ -57,29 +58,32 @@ package struct ResponseRenderer: Sendable {
     }
 
     /// The error for a response that is not a success, whose body has been shown already; `nil` for a success.
+    /// It names the request (`GET /users/me`) and quotes what the server said: an RFC 9457 problem's `detail` or
+    /// `title`, or an error body's `message`.
     /// - Returns: The error: 401 is code `authentication`, another 4xx or a 3xx `failure`, and 5xx or anything
     ///   else `server`.
     package static func failure(_ response: APIResponse, _ outcome: SessionController.RequestOutcome) -> SwaggerError? {
         guard !response.isSuccess else { return nil }
-        let server = outcome.server
+        let request = "\(outcome.method) \(Messages.cut(Self.address(response.url, outcome), to: 40))"
         let status = "HTTP \(response.status)\(response.reason.isEmpty ? "" : " \(response.reason)")"
+        let said = APIService.serverMessage(json: response.body).map { ": \(Messages.quoted($0))" } ?? ""
         switch response.status {
         case 401:
             let advice =
                 outcome.usedEnvironmentToken
                 ? "SWAGGERCTL_TOKEN is not accepted here; unset it to use the stored session."
                 : "If `swaggerctl details` says the session has ended, log in again."
-            return SwaggerError(.authentication, "\(server) refused the token (\(status)). \(advice)")
+            return SwaggerError(.authentication, "\(request): the token was refused (\(status)). \(advice)")
         case 300..<400:
             let location = response.header("Location").map { " to \(Messages.cut($0, to: 40))" } ?? ""
             return SwaggerError(
                 .failure,
-                "\(server) redirected (HTTP \(response.status))\(location); not followed, so the token goes nowhere "
-                    + "else.")
+                "\(request) was redirected (HTTP \(response.status))\(location); not followed, so the token goes "
+                    + "nowhere else.")
         case 400..<500:
-            return SwaggerError(.failure, "\(server) refused the request (\(status)).")
+            return SwaggerError(.failure, "\(request) was refused (\(status))\(said).")
         default:
-            return SwaggerError(.server, "\(server) failed (\(status)).")
+            return SwaggerError(.server, "\(request) failed (\(status))\(said).")
         }
     }
 

@@ -15,6 +15,8 @@ extension SessionController {
         /// ``Pagination/Next/undetermined(members:)``.
         package var stoppedEarly: Pagination.Next?
         package var server: ServerURL
+        /// The request's method, which the line for a failure names.
+        package var method: String = "GET"
         /// Whether the token came from `SWAGGERCTL_TOKEN`, which cannot be refreshed.
         package var usedEnvironmentToken: Bool
     }
@@ -50,7 +52,8 @@ extension SessionController {
                 pageParameter: selection.serverDescription.paging?.page)
         }
         var outcome = RequestOutcome(
-            status: 0, pages: 0, server: selection.server, usedEnvironmentToken: selection.environmentToken != nil)
+            status: 0, pages: 0, server: selection.server, method: request.method,
+            usedEnvironmentToken: selection.environmentToken != nil)
         var url = request.url
         // The last response, which stands as the answer when a refused token cannot be renewed.
         var refused: APIResponse?

@@ -78,7 +78,9 @@ extension SwaggerCtl {
         @Option(help: ArgumentHelp("With --paginate, the most pages to fetch. Default: every one.", valueName: "count"))
         var maxPages: Int?
 
-        @Flag(name: [.customShort("i"), .long], help: "Print the status line and headers to stderr.")
+        @Flag(
+            name: [.customShort("i"), .long],
+            help: "Print the status line and headers before the body, as gh and curl do.")
         var include = false
 
         @Flag(help: "Do not print the response body.")
@@ -120,7 +122,7 @@ extension SwaggerCtl {
                     let paging = paginate ? SessionController.Paging(limit: maxPages) : nil
                     return try await controller.send(request, with: selection, paging: paging) {
                         (response) throws(SwaggerError) in
-                        if include { Terminal.standardError.write(renderer.head(response)) }
+                        if include { Terminal.standardOutput.write(renderer.head(response)) }
                         guard response.isSuccess else {
                             lastFailure = response
                             if !silent { Terminal.standardOutput.write(renderer.body(response.body)) }
