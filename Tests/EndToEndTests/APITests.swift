@@ -203,6 +203,12 @@ struct APITests {
             let input = try JSONSerialization.jsonObject(with: Data(put.stdout.utf8)) as? [String: Any]
             #expect(input?["body"] as? String == "[1, 2]", "\(put)")
 
+            // In a pipe the body is as received, unless colour is asked for; then it is laid out and coloured.
+            let coloured = try await sandbox.swaggerctl("api", "/teapot", "--color", "always")
+            #expect(coloured.stdout == "{\n  \u{1B}[1;34m\"detail\"\u{1B}[0m: \u{1B}[32m\"I'm a teapot\"\u{1B}[0m\n}\n")
+            let never = try await sandbox.swaggerctl("api", "/teapot", "--color", "never")
+            #expect(never.stdout == #"{"detail":"I'm a teapot"}"#, "\(never)")
+
             let teapot = try await sandbox.swaggerctl("api", "-i", "/teapot")
             #expect(teapot.status == 1, "\(teapot)")
             // The status line and headers first on stdout, a blank line, then the body: as curl -i and gh api -i.

@@ -144,6 +144,23 @@ struct APIRequestTests {
         #expect(line("") == "POST /v2/accounts/12/msgs was refused (HTTP 403 Forbidden).")
     }
 
+    @Test("JSON on a terminal is coloured as jq colours it: keys, strings and null; a hostile escape stays escaped")
+    func colouredJSON() throws {
+        let body = Data(#"{"name":"a: b","n":1,"none":null,"ok":true,"list":["x"],"bad":"\u001b[2J"}"#.utf8)
+        let shown = String(decoding: ResponseRenderer(forTerminal: true, colour: true).body(body), as: UTF8.self)
+        let (key, string, null, reset) = ("\u{1B}[1;34m", "\u{1B}[32m", "\u{1B}[1;30m", "\u{1B}[0m")
+        #expect(shown.contains("\(key)\"name\"\(reset): \(string)\"a: b\"\(reset),"), "\(shown)")
+        #expect(shown.contains("\(key)\"n\"\(reset): 1,"), "\(shown)")
+        #expect(shown.contains("\(key)\"none\"\(reset): \(null)null\(reset),"), "\(shown)")
+        #expect(shown.contains("\(key)\"ok\"\(reset): true,"), "\(shown)")
+        #expect(shown.contains("\(string)\"x\"\(reset)"), "\(shown)")
+        // The server's escape character is shown as text; the only escapes are the colours.
+        // Six keys, three strings and one null, each opened and closed.
+        #expect(shown.components(separatedBy: "\u{1B}").count - 1 == 2 * 10, "\(shown)")
+        let plain = String(decoding: ResponseRenderer(forTerminal: true).body(body), as: UTF8.self)
+        #expect(!plain.contains("\u{1B}"))
+    }
+
     // MARK: - Pagination
 
     static let first = url("https://api.example.com/v2/items?sort=new")

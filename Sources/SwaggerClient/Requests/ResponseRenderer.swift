@@ -8,11 +8,14 @@ import SwaggerModel
 /// On a terminal, a JSON body is indented and anything a server could use to take over the terminal is shown
 /// as an escape instead; in a pipe, the body is written exactly as it arrived, for `jq` and friends.
 package struct ResponseRenderer: Sendable {
-    /// Whether standard output is a terminal.
+    /// Whether standard output is a terminal, or is to be written as for one.
     package var forTerminal: Bool
+    /// Whether JSON is coloured, as jq colours it.
+    package var colour: Bool
 
-    package init(forTerminal: Bool) {
-        self.forTerminal = forTerminal
+    package init(forTerminal: Bool, colour: Bool = false) {
+        self.forTerminal = forTerminal || colour
+        self.colour = colour
     }
 
     /// What standard output shows of `body`.
@@ -25,7 +28,10 @@ package struct ResponseRenderer: Sendable {
             return body + Data("\n".utf8)
         }
         guard !body.isEmpty else { return Data() }
-        if let indented = JSONText.indented(body) { return Data((TerminalText.escapedJSON(indented) + "\n").utf8) }
+        if let indented = JSONText.indented(body) {
+            let safe = TerminalText.escapedJSON(indented)
+            return Data(((colour ? JSONText.coloured(safe) : safe) + "\n").utf8)
+        }
         // Text: each line made safe on its own, so that the line breaks stay. In Swift "\r\n" is one Character.
         var text = String(decoding: body, as: UTF8.self)
         if text.last == "\n" || text.last == "\r\n" { text.removeLast() }

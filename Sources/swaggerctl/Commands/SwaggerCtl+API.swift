@@ -11,6 +11,11 @@ import SwaggerModel
     import Darwin
 #endif
 
+/// When `api` colours JSON.
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+}
+
 extension SwaggerCtl {
     struct API: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -86,6 +91,12 @@ extension SwaggerCtl {
         @Flag(help: "Do not print the response body.")
         var silent = false
 
+        @Option(
+            help: ArgumentHelp(
+                "Colour JSON as jq does: auto (on a terminal, unless NO_COLOR is set), always, or never.",
+                valueName: "when"))
+        var color: ColorChoice = .auto
+
         @OptionGroup var session: SessionOptions
         @OptionGroup var keyring: KeyringOption
         @OptionGroup var network: NetworkOptions
@@ -107,7 +118,13 @@ extension SwaggerCtl {
                 try rawField.map { (argument) throws(SwaggerError) in try Self.field(argument, .raw) }
                 + field.map { (argument) throws(SwaggerError) in try Self.field(argument, .typed) }
             let body = try input.map { (file) throws(SwaggerError) in try Self.contents(of: file) }
-            let renderer = ResponseRenderer(forTerminal: Terminal.isTerminal(STDOUT_FILENO))
+            let colour =
+                switch color {
+                case .auto: Terminal.stdoutSupportsColor
+                case .always: true
+                case .never: false
+                }
+            let renderer = ResponseRenderer(forTerminal: Terminal.isTerminal(STDOUT_FILENO), colour: colour)
             // Kept only for printing, so --silent keeps nothing.
             let spool = try slurp && !silent ? ItemSpool(environment: ProcessInfo.processInfo.environment) : nil
             var lastFailure: APIResponse?
