@@ -16,7 +16,7 @@ extension SessionController {
         package var stoppedEarly: Pagination.Next?
         package var server: ServerURL
         /// The request's method, which the line for a failure names.
-        package var method: String = "GET"
+        package var method: String
         /// Whether the token came from `SWAGGERCTL_TOKEN`, which cannot be refreshed.
         package var usedEnvironmentToken: Bool
     }
