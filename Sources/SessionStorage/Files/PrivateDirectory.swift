@@ -49,7 +49,7 @@ package struct PrivateDirectory: Sendable {
                 throw SwaggerError(
                     .failure,
                     "\(path) belongs to another user (uid \(status.st_uid)); it is not used. Set "
-                        + "SWAGGERCTL_CONFIG_DIR, or _CACHE_DIR.")
+                        + "SWAGGERCTL_CONFIG_DIR or SWAGGERCTL_CACHE_DIR.")
             }
             mode = status.st_mode & 0o700
         } else {
@@ -209,11 +209,12 @@ package struct PrivateDirectory: Sendable {
             case EINTR:
                 continue
             case EWOULDBLOCK where ContinuousClock.now < deadline:
-                // Short at first, since most holders are done within milliseconds; at most a tenth of a second.
+                // Short at first, since most holders are done within milliseconds, and never more than 20 ms, so
+                // that a waiter starts soon after the lock is let go (a blocking flock cannot be bounded).
                 let (seconds, attoseconds) = pause.components
                 var wait = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
                 nanosleep(&wait, nil)
-                pause = min(pause * 2, .milliseconds(100))
+                pause = min(pause * 2, .milliseconds(20))
             case EWOULDBLOCK:
                 let holder = Self.holder(of: descriptor).map { " by \($0)" } ?? ""
                 close(descriptor)
