@@ -22,7 +22,7 @@ package struct PrivateDirectory: Sendable {
 
     var path: String { url.path }
 
-    func fileURL(_ name: String) -> URL {
+    package func fileURL(_ name: String) -> URL {
         url.appending(path: name, directoryHint: .notDirectory)
     }
 
@@ -112,7 +112,7 @@ package struct PrivateDirectory: Sendable {
 
     /// Replaces a file atomically with `data`, mode 0600. With `durable`, the data and the rename reach the
     /// disk before this returns; a cache that can be fetched again does without, and saves two `fsync`s.
-    func write(_ data: Data, to name: String, durable: Bool = true) throws(SwaggerError) {
+    package func write(_ data: Data, to name: String, durable: Bool = true) throws(SwaggerError) {
         let target = fileURL(name).path
         let temporary = fileURL(".\(name).\(getpid()).\(UInt32.random(in: .min ... .max)).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)

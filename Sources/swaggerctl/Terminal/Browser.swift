@@ -2,6 +2,7 @@ import CSpawn
 import Dispatch
 import FoundationEssentials
 import Glibc
+import SessionStorage
 
 /// Opens an address in the person's browser, as `gh` and `git web--browse` do: `$BROWSER`, else `xdg-open`
 /// where there is a display.
@@ -65,32 +66,27 @@ enum Browser {
         return .started
     }
 
-    /// The page's path in `folder`: one per process, so that two logins never share one.
-    static func pagePath(in folder: URL) -> String {
-        folder.appending(path: ".sign-in-\(getpid()).html").path
-    }
+    /// The page's name: one per process, so that two logins never share one.
+    static var pageName: String { ".sign-in-\(getpid()).html" }
 
-    /// Writes the page that forwards to `url`, readable by its owner alone; `nil` when it cannot be written.
+    /// Writes the page that forwards to `url`, as swaggerctl writes every file (0600, atomically); its path, or
+    /// `nil` when it cannot be written.
     private static func writePage(for url: URL, in folder: URL) -> String? {
-        let path = pagePath(in: folder)
-        unlink(path)
-        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        let directory = PrivateDirectory(folder)
         let address = escapedHTML(url.absoluteString)
-        let page = Array(
-            """
+        let page = """
             <!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=\(address)">
             <title>swaggerctl sign-in</title><a href="\(address)">Continue to sign in</a>
 
-            """.utf8)
-        let written = page.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        return written == page.count ? path : nil
+            """
+        // Read once by the browser and removed when the login ends: not worth an fsync.
+        guard (try? directory.write(Data(page.utf8), to: pageName, durable: false)) != nil else { return nil }
+        return directory.fileURL(pageName).path
     }
 
     /// Removes the page of this process's login, once the login has ended.
     static func removePage(in folder: URL) {
-        unlink(pagePath(in: folder))
+        unlink(PrivateDirectory(folder).fileURL(pageName).path)
     }
 
     private static func escapedHTML(_ text: String) -> String {
