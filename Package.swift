@@ -132,7 +132,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
+            ],
+            // The contract it serves, as the frameworks serve theirs: a link to SwaggerAPI's, so there is one copy.
+            resources: [.embedInCode("openapi.yaml")]
         ),
         .executableTarget(
             name: "SwaggerDemoServer",

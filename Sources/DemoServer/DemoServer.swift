@@ -37,6 +37,13 @@ package enum DemoServer {
         package init() {}
     }
 
+    /// The document's `ETag`: its length and a hash of its bytes, so that a client's copy is checked, not fetched.
+    static let documentTag: String = {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in PackageResources.openapi_yaml { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return "\"\(PackageResources.openapi_yaml.count)-\(String(hash, radix: 16))\""
+    }()
+
     /// The router with the API's handlers and middlewares.
     /// - Parameters:
     ///   - database: Where the signing key and refresh-token families are kept.
@@ -54,6 +61,14 @@ package enum DemoServer {
         let serverURL = URL(string: basePath) ?? URL(filePath: "/")
         let router = Router(context: DemoRequestContext.self)
         if options.exposesTestClock { addTestClock(options.clock, to: router) }
+        router.get("\(basePath)/openapi.yaml") { request, _ in
+            if request.headers[.ifNoneMatch] == documentTag {
+                return Response(status: .notModified, headers: [.eTag: documentTag])
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "application/yaml", .eTag: documentTag],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_yaml)))
+        }
         // Added before the routes, so that it also sees requests the router would answer 404.
         router.add(
             middleware: RouteRulesMiddleware(routes: try RouteTable.of(api, serverURL: serverURL), bodyLimit: bodyLimit)

@@ -19,6 +19,15 @@ package struct FetchedDocument: Sendable, Hashable {
     }
 }
 
+/// What a server said when asked for a document again.
+package enum DocumentAnswer: Sendable, Hashable {
+    case fetched(FetchedDocument)
+    /// 304: the copy kept is still the server's.
+    case unchanged
+    /// Any other status: it is not there.
+    case missing
+}
+
 extension APIService {
     /// The largest discovery document read: OpenAPI documents of large APIs run to megabytes.
     static let documentLimit = 16 << 20
@@ -27,17 +36,33 @@ extension APIService {
     /// - Returns: A successful answer; `nil` for any other status, which means it is not there.
     /// - Throws: ``APIServiceError`` when the server cannot be reached or answers with something that is not HTTP.
     package func document(at url: URL) async throws(APIServiceError) -> FetchedDocument? {
+        if case .fetched(let document) = try await document(at: url, unlessMatching: nil, modifiedSince: nil) {
+            return document
+        }
+        return nil
+    }
+
+    /// Reads a document that needs no credentials again, asking the server to answer 304 when it still has the
+    /// copy whose `ETag` or `Last-Modified` is given (RFC 9110 §13.1).
+    /// - Throws: ``APIServiceError`` when the server cannot be reached or answers with something that is not HTTP.
+    package func document(at url: URL, unlessMatching etag: String?, modifiedSince lastModified: String?)
+        async throws(APIServiceError) -> DocumentAnswer
+    {
         var request = Self.request(.get)
         request.headerFields[.accept] = "application/json, application/yaml;q=0.9, */*;q=0.1"
+        if let etag { request.headerFields[.ifNoneMatch] = etag }
+        if let lastModified { request.headerFields[.ifModifiedSince] = lastModified }
         let recorder = ResponseRecorder(secrets: secretBook)
         let response = try await exchange(
             request, body: nil, to: url, operation: .document, recorder: recorder, limit: Self.documentLimit,
             secrets: [])
-        guard (200..<300).contains(response.status.code) else { return nil }
+        if response.status.code == 304, etag != nil || lastModified != nil { return .unchanged }
+        guard (200..<300).contains(response.status.code) else { return .missing }
         let headers = response.headerFields
         let link = HTTPField.Name("Link").map { headers[values: $0] } ?? []
-        return FetchedDocument(
-            body: recorder.body ?? Data(), link: link.isEmpty ? nil : link.joined(separator: ", "),
-            etag: headers[.eTag], lastModified: headers[.lastModified])
+        return .fetched(
+            FetchedDocument(
+                body: recorder.body ?? Data(), link: link.isEmpty ? nil : link.joined(separator: ", "),
+                etag: headers[.eTag], lastModified: headers[.lastModified]))
     }
 }

@@ -28,6 +28,7 @@ struct SwaggerCtl: AsyncParsableCommand {
         version: version,
         subcommands: [
             Login.self, Details.self, Logout.self, Status.self, Token.self, Refresh.self, Switch.self, API.self,
+            Operations.self,
             Server.self, Completion.self,
         ]
     )

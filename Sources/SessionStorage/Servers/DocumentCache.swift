@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import SwaggerModel
 
 /// Copies of servers' OpenAPI documents, in the cache folder's `documents` folder: one file for each server, 0600 in
@@ -16,8 +17,28 @@ package struct DocumentCache: Sendable {
     package func save(_ data: Data, for server: ServerURL) throws(SwaggerError) -> String {
         try directory.create()
         let name = Self.fileName(for: server)
+        // What was read from the copy before goes first: a reading never outlives its copy.
+        if unlink(directory.fileURL(Self.readingName(of: name)).path) != 0, errno != ENOENT {
+            throw SwaggerError(
+                .failure, "Could not replace the copy of \(server)'s document: \(String(cString: strerror(errno))).")
+        }
         try directory.write(data, to: name, durable: false)
         return name
+    }
+
+    /// Keeps `data`, what was read from the copy called `copy`, beside it: it is replaced whenever the copy is.
+    package func saveReading(_ data: Data, of copy: String) throws(SwaggerError) {
+        try directory.create()
+        try directory.write(data, to: Self.readingName(of: copy), durable: false)
+    }
+
+    /// What was read from the copy called `copy`; `nil` when there is nothing.
+    package func reading(of copy: String) throws(SwaggerError) -> Data? {
+        try directory.read(Self.readingName(of: copy))
+    }
+
+    static func readingName(of copy: String) -> String {
+        (copy.hasSuffix(".openapi") ? String(copy.dropLast(".openapi".count)) : copy) + ".operations"
     }
 
     /// The copy called `name`; `nil` when there is none.

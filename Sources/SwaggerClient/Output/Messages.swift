@@ -340,8 +340,10 @@ package struct Messages: Sendable {
         let given = ["login", "refresh", "revocation", "profile"].filter { choice.sources[$0] == "given" }
         let others = given.isEmpty ? "" : "; \(given.joined(separator: ", ")) given"
         let sources = named.count > 1 ? "\(named[0]) (and \(named.count - 1) more)" : named[0]
+        // A document that shows the server to be a preset's says which.
+        let nothingUsed = finding.preset.map { "a server of the \($0) preset" } ?? "nothing that was used"
         var lines = [
-            "Found in \(sources): \(steps.isEmpty ? "nothing that was used" : steps.joined(separator: ", "))\(others)."
+            "Found in \(sources): \(steps.isEmpty ? nothingUsed : steps.joined(separator: ", "))\(others)."
         ]
         // A choice that a flag overrode is not worth a line.
         for contest in finding.described?.contested ?? [] where !given.contains(Self.part(of: contest.step)) {
@@ -369,6 +371,31 @@ package struct Messages: Sendable {
             .usage,
             "No login found for \(server): \(lacking.first ?? "")\(lacking.count > 1 ? " and more" : ""). Describe it "
                 + "with `swaggerctl server set`.")
+    }
+
+    /// A server whose OpenAPI document was not found where it names one, nor where the frameworks publish theirs.
+    static func noDocument(_ server: ServerURL) -> SwaggerError {
+        SwaggerError(
+            .failure,
+            "No OpenAPI document found on \(server). Name it with `swaggerctl server set --openapi URL`, or give "
+                + "a path.")
+    }
+
+    /// An operation name that the server's document does not have.
+    package static func noOperation(_ name: String, on server: ServerURL, nearest: [String]) -> SwaggerError {
+        let near = nearest.isEmpty ? "" : " Did you mean \(nearest.joined(separator: " or "))?"
+        return SwaggerError(
+            .usage,
+            "\(server)'s document has no operation \(quoted(String(name.prefix(60))))."
+                + "\(near) `swaggerctl operations` lists them.")
+    }
+
+    /// A document asked for again that is gone, or no longer an OpenAPI document.
+    static func unreadableDocument(_ url: URL) -> SwaggerError {
+        SwaggerError(
+            .server,
+            "\(url.absoluteString.prefix(200)) is no longer an OpenAPI document swaggerctl can read; "
+                + "the copy kept before is unchanged.")
     }
 
     /// The one-time code of a device-code login, and where to enter it.

@@ -89,7 +89,7 @@ package struct TableRenderer: Sendable {
 }
 
 extension String {
-    fileprivate func trimmingTrailingSpaces() -> String {
+    func trimmingTrailingSpaces() -> String {
         var text = self
         while text.last == " " { text.removeLast() }
         return text

@@ -48,14 +48,25 @@ package struct APIRequest: Sendable, Hashable {
             }
             url = withQuery
         }
-        self.method = method
-        self.url = url
-        self.headers = try headers.map { (text) throws(SwaggerError) in try HeaderField(argument: text) }
-        if let input {
-            body = input
-        } else if !fields.isEmpty, !fieldsInQuery {
+        var body = input
+        if input == nil, !fields.isEmpty, !fieldsInQuery {
             body = Data(try RequestField.object(fields).utf8)
         }
+        try self.init(
+            method: method, url: url,
+            headers: headers.map { (text) throws(SwaggerError) in try HeaderField(argument: text) }, body: body)
+    }
+
+    /// A request whose parts are made: `contentType` goes with a body unless `headers` name one, and is
+    /// `application/json` for JSON otherwise.
+    /// - Throws: `SwaggerError` with code `usage` for a body larger than the most a request may send.
+    package init(
+        method: String, url: URL, headers: [HeaderField], body: Data?, contentType: String? = nil
+    ) throws(SwaggerError) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
         if let body, body.count > APIService.requestBodyLimit {
             throw SwaggerError(
                 .usage,
@@ -63,7 +74,7 @@ package struct APIRequest: Sendable, Hashable {
                     + "body can be.")
         }
         if let body, !self.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
-            let type = JSONText.isJSON(body) ? "application/json" : "application/octet-stream"
+            let type = contentType ?? (JSONText.isJSON(body) ? "application/json" : "application/octet-stream")
             self.headers.append(HeaderField(name: "Content-Type", value: type))
         }
     }

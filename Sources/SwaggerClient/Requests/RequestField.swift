@@ -115,6 +115,11 @@ package struct RequestField: Sendable, Hashable {
     /// and `a[][x]=1 -F a[][y]=2` makes one element, as gh does, until a member repeats.
     /// - Throws: `SwaggerError` with code `usage` when two keys want one place as two kinds of value.
     static func object(_ fields: [RequestField]) throws(SwaggerError) -> String {
+        try value(of: fields).compactJSON
+    }
+
+    /// The fields as one JSON object, as ``object(_:)`` writes it.
+    static func value(of fields: [RequestField]) throws(SwaggerError) -> JSONValue {
         var root: JSONValue? = .object([:])
         for field in fields {
             let steps = try path(of: field.key)
@@ -124,7 +129,7 @@ package struct RequestField: Sendable, Hashable {
                     "-F \(TerminalText.escaped(field.key)): another field already put a value of another kind there.")
             }
         }
-        return root?.compactJSON ?? "{}"
+        return root ?? .object([:])
     }
 
     /// Puts `value` at `steps` under `node`; `false` when a step finds a value of the wrong kind.

@@ -23,9 +23,21 @@ package protocol SessionService: Sendable {
         async throws(APIServiceError) -> DevicePoll
     /// A document that needs no credentials, for discovery; `nil` for a status that says it is not there.
     func document(at url: URL) async throws(APIServiceError) -> FetchedDocument?
+    /// The document again, unless the server says the copy with these validators is still its own.
+    func document(at url: URL, unlessMatching etag: String?, modifiedSince lastModified: String?)
+        async throws(APIServiceError) -> DocumentAnswer
     /// This service, trusting the certificate authorities in the PEM file `caCertificate` too, unless the
     /// command named a file of its own.
     func trusting(_ caCertificate: String) -> Self
+}
+
+extension SessionService {
+    /// A stand-in that cannot ask whether a copy changed fetches the document whole.
+    package func document(at url: URL, unlessMatching etag: String?, modifiedSince lastModified: String?)
+        async throws(APIServiceError) -> DocumentAnswer
+    {
+        try await document(at: url).map(DocumentAnswer.fetched) ?? .missing
+    }
 }
 
 extension APIService: SessionService {

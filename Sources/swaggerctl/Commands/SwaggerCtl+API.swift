@@ -11,6 +11,12 @@ import SwaggerModel
     import Darwin
 #endif
 
+/// The names and values the operation on the line takes, for `-f` and `-F`.
+@Sendable func fieldCompletions(_ words: [String], _: Int, _ prefix: String) -> [String] {
+    ShellCompletions.fields(words: words, prefix: prefix, environment: ProcessInfo.processInfo.environment)
+        .map(completionValue)
+}
+
 /// When `api` colours JSON.
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, always, never
@@ -50,7 +56,17 @@ extension SwaggerCtl {
                   swaggerctl api -X PUT /items/7 --input item.json
                 """)
 
-        @Argument(help: ArgumentHelp("A path under the server, or a URL on it.", valueName: "path"))
+        @Argument(
+            help: ArgumentHelp(
+                "An operation of the server's document (its operationId, or 'METHOD /path/{template}'), or a path "
+                    + "under the server, or a URL on it.",
+                valueName: "operation|path"),
+            completion: .custom { words, _, prefix in
+                ShellCompletions.operations(
+                    words: words, prefix: prefix, environment: ProcessInfo.processInfo.environment
+                )
+                .map(completionValue)
+            })
         var path: String
 
         @Option(name: [.customShort("X"), .long], help: "The method. Default: GET, or POST with fields or --input.")
@@ -61,14 +77,16 @@ extension SwaggerCtl {
 
         @Option(
             name: [.customShort("f"), .customLong("raw-field")],
-            help: ArgumentHelp("A field whose value is sent as the text it is.", valueName: "key=value"))
+            help: ArgumentHelp("A field whose value is sent as the text it is.", valueName: "key=value"),
+            completion: .custom(fieldCompletions))
         var rawField: [String] = []
 
         @Option(
             name: [.customShort("F"), .customLong("field")],
             help: ArgumentHelp(
                 "A typed field: true, false, null and integers as JSON, @file a file's text, key:=json.",
-                valueName: "key=value"))
+                valueName: "key=value"),
+            completion: .custom(fieldCompletions))
         var field: [String] = []
 
         @Option(help: ArgumentHelp("Send this file's bytes as the body; - for stdin.", valueName: "file"))
@@ -90,6 +108,12 @@ extension SwaggerCtl {
 
         @Flag(help: "Do not print the response body.")
         var silent = false
+
+        @Flag(help: "Print the request as a curl command line, without the token, and send nothing.")
+        var dryRun = false
+
+        @Flag(help: "Ask the server for its OpenAPI document again before using the copy kept.")
+        var refreshDocument = false
 
         @Option(
             help: ArgumentHelp(
@@ -128,14 +152,40 @@ extension SwaggerCtl {
             // Kept only for printing, so --silent keeps nothing.
             let spool = try slurp && !silent ? ItemSpool(environment: ProcessInfo.processInfo.environment) : nil
             var lastFailure: APIResponse?
+            let target = APITarget(path)
+            let rawKeys = Set(rawField.compactMap { $0.split(separator: "=", maxSplits: 1).first.map(String.init) })
             let outcome = try await Spinner.run("Waiting for \(path)") { spinner in
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
-                    (controller) throws(SwaggerError) in
+                    (controller) throws(SwaggerError) -> SessionController.RequestOutcome? in
                     let selection = try controller.select(
                         server: session.serverURL(), name: session.account, usingEnvironmentToken: true)
-                    let request = try APIRequest(
-                        path, on: selection.server, method: paginate ? "GET" : method, headers: header, fields: fields,
-                        input: body)
+                    let request: APIRequest
+                    switch target {
+                    case .path(let path):
+                        request = try APIRequest(
+                            path, on: selection.server, method: paginate ? "GET" : method, headers: header,
+                            fields: fields, input: body)
+                    case .operation(let name):
+                        let index = try await controller.operations(
+                            on: selection.server, refresh: refreshDocument, wanted: name)
+                        guard let operation = try index.operation(named: name) else {
+                            throw Messages.noOperation(
+                                name, on: selection.server, nearest: index.suggestions(for: name))
+                        }
+                        request = try APIRequest(
+                            operation, in: index, on: selection.server, method: method, headers: header,
+                            fields: fields, raw: rawKeys, input: body)
+                    }
+                    if paginate, request.method != "GET" {
+                        throw SwaggerError(.usage, "--paginate follows pages with GET; \(path) is a \(request.method).")
+                    }
+                    if dryRun {
+                        Terminal.print(
+                            CurlLine.render(
+                                request, token: selection.serverDescription.token, server: selection.server,
+                                account: session.account, input: input))
+                        return nil
+                    }
                     let paging = paginate ? SessionController.Paging(limit: maxPages) : nil
                     return try await controller.send(request, with: selection, paging: paging) {
                         (response) throws(SwaggerError) in
@@ -159,6 +209,7 @@ extension SwaggerCtl {
                     }
                 }
             }
+            guard let outcome else { return }
             if let spool, !silent, lastFailure == nil {
                 try renderer.slurped(spool) { Terminal.standardOutput.write($0) }
             }

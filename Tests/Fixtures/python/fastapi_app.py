@@ -13,12 +13,14 @@ import json
 import os
 import secrets
 import time
+from enum import Enum
 
-from fastapi import Depends, FastAPI, Form, HTTPException, Request, Response
+from fastapi import Depends, FastAPI, Form, Header, HTTPException, Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.security import OAuth2PasswordBearer, OAuth2PasswordRequestForm
 from fastapi_pagination import LimitOffsetPage, Page, add_pagination, paginate
 from fastapi_pagination.links import Page as LinksPage
+from pydantic import BaseModel, Field
 
 USERS = {
     "ana@example.com": {"password": "Passw0rd!", "full_name": "Ana Horvat"},
@@ -188,6 +190,45 @@ app.add_api_route("/users/me", echo, methods=["PATCH"])
 app.add_api_route("/search", echo, methods=["GET"])
 app.add_api_route("/items", echo, methods=["POST"])
 app.add_api_route("/items/{item_id}", echo, methods=["PUT"])
+
+
+# Operations that `swaggerctl api` calls by name, with what FastAPI's tutorials use: a body model, an enum, a path,
+# a query and a header parameter. Each answers with what it was given.
+class Kind(str, Enum):
+    cat = "cat"
+    dog = "dog"
+    bird = "bird"
+
+
+class Pet(BaseModel):
+    name: str
+    kind: Kind
+    age: int | None = Field(default=None, ge=0)
+    tags: list[str] = []
+
+
+@app.post("/pets", operation_id="createPet", summary="Add a pet.", status_code=201)
+def create_pet(pet: Pet, username: str = Depends(current_user)):
+    return {"created": pet.model_dump(mode="json")}
+
+
+@app.get("/pets/{pet_id}", operation_id="getPet", summary="Read a pet.")
+def get_pet(
+    pet_id: int, kind: Kind | None = None, x_trace: str | None = Header(default=None),
+    username: str = Depends(current_user),
+):
+    return {"id": pet_id, "kind": kind, "trace": x_trace}
+
+
+@app.get("/moved", operation_id="moved", summary="Moved to /pets/7, on this server.")
+def moved(username: str = Depends(current_user)):
+    return Response(status_code=307, headers={"Location": "/pets/7?kind=dog"})
+
+
+@app.get("/moved-away", operation_id="movedAway", summary="Moved to another origin.")
+def moved_away(request: Request, username: str = Depends(current_user)):
+    target = request.query_params.get("to", "http://127.0.0.1:9/")
+    return Response(status_code=302, headers={"Location": target})
 
 
 @app.get("/teapot")

@@ -164,6 +164,39 @@ class Items(Resource):
         }
 
 
+pets_ns = api.namespace("pets", description="Operations that swaggerctl api calls by name and checks")
+
+pet_model = pets_ns.model(
+    "Pet",
+    {
+        "name": fields.String(required=True),
+        "kind": fields.String(required=True, enum=["cat", "dog", "bird"]),
+        "age": fields.Integer(min=0),
+    },
+)
+
+kind_parser = reqparse.RequestParser()
+kind_parser.add_argument("kind", type=str, choices=("cat", "dog", "bird"), location="args", help="Only this kind")
+
+
+@pets_ns.route("")
+class Pets(Resource):
+    @pets_ns.doc(security="Bearer", id="createPet")
+    @pets_ns.expect(pet_model, validate=True)
+    @jwt_required()
+    def post(self):
+        return {"created": api.payload}, 201
+
+
+@pets_ns.route("/<int:pet_id>")
+class PetByID(Resource):
+    @pets_ns.doc(security="Bearer", id="getPet")
+    @pets_ns.expect(kind_parser)
+    @jwt_required()
+    def get(self, pet_id):
+        return {"id": pet_id, "kind": kind_parser.parse_args()["kind"]}
+
+
 @api.route("/test/revoked")
 class Revoked(Resource):
     def get(self):

@@ -1,0 +1,70 @@
+import ArgumentParser
+import FoundationEssentials
+import SwaggerClient
+import SwaggerModel
+
+extension SwaggerCtl {
+    struct Operations: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "operations",
+            abstract: "List the operations of the server's OpenAPI document, which `api` calls by name.",
+            discussion: """
+                The document is the copy swaggerctl keeps of the one it read at login, asked for again when it \
+                is an hour old (a 304 costs little) or with --refresh-document; a server described without one \
+                is looked for where the frameworks publish theirs. OpenAPI 3.0, 3.1 and Swagger 2.0, JSON or YAML.
+
+                Examples:
+                  swaggerctl operations
+                  swaggerctl operations pet
+                  swaggerctl operations --format json | jq -r '.[].operationId'
+                """)
+
+        @Argument(help: "Only the operations with this word in their id, path or summary.")
+        var word: String?
+
+        @Flag(help: "Ask the server for its OpenAPI document again before using the copy kept.")
+        var refreshDocument = false
+
+        @OptionGroup var output: FormatOptions
+        @OptionGroup var session: SessionOptions
+        @OptionGroup var network: NetworkOptions
+
+        func run() async throws {
+            let configuration = try Configuration.fromEnvironment(network: network)
+            let index = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
+                let selection = try controller.select(server: session.serverURL(), name: session.account)
+                return try await controller.operations(on: selection.server, refresh: refreshDocument)
+            }
+            let operations = index.operations(matching: word)
+            switch output.format {
+            case .json:
+                Terminal.print(JSONOutput.render(operations.map(OperationListing.init), fallback: "[]"))
+            case .table:
+                guard !operations.isEmpty else {
+                    return Terminal.notice(
+                        word.map { "No operation has \"\(TerminalText.escaped($0))\" in its id, path or summary." }
+                            ?? "The server's document has no operations.")
+                }
+                let rows = operations.map { [$0.id ?? "-", $0.method, $0.path, $0.summary ?? ""] }
+                Terminal.standardOutput.write(ColumnTable.render(rows: rows))
+            }
+        }
+    }
+}
+
+/// An operation as `operations --format json` prints it.
+struct OperationListing: Encodable {
+    var operationId: String?
+    var method: String
+    var path: String
+    var summary: String?
+    var parameters: [String]
+
+    init(_ operation: APIOperation) {
+        operationId = operation.id
+        method = operation.method
+        path = operation.path
+        summary = operation.summary
+        parameters = operation.parameters.map(\.name)
+    }
+}
