@@ -39,6 +39,11 @@ let package = Package(
         ),
         // posix_spawn's closefrom action, which glibc declares only under _GNU_SOURCE.
         .systemLibrary(name: "CSpawn"),
+        // libjq's headers only, for `api --jq`: JQProgram loads libjq1 with dlopen when a program is first compiled.
+        .systemLibrary(
+            name: "CJQ",
+            providers: [.apt(["libjq-dev"])]
+        ),
         .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
@@ -95,6 +100,7 @@ let package = Package(
                 "SwaggerHTTP",
                 // OpenAPI documents in YAML, for discovery.
                 "CYAML",
+                "CJQ",
             ],
             swiftSettings: essentialsOnly
         ),

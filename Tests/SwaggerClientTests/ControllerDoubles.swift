@@ -75,10 +75,10 @@ final class ScriptedService: SessionService {
         }.get()
     }
 
-    func send(_ request: APIRequest, to url: URL, accessToken: String, as use: TokenUse) async throws(APIServiceError)
+    func send(_ request: APIRequest, to url: URL, accessToken: String?, as use: TokenUse) async throws(APIServiceError)
         -> APIResponse
     {
-        journal.record("send \(use.value(accessToken))")
+        journal.record("send \(accessToken.map(use.value) ?? "without the token")")
         let status = script.withLock { state in
             defer { state.responses += 1 }
             return state.script.responses[min(state.responses, state.script.responses.count - 1)]

@@ -60,7 +60,9 @@ extension APIRequest {
         }
         if !cookies.isEmpty { headerArguments.append("Cookie: \(cookies.joined(separator: "; "))") }
         let body = try call.body(bodyFields, input: input)
-        var target = index.basePath + path
+        var base = index.basePath
+        while base.hasSuffix("/") { base.removeLast() }
+        var target = base + path
         if !query.isEmpty {
             target += "?" + query.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
         }
@@ -114,7 +116,7 @@ struct OperationCall {
             let near = Spelling.nearest(name, among: parameters)
             let hint =
                 near.isEmpty
-                ? (parameters.isEmpty ? "it takes no fields" : "it takes \(Self.list(parameters))")
+                ? (parameters.isEmpty ? "it takes no fields." : "it takes \(Self.list(parameters)).")
                 : "did you mean \(near.joined(separator: " or "))?"
             let place = hasInput && operation.body != nil ? " beside --input" : ""
             throw SwaggerError(

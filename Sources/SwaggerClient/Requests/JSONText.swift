@@ -231,14 +231,28 @@ package enum JSONText {
     /// The members of the object that starts at `start`, by key, as ranges of their values. A key written
     /// with escapes is kept as written; none of the keys looked for needs them.
     private static func members(_ bytes: [UInt8], from start: Int) -> [String: Range<Int>] {
-        var members: [String: Range<Int>] = [:]
+        Dictionary(orderedMembers(bytes, from: start)) { _, last in last }
+    }
+
+    /// The members of a top-level object in the order they were sent, each with its value's text; `nil` when `data`
+    /// is not a JSON object.
+    package static func orderedMembers(of data: Data) -> [(key: String, value: String)]? {
+        guard isJSON(data) else { return nil }
+        let bytes = [UInt8](data)
+        let start = skippingSpace(bytes, from: 0)
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { return nil }
+        return orderedMembers(bytes, from: start).map { ($0.0, String(decoding: bytes[$0.1], as: UTF8.self)) }
+    }
+
+    private static func orderedMembers(_ bytes: [UInt8], from start: Int) -> [(String, Range<Int>)] {
+        var members: [(String, Range<Int>)] = []
         var index = skippingSpace(bytes, from: start + 1)
         while index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
             let keyEnd = endOfString(bytes, from: index)
             let key = String(decoding: bytes[(index + 1)..<(keyEnd - 1)], as: UTF8.self)
             let valueStart = skippingSpace(bytes, from: skippingSpace(bytes, from: keyEnd) + 1)
             let valueEnd = endOfValue(bytes, from: valueStart)
-            members[key] = valueStart..<valueEnd
+            members.append((key, valueStart..<valueEnd))
             index = skippingSpace(bytes, from: valueEnd)
             guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { break }
             index = skippingSpace(bytes, from: index + 1)

@@ -54,6 +54,27 @@ package struct ResponseRenderer: Sendable {
         write(body(whole, separated: true))
     }
 
+    /// `--jq`'s results of `program` run on `body`, for standard output, each on a line of its own: a string as its
+    /// text, as `jq -r` and `gh api --jq` print it, and any other value as ``body(_:separated:)`` shows JSON.
+    /// - Throws: `SwaggerError` with code `failure` when the body is not JSON or the program fails on it.
+    package func jq(_ program: JQProgram, on body: Data) throws(SwaggerError) -> Data {
+        var output = Data()
+        do throws(JQError) {
+            try program.run(on: body) { result in
+                switch result {
+                case .text(let text):
+                    let shown = forTerminal ? TerminalText.escaped(text) : text
+                    output.append(contentsOf: (shown + "\n").utf8)
+                case .json(let json):
+                    output.append(self.body(Data(json.utf8), separated: true))
+                }
+            }
+        } catch {
+            throw SwaggerError(.failure, "--jq: \(error.description).")
+        }
+        return output
+    }
+
     /// `-i`'s lines for standard output, before the body: the status line, then each header, and a blank line, as
     /// `curl -i` and `gh api -i` show them.
     /// - Returns: The lines, each ended, each safe for a terminal.
@@ -74,7 +95,8 @@ package struct ResponseRenderer: Sendable {
         let status = "HTTP \(response.status)\(response.reason.isEmpty ? "" : " \(response.reason)")"
         let said = APIService.serverMessage(json: response.body).map { ": \(Messages.quoted($0))" } ?? ""
         switch response.status {
-        case 401:
+        // Another origin's 401, after a redirect followed with -L, was to a request that went without the token.
+        case 401 where outcome.server.isSameOrigin(response.url):
             let advice =
                 outcome.usedEnvironmentToken
                 ? "SWAGGERCTL_TOKEN is not accepted here; unset it to use the stored session."
@@ -84,8 +106,7 @@ package struct ResponseRenderer: Sendable {
             let location = response.header("Location").map { " to \(Messages.cut($0, to: 40))" } ?? ""
             return SwaggerError(
                 .failure,
-                "\(request) was redirected (HTTP \(response.status))\(location); not followed, so the token goes "
-                    + "nowhere else.")
+                "\(request) was redirected (HTTP \(response.status))\(location); -L follows it, without the token.")
         case 400..<500:
             return SwaggerError(.failure, "\(request) was refused (\(status))\(said).")
         default:

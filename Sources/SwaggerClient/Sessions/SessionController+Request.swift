@@ -34,12 +34,13 @@ extension SessionController {
     /// more, with the request repeated, on a 401. With `paging`, follows the next page until the last, or until the
     /// limit, as the server's description names its page parameter.
     ///
-    /// `paging` is for `--paginate`, and `nil` for one request; with it, `request` is a `GET`. `receive` gets
-    /// each response as it arrives, before the next page is asked for.
+    /// `paging` is for `--paginate`, and `nil` for one request; with it, `request` is a `GET`. A redirect is
+    /// followed as ``Redirect`` decides: on the server's origin always, elsewhere only with `elsewhere`, and without
+    /// the token. `receive` gets each response as it arrives, before the next page is asked for.
     /// - Throws: `SwaggerError` when no session can be used, or a request has no response; what `receive`
     ///   throws.
     package func send(
-        _ request: APIRequest, with selection: SessionSelection, paging: Paging? = nil,
+        _ request: APIRequest, with selection: SessionSelection, paging: Paging? = nil, elsewhere: Bool = false,
         receive: (APIResponse) throws(SwaggerError) -> Void
     ) async throws(SwaggerError) -> RequestOutcome {
         var coordinator = MainCoordinator(purpose: RequestPurpose())
@@ -55,6 +56,10 @@ extension SessionController {
             status: 0, pages: 0, server: selection.server, method: request.method,
             usedEnvironmentToken: selection.environmentToken != nil)
         var url = request.url
+        // What is sent next, and whether the token goes with it: a redirect may change both.
+        var current = request
+        var withToken = true
+        var hops = 0
         // The last response, which stands as the answer when a refused token cannot be renewed.
         var refused: APIResponse?
         while true {
@@ -63,16 +68,40 @@ extension SessionController {
             case .send(let accessToken):
                 do throws(APIServiceError) {
                     response = try await service(for: selection.record, entry: selection.entry).send(
-                        request, to: url, accessToken: accessToken, as: selection.serverDescription.token)
+                        current, to: url, accessToken: withToken ? accessToken : nil,
+                        as: selection.serverDescription.token)
                 } catch {
                     throw message(for: coordinator.requestFailed(error))
                 }
-                switch coordinator.responseReceived(status: response.status) {
-                case .lockForRefresh(let account):
+                // Another origin's 401 says nothing of this session's token, which it never saw.
+                if withToken, case .lockForRefresh(let account) = coordinator.responseReceived(status: response.status)
+                {
                     refused = response
                     step = try await underLock(account, &coordinator)
                     continue
-                case .answered:
+                }
+                switch Redirect.decide(
+                    status: response.status, location: response.header("Location"), from: url, method: current.method,
+                    server: selection.server, elsewhere: elsewhere, hops: hops)
+                {
+                case .follow(let next, let method, let keepsBody, let sameOrigin):
+                    hops += 1
+                    url = next
+                    current.method = method
+                    withToken = sameOrigin
+                    if !keepsBody {
+                        current.body = nil
+                        current.headers.removeAll { $0.name.lowercased() == "content-type" }
+                    }
+                    // A cookie, like the token, is the server's.
+                    if !sameOrigin { current.headers.removeAll { $0.name.lowercased() == "cookie" } }
+                    step = .send(accessToken: coordinator.nextRequest())
+                    continue
+                case .tooMany:
+                    throw SwaggerError(
+                        .server,
+                        "\(request.method) \(url.pathAndQuery.prefix(40)) was redirected \(hops) times; stopped.")
+                case .stand:
                     break
                 }
             case .keepAnswer:

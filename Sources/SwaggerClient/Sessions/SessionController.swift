@@ -11,7 +11,8 @@ package protocol SessionService: Sendable {
     func refresh(_ request: RefreshRequest) async throws(APIServiceError) -> TokenGrant
     func revoke(_ revocation: Revocation) async throws(APIServiceError)
     func profile(_ request: ProfileRequest) async throws(APIServiceError) -> Profile
-    func send(_ request: APIRequest, to url: URL, accessToken: String, as use: TokenUse) async throws(APIServiceError)
+    /// Sends `request` to `url`, with the token unless it is `nil`.
+    func send(_ request: APIRequest, to url: URL, accessToken: String?, as use: TokenUse) async throws(APIServiceError)
         -> APIResponse
     func exchangeCode(
         _ description: ServerDescription, code: String, verifier: String, redirectURI: URL, clientSecret: String?,
@@ -41,7 +42,7 @@ extension SessionService {
 }
 
 extension APIService: SessionService {
-    package func send(_ request: APIRequest, to url: URL, accessToken: String, as use: TokenUse)
+    package func send(_ request: APIRequest, to url: URL, accessToken: String?, as use: TokenUse)
         async throws(APIServiceError) -> APIResponse
     {
         try await send(

@@ -17,6 +17,11 @@ import SwaggerModel
         .map(completionValue)
 }
 
+/// How `api` prints a body.
+enum BodyOutput: String, ExpressibleByArgument, CaseIterable {
+    case json, table
+}
+
 /// When `api` colours JSON.
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, always, never
@@ -29,7 +34,8 @@ extension SwaggerCtl {
             abstract: "Send an authenticated request to the server, and print the response.",
             discussion: """
                 PATH is under the session's server, such as /users/me; a full URL must be on the same server, \
-                because the token goes nowhere else. Redirects are not followed. An expired token is renewed \
+                because the token goes nowhere else. A redirect on the server is followed with the token; one to \
+                another host only with -L, and without it. An expired token is renewed \
                 first, and a 401 renews it and repeats the request once. GET, HEAD, PUT, DELETE and OPTIONS are \
                 retried on 429, 502, 503 and 504.
 
@@ -109,6 +115,25 @@ extension SwaggerCtl {
         @Flag(help: "Do not print the response body.")
         var silent = false
 
+        @Option(
+            name: [.customShort("q"), .long],
+            help: ArgumentHelp(
+                "Print what this jq expression makes of each page (of the whole list with --slurp); strings as text.",
+                valueName: "expression"))
+        var jq: String?
+
+        @Option(
+            name: [.customShort("o"), .long],
+            help: ArgumentHelp(
+                "json: the body as sent; table: a list's items (every page's) as rows, a column for each member.",
+                valueName: "format"))
+        var output: BodyOutput = .json
+
+        @Flag(
+            name: [.customShort("L"), .long],
+            help: "Follow a redirect to another host too, without the token. One on the server is always followed.")
+        var location = false
+
         @Flag(help: "Print the request as a curl command line, without the token, and send nothing.")
         var dryRun = false
 
@@ -127,6 +152,8 @@ extension SwaggerCtl {
 
         func validate() throws {
             if slurp, !paginate { throw ValidationError("--slurp needs --paginate.") }
+            if jq != nil, output == .table { throw ValidationError("--jq and -o table are two outputs; give one.") }
+            if jq != nil, silent { throw ValidationError("--jq prints what --silent would hide; give one of them.") }
             if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1.") }
             if maxPages != nil, !paginate { throw ValidationError("--max-pages is for --paginate.") }
             if paginate, let method, method.uppercased() != "GET" {
@@ -150,8 +177,12 @@ extension SwaggerCtl {
                 }
             let renderer = ResponseRenderer(forTerminal: Terminal.isTerminal(STDOUT_FILENO), colour: colour)
             // Kept only for printing, so --silent keeps nothing.
-            let spool = try slurp && !silent ? ItemSpool(environment: ProcessInfo.processInfo.environment) : nil
+            var table = output == .table && !silent ? ItemTable() : nil
+            let spool =
+                try slurp && !silent && table == nil ? ItemSpool(environment: ProcessInfo.processInfo.environment) : nil
             var lastFailure: APIResponse?
+            // Compiled before anything is sent: a mistake in it costs no request.
+            let program = try jq.map { (expression) throws(SwaggerError) in try Self.program(expression) }
             let target = APITarget(path)
             let rawKeys = Set(rawField.compactMap { $0.split(separator: "=", maxSplits: 1).first.map(String.init) })
             let outcome = try await Spinner.run("Waiting for \(path)") { spinner in
@@ -187,7 +218,7 @@ extension SwaggerCtl {
                         return nil
                     }
                     let paging = paginate ? SessionController.Paging(limit: maxPages) : nil
-                    return try await controller.send(request, with: selection, paging: paging) {
+                    return try await controller.send(request, with: selection, paging: paging, elsewhere: location) {
                         (response) throws(SwaggerError) in
                         if include { Terminal.standardOutput.write(renderer.head(response)) }
                         guard response.isSuccess else {
@@ -195,7 +226,9 @@ extension SwaggerCtl {
                             if !silent { Terminal.standardOutput.write(renderer.body(response.body)) }
                             return
                         }
-                        if slurp {
+                        if table != nil {
+                            try table?.add(response.body, from: response.url)
+                        } else if slurp {
                             guard let pageItems = JSONText.items(of: response.body) ?? Self.single(response.body) else {
                                 throw SwaggerError(
                                     .server,
@@ -203,6 +236,8 @@ extension SwaggerCtl {
                                 )
                             }
                             try spool?.append(pageItems)
+                        } else if let program, !silent {
+                            Terminal.standardOutput.write(try renderer.jq(program, on: response.body))
                         } else if !silent {
                             Terminal.standardOutput.write(renderer.body(response.body, separated: paginate))
                         }
@@ -210,14 +245,34 @@ extension SwaggerCtl {
                 }
             }
             guard let outcome else { return }
+            if let table, lastFailure == nil {
+                Terminal.standardOutput.write(
+                    Data(table.render(forTerminal: Terminal.isTerminal(STDOUT_FILENO) || color == .always).utf8))
+            }
             if let spool, !silent, lastFailure == nil {
-                try renderer.slurped(spool) { Terminal.standardOutput.write($0) }
+                if let program {
+                    var whole = Data()
+                    try spool.array { whole.append($0) }
+                    Terminal.standardOutput.write(try renderer.jq(program, on: whole))
+                } else {
+                    try renderer.slurped(spool) { Terminal.standardOutput.write($0) }
+                }
             }
             if let lastFailure, let failure = ResponseRenderer.failure(lastFailure, outcome) { throw failure }
             switch outcome.stoppedEarly.flatMap({ ResponseRenderer.stop($0, outcome) }) {
             case .success(let warning): Terminal.warning(warning)
             case .failure(let error): throw error
             case nil: break
+            }
+        }
+
+        /// `--jq`'s program; a mistake in it is the person's, exit 64.
+        private static func program(_ expression: String) throws(SwaggerError) -> JQProgram {
+            do throws(JQError) {
+                return try JQProgram(expression)
+            } catch {
+                if case .noLibrary = error { throw SwaggerError(.failure, "\(error.description).") }
+                throw SwaggerError(.usage, "--jq: \(error.description).")
             }
         }
 

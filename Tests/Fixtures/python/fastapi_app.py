@@ -226,9 +226,8 @@ def moved(username: str = Depends(current_user)):
 
 
 @app.get("/moved-away", operation_id="movedAway", summary="Moved to another origin.")
-def moved_away(request: Request, username: str = Depends(current_user)):
-    target = request.query_params.get("to", "http://127.0.0.1:9/")
-    return Response(status_code=302, headers={"Location": target})
+def moved_away(to: str = "http://127.0.0.1:9/", username: str = Depends(current_user)):
+    return Response(status_code=302, headers={"Location": to})
 
 
 @app.get("/teapot")
