@@ -171,17 +171,18 @@ struct IdentityTests {
 
     @Test("a flag without a preset goes over what the documents say; with none published, says what is missing")
     func flagWithoutKind() async throws {
-        try await withDemoServer { server in
+        // flask-jwt-extended's app publishes no document at all.
+        try await withPythonServer(.flask) { server in
             let sandbox = try Sandbox()
-            let result = try await sandbox.loginAsDemo(server.apiURL, extra: ["--login-path", "/login"])
+            let result = try await sandbox.login(
+                server.origin, email: "ana@example.com", password: "pw", extra: ["--login-path", "/login"])
             #expect(result.status == 64, "\(result)")
             #expect(
                 result.stderr
-                    == "swaggerctl: \(server.apiURL) is not described enough to log in to: profile.url is missing: where "
-                    + "the profile is sent, and none of the 20 documents the server was asked for says it. Give it with "
-                    + "`swaggerctl server set \(server.apiURL) --profile-path PATH`.\n")
+                    == "swaggerctl: \(server.origin) is not described enough to log in to: profile.url is missing: where "
+                    + "the profile is sent, and none of the 17 documents the server was asked for says it. Give it with "
+                    + "`swaggerctl server set \(server.origin) --profile-path PATH`.\n")
             #expect(try sandbox.sessions.records().isEmpty)
-            #expect(server.logLines(containing: "login") == 0)
         }
     }
 }

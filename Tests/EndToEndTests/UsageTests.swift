@@ -80,7 +80,7 @@ struct UsageTests {
         arguments: [
             (["login", "-s"], "Missing value for '-s <url>'", "Help:  -s <url>  "),
             (["status", "--format", "xml"], "The value 'xml' is invalid for '--format <format>'", "Help:  --format "),
-            (["api"], "Missing expected argument '<path>'", "Help:  <path>  "),
+            (["api"], "Missing expected argument '<operation|path>'", "Help:  <operation|path>  "),
         ])
     func usageErrorWithHelp(arguments: [String], error: String, help: String) async throws {
         let result = try await Sandbox().swaggerctl(arguments)

@@ -294,9 +294,11 @@ package struct Messages: Sendable {
     /// /token/refresh/, logout POST /token/blacklist/, profile GET /users/me/, token as Authorization: Token.` A document on the
     /// server's host is named by its path, and the first of several stands for them all, so that the line fits
     /// two lines of a terminal; `-v` shows every request. A part that the person gave, or that a preset says, is
-    /// not credited to the documents. Empty when no document was read.
+    /// not credited to the documents. Empty when no document was read, or when it is the bundled API's own, whose
+    /// server is the one swaggerctl expects with no word said.
     package static func discovery(_ choice: SessionController.ServerChoice) -> [String] {
-        guard let finding = choice.finding, !finding.documents.isEmpty else { return [] }
+        guard let finding = choice.finding, !finding.documents.isEmpty, finding.preset != ServerPresets.bundledName
+        else { return [] }
         let description = choice.serverDescription
         let documents = finding.documents.map(\.absoluteString)
         /// Whether `part` came from the documents.
@@ -340,8 +342,7 @@ package struct Messages: Sendable {
         let given = ["login", "refresh", "revocation", "profile"].filter { choice.sources[$0] == "given" }
         let others = given.isEmpty ? "" : "; \(given.joined(separator: ", ")) given"
         let sources = named.count > 1 ? "\(named[0]) (and \(named.count - 1) more)" : named[0]
-        // A document that shows the server to be a preset's says which.
-        let nothingUsed = finding.preset.map { "a server of the \($0) preset" } ?? "nothing that was used"
+        let nothingUsed = "nothing that was used"
         var lines = [
             "Found in \(sources): \(steps.isEmpty ? nothingUsed : steps.joined(separator: ", "))\(others)."
         ]

@@ -126,7 +126,7 @@ extension SessionController {
             let flows = Discovery.openAPI(document.body, at: url)
             switch Discovery.operations(document.body, at: url) {
             case .bundled?:
-                return (Discovery.Finding(preset: ServerPresets.bundledName, documents: [url]), nil)
+                return (Discovery.Finding(preset: ServerPresets.bundledName, documents: [url]), document)
             case .described(let described)?:
                 var json = described.json.merging(.object(["document": .string(url.absoluteString)]))
                 if let flows { json = json.merging(flows.browserJSON) }

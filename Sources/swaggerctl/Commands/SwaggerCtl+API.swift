@@ -33,39 +33,26 @@ extension SwaggerCtl {
             commandName: "api",
             abstract: "Send an authenticated request to the server, and print the response.",
             discussion: """
-                PATH is under the session's server, such as /users/me; a full URL must be on the same server, \
-                because the token goes nowhere else. A redirect on the server is followed with the token; one to \
-                another host only with -L, and without it. An expired token is renewed \
-                first, and a 401 renews it and repeats the request once. GET, HEAD, PUT, DELETE and OPTIONS are \
-                retried on 429, 502, 503 and 504.
+                OPERATION is an operationId of the server's OpenAPI document, or 'METHOD /path/{name}' \
+                (`swaggerctl operations` lists them): each field goes where the document puts it (path, query, \
+                header, cookie or body), and one missing, unknown or of the wrong type is refused (exit 64) \
+                before anything is sent. A PATH (/users/me) is sent as it is: its fields go in the query for GET, \
+                else in a JSON body. As in gh api, -f sends text and -F types it: numbers, true, false, null, \
+                @file, key:=json, user[name]=…, tags[]=….
 
-                The body goes to stdout: indented JSON on a terminal, exactly as received in a pipe, error \
-                bodies too. Exit status: 0 for 2xx, 4 for 401, 1 for any other 4xx or a redirect, 5 for 5xx.
-
-                As in gh api, -f key=value sends the text as it is, and -F key=value types it: true, false, null \
-                and integers become JSON's, @file reads a file's text (@- stdin), and key:=json is any JSON value. \
-                user[name]=ana makes a member of an object, tags[]=a an element of an array, and -F tags[] an \
-                empty array. The fields go in the query for GET and HEAD, and with --input; otherwise they make \
-                a JSON body, and the method defaults to POST.
-
-                --paginate follows every page: a Link header with rel="next", a "next" URL in the body (or in \
-                its "links", "pagination" or "meta"), "has_more", a "next_page" cursor, "page" below "pages" or \
-                "current_page" below "total_pages", "offset" plus "limit" below "total", or a total beside the \
-                list with the page in the query. A page of a list that names no next page it can follow stops \
-                it with exit 1; --max-pages stops it early, and says where.
+                The token goes only to the server. Exit status: 0 for 2xx, 4 for 401, 1 for another 4xx or an \
+                unfollowed redirect, 5 for 5xx.
 
                 Examples:
-                  swaggerctl api /users/me
-                  swaggerctl api /questions --paginate --slurp | jq length
+                  swaggerctl api getPet -f pet_id=7 -f kind=dog
+                  swaggerctl api createPet -f name=Rex -f kind=dog -F age=3 --dry-run
+                  swaggerctl api /questions --paginate --jq '.items[].title'
                   swaggerctl api -X PATCH /users/me -f full_name='Ana H.'
-                  swaggerctl api /items -f tag=new -F limit=10
-                  swaggerctl api -X PUT /items/7 --input item.json
                 """)
 
         @Argument(
             help: ArgumentHelp(
-                "An operation of the server's document (its operationId, or 'METHOD /path/{template}'), or a path "
-                    + "under the server, or a URL on it.",
+                "An operationId or 'METHOD /path' of the document; or a path or URL on the server.",
                 valueName: "operation|path"),
             completion: .custom { words, _, prefix in
                 ShellCompletions.operations(
@@ -75,7 +62,7 @@ extension SwaggerCtl {
             })
         var path: String
 
-        @Option(name: [.customShort("X"), .long], help: "The method. Default: GET, or POST with fields or --input.")
+        @Option(name: [.customShort("X"), .long], help: "The method. Default: the operation's, or GET.")
         var method: String?
 
         @Option(name: [.customShort("H"), .long], help: ArgumentHelp("A header to add.", valueName: "name: value"))
@@ -83,33 +70,33 @@ extension SwaggerCtl {
 
         @Option(
             name: [.customShort("f"), .customLong("raw-field")],
-            help: ArgumentHelp("A field whose value is sent as the text it is.", valueName: "key=value"),
+            help: ArgumentHelp("A field sent as the text it is.", valueName: "key=value"),
             completion: .custom(fieldCompletions))
         var rawField: [String] = []
 
         @Option(
             name: [.customShort("F"), .customLong("field")],
             help: ArgumentHelp(
-                "A typed field: true, false, null and integers as JSON, @file a file's text, key:=json.",
+                "Typed: numbers, true/false, null, @file, key:=json.",
                 valueName: "key=value"),
             completion: .custom(fieldCompletions))
         var field: [String] = []
 
-        @Option(help: ArgumentHelp("Send this file's bytes as the body; - for stdin.", valueName: "file"))
+        @Option(help: ArgumentHelp("The body: this file's bytes; - for stdin.", valueName: "file"))
         var input: String?
 
-        @Flag(help: "Fetch every page, each one printed as it arrives.")
+        @Flag(help: "Fetch every page, each printed as it arrives.")
         var paginate = false
 
-        @Flag(help: "With --paginate, print one JSON array of every page's items.")
+        @Flag(help: "With --paginate, one JSON array of every page's items.")
         var slurp = false
 
-        @Option(help: ArgumentHelp("With --paginate, the most pages to fetch. Default: every one.", valueName: "count"))
+        @Option(help: ArgumentHelp("With --paginate, the most pages to fetch.", valueName: "count"))
         var maxPages: Int?
 
         @Flag(
             name: [.customShort("i"), .long],
-            help: "Print the status line and headers before the body, as gh and curl do.")
+            help: "Print the status line and headers before the body.")
         var include = false
 
         @Flag(help: "Do not print the response body.")
@@ -118,31 +105,31 @@ extension SwaggerCtl {
         @Option(
             name: [.customShort("q"), .long],
             help: ArgumentHelp(
-                "Print what this jq expression makes of each page (of the whole list with --slurp); strings as text.",
+                "Print what this jq program makes of each page.",
                 valueName: "expression"))
         var jq: String?
 
         @Option(
             name: [.customShort("o"), .long],
             help: ArgumentHelp(
-                "json: the body as sent; table: a list's items (every page's) as rows, a column for each member.",
+                "json: the body as sent; table: a list's items.",
                 valueName: "format"))
         var output: BodyOutput = .json
 
         @Flag(
             name: [.customShort("L"), .long],
-            help: "Follow a redirect to another host too, without the token. One on the server is always followed.")
+            help: "Follow a redirect elsewhere too, without the token.")
         var location = false
 
-        @Flag(help: "Print the request as a curl command line, without the token, and send nothing.")
+        @Flag(help: "Print the request as a curl line; send nothing.")
         var dryRun = false
 
-        @Flag(help: "Ask the server for its OpenAPI document again before using the copy kept.")
+        @Flag(help: "Ask the server for its OpenAPI document again first.")
         var refreshDocument = false
 
         @Option(
             help: ArgumentHelp(
-                "Colour JSON as jq does: auto (on a terminal, unless NO_COLOR is set), always, or never.",
+                "Colour JSON as jq does (auto: on a terminal).",
                 valueName: "when"))
         var color: ColorChoice = .auto
 

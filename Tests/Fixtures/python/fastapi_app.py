@@ -220,7 +220,7 @@ def get_pet(
     return {"id": pet_id, "kind": kind, "trace": x_trace}
 
 
-@app.get("/moved", operation_id="moved", summary="Moved to /pets/7, on this server.")
+@app.get("/moved", operation_id="moved", summary="Moved on this server.")
 def moved(username: str = Depends(current_user)):
     return Response(status_code=307, headers={"Location": "/pets/7?kind=dog"})
 
