@@ -172,21 +172,25 @@ struct OperationsTests {
         }
     }
 
-    @Test("bash completes operation ids, paths, field names and enum values from the copy kept")
-    func completion() async throws {
-        try await withSession(Self.frameworks[0]) { sandbox, _ in
+    @Test("bash completes operation ids, paths, field names and enum values from the copy kept", arguments: frameworks)
+    func completion(framework: Framework) async throws {
+        try await withSession(framework) { sandbox, _ in
             let script = try await PackagingTests.completionScript("bash", in: sandbox)
+            // FastAPI documents its header parameter; Flask-RESTX's parser takes only the query.
+            let getPetFields = framework.fixture == .fastapi ? ["pet_id=", "kind=", "x-trace="] : ["pet_id=", "kind="]
             let cases = [
                 ("swaggerctl api crea", ["createPet"]),
                 ("swaggerctl api /pets/", ["/pets/{pet_id}"]),
-                ("swaggerctl api getPet -f ", ["pet_id=", "kind=", "x-trace="]),
+                ("swaggerctl api getPet -f ", getPetFields),
                 ("swaggerctl api getPet -F kind=", ["kind=cat", "kind=dog", "kind=bird"]),
                 ("swaggerctl api -X POST createPet -f k", ["kind="]),
+                ("swaggerctl api createPet -q . -F kind=b", ["kind=bird"]),
             ]
             for (line, expected) in cases {
                 let result = try await PackagingTests.shell(
                     "bash", ["-c", PackagingTests.bashComplete, "bash", script.path, line], sandbox)
-                #expect(result.stdout.split(separator: "\n").map(String.init) == expected, "\(line): \(result)")
+                #expect(
+                    Set(result.stdout.split(separator: "\n").map(String.init)) == Set(expected), "\(line): \(result)")
             }
         }
     }

@@ -337,6 +337,7 @@ struct PackagingTests {
         // Loaded only when the keyring is used: without it, tokens go to the private file.
         #expect(!depends.contains("libsecret"), "\(depends)")
         #expect(fields["Recommends"]?.contains(/libsecret-1-0 \(>= [0-9.]+\)/) == true, "\(info.stdout)")
+        #expect(fields["Recommends"]?.contains("libjq1 (>= 1.6)") == true, "\(info.stdout)")
         #expect(try await dpkg(["-I", package.path]).stdout.contains(" Installed-Size: "))
 
         let root = sandbox.root.appending(path: "extracted")

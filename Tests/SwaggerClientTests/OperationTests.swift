@@ -309,4 +309,28 @@ struct OperationTests {
         #expect(APITarget("https://api.example.com/v1/x") == .path("https://api.example.com/v1/x"))
         #expect(APITarget("get /x") == .path("get /x"))
     }
+
+    @Test("completion's lines: ids, paths, fields and enum values, FastAPI's optional enum too; no tab or line break")
+    func completionNames() throws {
+        let text = CompletionNames.text(of: try Self.index(Self.openAPI30))
+        #expect(CompletionNames.operations(in: text, prefix: "get") == ["getPet"])
+        #expect(CompletionNames.operations(in: text, prefix: "/pets/") == ["/pets/{petId}"])
+        #expect(
+            CompletionNames.fields(in: text, operation: "getPet", prefix: "") == [
+                "petId=", "kind=", "X-Trace=", "session=", "since=",
+            ])
+        #expect(CompletionNames.fields(in: text, operation: "GET /pets/{petId}", prefix: "kind=d") == ["kind=dog"])
+        #expect(CompletionNames.fields(in: text, operation: "createpet", prefix: "k") == ["kind="])
+        let optional = CompletionNames.text(of: try Self.index(Self.openAPI31))
+        #expect(CompletionNames.fields(in: optional, operation: "search", prefix: "kind=") == ["kind=cat", "kind=dog"])
+        let hostile = """
+            {"openapi": "3.1.0", "paths": {"/a": {"get": {"operationId": "a\tb", "parameters": [
+                {"name": "n", "in": "query", "schema": {"enum": ["x\ny", "ok"]}}]}},
+              "/b": {"get": {"operationId": "b", "parameters": [{"name": "m\nO\tevil", "in": "query"}]}}}}
+            """
+        let lines = CompletionNames.text(of: try Self.index(hostile))
+        #expect(CompletionNames.operations(in: lines, prefix: "") == ["b"])
+        #expect(CompletionNames.fields(in: lines, operation: "b", prefix: "") == [])
+        #expect(!lines.contains("evil") && !lines.contains("x\ny"))
+    }
 }

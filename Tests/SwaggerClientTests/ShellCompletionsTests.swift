@@ -64,4 +64,18 @@ struct ShellCompletionsTests {
         #expect(ShellCompletions.emails(words: [], prefix: "", environment: environment) == [])
         #expect(ShellCompletions.servers(prefix: "", environment: ["SWAGGERCTL_CONFIG_DIR": "relative"]) == [])
     }
+
+    @Test("the operation on the line is the first word after api that is neither an option nor an option's value")
+    func operationArgument() {
+        let cases: [([String], String?)] = [
+            (["swaggerctl", "api", "getPet", "-f", "k"], "getPet"),
+            (["swaggerctl", "api", "-X", "POST", "-H", "A: b", "createPet", "-F", ""], "createPet"),
+            (["swaggerctl", "api", "-q", ".x", "-o", "table", "--paginate", "listPets", "-f"], "listPets"),
+            (["swaggerctl", "api", "-s", "https://h", "-e", "a@b.c", "-f"], nil),
+            (["swaggerctl", "details"], nil),
+        ]
+        for (words, expected) in cases {
+            #expect(ShellCompletions.operationArgument(in: words) == expected, "\(words)")
+        }
+    }
 }

@@ -18,27 +18,38 @@ package struct DocumentCache: Sendable {
         try directory.create()
         let name = Self.fileName(for: server)
         // What was read from the copy before goes first: a reading never outlives its copy.
-        if unlink(directory.fileURL(Self.readingName(of: name)).path) != 0, errno != ENOENT {
-            throw SwaggerError(
-                .failure, "Could not replace the copy of \(server)'s document: \(String(cString: strerror(errno))).")
+        for reading in Reading.allCases where unlink(directory.fileURL(Self.readingName(reading, of: name)).path) != 0 {
+            guard errno == ENOENT else {
+                throw SwaggerError(
+                    .failure,
+                    "Could not replace the copy of \(server)'s document: \(String(cString: strerror(errno))).")
+            }
         }
         try directory.write(data, to: name, durable: false)
         return name
     }
 
-    /// Keeps `data`, what was read from the copy called `copy`, beside it: it is replaced whenever the copy is.
-    package func saveReading(_ data: Data, of copy: String) throws(SwaggerError) {
+    /// What is read from a copy and kept beside it, each in a file of its own: it is replaced whenever the copy is.
+    package enum Reading: String, Sendable, CaseIterable {
+        /// The operations, their parameters and the schemas.
+        case operations
+        /// Only what the shell's completion offers, as lines that it reads fast.
+        case names
+    }
+
+    /// Keeps `data`, the `reading` of the copy called `copy`, beside it.
+    package func saveReading(_ data: Data, _ reading: Reading, of copy: String) throws(SwaggerError) {
         try directory.create()
-        try directory.write(data, to: Self.readingName(of: copy), durable: false)
+        try directory.write(data, to: Self.readingName(reading, of: copy), durable: false)
     }
 
-    /// What was read from the copy called `copy`; `nil` when there is nothing.
-    package func reading(of copy: String) throws(SwaggerError) -> Data? {
-        try directory.read(Self.readingName(of: copy))
+    /// The `reading` of the copy called `copy`; `nil` when there is none.
+    package func reading(_ reading: Reading, of copy: String) throws(SwaggerError) -> Data? {
+        try directory.read(Self.readingName(reading, of: copy))
     }
 
-    static func readingName(of copy: String) -> String {
-        (copy.hasSuffix(".openapi") ? String(copy.dropLast(".openapi".count)) : copy) + ".operations"
+    static func readingName(_ reading: Reading, of copy: String) -> String {
+        (copy.hasSuffix(".openapi") ? String(copy.dropLast(".openapi".count)) : copy) + "." + reading.rawValue
     }
 
     /// The copy called `name`; `nil` when there is none.

@@ -30,50 +30,22 @@ package enum ShellCompletions {
     /// starts with `/`, its path templates. Only the copy kept in the cache folder is read: a completion never waits
     /// on the network.
     package static func operations(words: [String], prefix: String, environment: [String: String]) -> [String] {
-        guard let index = index(words: words, environment: environment) else { return [] }
-        if prefix.hasPrefix("/") {
-            return unique(index.operations.map(\.path)).filter { $0.hasPrefix(prefix) }
-        }
-        return unique(index.operations.compactMap(\.id)).filter { $0.hasPrefix(prefix) }
+        guard let names = names(words: words, environment: environment) else { return [] }
+        return CompletionNames.operations(in: names, prefix: prefix)
     }
 
     /// After `-f` or `-F`: the names the operation on the line takes, each with its `=`, and after `name=`, the values
     /// its schema lists.
     package static func fields(words: [String], prefix: String, environment: [String: String]) -> [String] {
-        guard let index = index(words: words, environment: environment), let name = operationArgument(in: words),
-            let operation = try? index.operation(named: name)
+        guard let operation = operationArgument(in: words), let names = names(words: words, environment: environment)
         else { return [] }
-        let check = SchemaCheck(schemas: index.schemas)
-        let body = operation.body?.schema.map(check.resolved)
-        if let equals = prefix.firstIndex(of: "=") {
-            let key = String(prefix[..<equals])
-            let schema =
-                operation.parameters.first(where: { $0.name == key })?.schema ?? body?.properties?[key]
-            guard let schema else { return [] }
-            var resolved = check.resolved(schema)
-            // FastAPI's optional enum: anyOf the enum and null.
-            if resolved.values == nil,
-                let part = (resolved.anyOf ?? resolved.oneOf)?.first(where: { check.resolved($0).values != nil })
-            {
-                resolved = check.resolved(part)
-            }
-            let values = (resolved.values ?? []).compactMap { value -> String? in
-                switch value {
-                case .string(let text): text
-                case .null: nil
-                default: value.compactJSON
-                }
-            }
-            return values.map { key + "=" + $0 }.filter { $0.hasPrefix(prefix) }
-        }
-        let names = operation.parameters.map(\.name) + (body?.properties?.keys.sorted() ?? [])
-        return unique(names).map { $0 + "=" }.filter { $0.hasPrefix(prefix) }
+        return CompletionNames.fields(in: names, operation: operation, prefix: prefix)
     }
 
     /// The options of `api` that take a value, whose value is not the operation.
     static let valueOptions: Set<String> = [
         "-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "--input", "--max-pages", "--color",
-        "-s", "--server", "-e", "--email", "-u", "--username", "--keyring", "--ca-cert",
+        "-s", "--server", "-e", "--email", "-u", "--username", "--keyring", "--ca-cert", "-q", "--jq", "-o", "--output",
     ]
 
     /// The first word after `api` that is neither an option nor an option's value.
@@ -92,8 +64,9 @@ package enum ShellCompletions {
         return nil
     }
 
-    /// The operations kept for the server that `words` name with `-s`, else the current one.
-    private static func index(words: [String], environment: [String: String]) -> OperationIndex? {
+    /// The completion's lines for the server that `words` name with `-s`, else the current one: as kept beside the
+    /// copy of its document, else made from what was read from it, and kept.
+    private static func names(words: [String], environment: [String: String]) -> String? {
         guard let configuration = try? Configuration(environment: environment),
             let cacheDirectory = configuration.cacheDirectory,
             let server = try? configuration.server(
@@ -101,7 +74,12 @@ package enum ShellCompletions {
                 current: registry(environment).current),
             let copy = registry(environment).entries.first(where: { $0.server == server })?.document
         else { return nil }
-        return DocumentCache(cacheDirectory: cacheDirectory).index(of: copy)
+        let cache = DocumentCache(cacheDirectory: cacheDirectory)
+        if let kept = try? cache.reading(.names, of: copy.file) { return String(decoding: kept, as: UTF8.self) }
+        guard let index = cache.index(of: copy) else { return nil }
+        let text = CompletionNames.text(of: index)
+        try? cache.saveReading(Data(text.utf8), .names, of: copy.file)
+        return text
     }
 
     /// The value after the last `-s`, `--server` or `--server=` in `words`.

@@ -102,7 +102,7 @@ extension SessionController {
 extension DocumentCache {
     /// The operations read from `copy`: as they were kept beside it, else read from it again and kept.
     package func index(of copy: DocumentCopy) -> OperationIndex? {
-        if let kept = try? reading(of: copy.file),
+        if let kept = try? reading(.operations, of: copy.file),
             let index = try? JSONDecoder().decode(OperationIndex.self, from: kept),
             index.format == OperationIndex.currentFormat
         {
@@ -113,9 +113,11 @@ extension DocumentCache {
         return index
     }
 
-    /// Keeps what was read from `copy` beside it; a reading that cannot be kept is read again next time.
+    /// Keeps what was read from `copy` beside it, and the completion's lines; a reading that cannot be kept is read
+    /// again next time.
     func keep(_ index: OperationIndex, of copy: DocumentCopy) {
         guard let data = try? JSONEncoder().encode(index) else { return }
-        try? saveReading(data, of: copy.file)
+        try? saveReading(data, .operations, of: copy.file)
+        try? saveReading(Data(CompletionNames.text(of: index).utf8), .names, of: copy.file)
     }
 }

@@ -100,6 +100,10 @@ extension SwaggerCtl {
                     if [[ "${COMPREPLY[*]}" == *://* ]]; then
                         compopt +o filenames 2>/dev/null
                     fi
+                    # A field's name is completed with its `=`, and its value is typed straight after it.
+                    if [[ ${#COMPREPLY[@]} -gt 0 && "${COMPREPLY[-1]}" == *= ]]; then
+                        compopt -o nospace 2>/dev/null
+                    fi
                     line="${option}${current}"
                     if [[ "${line}" == *"${2}" ]]; then
                         for index in "${!COMPREPLY[@]}"; do
