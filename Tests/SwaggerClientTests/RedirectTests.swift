@@ -69,4 +69,33 @@ struct RedirectTests {
                 + "3   \\u{1b}[31mred\n")
         #expect(throws: SwaggerError.self) { try table.add(Data("<html>".utf8), from: Self.page) }
     }
+
+    @Test("a page is read once: its members as ranges, its list found and counted, nothing for text that is not JSON")
+    func pageText() throws {
+        let page = try #require(
+            JSONText.page(of: Data(#" {"next": "/p/2", "items": [1, {"a": [2, 3]}, "x,]"], "n": 2} "#.utf8)))
+        #expect(page.count == 3)
+        #expect(page.list.map { String(decoding: page.bytes[$0], as: UTF8.self) } == #"[1, {"a": [2, 3]}, "x,]"]"#)
+        #expect(page.members?["next"] == #""/p/2""# && page.members?["n"] == "2" && page.members?["none"] == nil)
+        #expect(page.members?.member("items", startsWith: UInt8(ascii: "[")) == true)
+        let array = try #require(JSONText.page(of: Data("[]".utf8)))
+        #expect(array.count == 0 && array.members == nil && array.list == 0..<2)
+        #expect(JSONText.page(of: Data(#"{"items": [1,]}"#.utf8)) == nil)
+        #expect(JSONText.page(of: Data([0x22, 0xFF, 0x22])) == nil)
+    }
+
+    @Test("text is JSON only in UTF-8: overlong forms, surrogates and stray continuation bytes are refused")
+    func utf8() {
+        for valid: [UInt8] in [
+            [0xC3, 0xA9], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x98, 0x80], [0xF4, 0x8F, 0xBF, 0xBF],
+        ] {
+            #expect(JSONText.isJSON(Data([0x22] + valid + [0x22])), "\(valid)")
+        }
+        for invalid: [UInt8] in [
+            [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x80], [0xC3],
+        ] {
+            #expect(!JSONText.isJSON(Data([0x22] + invalid + [0x22])), "\(invalid)")
+        }
+        #expect(!JSONText.isJSON(Data([0xC3, 0xA9])))
+    }
 }

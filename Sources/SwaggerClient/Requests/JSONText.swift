@@ -13,9 +13,13 @@ package enum JSONText {
     /// Whether `data` is one JSON value, by RFC 8259's grammar, in UTF-8, nested at most `maximumDepth`
     /// deep. Checked rather than decoded: a number too large for a `Double` is still JSON.
     package static func isJSON(_ data: Data) -> Bool {
-        guard String(validating: data, as: UTF8.self) != nil else { return false }
-        var validator = Validator(bytes: [UInt8](data))
+        var validator = Validator(bytes: bytes(of: data))
         return validator.document()
+    }
+
+    /// `data`'s bytes, copied straight from its buffer: `[UInt8](data)` goes through `Sequence`'s generic paths.
+    static func bytes(of data: Data) -> [UInt8] {
+        data.withUnsafeBytes { Array($0) }
     }
 
     /// The deepest nesting accepted, as deep as Foundation's decoders go; deeper text is refused rather than
@@ -90,6 +94,55 @@ package enum JSONText {
         return nil
     }
 
+    /// A page of a list, read once for `--paginate`: its members, when it is an object, and the list it holds (as
+    /// ``items(of:)`` finds it), as ranges of its bytes rather than text, so that a page costs one check of the
+    /// grammar and no copy of each item.
+    package struct Page: Sendable {
+        package let bytes: [UInt8]
+        /// The top-level members, when the page is an object.
+        package let members: ObjectText?
+        /// Where the list's array is, `[` to `]`, and how many elements it has.
+        package let list: Range<Int>?
+        package let count: Int
+    }
+
+    /// A JSON object's members as ranges of its text: a member's text is made only when it is asked for.
+    package struct ObjectText: Sendable {
+        let bytes: [UInt8]
+        let ranges: [String: Range<Int>]
+
+        /// The member's value as sent.
+        package subscript(key: String) -> String? {
+            ranges[key].map { String(decoding: bytes[$0], as: UTF8.self) }
+        }
+
+        /// Whether the member's value starts with `byte`: `[` for an array, without making its text.
+        package func member(_ key: String, startsWith byte: UInt8) -> Bool {
+            ranges[key].map { bytes[$0.lowerBound] == byte } ?? false
+        }
+    }
+
+    /// `data` read as a page; `nil` when it is not JSON.
+    package static func page(of data: Data) -> Page? {
+        let bytes = bytes(of: data)
+        // One pass: the check of the grammar notes the top level's members and its lists' lengths as it goes.
+        var validator = Validator(bytes: bytes, notingStructure: true)
+        guard validator.document() else { return nil }
+        let start = skippingSpace(bytes, from: 0)
+        var members: ObjectText?
+        var list: Range<Int>?
+        if bytes[start] == UInt8(ascii: "[") {
+            list = start..<bytes.count
+        } else if bytes[start] == UInt8(ascii: "{") {
+            let ranges = Dictionary(validator.topMembers) { _, last in last }
+            members = ObjectText(bytes: bytes, ranges: ranges)
+            list = itemKeys.lazy.compactMap { ranges[$0] }.first { bytes[$0.lowerBound] == UInt8(ascii: "[") }
+        }
+        return Page(
+            bytes: bytes, members: members, list: list,
+            count: list.flatMap { validator.arrayCounts[$0.lowerBound] } ?? 0)
+    }
+
     /// The text of each member of a top-level object, as sent; `nil` when `data` is not a JSON object. A key
     /// written with escapes is kept as written.
     package static func members(of data: Data) -> [String: String]? {
@@ -108,6 +161,17 @@ package enum JSONText {
         let bytes: [UInt8]
         var index = 0
         var depth = 0
+        /// Whether to note the top level's members and the lengths of the arrays in the first two levels.
+        var notingStructure = false
+        /// The top-level object's members, with their values' ranges, in order.
+        var topMembers: [(String, Range<Int>)] = []
+        /// How many elements each array of the first two levels has, by where it starts.
+        var arrayCounts: [Int: Int] = [:]
+
+        init(bytes: [UInt8], notingStructure: Bool = false) {
+            self.bytes = bytes
+            self.notingStructure = notingStructure
+        }
 
         mutating func document() -> Bool {
             skipSpace()
@@ -133,25 +197,38 @@ package enum JSONText {
             depth += 1
             defer { depth -= 1 }
             guard depth <= JSONText.maximumDepth else { return false }
+            let start = index
+            let noting = notingStructure && depth <= 2
+            var elements = 0
             index += 1
             skipSpace()
             if index < bytes.count, bytes[index] == close {
                 index += 1
+                if noting, !members { arrayCounts[start] = 0 }
                 return true
             }
             while true {
+                var key: Range<Int>?
                 if members {
+                    let keyStart = index
                     guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), string() else { return false }
+                    key = (keyStart + 1)..<(index - 1)
                     skipSpace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
                     index += 1
                     skipSpace()
                 }
+                let valueStart = index
                 guard value() else { return false }
+                elements += 1
+                if noting, depth == 1, let key {
+                    topMembers.append((String(decoding: bytes[key], as: UTF8.self), valueStart..<index))
+                }
                 skipSpace()
                 guard index < bytes.count else { return false }
                 if bytes[index] == close {
                     index += 1
+                    if noting, !members { arrayCounts[start] = elements }
                     return true
                 }
                 guard bytes[index] == UInt8(ascii: ",") else { return false }
@@ -182,11 +259,34 @@ package enum JSONText {
                     }
                 case 0..<0x20:
                     return false
+                case 0x80...:
+                    // Only a string may hold bytes past ASCII, so the text is UTF-8 when each string is.
+                    guard utf8Sequence(startingWith: byte) else { return false }
                 default:
                     continue
                 }
             }
             return false
+        }
+
+        /// Whether the bytes after `lead`, which `index` is at, complete a well-formed UTF-8 sequence (Unicode's
+        /// table 3-7: no overlong form, no surrogate, nothing past U+10FFFF); moves past them when they do.
+        private mutating func utf8Sequence(startingWith lead: UInt8) -> Bool {
+            let (count, second): (Int, ClosedRange<UInt8>) =
+                switch lead {
+                case 0xC2...0xDF: (1, 0x80...0xBF)
+                case 0xE0: (2, 0xA0...0xBF)
+                case 0xE1...0xEC, 0xEE...0xEF: (2, 0x80...0xBF)
+                case 0xED: (2, 0x80...0x9F)
+                case 0xF0: (3, 0x90...0xBF)
+                case 0xF1...0xF3: (3, 0x80...0xBF)
+                case 0xF4: (3, 0x80...0x8F)
+                default: (0, 0x80...0x80)
+                }
+            guard count > 0, index + count <= bytes.count, second.contains(bytes[index]) else { return false }
+            for offset in 1..<count where !(0x80...0xBF).contains(bytes[index + offset]) { return false }
+            index += count
+            return true
         }
 
         private mutating func number() -> Bool {
@@ -209,11 +309,12 @@ package enum JSONText {
             return true
         }
 
-        private mutating func literal(_ word: String) -> Bool {
-            let expected = Array(word.utf8)
-            guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected
-            else { return false }
-            index += expected.count
+        private mutating func literal(_ word: StaticString) -> Bool {
+            let count = word.utf8CodeUnitCount
+            guard index + count <= bytes.count else { return false }
+            let matches = word.withUTF8Buffer { expected in bytes[index..<index + count].elementsEqual(expected) }
+            guard matches else { return false }
+            index += count
             return true
         }
 

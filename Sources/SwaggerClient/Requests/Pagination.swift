@@ -76,17 +76,18 @@ package struct Pagination: Sendable {
 
     /// A page arrived, successfully. `link` is its `Link` header fields, joined by commas, if any.
     package mutating func received(_ url: URL, link: String?, body: Data) -> Next {
-        let items = JSONText.items(of: body)
-        if let items, !items.isEmpty {
+        // Read once: the grammar checked, the list found and counted, without a copy of each item.
+        let page = JSONText.page(of: body)
+        if let page, let list = page.list, page.count > 0 {
             var hasher = Hasher()
-            hasher.combine(items)
+            page.bytes[list].withUnsafeBytes { hasher.combine(bytes: $0) }
             let hash = hasher.finalize()
             guard hash != lastItems else { return .repeated(url) }
             lastItems = hash
         }
-        seen += items?.count ?? 0
+        seen += page?.count ?? 0
         let next: URL
-        switch Self.next(after: url, link: link, body: body, seen: seen, pageParameter: pageParameter) {
+        switch Self.next(after: url, link: link, members: page?.members, seen: seen, pageParameter: pageParameter) {
         case .last: return .complete
         case .unknown(let members): return .undetermined(members: members)
         case .next(let found): next = found
@@ -112,6 +113,15 @@ package struct Pagination: Sendable {
     /// What the page at `url` says of the next one: the `Link` header, else the body. `seen` is how many items the
     /// pages so far held, this one's included.
     static func next(after url: URL, link: String?, body: Data, seen: Int = 0, pageParameter: String? = nil) -> Link {
+        next(
+            after: url, link: link, members: JSONText.page(of: body)?.members, seen: seen, pageParameter: pageParameter)
+    }
+
+    /// ``next(after:link:body:seen:pageParameter:)`` for a body whose members are read already: `nil` when it is not
+    /// a JSON object.
+    static func next(
+        after url: URL, link: String?, members: JSONText.ObjectText?, seen: Int = 0, pageParameter: String? = nil
+    ) -> Link {
         // A Link header pages only when it has pagination's relations; one that only describes the answer
         // (`rel="describedby"`) leaves the body to say.
         if let link {
@@ -123,7 +133,7 @@ package struct Pagination: Sendable {
             }
         }
         // Read as text, not decoded: a page is still a page when some number in it is too large for a Double.
-        guard let members = JSONText.members(of: body) else { return .last }
+        guard let members else { return .last }
         let nested = linkHolders.compactMap { members[$0].flatMap { JSONText.members(of: Data($0.utf8)) } }
         for text in [members["next"], members["@odata.nextLink"]] + nested.map({ $0["next"] }) {
             guard let text else { continue }
@@ -167,8 +177,8 @@ package struct Pagination: Sendable {
             guard offset + limit < total, limit > 0 else { return .last }
             return setting(url, "offset", to: String(offset + limit)).map(Link.next) ?? .last
         }
-        let lists = listMembers.filter { members[$0]?.hasPrefix("[") == true }
-        let positions = positionMembers.filter { members[$0] != nil }
+        let lists = listMembers.filter { members.member($0, startsWith: UInt8(ascii: "[")) }
+        let positions = positionMembers.filter { members.ranges[$0] != nil }
         // Only a total beside the list, and the page in the query: pages until the total has come.
         if !lists.isEmpty, let total = number("count") ?? number("total"),
             let parameter = pageParameter ?? (Self.query(url, "page") != nil ? "page" : nil)

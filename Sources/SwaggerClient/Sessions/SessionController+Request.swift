@@ -60,6 +60,9 @@ extension SessionController {
         var current = request
         var withToken = true
         var hops = 0
+        // Once, not for every page: a description made from a preset is built each time it is asked for.
+        let use = selection.serverDescription.token
+        let service = service(for: selection.record, entry: selection.entry)
         // The last response, which stands as the answer when a refused token cannot be renewed.
         var refused: APIResponse?
         while true {
@@ -67,9 +70,8 @@ extension SessionController {
             switch step {
             case .send(let accessToken):
                 do throws(APIServiceError) {
-                    response = try await service(for: selection.record, entry: selection.entry).send(
-                        current, to: url, accessToken: withToken ? accessToken : nil,
-                        as: selection.serverDescription.token)
+                    response = try await service.send(
+                        current, to: url, accessToken: withToken ? accessToken : nil, as: use)
                 } catch {
                     throw message(for: coordinator.requestFailed(error))
                 }
@@ -110,9 +112,10 @@ extension SessionController {
             }
             // Where the next page is, decided before this one is shown: a page that repeats the last is not.
             var next: Pagination.Next?
-            if response.isSuccess, var following = pagination {
-                next = following.received(url, link: response.header("Link"), body: response.body)
-                pagination = following
+            if response.isSuccess {
+                // Mutated in place: a copy would share the set of pages fetched, and the insert would then copy
+                // all of it, at every page.
+                next = pagination?.received(url, link: response.header("Link"), body: response.body)
             }
             if case .repeated? = next {
                 outcome.stoppedEarly = next
