@@ -54,20 +54,36 @@ struct RedirectTests {
 
     @Test("-o table: a column for each member of the first items, in the server's order; strings as text")
     func itemTable() throws {
-        var table = ItemTable()
-        try table.add(
-            Data(#"{"items": [{"id": 1, "name": "A\tb", "tags": ["x"]}, {"id": 2, "extra": null}]}"#.utf8),
-            from: Self.page)
-        try table.add(Data(#"[{"name": "\u001b[31mred", "id": 3}]"#.utf8), from: Self.page)
-        #expect(table.columns == ["id", "name", "tags", "extra"])
+        func table(forTerminal: Bool) throws -> String {
+            var table = ItemTable(forTerminal: forTerminal)
+            var text = try table.add(
+                Data(#"{"items": [{"id": 1, "name": "A\tb", "tags": ["x"]}, {"id": 2, "extra": null}]}"#.utf8),
+                from: Self.page)
+            text += try table.add(Data(#"[{"name": "\u001b[31mred", "id": 3}]"#.utf8), from: Self.page)
+            #expect(table.columns == ["id", "name", "tags", "extra"])
+            #expect(throws: SwaggerError.self) { try table.add(Data("<html>".utf8), from: Self.page) }
+            return text + table.finish()
+        }
         #expect(
-            table.render(forTerminal: false)
+            try table(forTerminal: false)
                 == "id\tname\ttags\textra\n1\tA\\u{9}b\t[\"x\"]\t\n2\t\t\tnull\n3\t\\u{1b}[31mred\t\t\n")
         #expect(
-            table.render(forTerminal: true)
+            try table(forTerminal: true)
                 == "ID  NAME           TAGS   EXTRA\n1   A\\u{9}b        [\"x\"]\n2                         null\n"
                 + "3   \\u{1b}[31mred\n")
-        #expect(throws: SwaggerError.self) { try table.add(Data("<html>".utf8), from: Self.page) }
+    }
+
+    @Test("-o table prints rows as they come once its columns are known: a long list is not held")
+    func streamingTable() throws {
+        var table = ItemTable(forTerminal: false)
+        let page = { (first: Int) in
+            Data(("[" + (first..<first + 15).map { #"{"id": \#($0)}"# }.joined(separator: ",") + "]").utf8)
+        }
+        #expect(try table.add(page(1), from: Self.page) == "")
+        let second = try table.add(page(16), from: Self.page)
+        #expect(second == "id\n" + (1...30).map { "\($0)\n" }.joined())
+        #expect(try table.add(page(31), from: Self.page) == (31...45).map { "\($0)\n" }.joined())
+        #expect(table.finish() == "")
     }
 
     @Test("a page is read once: its members as ranges, its list found and counted, nothing for text that is not JSON")

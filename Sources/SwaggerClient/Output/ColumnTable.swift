@@ -9,23 +9,32 @@ package enum ColumnTable {
     /// The table, every line ending in a newline; `header` first when given. The last column is not padded.
     package static func render(header: [String]? = nil, rows: [[String]]) -> String {
         let lines = (header.map { [$0] } ?? []) + rows
-        let cells = lines.map { line in line.map(cell) }
-        let count = cells.map(\.count).max() ?? 0
-        var widths = [Int](repeating: 0, count: count)
-        for line in cells {
-            for (column, text) in line.enumerated() { widths[column] = max(widths[column], DisplayWidth.of(text)) }
-        }
-        var text = ""
-        for line in cells {
-            var parts: [String] = []
-            for (column, cell) in line.enumerated() {
-                let isLast = column == line.count - 1
-                let padding = isLast ? 0 : widths[column] - DisplayWidth.of(cell)
-                parts.append(cell + String(repeating: " ", count: padding))
+        let widths = widths(of: lines)
+        return lines.map { line($0, widths: widths) }.joined()
+    }
+
+    /// The width of each column, as the widest of its cells is shown.
+    package static func widths(of lines: [[String]]) -> [Int] {
+        var widths = [Int](repeating: 0, count: lines.map(\.count).max() ?? 0)
+        for line in lines {
+            for (column, text) in line.enumerated() {
+                widths[column] = max(widths[column], DisplayWidth.of(cell(text)))
             }
-            text += parts.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
         }
-        return text
+        return widths
+    }
+
+    /// One line of cells, each padded to its column's width but the last; a cell wider than its column pushes the
+    /// rest along.
+    package static func line(_ cells: [String], widths: [Int]) -> String {
+        var parts: [String] = []
+        for (column, text) in cells.enumerated() {
+            let shown = cell(text)
+            let width = column < widths.count ? widths[column] : 0
+            let padding = column == cells.count - 1 ? 0 : max(0, width - DisplayWidth.of(shown))
+            parts.append(shown + String(repeating: " ", count: padding))
+        }
+        return parts.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
     }
 
     /// A cell as shown: escaped, on one line, and no wider than ``cellLimit``.

@@ -3,56 +3,87 @@ import SwaggerModel
 
 /// `api -o table`: the items of a list (each page's, with `--paginate`) as rows, one column for each member of the
 /// first items, in the order the server sent them. A cell is a string's text, or any other value's JSON.
+///
+/// The rows are not all held: the columns are fixed by the first items, their widths by the first
+/// ``alignedRows`` rows, and from then on each row is printed as it comes, so that a list of a million items takes
+/// no more memory than a page. A later cell wider than its column pushes the rest of its line along.
 package struct ItemTable: Sendable {
     /// The columns are read from this many items: enough to meet members that the first leave out.
     static let sampledItems = 20
     /// The most columns shown: a wider table is unreadable on any terminal.
     static let columnLimit = 12
+    /// The rows whose cells set the columns' widths.
+    static let alignedRows = 1000
 
     package private(set) var columns: [String] = []
-    private var rows: [[String: String]] = []
+    /// Rows not printed yet: before the columns, or their widths, are known.
+    private var held: [[String: String]] = []
     private var sampled = 0
+    /// The columns' widths, once set; on a terminal only, where the columns are aligned.
+    private var widths: [Int]?
+    private var headerPrinted = false
+    private let forTerminal: Bool
 
-    package init() {}
+    /// - Parameter forTerminal: Whether the table goes to a terminal, aligned under a header; in a pipe, it is
+    ///   tab-separated values under a header line, with tabs and line breaks in a cell shown as escapes.
+    package init(forTerminal: Bool) {
+        self.forTerminal = forTerminal
+    }
 
     /// Adds the items of one response: the elements of a list (as ``JSONText/items(of:)`` finds it), or the body
     /// itself when it is one object.
+    /// - Returns: What can be printed now.
     /// - Throws: `SwaggerError` with code `server` for a body that is not JSON.
-    package mutating func add(_ body: Data, from url: URL) throws(SwaggerError) {
+    package mutating func add(_ body: Data, from url: URL) throws(SwaggerError) -> String {
         let items = JSONText.items(of: body) ?? (JSONText.isJSON(body) ? [String(decoding: body, as: UTF8.self)] : nil)
         guard let items else {
             throw SwaggerError(
                 .server, "The answer from \(url.absoluteString.prefix(200)) is not JSON, which -o table needs.")
         }
+        var output = ""
         for item in items {
-            let data = Data(item.utf8)
-            guard let members = JSONText.orderedMembers(of: data) else {
-                add(row: ["value": Self.cell(item)], keys: ["value"])
-                continue
+            if let members = JSONText.orderedMembers(of: Data(item.utf8)) {
+                output += add(
+                    row: Dictionary(members.map { ($0.key, Self.cell($0.value)) }) { first, _ in first },
+                    keys: members.map(\.key))
+            } else {
+                output += add(row: ["value": Self.cell(item)], keys: ["value"])
             }
-            add(
-                row: Dictionary(members.map { ($0.key, Self.cell($0.value)) }) { first, _ in first },
-                keys: members.map(\.key))
         }
+        return output
     }
 
-    private mutating func add(row: [String: String], keys: [String]) {
+    private mutating func add(row: [String: String], keys: [String]) -> String {
         if sampled < Self.sampledItems {
             sampled += 1
             for key in keys where !columns.contains(key) && columns.count < Self.columnLimit { columns.append(key) }
         }
-        rows.append(row)
+        held.append(row)
+        let ready = forTerminal ? held.count >= Self.alignedRows : sampled >= Self.sampledItems
+        return ready ? flush() : ""
     }
 
-    /// The table: on a terminal, aligned under a header; in a pipe, tab-separated values under a header line, with
-    /// tabs and line breaks in a cell shown as escapes.
-    package func render(forTerminal: Bool) -> String {
-        let lines = rows.map { row in columns.map { row[$0] ?? "" } }
+    /// What is left to print, once the last page is in.
+    package mutating func finish() -> String {
+        flush()
+    }
+
+    /// The rows held, and the header before the first, as text.
+    private mutating func flush() -> String {
+        let rows = held.map { row in columns.map { row[$0] ?? "" } }
+        held.removeAll()
+        let header = columns.map { forTerminal ? $0.uppercased() : $0 }
+        var text = ""
         guard forTerminal else {
-            return ([columns] + lines).map { line in line.map(TerminalText.escaped).joined(separator: "\t") + "\n" }
-                .joined()
+            if !headerPrinted { text += header.map(TerminalText.escaped).joined(separator: "\t") + "\n" }
+            headerPrinted = true
+            return text + rows.map { $0.map(TerminalText.escaped).joined(separator: "\t") + "\n" }.joined()
         }
-        return ColumnTable.render(header: columns.map { $0.uppercased() }, rows: lines)
+        let widths = self.widths ?? ColumnTable.widths(of: [header] + rows)
+        self.widths = widths
+        if !headerPrinted { text += ColumnTable.line(header, widths: widths) }
+        headerPrinted = true
+        return text + rows.map { ColumnTable.line($0, widths: widths) }.joined()
     }
 
     /// A value's text in a cell: a string's own text, anything else as the JSON sent.

@@ -164,7 +164,9 @@ extension SwaggerCtl {
                 }
             let renderer = ResponseRenderer(forTerminal: Terminal.isTerminal(STDOUT_FILENO), colour: colour)
             // Kept only for printing, so --silent keeps nothing.
-            var table = output == .table && !silent ? ItemTable() : nil
+            var table =
+                output == .table && !silent
+                ? ItemTable(forTerminal: Terminal.isTerminal(STDOUT_FILENO) || color == .always) : nil
             let spool =
                 try slurp && !silent && table == nil ? ItemSpool(environment: ProcessInfo.processInfo.environment) : nil
             var lastFailure: APIResponse?
@@ -214,7 +216,8 @@ extension SwaggerCtl {
                             return
                         }
                         if table != nil {
-                            try table?.add(response.body, from: response.url)
+                            let rows = try table?.add(response.body, from: response.url) ?? ""
+                            if !rows.isEmpty { Terminal.standardOutput.write(Data(rows.utf8)) }
                         } else if slurp {
                             guard let pageItems = JSONText.items(of: response.body) ?? Self.single(response.body) else {
                                 throw SwaggerError(
@@ -232,10 +235,7 @@ extension SwaggerCtl {
                 }
             }
             guard let outcome else { return }
-            if let table, lastFailure == nil {
-                Terminal.standardOutput.write(
-                    Data(table.render(forTerminal: Terminal.isTerminal(STDOUT_FILENO) || color == .always).utf8))
-            }
+            if var table, lastFailure == nil { Terminal.standardOutput.write(Data(table.finish().utf8)) }
             if let spool, !silent, lastFailure == nil {
                 if let program {
                     var whole = Data()
