@@ -67,12 +67,13 @@ package enum ShellCompletions {
     /// The completion's lines for the server that `words` name with `-s`, else the current one: as kept beside the
     /// copy of its document, else made from what was read from it, and kept.
     private static func names(words: [String], environment: [String: String]) -> String? {
+        let known = registry(environment)
         guard let configuration = try? Configuration(environment: environment),
             let cacheDirectory = configuration.cacheDirectory,
             let server = try? configuration.server(
                 flag: serverFlag(in: words).map { (text) throws(SwaggerError) in try ServerURL(text) },
-                current: registry(environment).current),
-            let copy = registry(environment).entries.first(where: { $0.server == server })?.document
+                current: known.current),
+            let copy = known.entries.first(where: { $0.server == server })?.document
         else { return nil }
         let cache = DocumentCache(cacheDirectory: cacheDirectory)
         if let kept = try? cache.reading(.names, of: copy.file) { return String(decoding: kept, as: UTF8.self) }

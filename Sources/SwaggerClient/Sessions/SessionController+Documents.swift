@@ -27,8 +27,8 @@ extension SessionController {
     }
 
     /// Asks the server whether the copy changed, and keeps the new one if it did.
-    /// - Returns: The new copy's operations, or the same ones when it did not change; `nil` when the server could not
-    ///   say, which is a warning unless `strict`.
+    /// - Returns: The new copy's operations; `nil` when it did not change, or when the server could not say, which is
+    ///   a warning unless `strict`.
     private func recheck(_ copy: DocumentCopy, of entry: ServerEntry, strict: Bool)
         async throws(SwaggerError) -> OperationIndex?
     {
@@ -48,7 +48,7 @@ extension SessionController {
             var entry = entry
             entry.document?.fetchedAt = now()
             try servers.save(entry)
-            return documents?.index(of: copy)
+            return nil
         case .fetched(let fetched):
             if let index = OperationIndex.read(fetched.body, at: copy.url) {
                 keep(fetched, index, from: copy.url, entry: entry)
