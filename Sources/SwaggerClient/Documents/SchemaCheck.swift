@@ -224,8 +224,9 @@ package struct SchemaCheck: Sendable {
         var maximum = schema.maximum
         let range: (Double, Double)? =
             switch schema.format {
-            case "int32": (-2_147_483_648, 2_147_483_647)
-            case "int64": (-9_223_372_036_854_775_808, 9_223_372_036_854_775_807)
+            case "int32": (Double(Int32.min), Double(Int32.max))
+            // A Double holds Int64.max only rounded up to 2^63, which is the bound a Double can check.
+            case "int64": (Double(Int64.min), Double(Int64.max))
             default: nil
             }
         if let range {

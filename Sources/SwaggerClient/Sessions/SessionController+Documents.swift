@@ -72,12 +72,8 @@ extension SessionController {
             do throws(APIServiceError) {
                 fetched = try await service.document(at: url)
             } catch {
-                switch error {
-                case .unreachable, .timedOut, .tls, .proxyFailed, .elsewhere:
-                    throw messages.error(error, on: server, account: nil, description: description)
-                default:
-                    continue
-                }
+                guard error.meansUnreachable else { continue }
+                throw messages.error(error, on: server, account: nil, description: description)
             }
             guard let fetched, let index = OperationIndex.read(fetched.body, at: url) else { continue }
             keep(fetched, index, from: url, entry: entry)

@@ -78,10 +78,7 @@ extension SessionController {
             } catch {
                 // A server that cannot be reached, or not trusted, would fail the login the same way; a document
                 // that is merely unreadable is one fewer to read.
-                switch error {
-                case .unreachable, .timedOut, .tls, .proxyFailed, .elsewhere: failure = error
-                default: break
-                }
+                if error.meansUnreachable { failure = error }
                 return nil
             }
         }

@@ -50,6 +50,15 @@ package enum ProxyFailure: Sendable, Hashable {
 }
 
 extension APIServiceError {
+    /// Whether the server could not be reached, or not trusted, as opposed to one answer that could not be read: a
+    /// search for its documents stops at the first, and goes on to the next place after the second.
+    package var meansUnreachable: Bool {
+        switch self {
+        case .unreachable, .timedOut, .tls, .proxyFailed, .elsewhere: true
+        default: false
+        }
+    }
+
     /// Words with which servers refuse credentials, lowercased: Django REST framework's "Unable to log in with
     /// provided credentials.", simplejwt's "No active account found with the given credentials", FastAPI's
     /// "Incorrect username or password".

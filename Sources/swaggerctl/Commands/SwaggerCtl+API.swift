@@ -152,9 +152,9 @@ extension SwaggerCtl {
 
         func run() async throws {
             let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
+            let rawFields = try rawField.map { (argument) throws(SwaggerError) in try Self.field(argument, .raw) }
             let fields =
-                try rawField.map { (argument) throws(SwaggerError) in try Self.field(argument, .raw) }
-                + field.map { (argument) throws(SwaggerError) in try Self.field(argument, .typed) }
+                try rawFields + field.map { (argument) throws(SwaggerError) in try Self.field(argument, .typed) }
             let body = try input.map { (file) throws(SwaggerError) in try Self.contents(of: file) }
             let colour =
                 switch color {
@@ -164,16 +164,13 @@ extension SwaggerCtl {
                 }
             let renderer = ResponseRenderer(forTerminal: Terminal.isTerminal(STDOUT_FILENO), colour: colour)
             // Kept only for printing, so --silent keeps nothing.
-            var table =
-                output == .table && !silent
-                ? ItemTable(forTerminal: Terminal.isTerminal(STDOUT_FILENO) || color == .always) : nil
+            var table = output == .table && !silent ? ItemTable(forTerminal: renderer.forTerminal) : nil
             let spool =
                 try slurp && !silent && table == nil ? ItemSpool(environment: ProcessInfo.processInfo.environment) : nil
             var lastFailure: APIResponse?
             // Compiled before anything is sent: a mistake in it costs no request.
             let program = try jq.map { (expression) throws(SwaggerError) in try Self.program(expression) }
             let target = APITarget(path)
-            let rawKeys = Set(rawField.compactMap { $0.split(separator: "=", maxSplits: 1).first.map(String.init) })
             let outcome = try await Spinner.run("Waiting for \(path)") { spinner in
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
                     (controller) throws(SwaggerError) -> SessionController.RequestOutcome? in
@@ -194,7 +191,7 @@ extension SwaggerCtl {
                         }
                         request = try APIRequest(
                             operation, in: index, on: selection.server, method: method, headers: header,
-                            fields: fields, raw: rawKeys, input: body)
+                            fields: fields, raw: Set(rawFields.map(\.key)), input: body)
                     }
                     if paginate, request.method != "GET" {
                         throw SwaggerError(.usage, "--paginate follows pages with GET; \(path) is a \(request.method).")
