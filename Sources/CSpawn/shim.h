@@ -21,4 +21,15 @@ static inline int swaggerctl_set_undumpable(void) {
     return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
+// execvpe and close_range are GNU extensions, declared under _GNU_SOURCE only; see above.
+extern int execvpe(const char *file, char *const argv[], char *const envp[]);
+extern int close_range(unsigned int first, unsigned int last, int flags);
+
+/// Marks every descriptor from `from` up close-on-exec, so that a program that replaces this process by exec
+/// inherits only the standard streams. NIO opens its sockets without SOCK_CLOEXEC. Returns -1 where the kernel
+/// has no close_range (before Linux 5.11), for the caller to do it one descriptor at a time.
+static inline int swaggerctl_cloexec_from(unsigned int from) {
+    return close_range(from, ~0U, 1U << 2 /* CLOSE_RANGE_CLOEXEC */);
+}
+
 #endif

@@ -62,19 +62,50 @@ package struct ProfilePurpose: SessionPurpose {
     }
 }
 
-/// `token`: an access token that has not expired, for a script to use.
+/// `token`, `exec` and `git-credential`: an access token that has not expired, for another program to use.
 package struct TokenPurpose: SessionPurpose {
     package init() {}
 
-    /// The token to print.
-    package func use(_ accessToken: String, from source: TokenSource, renewed: Bool) -> String { accessToken }
+    package func use(_ accessToken: String, from source: TokenSource, renewed: Bool) -> UsableToken {
+        UsableToken(accessToken, from: source)
+    }
 
     /// A token that is due and cannot be renewed is never handed out: a script would send it to be refused.
-    package func unrenewable(_ accessToken: String, from source: TokenSource, now: Date) -> String? { nil }
+    package func unrenewable(_ accessToken: String, from source: TokenSource, now: Date) -> UsableToken? { nil }
 
-    package func rejectedWithoutRefreshToken(_ record: SessionRecord) -> String? { nil }
+    package func rejectedWithoutRefreshToken(_ record: SessionRecord) -> UsableToken? { nil }
 
-    package func unreachable(_ error: APIServiceError, _ record: SessionRecord) -> String? { nil }
+    package func unreachable(_ error: APIServiceError, _ record: SessionRecord) -> UsableToken? { nil }
+}
+
+/// An access token handed to another program, with what that program needs to send it: where it goes, in
+/// which header, and until when it is good.
+package struct UsableToken: Sendable, Hashable, Redacting {
+    package var value: String
+    package var server: ServerURL
+    /// The header the server takes it in, and the scheme before it (`Bearer`, `Token`), if any.
+    package var use: TokenUse
+    /// The stored session's account; `nil` for `SWAGGERCTL_TOKEN`.
+    package var account: String?
+    /// The stored expiry, or the JWT's `exp` of `SWAGGERCTL_TOKEN`; `nil` when neither says.
+    package var expiresAt: Date?
+
+    package init(_ value: String, from source: TokenSource) {
+        self.value = value
+        server = source.server
+        use = source.serverDescription.token
+        switch source {
+        case .stored(let record):
+            account = record.name
+            expiresAt = record.expiresAt
+        case .environment:
+            account = nil
+            expiresAt = JWTClaims.times(of: value).expiresAt
+        }
+    }
+
+    /// The header's value: `Bearer <token>`, or the token alone for a header without a scheme.
+    package var headerValue: String { use.value(value) }
 }
 
 /// `refresh`: renew the stored session now, whatever its access token's expiry.

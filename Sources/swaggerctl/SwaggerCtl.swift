@@ -23,12 +23,12 @@ struct SwaggerCtl: AsyncParsableCommand {
               swaggerctl logout      # ends the session, here and on the server
 
             Exit codes: 0 success, 1 other failure, 3 network, 4 authentication, 5 server or contract, \
-            64 usage, 130 cancelled. See swaggerctl(1) for more.
+            64 usage, 126 command cannot run, 127 command not found, 130 cancelled. See swaggerctl(1) for more.
             """,
         version: version,
         subcommands: [
             Login.self, Details.self, Logout.self, Status.self, Token.self, Refresh.self, Switch.self, API.self,
-            Operations.self,
+            Operations.self, Exec.self, GitCredential.self,
             Server.self, Completion.self,
         ]
     )
@@ -48,6 +48,7 @@ struct SwaggerCtl: AsyncParsableCommand {
         // A core dump, or another process of the same user reading this one's memory, would show the password or
         // the tokens: neither may happen to a process that holds them.
         _ = swaggerctl_set_undumpable()
+        InheritedSignals.record()
         let parsed: any ParsableCommand
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
@@ -114,6 +115,9 @@ struct SwaggerCtl: AsyncParsableCommand {
         case .usage: .validationFailure
         // What a shell reports for a process that SIGINT ended, which is how Ctrl-C ends a prompt.
         case .cancelled: ExitCode(130)
+        // As a shell reports a command it cannot find or run.
+        case .commandNotFound: ExitCode(127)
+        case .commandNotRunnable: ExitCode(126)
         }
     }
 

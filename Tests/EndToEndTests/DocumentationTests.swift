@@ -100,6 +100,12 @@ struct DocumentationTests {
         return examples
     }
 
+    /// The Python script Docs/usage.md shows `exec` running, as `report.py`.
+    static func documentedScript() throws -> String {
+        let text = try String(contentsOf: Project.root.appending(path: "Docs/usage.md"), encoding: .utf8)
+        return String(try #require(text.firstMatch(of: /```python\n(# report\.py(?:.|\n)*?)```/)).1)
+    }
+
     @Test("the documentation has examples of every command")
     func everyCommand() throws {
         let commands = try Self.examples().map(\.command)
@@ -120,6 +126,7 @@ struct DocumentationTests {
             // The files examples read, where they look for them.
             try Data(#"{"name": "item"}"#.utf8).write(to: sandbox.root.appending(path: "item.json"))
             try Data((Sandbox.demo.password + "\n").utf8).write(to: sandbox.root.appending(path: "password.txt"))
+            try Data(try Self.documentedScript().utf8).write(to: sandbox.root.appending(path: "report.py"))
             // A description as `server export` writes it, of the demo server.
             let description = Data(#"{"server": "\#(server.apiURL)", "preset": "original"}"#.utf8)
             for file in ["api.json", "team-api.json"] { try description.write(to: sandbox.root.appending(path: file)) }

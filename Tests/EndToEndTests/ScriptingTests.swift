@@ -135,6 +135,13 @@ struct ScriptingTests {
         case 64:
             let result = try await sandbox.swaggerctl("details", "--bogus")
             return (result.status, result.stderr)
+        case 126, 127:
+            // exec's command, with a token from the environment: no server is asked anything.
+            let command = code == 126 ? "/etc/passwd" : "no-such-command-here"
+            let result = try await sandbox.swaggerctl(
+                ["exec", "-s", "http://127.0.0.1:8080/api", "--", command],
+                environment: ["SWAGGERCTL_TOKEN": "an-opaque-token"])
+            return (result.status, result.stderr)
         case 130:
             // The kind is said, so nothing is read from the server, which is not there, before the prompt.
             let terminal = try await sandbox.onTerminal(
@@ -151,10 +158,11 @@ struct ScriptingTests {
     @Test("each exit code in Docs/exit-codes.md is what a real failure of its kind exits with, and none is missing")
     func exitCodeTable() async throws {
         let documented = try ExitCodes.documented()
-        #expect(documented.map(\.code) == [0, 1, 3, 4, 5, 64, 130])
+        #expect(documented.map(\.code) == [0, 1, 3, 4, 5, 64, 126, 127, 130])
         #expect(
             documented.map(\.name) == [
-                "success", "failure", "network", "authentication", "server or contract", "usage", "cancelled",
+                "success", "failure", "network", "authentication", "server or contract", "usage",
+                "command cannot run", "command not found", "cancelled",
             ])
         for (code, name) in documented {
             let (status, stderr) = try await Self.produce(code)

@@ -21,7 +21,7 @@ struct UsageTests {
         #expect(
             result.stdout.replacing("\n", with: " ").contains(
                 "Exit codes: 0 success, 1 other failure, 3 network, 4 authentication, 5 server or contract, 64 usage, "
-                    + "130 cancelled."))
+                    + "126 command cannot run, 127 command not found, 130 cancelled."))
     }
 
     @Test("every command's help has examples that run swaggerctl", arguments: SwaggerCommands.all)
@@ -182,5 +182,7 @@ struct UsageTests {
 
 /// The subcommands, as `swaggerctl --help` lists them.
 enum SwaggerCommands {
-    static let all = ["login", "details", "logout", "status", "token", "refresh", "switch", "completion"]
+    static let all = [
+        "login", "details", "logout", "status", "token", "refresh", "switch", "exec", "git-credential", "completion",
+    ]
 }

@@ -127,7 +127,13 @@ struct MainCoordinatorTests {
 
         var token = MainCoordinator(purpose: TokenPurpose())
         _ = token.start(.stored(Self.fresh), now: Self.now, plainHTTP: PlainHTTP())
-        #expect(token.tokenRead("access") == .proceed("access"))
+        let used = token.tokenRead("access")
+        #expect(used == .proceed(UsableToken("access", from: .stored(Self.fresh))))
+        // What another program needs to send it: the server, its header and scheme, the account and the expiry.
+        if case .proceed(let usable) = used {
+            #expect(usable.server == Self.fresh.server && usable.account == Self.fresh.name)
+            #expect(usable.expiresAt == Self.fresh.expiresAt && usable.headerValue == "Bearer access")
+        }
     }
 
     @Test("a record whose token is in no store, and that has no refresh token, is reported, not removed")
@@ -285,7 +291,9 @@ struct MainCoordinatorTests {
                 == .endSession(SessionEnd(record: renewed, reason: .tokenRejected(challenge: nil))))
 
         var token = Self.waitingForLock(TokenPurpose())
-        #expect(token.lockTaken(record: renewed, credentials: theirs, now: Self.now) == .proceed("their-access"))
+        #expect(
+            token.lockTaken(record: renewed, credentials: theirs, now: Self.now)
+                == .proceed(UsableToken("their-access", from: .stored(renewed))))
 
         var request = Self.waitingForLock(RequestPurpose())
         #expect(
@@ -595,7 +603,9 @@ struct MainCoordinatorTests {
         }
 
         var token = MainCoordinator(purpose: TokenPurpose())
-        #expect(token.start(source, now: Self.now, plainHTTP: PlainHTTP()) == .proceed("env-token"))
+        #expect(
+            token.start(source, now: Self.now, plainHTTP: PlainHTTP())
+                == .proceed(UsableToken("env-token", from: source)))
     }
 
     @Test("token never hands over an expired token from the environment; details lets the server decide")

@@ -38,7 +38,7 @@ package enum CurlLine {
     }
 
     /// `text` in single quotes, for a POSIX shell: a quote inside is closed, escaped and opened again.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         if !text.isEmpty, text.utf8.allSatisfy({ PercentEncoding.isUnreserved($0) || "/:@%+=,".utf8.contains($0) }) {
             return text
         }

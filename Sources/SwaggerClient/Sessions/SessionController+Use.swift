@@ -43,11 +43,18 @@ extension SessionController {
     }
 
     /// An access token that has not expired, refreshed first when it is due. It is never an expired token.
-    package func accessToken(_ selection: SessionSelection) async throws(SwaggerError) -> String {
+    package func accessToken(_ selection: SessionSelection) async throws(SwaggerError) -> UsableToken {
         var coordinator = MainCoordinator(purpose: TokenPurpose())
         let start = coordinator.start(
             try source(of: selection), now: now(), plainHTTP: configuration.plainHTTP)
         return try await settle(start, &coordinator)
+    }
+
+    /// The token for git's request, from the stored session on the place git names (never `SWAGGERCTL_TOKEN`);
+    /// `nil` when there is none, for git to ask elsewhere.
+    package func gitCredential(_ request: GitCredentialRequest) async throws(SwaggerError) -> UsableToken? {
+        guard let record = request.session(among: try records()) else { return nil }
+        return try await accessToken(select(server: record.server, name: record.name))
     }
 
     /// Renews the stored session now, whatever its access token's expiry.

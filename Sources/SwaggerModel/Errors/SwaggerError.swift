@@ -17,6 +17,10 @@ package struct SwaggerError: Error, Sendable, Hashable, CustomStringConvertible 
         case usage
         /// The person cancelled a prompt: Ctrl-C, Ctrl-D, or an empty answer.
         case cancelled
+        /// `exec`'s command was not found in `PATH`.
+        case commandNotFound
+        /// `exec`'s command was found but cannot be run: not executable, or not a program.
+        case commandNotRunnable
     }
 
     package var code: Code

@@ -121,10 +121,13 @@ enum Prompt {
     }
 
     /// Reads until end of input or `limit` bytes, whichever comes first.
-    private static func readBytes(upTo limit: Int, from descriptor: Int32) -> [UInt8] {
+    /// What `descriptor` gives up to its end, `limit` bytes, or until `done` says the bytes so far are enough.
+    static func readBytes(
+        upTo limit: Int, from descriptor: Int32, until done: ([UInt8]) -> Bool = { _ in false }
+    ) -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < limit {
+        while bytes.count < limit, !done(bytes) {
             let count = Glibc.read(descriptor, &buffer, min(buffer.count, limit - bytes.count))
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }

@@ -61,9 +61,11 @@ struct PythonServer: Sendable {
     }
 }
 
-/// Runs `body` with a fresh `fixture` server, and stops it afterwards.
+/// Runs `body` with a fresh `fixture` server, and stops it afterwards. It listens on `host`, else on a loopback
+/// address of its own (HTTPS needs 127.0.0.1, which the tests' certificates name).
 func withPythonServer<Result: Sendable>(
-    _ fixture: PythonServer.Fixture, environment: [String: String] = [:], _ body: (PythonServer) async throws -> Result
+    _ fixture: PythonServer.Fixture, environment: [String: String] = [:], host: String? = nil,
+    _ body: (PythonServer) async throws -> Result
 ) async throws -> Result {
     guard FileManager.default.isExecutableFile(atPath: PythonServer.python.path) else {
         throw SupportFailure("no \(PythonServer.python.path): `make test` makes it with scripts/python-env")
@@ -72,7 +74,7 @@ func withPythonServer<Result: Sendable>(
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let log = folder.appending(path: "server.log")
-    let host = privateLoopbackHost()
+    let host = host ?? privateLoopbackHost()
     let serve = Project.root.appending(path: "Tests/Fixtures/python/serve.py").path
     let fixtureEnvironment = [
         "PATH": "/usr/bin:/bin", "HOME": folder.path, "PYTHONDONTWRITEBYTECODE": "1",

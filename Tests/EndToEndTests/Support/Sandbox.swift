@@ -62,18 +62,26 @@ final class Sandbox: Sendable {
     func swaggerctl(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:])
         async throws -> CommandResult
     {
+        try await run(Binaries.swaggerctl, arguments, stdin: stdin, environment: environment)
+    }
+
+    /// Runs `program` as `swaggerctl` runs: in the sandbox's environment, and on its clock. A swaggerctl that the
+    /// program starts (as git's credential helper, or kubectl's plugin) inherits both.
+    func run(_ program: URL, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:])
+        async throws -> CommandResult
+    {
         let environment = self.environment.merging(environment) { $1 }
         let offset = clockOffset.withLock { $0 }
         guard offset > .zero else {
-            return try await runProgram(Binaries.swaggerctl, arguments, environment: environment, stdin: stdin)
+            return try await runProgram(program, arguments, environment: environment, stdin: stdin)
         }
         // Debian's faketime moves the wall clock that swaggerctl reads, which expiry is measured by, and leaves the
         // monotonic clock that its timeouts run on alone. It prepares libfaketime's environment before it starts
         // the program: the library would otherwise change `environ` as it loads, and Swift finds the arguments
-        // through `environ`.
+        // through `environ`. Its variables pass to the program's children with the rest of the environment.
         return try await runProgram(
             URL(filePath: "/usr/bin/faketime"),
-            ["-m", "--exclude-monotonic", "-f", "+\(offset.seconds)", Binaries.swaggerctl.path] + arguments,
+            ["-m", "--exclude-monotonic", "-f", "+\(offset.seconds)", program.path] + arguments,
             environment: environment, stdin: stdin)
     }
 

@@ -5,10 +5,16 @@ OAuth2PasswordBearer on every other route, and /users/me for the profile. Refres
 It also pages through lists in the shapes swaggerctl api --paginate follows: Stack Exchange's has_more with a
 page parameter (/questions), RFC 8288 Link headers (/linked), and a next URL in the body (/cursor).
 
+Under /git/ it serves the Git repositories in GIT_PROJECT_ROOT through git-http-backend, as git-http-backend(1)
+sets it up behind a web server that authenticates: HTTP Basic, whose password must be a live access token.
+
 ACCESS_TOKEN_SECONDS sets the access tokens' lifetime. /test/* routes let a test end every access token or
 read counters; they stand for what a server restart or an operator would do.
 """
 
+import asyncio
+import base64
+import binascii
 import json
 import os
 import secrets
@@ -32,7 +38,7 @@ oauth2_scheme = OAuth2PasswordBearer(tokenUrl="token", refreshUrl="token/refresh
 
 access_tokens = {}
 refresh_tokens = {}
-counters = {"logins": 0, "refreshes": 0, "requests": 0}
+counters = {"logins": 0, "refreshes": 0, "requests": 0, "git": 0, "git_refused": 0}
 
 
 def issue(username):
@@ -239,6 +245,50 @@ def teapot(username: str = Depends(current_user)):
 def admin(username: str = Depends(current_user)):
     # Another realm's endpoint: it refuses every token, a renewed one too.
     raise HTTPException(status_code=401, detail="Admins only", headers={"WWW-Authenticate": "Bearer"})
+
+
+def basic_user(request: Request):
+    """The user whose live access token is the password of the request's HTTP Basic credentials, if any."""
+    scheme, _, encoded = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "basic":
+        return None
+    try:
+        _, _, password = base64.b64decode(encoded, validate=True).decode().partition(":")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    grant = access_tokens.get(password)
+    return grant[0] if grant is not None and grant[1] >= time.time() else None
+
+
+@app.api_route("/git/{path:path}", methods=["GET", "POST"], include_in_schema=False)
+async def git(path: str, request: Request):
+    user = basic_user(request)
+    if user is None:
+        counters["git_refused"] += 1
+        return Response(status_code=401, headers={"WWW-Authenticate": 'Basic realm="git"'})
+    counters["git"] += 1
+    body = await request.body()
+    # The CGI variables git-http-backend reads (RFC 3875, and its own GIT_* ones).
+    environment = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "GIT_PROJECT_ROOT": os.environ["GIT_PROJECT_ROOT"],
+        "GIT_HTTP_EXPORT_ALL": "1", "REQUEST_METHOD": request.method, "PATH_INFO": "/" + path,
+        "QUERY_STRING": request.url.query, "CONTENT_TYPE": request.headers.get("content-type", ""),
+        "CONTENT_LENGTH": str(len(body)), "REMOTE_USER": user, "REMOTE_ADDR": "127.0.0.1",
+        "HTTP_CONTENT_ENCODING": request.headers.get("content-encoding", ""),
+        "GIT_PROTOCOL": request.headers.get("git-protocol", ""),
+    }
+    backend = await asyncio.create_subprocess_exec(
+        "git", "http-backend", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=environment)
+    output, _ = await backend.communicate(body)
+    head, _, content = output.partition(b"\r\n\r\n") if b"\r\n\r\n" in output else output.partition(b"\n\n")
+    status, headers = 200, {}
+    for line in head.decode().splitlines():
+        name, _, value = line.partition(":")
+        if name.lower() == "status":
+            status = int(value.split()[0])
+        elif name:
+            headers[name] = value.strip()
+    return Response(content=content, status_code=status, headers=headers)
 
 
 @app.post("/test/expire-access-tokens")

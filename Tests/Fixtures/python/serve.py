@@ -63,7 +63,9 @@ def main():
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, 0))
     port = sock.getsockname()[1]
-    os.environ["FIXTURE_ORIGIN"] = f"http://{host}:{port}"
+    # FIXTURE_TLS_CERT and FIXTURE_TLS_KEY (PEM files) make an ASGI app serve HTTPS.
+    scheme = "https" if os.environ.get("FIXTURE_TLS_CERT") else "http"
+    os.environ["FIXTURE_ORIGIN"] = f"{scheme}://{host}:{port}"
     if wsgi:
         serve_wsgi(app, host, port, sock)
     else:
@@ -73,11 +75,14 @@ def main():
 def serve_asgi(app, host, port, sock):
     import uvicorn
 
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    tls = {}
+    if os.environ.get("FIXTURE_TLS_CERT"):
+        tls = {"ssl_certfile": os.environ["FIXTURE_TLS_CERT"], "ssl_keyfile": os.environ["FIXTURE_TLS_KEY"]}
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", **tls))
     # Listening before saying so: a client that connects while uvicorn is still starting waits in the
     # backlog instead of being refused. asyncio's create_server listens on it again, which changes nothing.
     sock.listen(128)
-    print(f"listening on http://{host}:{port}", flush=True)
+    print(f"listening on {os.environ['FIXTURE_ORIGIN']}", flush=True)
     server.run(sockets=[sock])
 
 

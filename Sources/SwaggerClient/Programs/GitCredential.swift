@@ -1,0 +1,104 @@
+import FoundationEssentials
+import SessionMachine
+import SwaggerModel
+
+/// What git asks a credential helper (gitcredentials(7)): `key=value` lines, of which the helper reads
+/// `protocol`, `host`, `path`, `username` and `url`, and ignores the rest, as git's own helpers do.
+package struct GitCredentialRequest: Sendable, Hashable {
+    package var `protocol`: String?
+    /// The host, with `:port` when it is not the default.
+    package var host: String?
+    /// The repository's path, without its leading `/`: sent only with `credential.useHttpPath`.
+    package var path: String?
+    package var username: String?
+
+    /// The most git sends: a few hundred bytes. More than this is not git talking.
+    package static let sizeLimit = 64 * 1024
+
+    /// Reads the lines up to the first empty one or the end.
+    package init(text: String) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = line.hasSuffix("\r") ? line.dropLast() : line
+            if line.isEmpty { break }
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            let value = String(line[line.index(after: equals)...])
+            switch line[..<equals] {
+            case "protocol": self.protocol = value.lowercased()
+            case "host": host = value.lowercased()
+            case "path": path = value
+            case "username": username = value
+            case "url": read(url: value)
+            default: continue
+            }
+        }
+    }
+
+    /// `url=`, which stands for the fields it holds.
+    private mutating func read(url text: String) {
+        guard let components = URLComponents(string: text), let scheme = components.scheme,
+            let host = components.percentEncodedHost
+        else { return }
+        self.protocol = scheme.lowercased()
+        self.host = (components.port.map { "\(host):\($0)" } ?? host).lowercased()
+        let path = components.percentEncodedPath.drop { $0 == "/" }
+        self.path = path.isEmpty ? nil : String(path)
+        if let user = components.user { username = user }
+    }
+
+    /// The URL git is about to send the credential to; `nil` when git named no http or https host.
+    var url: URL? {
+        guard let scheme = self.protocol, scheme == "http" || scheme == "https", let host, !host.isEmpty,
+            !host.contains(where: { "/?#@".contains($0) })
+        else { return nil }
+        return URL(string: "\(scheme)://\(host)/\(path ?? "")")
+    }
+
+    /// The session to answer with, from `records` (most recently active first): one on the origin git names,
+    /// under the path it names when it names one (the deepest such server), and of the account it names when it
+    /// names one. A credential goes to the origin of the session it came from, and nowhere else.
+    package func session(among records: [SessionRecord]) -> SessionRecord? {
+        guard let url else { return nil }
+        let gitPath = url.path(percentEncoded: true)
+        let candidates = records.filter { record in
+            guard record.server.isSameOrigin(url) else { return false }
+            guard path != nil else { return true }
+            let serverPath = record.server.url.path(percentEncoded: true)
+            return serverPath.isEmpty || gitPath == serverPath || gitPath.hasPrefix(serverPath + "/")
+        }
+        .filter { record in
+            guard let username else { return true }
+            return record.name == username || record.username == username
+                || (record.name.contains("@") && record.name.lowercased() == username.lowercased())
+        }
+        let deepest = candidates.map { $0.server.url.path(percentEncoded: true).count }.max()
+        return candidates.first { $0.server.url.path(percentEncoded: true).count == deepest }
+    }
+}
+
+/// What swaggerctl answers git: the user name git sent, else the account's, the access token as the password,
+/// and when it expires, so that git (2.41 and later) asks again rather than send a stale one.
+package enum GitCredentialAnswer {
+    package static func text(_ token: UsableToken, for request: GitCredentialRequest) -> String {
+        // A value may not hold a newline or a NUL: git would read the rest as another key.
+        func clean(_ value: String) -> String? {
+            value.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) ? nil : value
+        }
+        let username = request.username.flatMap(clean) ?? token.account.flatMap(clean) ?? "swaggerctl"
+        var lines = ["username=\(username)", "password=\(token.value)"]
+        if let expiry = token.expiresAt {
+            lines.append("password_expiry_utc=\(Int64(expiry.timeIntervalSince1970.rounded(.down)))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The `git config` lines that make swaggerctl git's helper for `server`'s origin, as `gh auth setup-git`
+    /// writes them: the first clears helpers configured more generally, so that only this one answers there.
+    /// - Parameter program: This program's path, which git runs through a shell.
+    package static func setup(for server: ServerURL, program: String) -> String {
+        let origin = ServerURL.origin(of: server.url)?.absoluteString ?? server.string
+        let key = "credential.\(origin).helper"
+        let helper = "!\(CurlLine.quoted(program)) git-credential"
+        return "git config --global \(CurlLine.quoted(key)) ''\n"
+            + "git config --global --add \(CurlLine.quoted(key)) \(CurlLine.quoted(helper))\n"
+    }
+}

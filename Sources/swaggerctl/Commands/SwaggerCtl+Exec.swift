@@ -1,0 +1,56 @@
+import ArgumentParser
+import SessionMachine
+import SwaggerClient
+import SwaggerModel
+
+extension SwaggerCtl {
+    struct Exec: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "exec",
+            abstract: "Run a command with the session's access token in its environment.",
+            discussion: """
+                The access token is renewed first if it is due, then swaggerctl becomes COMMAND (run directly, \
+                never through a shell), with the token in SWAGGERCTL_TOKEN (or --env's name), the server's URL in \
+                SWAGGERCTL_SERVER and the header's value, such as "Bearer …", in SWAGGERCTL_AUTHORIZATION. A \
+                swaggerctl run by COMMAND uses that token. The token is never on a command line, where ps shows it.
+
+                The exit status, signals and streams are COMMAND's; 127 if it is not found, 126 if it cannot be \
+                run. A session that cannot give a token fails as `swaggerctl token` does, and COMMAND is not run.
+
+                Examples:
+                  swaggerctl exec -- swaggerctl details
+                  swaggerctl exec -- python3 report.py
+                  swaggerctl exec --env API_TOKEN -e ana@example.com -- python3 report.py
+                """)
+
+        @OptionGroup var session: SessionOptions
+        @OptionGroup var keyring: KeyringOption
+        @OptionGroup var network: NetworkOptions
+
+        @Option(
+            name: .customLong("env"),
+            help: ArgumentHelp("The variable that holds the token. Default: SWAGGERCTL_TOKEN.", valueName: "name"))
+        var variable = "SWAGGERCTL_TOKEN"
+
+        @Argument(
+            parsing: .postTerminator,
+            help: ArgumentHelp("The command and its arguments, after --.", valueName: "command"))
+        var command: [String] = []
+
+        func validate() throws {
+            guard !command.isEmpty, !command[0].isEmpty else {
+                throw ValidationError("Give the command after --, as in: swaggerctl exec -- curl …")
+            }
+            guard UsableToken.isTokenVariable(variable) else {
+                throw ValidationError(
+                    "--env takes a variable name of letters, digits and _, other than SWAGGERCTL_SERVER and "
+                        + "SWAGGERCTL_AUTHORIZATION.")
+            }
+        }
+
+        func run() async throws {
+            let token = try await session.usableToken(keyring: keyring, network: network)
+            throw ProgramReplacement.replace(with: command, setting: token.environment(tokenVariable: variable))
+        }
+    }
+}

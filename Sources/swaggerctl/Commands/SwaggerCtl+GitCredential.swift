@@ -1,0 +1,78 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import SessionMachine
+import SwaggerClient
+import SwaggerModel
+
+extension SwaggerCtl {
+    struct GitCredential: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "git-credential",
+            abstract: "Be git's credential helper for the servers you are logged in to.",
+            discussion: """
+                git runs it with get, store or erase and the request on standard input (gitcredentials(7)). get \
+                answers for a server with a session, matched by protocol, host and port (and path, with \
+                credential.useHttpPath), and of the account git names, if any: the user name and a fresh access \
+                token as the password. It says nothing for other hosts, so git asks its other helpers. store and \
+                erase do nothing: the session is swaggerctl's to end, with logout.
+
+                --setup URL prints the git config lines that make it the helper for URL's origin, without \
+                running them.
+
+                Examples:
+                  swaggerctl git-credential --setup https://api.example.com
+                  swaggerctl git-credential --setup https://api.example.com | sh   # runs them
+                """)
+
+        enum Action: String, ExpressibleByArgument, CaseIterable {
+            case get, store, erase
+        }
+
+        @Argument(help: ArgumentHelp("get, store or erase, as git runs it."))
+        var action: Action?
+
+        @Option(help: ArgumentHelp("Print the git config lines for the server's origin.", valueName: "url"))
+        var setup: String?
+
+        @OptionGroup var keyring: KeyringOption
+        @OptionGroup var network: NetworkOptions
+
+        func validate() throws {
+            guard (action == nil) != (setup == nil) else {
+                throw ValidationError("Give get, store or erase (as git does), or --setup URL.")
+            }
+        }
+
+        func run() async throws {
+            if let setup {
+                Terminal.print(GitCredentialAnswer.setup(for: try ServerURL(setup), program: Self.program))
+                return
+            }
+            // git writes the request and closes the pipe; a person typing one ends it with an empty line.
+            let bytes = Prompt.readBytes(upTo: GitCredentialRequest.sizeLimit + 1, from: STDIN_FILENO) { bytes in
+                bytes.first == UInt8(ascii: "\n") || bytes.suffix(2) == [UInt8(ascii: "\n"), UInt8(ascii: "\n")]
+            }
+            guard bytes.count <= GitCredentialRequest.sizeLimit else {
+                throw SwaggerError(.usage, "git-credential read more than 64 KiB, which git never sends.")
+            }
+            guard action == .get else { return }
+            let request = GitCredentialRequest(text: String(decoding: bytes, as: UTF8.self))
+            let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
+            let token = try await SessionController.atTerminal(configuration) {
+                (controller) throws(SwaggerError) in try await controller.gitCredential(request)
+            }
+            guard let token else { return }
+            guard Credentials.isToken(token.value) else { throw SwaggerError.notAToken }
+            Terminal.print(GitCredentialAnswer.text(token, for: request))
+        }
+
+        /// This program's path, for git to run: the file it was started from, else its name for PATH to find.
+        static var program: String {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            guard count > 0 else { return "swaggerctl" }
+            return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+    }
+}

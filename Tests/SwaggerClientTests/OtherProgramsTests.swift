@@ -1,0 +1,175 @@
+import Foundation
+import SessionMachine
+import SwaggerClient
+import SwaggerModel
+import TestSupport
+import Testing
+
+@Suite("The faces other programs use: token formats, exec's variables and git's helper")
+struct OtherProgramsTests {
+    /// 2023-11-14T22:43:20Z.
+    static let expiry = Date(timeIntervalSince1970: 1_700_001_800)
+    static let stored = UsableToken(
+        "tok-en.1", from: .stored(Fixtures.record(Fixtures.ana, expiresAt: expiry)))
+
+    /// A server that takes its token as `Authorization: Token …`, as DRF's TokenAuthentication does.
+    static var drf: UsableToken {
+        var description = Fixtures.bundled()
+        description.token = TokenUse(header: "Authorization", scheme: "Token")
+        var record = Fixtures.record(Fixtures.ana, expiresAt: nil)
+        record.serverDescription = description
+        return UsableToken("drf-key", from: .stored(record))
+    }
+
+    static func object(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+    }
+
+    @Test("plain is the token; header is the server's header and scheme, for curl -H @-")
+    func plainAndHeader() throws {
+        #expect(try TokenFormat.plain.render(Self.stored, execInfo: nil) == "tok-en.1\n")
+        #expect(try TokenFormat.header.render(Self.stored, execInfo: nil) == "Authorization: Bearer tok-en.1\n")
+        #expect(try TokenFormat.header.render(Self.drf, execInfo: nil) == "Authorization: Token drf-key\n")
+        var apiKey = Self.drf
+        apiKey.use = TokenUse(header: "X-API-Key", scheme: nil)
+        #expect(try TokenFormat.header.render(apiKey, execInfo: nil) == "X-API-Key: drf-key\n")
+    }
+
+    @Test("json has the token, header, scheme, expiry in RFC 3339, server and account, with null for unknowns")
+    func json() throws {
+        let object = try Self.object(try TokenFormat.json.render(Self.stored, execInfo: nil))
+        #expect(object["token"] as? String == "tok-en.1")
+        #expect(object["header"] as? String == "Authorization" && object["scheme"] as? String == "Bearer")
+        #expect(object["expiry"] as? String == "2023-11-14T22:43:20Z")
+        #expect(object["server"] as? String == "http://127.0.0.1:8080/api")
+        #expect(object["account"] as? String == "ana@example.com")
+
+        let environment = UsableToken(
+            Fixtures.jwt(exp: 1_700_001_800),
+            from: .environment(
+                token: Fixtures.jwt(exp: 1_700_001_800), server: Fixtures.server, description: Fixtures.bundled()))
+        let unknown = try Self.object(try TokenFormat.json.render(environment, execInfo: nil))
+        // SWAGGERCTL_TOKEN has no account, and its expiry is the JWT's own.
+        #expect(unknown["account"] is NSNull && unknown["expiry"] as? String == "2023-11-14T22:43:20Z")
+        let opaque = try Self.object(try TokenFormat.json.render(Self.drf, execInfo: nil))
+        #expect(opaque["expiry"] is NSNull && opaque["scheme"] as? String == "Token")
+    }
+
+    @Test(
+        "exec-credential answers in the version kubectl asks for, v1 when it asks for none",
+        arguments: [
+            (nil, "client.authentication.k8s.io/v1"),
+            (
+                #"{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","spec":{"interactive":false}}"#,
+                "client.authentication.k8s.io/v1beta1"
+            ),
+            (
+                #"{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"interactive":true}}"#,
+                "client.authentication.k8s.io/v1"
+            ),
+        ])
+    func execCredential(execInfo: String?, version: String) throws {
+        let object = try Self.object(try TokenFormat.execCredential.render(Self.stored, execInfo: execInfo))
+        #expect(object["apiVersion"] as? String == version && object["kind"] as? String == "ExecCredential")
+        let status = try #require(object["status"] as? [String: Any])
+        #expect(status["token"] as? String == "tok-en.1")
+        #expect(status["expirationTimestamp"] as? String == "2023-11-14T22:43:20Z")
+        // No expiry known: left out, as Kubernetes leaves it; kubectl then keeps the token until a request is
+        // refused, and runs the plugin again.
+        let opaque = try Self.object(try TokenFormat.execCredential.render(Self.drf, execInfo: execInfo))
+        let opaqueStatus = try #require(opaque["status"] as? [String: Any])
+        #expect(opaqueStatus["token"] as? String == "drf-key" && opaqueStatus.keys.sorted() == ["token"])
+    }
+
+    @Test(
+        "an ExecCredential version this does not write, or KUBERNETES_EXEC_INFO that is not one, is a usage error",
+        arguments: [#"{"apiVersion":"client.authentication.k8s.io/v2"}"#, "not json", #"{"kind":"ExecCredential"}"#])
+    func execCredentialRefused(execInfo: String) {
+        #expect {
+            try TokenFormat.execCredential.render(Self.stored, execInfo: execInfo)
+        } throws: { error in
+            (error as? SwaggerError)?.code == .usage && !((error as? SwaggerError)?.message.contains("tok-en") ?? true)
+        }
+    }
+
+    @Test("exec sets the token under the name asked for, the server and the header's value")
+    func execEnvironment() {
+        let variables = Self.drf.environment(tokenVariable: "API_TOKEN")
+        #expect(variables.map(\.name) == ["API_TOKEN", "SWAGGERCTL_SERVER", "SWAGGERCTL_AUTHORIZATION"])
+        #expect(variables.map(\.value) == ["drf-key", "http://127.0.0.1:8080/api", "Token drf-key"])
+        for good in ["SWAGGERCTL_TOKEN", "_x", "GITHUB_TOKEN2"] {
+            #expect(UsableToken.isTokenVariable(good), "\(good)")
+        }
+        for bad in ["", "1X", "A-B", "A=B", "SWAGGERCTL_SERVER", "SWAGGERCTL_AUTHORIZATION", "É"] {
+            #expect(!UsableToken.isTokenVariable(bad), "\(bad)")
+        }
+    }
+
+    static let api = Fixtures.record(Fixtures.ana)
+    static let ivoAPI = Fixtures.record(Fixtures.ivo)
+    static let root = Fixtures.record(Account(server: Fixtures.serverURL("http://127.0.0.1:8080"), name: "root@x.com"))
+    static let elsewhere = Fixtures.record(Account(server: Fixtures.otherServer, name: "ana@example.com"))
+
+    static func request(_ text: String) -> GitCredentialRequest { GitCredentialRequest(text: text) }
+
+    @Test("git's request is read as gitcredentials(7) writes it: unknown keys ignored, up to an empty line")
+    func reading() {
+        let request = Self.request(
+            "protocol=HTTPS\nhost=Api.Example.com:8443\npath=team/tools.git\nusername=ana\nwwwauth[]=Basic\n\nhost=x\n")
+        #expect(request.protocol == "https" && request.host == "api.example.com:8443")
+        #expect(request.path == "team/tools.git" && request.username == "ana")
+        let url = Self.request("url=https://ana@api.example.com/v2/tools.git\n")
+        #expect(url.protocol == "https" && url.host == "api.example.com" && url.path == "v2/tools.git")
+        #expect(url.username == "ana")
+    }
+
+    @Test("git gets the session of the origin it names, the deepest under its path, of the account it names")
+    func matching() {
+        let records = [Self.api, Self.ivoAPI, Self.root, Self.elsewhere]
+        // No path (git's default): the most recently active session on the origin.
+        #expect(Self.request("protocol=http\nhost=127.0.0.1:8080\n").session(among: records) == Self.api)
+        // With credential.useHttpPath: the server whose path holds the repository's.
+        #expect(
+            Self.request("protocol=http\nhost=127.0.0.1:8080\npath=api/x.git\n").session(among: records) == Self.api)
+        #expect(
+            Self.request("protocol=http\nhost=127.0.0.1:8080\npath=apix/x.git\n").session(among: records) == Self.root)
+        #expect(
+            Self.request("protocol=http\nhost=127.0.0.1:8080\nusername=ivo@example.com\n").session(among: records)
+                == Self.ivoAPI)
+        #expect(Self.request("protocol=https\nhost=api.example.com\n").session(among: records) == Self.elsewhere)
+        // Another scheme, port or host, an account with no session, or no host at all: nothing, for git to ask on.
+        for text in [
+            "protocol=https\nhost=127.0.0.1:8080\n", "protocol=http\nhost=127.0.0.1:8081\n",
+            "protocol=http\nhost=127.0.0.1\n", "protocol=https\nhost=api.example.com.evil.net\n",
+            "protocol=http\nhost=127.0.0.1:8080\nusername=eve\n", "protocol=http\n", "host=127.0.0.1:8080\n",
+            "protocol=https\nhost=evil.net@api.example.com\n", "protocol=ssh\nhost=api.example.com\n",
+        ] {
+            #expect(Self.request(text).session(among: records) == nil, "\(text)")
+        }
+        #expect(
+            Self.request("protocol=https\nhost=api.example.com\npath=v1/x.git\n").session(among: [Self.elsewhere])
+                == nil)
+    }
+
+    @Test("the answer is the user name, the token as the password and its expiry in Unix seconds")
+    func answer() {
+        let asked = Self.request("protocol=http\nhost=127.0.0.1:8080\n")
+        #expect(
+            GitCredentialAnswer.text(Self.stored, for: asked)
+                == "username=ana@example.com\npassword=tok-en.1\npassword_expiry_utc=1700001800\n")
+        let named = Self.request("protocol=http\nhost=127.0.0.1:8080\nusername=ana\n")
+        #expect(GitCredentialAnswer.text(Self.drf, for: named) == "username=ana\npassword=drf-key\n")
+    }
+
+    @Test("--setup prints git config lines for the origin, quoted for a shell, with the helper's own path")
+    func setup() {
+        let lines = GitCredentialAnswer.setup(
+            for: Fixtures.otherServer, program: "/opt/my tools/swaggerctl")
+        #expect(
+            lines == """
+                git config --global credential.https://api.example.com.helper ''
+                git config --global --add credential.https://api.example.com.helper '!'\\''/opt/my tools/swaggerctl'\\'' git-credential'
+
+                """)
+    }
+}
