@@ -13,8 +13,10 @@ package enum JSONText {
     /// Whether `data` is one JSON value, by RFC 8259's grammar, in UTF-8, nested at most `maximumDepth`
     /// deep. Checked rather than decoded: a number too large for a `Double` is still JSON.
     package static func isJSON(_ data: Data) -> Bool {
-        var validator = Validator(bytes: bytes(of: data))
-        return validator.document()
+        data.withUnsafeBytes { raw in
+            var validator = Validator(bytes: raw.assumingMemoryBound(to: UInt8.self))
+            return validator.document()
+        }
     }
 
     /// `data`'s bytes, copied straight from its buffer: `[UInt8](data)` goes through `Sequence`'s generic paths.
@@ -126,21 +128,24 @@ package enum JSONText {
     package static func page(of data: Data) -> Page? {
         let bytes = bytes(of: data)
         // One pass: the check of the grammar notes the top level's members and its lists' lengths as it goes.
-        var validator = Validator(bytes: bytes, notingStructure: true)
-        guard validator.document() else { return nil }
+        let noted = bytes.withUnsafeBufferPointer { buffer in
+            var validator = Validator(bytes: buffer, notingStructure: true)
+            return validator.document() ? (validator.topMembers, validator.arrayCounts) : nil
+        }
+        guard let (topMembers, arrayCounts) = noted else { return nil }
         let start = skippingSpace(bytes, from: 0)
         var members: ObjectText?
         var list: Range<Int>?
         if bytes[start] == UInt8(ascii: "[") {
             list = start..<bytes.count
         } else if bytes[start] == UInt8(ascii: "{") {
-            let ranges = Dictionary(validator.topMembers) { _, last in last }
+            let ranges = Dictionary(topMembers) { _, last in last }
             members = ObjectText(bytes: bytes, ranges: ranges)
             list = itemKeys.lazy.compactMap { ranges[$0] }.first { bytes[$0.lowerBound] == UInt8(ascii: "[") }
         }
         return Page(
             bytes: bytes, members: members, list: list,
-            count: list.flatMap { validator.arrayCounts[$0.lowerBound] } ?? 0)
+            count: list.flatMap { arrayCounts[$0.lowerBound] } ?? 0)
     }
 
     /// The text of each member of a top-level object, as sent; `nil` when `data` is not a JSON object. A key
@@ -153,12 +158,10 @@ package enum JSONText {
         return members(bytes, from: start).mapValues { String(decoding: bytes[$0], as: UTF8.self) }
     }
 
-    /// RFC 8259's grammar, by recursive descent.
+    /// RFC 8259's grammar, by recursive descent, over the bytes in place: every page of `api --paginate` passes
+    /// through it, so it reads a buffer rather than an array, whose every read would be checked and retained.
     private struct Validator {
-        /// What may follow a backslash, but for `u`.
-        static let escapes = Set(#""\/bfnrt"#.utf8)
-
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
         var depth = 0
         /// Whether to note the top level's members and the lengths of the arrays in the first two levels.
@@ -168,10 +171,13 @@ package enum JSONText {
         /// How many elements each array of the first two levels has, by where it starts.
         var arrayCounts: [Int: Int] = [:]
 
-        init(bytes: [UInt8], notingStructure: Bool = false) {
+        init(bytes: UnsafeBufferPointer<UInt8>, notingStructure: Bool = false) {
             self.bytes = bytes
             self.notingStructure = notingStructure
         }
+
+        /// The byte at `index`, or 0, which no JSON token starts or continues with, past the end.
+        private var current: UInt8 { index < bytes.count ? bytes[index] : 0 }
 
         mutating func document() -> Bool {
             skipSpace()
@@ -181,8 +187,7 @@ package enum JSONText {
         }
 
         private mutating func value() -> Bool {
-            guard index < bytes.count else { return false }
-            switch bytes[index] {
+            switch current {
             case UInt8(ascii: "{"): return container(close: UInt8(ascii: "}"), members: true)
             case UInt8(ascii: "["): return container(close: UInt8(ascii: "]"), members: false)
             case UInt8(ascii: "\""): return string()
@@ -202,7 +207,7 @@ package enum JSONText {
             var elements = 0
             index += 1
             skipSpace()
-            if index < bytes.count, bytes[index] == close {
+            if current == close {
                 index += 1
                 if noting, !members { arrayCounts[start] = 0 }
                 return true
@@ -211,10 +216,10 @@ package enum JSONText {
                 var key: Range<Int>?
                 if members {
                     let keyStart = index
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), string() else { return false }
+                    guard current == UInt8(ascii: "\""), string() else { return false }
                     key = (keyStart + 1)..<(index - 1)
                     skipSpace()
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
+                    guard current == UInt8(ascii: ":") else { return false }
                     index += 1
                     skipSpace()
                 }
@@ -222,18 +227,22 @@ package enum JSONText {
                 guard value() else { return false }
                 elements += 1
                 if noting, depth == 1, let key {
-                    topMembers.append((String(decoding: bytes[key], as: UTF8.self), valueStart..<index))
+                    topMembers.append(
+                        (String(decoding: UnsafeBufferPointer(rebasing: bytes[key]), as: UTF8.self), valueStart..<index)
+                    )
                 }
                 skipSpace()
-                guard index < bytes.count else { return false }
-                if bytes[index] == close {
+                switch current {
+                case close:
                     index += 1
                     if noting, !members { arrayCounts[start] = elements }
                     return true
+                case UInt8(ascii: ","):
+                    index += 1
+                    skipSpace()
+                default:
+                    return false
                 }
-                guard bytes[index] == UInt8(ascii: ",") else { return false }
-                index += 1
-                skipSpace()
             }
         }
 
@@ -242,6 +251,8 @@ package enum JSONText {
             while index < bytes.count {
                 let byte = bytes[index]
                 index += 1
+                // Most bytes of most strings are plain ASCII: one comparison of the range lets them by.
+                if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") { continue }
                 switch byte {
                 case UInt8(ascii: "\""):
                     return true
@@ -249,21 +260,23 @@ package enum JSONText {
                     guard index < bytes.count else { return false }
                     let escaped = bytes[index]
                     index += 1
-                    if escaped == UInt8(ascii: "u") {
-                        guard index + 4 <= bytes.count, bytes[index..<index + 4].allSatisfy(\.isHexDigit) else {
-                            return false
-                        }
+                    switch escaped {
+                    case UInt8(ascii: "u"):
+                        guard index + 4 <= bytes.count else { return false }
+                        for offset in 0..<4 where !bytes[index + offset].isHexDigit { return false }
                         index += 4
-                    } else {
-                        guard Self.escapes.contains(escaped) else { return false }
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                        UInt8(ascii: "f"),
+                        UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        continue
+                    default:
+                        return false
                     }
                 case 0..<0x20:
                     return false
-                case 0x80...:
+                default:
                     // Only a string may hold bytes past ASCII, so the text is UTF-8 when each string is.
                     guard utf8Sequence(startingWith: byte) else { return false }
-                default:
-                    continue
                 }
             }
             return false
@@ -290,20 +303,18 @@ package enum JSONText {
         }
 
         private mutating func number() -> Bool {
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < bytes.count, bytes[index].isDigit else { return false }
-            if bytes[index] == UInt8(ascii: "0") { index += 1 } else { skipDigits() }
-            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            if current == UInt8(ascii: "-") { index += 1 }
+            guard current.isDigit else { return false }
+            if current == UInt8(ascii: "0") { index += 1 } else { skipDigits() }
+            if current == UInt8(ascii: ".") {
                 index += 1
-                guard index < bytes.count, bytes[index].isDigit else { return false }
+                guard current.isDigit else { return false }
                 skipDigits()
             }
-            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
                 index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                    index += 1
-                }
-                guard index < bytes.count, bytes[index].isDigit else { return false }
+                if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+                guard current.isDigit else { return false }
                 skipDigits()
             }
             return true
@@ -312,18 +323,17 @@ package enum JSONText {
         private mutating func literal(_ word: StaticString) -> Bool {
             let count = word.utf8CodeUnitCount
             guard index + count <= bytes.count else { return false }
-            let matches = word.withUTF8Buffer { expected in bytes[index..<index + count].elementsEqual(expected) }
-            guard matches else { return false }
+            for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
             index += count
             return true
         }
 
         private mutating func skipDigits() {
-            while index < bytes.count, bytes[index].isDigit { index += 1 }
+            while current.isDigit { index += 1 }
         }
 
         private mutating func skipSpace() {
-            index = JSONText.skippingSpace(bytes, from: index)
+            while current.isSpace { index += 1 }
         }
     }
 

@@ -60,8 +60,8 @@ package struct Pagination: Sendable {
     private var fetched: Set<String>
     /// How many items the pages so far held, for a list that says only its total.
     private var seen = 0
-    /// The last page's items, hashed, to know a page that repeats it.
-    private var lastItems: Int?
+    /// The last page's list, as sent, to know a page that repeats it.
+    private var lastItems: ArraySlice<UInt8>?
 
     /// Starts with the first page, which the owner fetches; `limit`, the most pages to fetch, includes it.
     package init(first: URL, server: ServerURL, limit: Int? = nil, pageParameter: String? = nil) {
@@ -79,11 +79,11 @@ package struct Pagination: Sendable {
         // Read once: the grammar checked, the list found and counted, without a copy of each item.
         let page = JSONText.page(of: body)
         if let page, let list = page.list, page.count > 0 {
-            var hasher = Hasher()
-            page.bytes[list].withUnsafeBytes { hasher.combine(bytes: $0) }
-            let hash = hasher.finalize()
-            guard hash != lastItems else { return .repeated(url) }
-            lastItems = hash
+            // Compared with the last list as bytes, which differ within the first item of any two real pages: a
+            // hash would read all of each page.
+            let items = page.bytes[list]
+            guard items != lastItems else { return .repeated(url) }
+            lastItems = items
         }
         seen += page?.count ?? 0
         let next: URL
@@ -191,7 +191,16 @@ package struct Pagination: Sendable {
 
     /// A JSON string's value; `nil` for `null` or anything else.
     private static func string(_ text: String) -> String? {
-        try? JSONDecoder().decode(String.self, from: Data(text.utf8))
+        // A link is written without escapes; only one with escapes needs a decoder.
+        let utf8 = text.utf8
+        if utf8.count >= 2, utf8.first == UInt8(ascii: "\""), utf8.last == UInt8(ascii: "\""),
+            !utf8.dropFirst().dropLast().contains(where: {
+                $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 < 0x20
+            })
+        {
+            return String(text.dropFirst().dropLast())
+        }
+        return try? JSONDecoder().decode(String.self, from: Data(text.utf8))
     }
 
     /// The value of `url`'s query parameter `name`, if it has one.

@@ -25,7 +25,9 @@ package struct ResponseRenderer: Sendable {
     package func body(_ body: Data, separated: Bool = false) -> Data {
         guard forTerminal else {
             guard separated, let last = body.last, last != UInt8(ascii: "\n") else { return body }
-            return body + Data("\n".utf8)
+            var ended = body
+            ended.append(UInt8(ascii: "\n"))
+            return ended
         }
         guard !body.isEmpty else { return Data() }
         if let indented = JSONText.indented(body) {
