@@ -163,7 +163,8 @@ enum LibSecret {
         else { preconditionFailure("g_hash_table_new_full aborts rather than return no table") }
         defer { library.hashTableUnref(table) }
         for (name, value) in attributes {
-            library.hashTableInsert(table, library.strdup(name), library.strdup(value))
+            // Whether the key was new: each is, in a table made from a dictionary.
+            _ = library.hashTableInsert(table, library.strdup(name), library.strdup(value))
         }
         return body(table)
     }

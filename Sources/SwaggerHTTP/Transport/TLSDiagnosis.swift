@@ -48,13 +48,16 @@ enum TLSDiagnosis {
         channel.eventLoop.scheduleTask(in: TimeAmount(limit)) { channel.close(promise: nil) }
         do {
             if let proxy { try await tunnel(channel, to: host, port: port, through: proxy) }
-            let handler = try NIOSSLClientHandler(
-                context: context, serverHostname: IPAddress(host) == nil ? host : nil
-            ) { (certificates: [NIOSSLCertificate], promise: EventLoopPromise<NIOSSLVerificationResult>) in
-                seen.withLockedValue { $0 = certificates }
-                promise.succeed(.failed)
-            }
-            try await channel.pipeline.addHandler(handler).get()
+            // Handlers are not Sendable: each is made and added on the channel's loop, where it then lives.
+            try await channel.eventLoop.submit {
+                let handler = try NIOSSLClientHandler(
+                    context: context, serverHostname: IPAddress(host) == nil ? host : nil
+                ) { (certificates: [NIOSSLCertificate], promise: EventLoopPromise<NIOSSLVerificationResult>) in
+                    seen.withLockedValue { $0 = certificates }
+                    promise.succeed(.failed)
+                }
+                try channel.pipeline.syncOperations.addHandler(handler)
+            }.get()
         } catch {
             channel.close(promise: nil)
             throw error
@@ -76,7 +79,8 @@ enum TLSDiagnosis {
         }
         request += "\r\n"
         let answered = channel.eventLoop.makePromise(of: Void.self)
-        try await channel.pipeline.addHandler(TunnelAnswer(answered)).get()
+        try await channel.eventLoop.submit { try channel.pipeline.syncOperations.addHandler(TunnelAnswer(answered)) }
+            .get()
         try await channel.writeAndFlush(ByteBuffer(string: request)).get()
         try await answered.futureResult.get()
     }
