@@ -80,9 +80,25 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
     }
 
     private struct Flow: Sendable {
-        var source: TokenSource
+        /// The source, boxed: every event moves the flow from one state to the next, and `api --paginate` sends
+        /// two events a page, where copying a session's record and its server's description field by field
+        /// retained and released each of their strings.
+        private final class Box: Sendable {
+            let source: TokenSource
+            init(_ source: TokenSource) { self.source = source }
+        }
+
+        private var box: Box
+        var source: TokenSource {
+            get { box.source }
+            set { box = Box(newValue) }
+        }
         /// The token in use came from under the refresh lock: another refusal is the server's last word.
         var renewed = false
+
+        init(source: TokenSource) {
+            box = Box(source)
+        }
     }
 
     private enum State: Sendable {

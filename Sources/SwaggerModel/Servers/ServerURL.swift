@@ -15,7 +15,9 @@ package struct ServerURL: Sendable, Hashable, Codable, CustomStringConvertible {
     package init(_ text: String) throws(SwaggerError) {
         let trimmed = text.trimmingWhitespace()
         // Messages quote what was typed only when it cannot hold a secret: no user info, query or fragment.
-        let shown = trimmed.contains(where: { "@?#".contains($0) }) ? "The server URL" : "\"\(trimmed)\""
+        let shown =
+            trimmed.utf8.contains { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+            ? "The server URL" : "\"\(trimmed)\""
         let hint = "Give a base URL such as https://host/api."
         guard var components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https"
@@ -102,15 +104,16 @@ package struct ServerURL: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Whether `url` has this base URL's scheme, host and port: the only place a session's token may go
     /// for `swaggerctl api`.
     package func isSameOrigin(_ url: URL) -> Bool {
-        Self.origin(of: url) == Self.origin(of: self.url)
+        guard let theirs = Self.originText(of: url) else { return false }
+        return Self.originText(of: self.url) == theirs
     }
 
     /// The origin of `url` as a server, `scheme://host[:port]`; `nil` when `url` is not http or https.
     package init?(originOf url: URL) {
-        guard let origin = Self.origin(of: url), let server = try? ServerURL(origin.absoluteString) else {
-            return nil
-        }
-        self = server
+        // Made from a URL already parsed: its text is canonical as it is, and is parsed once more only to be a URL.
+        guard let text = Self.originText(of: url), let origin = URL(string: text) else { return nil }
+        string = origin.absoluteString
+        self.url = origin
     }
 
     /// The origin that `--allow-origin TEXT` names: `scheme://host[:port]`, or a bare host (with a port or not),
@@ -125,17 +128,21 @@ package struct ServerURL: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// `scheme://host[:port]` of `url`, with the scheme and host lower-cased and a default port left out.
     package static func origin(of url: URL) -> URL? {
+        originText(of: url).flatMap { URL(string: $0) }
+    }
+
+    /// The text of ``origin(of:)``, from `url`'s parts: every page of `api --paginate` asks it of two URLs, which
+    /// URLComponents would parse again.
+    private static func originText(of url: URL) -> String? {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host(percentEncoded: true)?.lowercased(), !host.isEmpty
         else { return nil }
-        var components = URLComponents()
-        components.scheme = scheme
-        // URL gives an IPv6 host without its brackets; URLComponents wants them.
-        components.percentEncodedHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        if let port = url.port, !(scheme == "http" && port == 80), !(scheme == "https" && port == 443) {
-            components.port = port
+        // URL gives an IPv6 host without its brackets.
+        let bracketed = host.utf8.contains(UInt8(ascii: ":")) && !host.hasPrefix("[") ? "[\(host)]" : host
+        guard let port = url.port, !(scheme == "http" && port == 80), !(scheme == "https" && port == 443) else {
+            return "\(scheme)://\(bracketed)"
         }
-        return components.url
+        return "\(scheme)://\(bracketed):\(port)"
     }
 
     /// Whether the host is this machine: `localhost` (and names under it, RFC 6761 §6.3), `127.0.0.0/8` or `::1`.
