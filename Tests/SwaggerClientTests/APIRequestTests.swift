@@ -387,6 +387,38 @@ struct APIRequestTests {
         #expect(!JSONText.isJSON(Data([0x22, 0xFF, 0x22])))
     }
 
+    @Test("the grammar agrees with Foundation's parser on thousands of texts one edit away from JSON")
+    func grammarAgainstFoundation() {
+        let seeds = [
+            #"{"items": [{"id": 1, "name": "Item 1", "done": false, "tags": ["a", "b"]}], "next": "/p/2"}"#,
+            #"[1, -2.5e+3, true, null, {"a": {"b": [[], {}]}}, "x\"y\n"]"#, #"{"a": 0, "b": 1.0E-2}"#,
+        ]
+        // The edits use only ASCII without \u escapes, where the two parsers' rules are RFC 8259's alike.
+        let alphabet = Array(#"{}[],:" 0123456789.-+eEtrufalsn\/ab"#.utf8)
+        var generator = SplitMix(seed: 8259)
+        for round in 0..<4000 {
+            var bytes = Array(seeds[round % seeds.count].utf8)
+            for _ in 0...(round % 3) {
+                let at = Int(generator.next() % UInt64(bytes.count))
+                let byte = alphabet[Int(generator.next() % UInt64(alphabet.count))]
+                switch generator.next() % 3 {
+                case 0: bytes[at] = byte
+                case 1: bytes.insert(byte, at: at)
+                default: bytes.remove(at: at)
+                }
+                if bytes.isEmpty { bytes = [UInt8(ascii: "0")] }
+            }
+            let data = Data(bytes)
+            let text = String(decoding: bytes, as: UTF8.self)
+            // Foundation takes a comma before an object's `}`, which RFC 8259 does not.
+            let foundation =
+                text.contains(/,\s*[}\]]/)
+                ? false
+                : (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil
+            #expect(JSONText.isJSON(data) == foundation, "\(text)")
+        }
+    }
+
     @Test("a page's items: a top-level array, or the array under items, results, data or value, each as sent")
     func items() {
         #expect(
@@ -421,5 +453,20 @@ extension Pagination.Link {
     var url: URL? {
         guard case .next(let url) = self else { return nil }
         return url
+    }
+}
+
+/// A small seeded generator (SplitMix64), so that a failing text comes back on every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

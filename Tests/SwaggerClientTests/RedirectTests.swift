@@ -94,6 +94,12 @@ struct RedirectTests {
         #expect(page.list.map { String(decoding: page.bytes[$0], as: UTF8.self) } == #"[1, {"a": [2, 3]}, "x,]"]"#)
         #expect(page.members?["next"] == #""/p/2""# && page.members?["n"] == "2" && page.members?["none"] == nil)
         #expect(page.members?.member("items", startsWith: UInt8(ascii: "[")) == true)
+        // A member whose value is an object keeps its own name, not the last one read inside it.
+        let nested = try #require(
+            JSONText.page(
+                of: Data(#"{"links": {"next": "/p/3", "self": {}}, "data": [[1], [], {"x": []}], "z": {}}"#.utf8)))
+        #expect(nested.members?["links"] == #"{"next": "/p/3", "self": {}}"# && nested.members?["z"] == "{}")
+        #expect(nested.members?["next"] == nil && nested.members?["self"] == nil && nested.count == 3)
         let array = try #require(JSONText.page(of: Data("[]".utf8)))
         #expect(array.count == 0 && array.members == nil && array.list == 0..<2)
         #expect(JSONText.page(of: Data(#"{"items": [1,]}"#.utf8)) == nil)
