@@ -1,6 +1,7 @@
 import Foundation
 import SwaggerHTTP
 import SwaggerModel
+import TestSupport
 import Testing
 
 @testable import SwaggerClient
@@ -395,7 +396,7 @@ struct APIRequestTests {
         ]
         // The edits use only ASCII without \u escapes, where the two parsers' rules are RFC 8259's alike.
         let alphabet = Array(#"{}[],:" 0123456789.-+eEtrufalsn\/ab"#.utf8)
-        var generator = SplitMix(seed: 8259)
+        var generator = SplitMix64(seed: 8259)
         for round in 0..<4000 {
             var bytes = Array(seeds[round % seeds.count].utf8)
             for _ in 0...(round % 3) {
@@ -453,20 +454,5 @@ extension Pagination.Link {
     var url: URL? {
         guard case .next(let url) = self else { return nil }
         return url
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that a failing text comes back on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
