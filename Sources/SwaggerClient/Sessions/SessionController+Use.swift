@@ -53,8 +53,13 @@ extension SessionController {
     /// The token for git's request, from the stored session on the place git names (never `SWAGGERCTL_TOKEN`);
     /// `nil` when there is none, for git to ask elsewhere.
     package func gitCredential(_ request: GitCredentialRequest) async throws(SwaggerError) -> UsableToken? {
-        guard let record = request.session(among: try records()) else { return nil }
-        return try await accessToken(select(server: record.server, name: record.name))
+        // One read of the sessions and the registry: the record found is the selection's.
+        let known = try known()
+        guard let record = request.session(among: known.records) else { return nil }
+        return try await accessToken(
+            SessionSelection(
+                server: record.server, name: record.name, record: record,
+                entry: known.entries.first { $0.server == record.server }))
     }
 
     /// Renews the stored session now, whatever its access token's expiry.
