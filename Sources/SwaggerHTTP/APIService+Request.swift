@@ -1,5 +1,8 @@
+import AsyncHTTPClient
 import FoundationEssentials
 import HTTPTypes
+import NIOCore
+import NIOHTTP1
 import SwaggerModel
 
 extension APIService {
@@ -11,9 +14,15 @@ extension APIService {
     /// cut short would reach the server as if complete.
     package static let requestBodyLimit = 16 << 20
 
-    /// Sends the person's own request to `url` with the bearer token (none when `accessToken` is `nil`, for a
-    /// redirect to another origin), through the same middlewares as every other request: idempotent methods are
-    /// retried on 429, 502, 503 and 504. Redirects are returned, for the caller to decide on.
+    /// Sends the person's own request to `url` with the token (none when `accessToken` is `nil`, for a redirect
+    /// to another origin), as `use` says it goes, and the `User-Agent` that every request has. Idempotent methods
+    /// are retried on 429, 502, 503 and 504 as ``RetryingMiddleware`` retries. Redirects are returned, for the
+    /// caller to decide on.
+    ///
+    /// Every page of `api --paginate` is one of these, so the request goes to AsyncHTTPClient directly: through
+    /// the generated client's middlewares, its headers and body were converted to and from HTTPTypes and
+    /// OpenAPIRuntime's streamed body at each layer, a third of a page's instructions. Under `--verbose` it goes
+    /// through them after all, since the middleware that describes each attempt is one of them.
     /// - Returns: The response, whatever its status.
     /// - Throws: ``APIServiceError`` when no response arrives, or a successful one is larger than
     ///   ``responseLimit``.
@@ -23,8 +32,53 @@ extension APIService {
         guard let method = HTTPRequest.Method(method) else {
             throw .contractViolation("\(method.prefix(40)) is not an HTTP method")
         }
+        guard !describes else {
+            return try await sendDescribed(
+                method, headers: headers, body: body, to: url, accessToken: accessToken, as: use)
+        }
+        guard let origin = ServerURL(originOf: url) else {
+            throw .contractViolation("\(url.absoluteString.prefix(200)) is not an http or https URL")
+        }
+        if let body, body.count > Self.requestBodyLimit { throw .requestTooLarge(limit: Self.requestBodyLimit) }
+        let proxy = proxies.proxy(for: origin)
+        secretBook.learn([accessToken, proxy?.password])
+        var fields = HTTPHeaders()
+        fields.add(name: "Accept", value: Self.accepted)
+        // As the middlewares set theirs: the person's headers replace the defaults, and the User-Agent and the
+        // token replace the person's.
+        for header in headers where HTTPField.Name(header.name) != nil {
+            fields.replaceOrAdd(name: header.name, value: header.value)
+        }
+        fields.replaceOrAdd(name: "User-Agent", value: HeaderMiddleware.userAgent.value)
+        if let accessToken { fields.replaceOrAdd(name: use.header, value: use.value(accessToken)) }
+        let transport = transport(through: proxy, limit: Self.responseLimit)
+        let answer = try await reporting(origin, through: proxy, operation: .bearer, body: { nil }) {
+            let request = try HTTPClient.Request(
+                url: url, method: HTTPMethod(rawValue: method.rawValue), headers: fields, body: body.map { .bytes($0) })
+            return try await RetryingMiddleware.attempts(
+                of: method, repeatable: true, sleep: { try await CommandLoop.sleep(for: $0) },
+                status: { (Int($0.head.status.code), $0.head.headers.first(name: "Retry-After")) }
+            ) {
+                try await transport.collect(request)
+            }
+        }
+        return APIResponse(
+            url: url, status: Int(answer.head.status.code), reason: answer.head.status.reasonPhrase,
+            headers: answer.head.headers.map { HeaderField(name: $0.name, value: $0.value) },
+            body: method == .head ? Data() : answer.body.withUnsafeReadableBytes { Data($0) })
+    }
+
+    /// What `swaggerctl api` accepts: JSON first, anything else after.
+    private static let accepted = "application/json, */*;q=0.5"
+
+    /// ``send(method:headers:body:to:accessToken:as:)`` through the generated client's middlewares, the one that
+    /// describes each attempt for `--verbose` among them.
+    private func sendDescribed(
+        _ method: HTTPRequest.Method, headers: [HeaderField], body: Data?, to url: URL, accessToken: String?,
+        as use: TokenUse
+    ) async throws(APIServiceError) -> APIResponse {
         var message = Self.request(method)
-        message.headerFields[.accept] = "application/json, */*;q=0.5"
+        message.headerFields[.accept] = Self.accepted
         for header in headers {
             guard let name = HTTPField.Name(header.name) else { continue }
             message.headerFields[name] = header.value

@@ -24,12 +24,14 @@ import Synchronization
 package struct APIService: Sendable {
     private let delegate: (any APIServiceDelegate)?
     let timeout: Duration
-    private let proxies: ProxySettings
+    let proxies: ProxySettings
     private var trust: TrustSettings
     private let log: (@Sendable (String) -> Void)?
     private let pool = ClientPool()
     /// Shared by every request of the command, and by the copies that ``trusting(_:)`` makes.
     let secretBook = SecretBook()
+    /// Whether each exchange is described, for `--verbose`.
+    var describes: Bool { log != nil }
 
     /// A service that makes no connection until its first request.
     /// - Parameters:
@@ -100,7 +102,7 @@ package struct APIService: Sendable {
             serverURL: server.url, configuration: Configuration(dateTranscoder: TimestampTranscoder()),
             transport: transport(through: proxy, limit: ResponseCollector.defaultLimit),
             middlewares: middlewares(outer: outer, recorder: recorder, proxy: proxy))
-        return try await reporting(server, through: proxy, operation: operation, recorder: recorder) {
+        return try await reporting(server, through: proxy, operation: operation, body: { recorder.body }) {
             try await call(client)
         }
     }
@@ -125,7 +127,9 @@ package struct APIService: Sendable {
         var request = request
         request.path = url.pathAndQuery
         let sent = request
-        return try await reporting(origin, through: proxy, operation: operation, recorder: recorder, server: server) {
+        return try await reporting(
+            origin, through: proxy, operation: operation, body: { recorder.body }, server: server
+        ) {
             var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = {
                 try await transport.send($0, body: $1, baseURL: $2, operationID: "raw")
             }
@@ -150,16 +154,16 @@ package struct APIService: Sendable {
     }
 
     /// The transport through `proxy`, which reads at most `limit` bytes of an answer's body.
-    private func transport(through proxy: ProxySettings.Proxy?, limit: Int) -> HTTPClientTransport {
+    func transport(through proxy: ProxySettings.Proxy?, limit: Int) -> HTTPClientTransport {
         HTTPClientTransport(
             client: pool.client(through: proxy, timeout: timeout, trust: trust), timeout: timeout, limit: limit)
     }
 
-    /// Runs `call` to `origin` between the delegate's waiting on and off, classifying what it throws, and
-    /// refining an untrusted certificate into its reason with a second handshake. `server` is the session's,
-    /// when the request goes elsewhere on its behalf.
-    private func reporting<Output: Sendable>(
-        _ origin: ServerURL, through proxy: ProxySettings.Proxy?, operation: Operation, recorder: ResponseRecorder,
+    /// Runs `call` to `origin` between the delegate's waiting on and off, classifying what it throws (with the
+    /// answer's `body`, where one was kept), and refining an untrusted certificate into its reason with a second
+    /// handshake. `server` is the session's, when the request goes elsewhere on its behalf.
+    func reporting<Output: Sendable>(
+        _ origin: ServerURL, through proxy: ProxySettings.Proxy?, operation: Operation, body: () -> Data?,
         server: ServerURL? = nil, _ call: () async throws -> Output
     ) async throws(APIServiceError) -> Output {
         delegate?.apiService(self, isWaiting: true)
@@ -169,7 +173,7 @@ package struct APIService: Sendable {
             return try await call()
         } catch {
             // A server may quote what it was sent, the password included, in the words an error line shows.
-            let classified = Self.classify(error, operation: operation, body: recorder.body)
+            let classified = Self.classify(error, operation: operation, body: body())
             var failure = secretBook.scrub(classified)
             if let proxy { failure = Self.atProxy(failure, proxy) }
             if case .tls = failure {

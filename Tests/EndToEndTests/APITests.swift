@@ -135,6 +135,25 @@ struct APITests {
         }
     }
 
+    @Test("a GET answered 503 is sent again, three attempts at most; a POST is sent once")
+    func retries() async throws {
+        try await withSession { sandbox, _ in
+            let recovered = try await sandbox.swaggerctl("api", "/busy?key=get&fail=2")
+            #expect(recovered.status == 0 && recovered.stdout == #"{"attempts":3}"#, "\(recovered)")
+
+            let busy = try await sandbox.swaggerctl("api", "/busy?key=still&fail=3")
+            #expect(busy.status == 5, "\(busy)")
+            #expect(busy.stderr.contains("(HTTP 503"), "\(busy)")
+            let after = try await sandbox.swaggerctl("api", "/busy?key=still&fail=3")
+            #expect(after.stdout == #"{"attempts":4}"#, "three attempts before: \(after)")
+
+            let posted = try await sandbox.swaggerctl("api", "-X", "POST", "/busy?key=post&fail=1")
+            #expect(posted.status == 5, "\(posted)")
+            let again = try await sandbox.swaggerctl("api", "-X", "POST", "/busy?key=post&fail=1")
+            #expect(again.stdout == #"{"attempts":2}"#, "one attempt before: \(again)")
+        }
+    }
+
     @Test("a 401 renews the token and repeats the request once; a 401 after that exits 4 and keeps the session")
     func refreshAndRepeat() async throws {
         try await withSession { sandbox, server in

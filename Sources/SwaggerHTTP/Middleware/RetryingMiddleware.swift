@@ -28,24 +28,37 @@ struct RetryingMiddleware: ClientMiddleware {
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let repeatable = body.map { $0.iterationBehavior == .multiple } ?? true
-        guard Self.idempotentMethods.contains(request.method), repeatable else {
-            return try await next(request, body, baseURL)
+        try await Self.attempts(
+            of: request.method, repeatable: body.map { $0.iterationBehavior == .multiple } ?? true, sleep: sleep,
+            status: { ($0.0.status.code, $0.0.headerFields[.retryAfter]) }
+        ) {
+            try await next(request, body, baseURL)
         }
+    }
+
+    /// The answer of `send`'s last attempt: `send` is attempted again as the policy above says, for a request
+    /// with `method` whose body, if any, can be sent again (`repeatable`). `status` reads an answer's status
+    /// code and `Retry-After`. The middleware and `swaggerctl api`'s requests, which go to AsyncHTTPClient
+    /// directly, share it.
+    static func attempts<Answer>(
+        of method: HTTPRequest.Method, repeatable: Bool, sleep: @Sendable (Duration) async throws -> Void,
+        status: (Answer) -> (code: Int, retryAfter: String?), _ send: () async throws -> Answer
+    ) async throws -> Answer {
+        guard idempotentMethods.contains(method), repeatable else { return try await send() }
         var attempt = 1
         var resent = false
         while true {
-            let (response, responseBody): (HTTPResponse, HTTPBody?)
+            let answer: Answer
             do {
-                (response, responseBody) = try await next(request, body, baseURL)
-            } catch  where !resent && Self.closedByServer(error) {
+                answer = try await send()
+            } catch  where !resent && closedByServer(error) {
                 resent = true
                 continue
             }
-            guard attempt < Self.attempts, Self.statuses.contains(response.status.code),
-                let wait = Self.wait(before: attempt, retryAfter: response.headerFields[.retryAfter])
+            let (code, retryAfter) = status(answer)
+            guard attempt < attempts, statuses.contains(code), let wait = wait(before: attempt, retryAfter: retryAfter)
             else {
-                return (response, responseBody)
+                return answer
             }
             if wait > .zero { try await sleep(wait) }
             attempt += 1

@@ -37,19 +37,7 @@ struct HTTPClientTransport: ClientTransport {
         let outgoing = try HTTPClient.Request(
             url: try Self.url(of: request, under: baseURL), method: HTTPMethod(rawValue: request.method.rawValue),
             headers: headers, body: sent)
-        let collector = ResponseCollector(limit: limit)
-        let task = client.execute(request: outgoing, delegate: collector, deadline: .now() + TimeAmount(timeout))
-        let answer: ResponseCollector.Answer
-        do {
-            answer = try await withTaskCancellationHandler {
-                try await task.futureResult.get()
-            } onCancel: {
-                task.cancel()
-            }
-        } catch ResponseCollector.Cut.cut {
-            guard let cut = collector.cutAnswer else { preconditionFailure("an answer cut short keeps what was read") }
-            answer = cut
-        }
+        let answer = try await collect(outgoing)
 
         var fields = HTTPFields()
         for header in answer.head.headers {
@@ -64,6 +52,22 @@ struct HTTPClientTransport: ClientTransport {
             return (response, nil)
         default:
             return (response, HTTPBody(answer.body.readableBytesView, length: .known(Int64(answer.body.readableBytes))))
+        }
+    }
+
+    /// The answer to `request`, read whole, or to the limit for an error answer, within the deadline.
+    func collect(_ request: HTTPClient.Request) async throws -> ResponseCollector.Answer {
+        let collector = ResponseCollector(limit: limit)
+        let task = client.execute(request: request, delegate: collector, deadline: .now() + TimeAmount(timeout))
+        do {
+            return try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+        } catch ResponseCollector.Cut.cut {
+            guard let cut = collector.cutAnswer else { preconditionFailure("an answer cut short keeps what was read") }
+            return cut
         }
     }
 

@@ -172,6 +172,18 @@ def big(page: int = 1, pages: int = 8, size: int = 1 << 20, username: str = Depe
     )
 
 
+busy_attempts: dict[str, int] = {}
+
+
+@app.api_route("/busy", methods=["GET", "POST"])
+def busy(key: str, fail: int, username: str = Depends(current_user)):
+    # Busy for the first `fail` attempts under `key`, with a Retry-After that asks for no wait, then answers.
+    attempt = busy_attempts[key] = busy_attempts.get(key, 0) + 1
+    if attempt <= fail:
+        return Response(content='{"detail":"busy"}', status_code=503, headers={"Retry-After": "0"})
+    return {"attempts": attempt}
+
+
 @app.get("/elsewhere")
 def elsewhere(username: str = Depends(current_user)):
     return {"results": [1], "next": "http://attacker.example/collect?page=2"}
