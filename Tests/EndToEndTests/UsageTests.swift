@@ -37,6 +37,23 @@ struct UsageTests {
         }
     }
 
+    @Test("api's help fits one screen of 50 lines with its examples; --help-hidden adds the options every command has")
+    func apiHelpFitsAScreen() async throws {
+        let sandbox = try Sandbox()
+        let help = try await sandbox.swaggerctl("api", "--help")
+        #expect(help.status == 0, "\(help)")
+        let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count <= 50, "\(lines.count) lines:\n\(help.stdout)")
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(help.stdout)")
+        #expect(help.stdout.contains("swaggerctl api getPet") && help.stdout.contains("--paginate --jq"))
+        #expect(!help.stdout.contains("--keyring <backend>"), "\(help.stdout)")
+
+        let hidden = try await sandbox.swaggerctl("api", "--help-hidden")
+        for option in ["--keyring <backend>", "--ca-cert <file>", "-v, --verbose"] {
+            #expect(hidden.stdout.contains(option), "\(option): \(hidden.stdout)")
+        }
+    }
+
     @Test("a usage error is argument-parser's message with swaggerctl: in front, then its Usage and help lines")
     func usageErrorFormat() async throws {
         let result = try await Sandbox().swaggerctl("details", "--bogus")

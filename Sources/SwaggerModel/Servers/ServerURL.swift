@@ -134,8 +134,8 @@ package struct ServerURL: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The text of ``origin(of:)``, from `url`'s parts: every page of `api --paginate` asks it of two URLs, which
     /// URLComponents would parse again.
     private static func originText(of url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host(percentEncoded: true)?.lowercased(), !host.isEmpty
+        guard let scheme = url.scheme.map(lowercased), scheme == "http" || scheme == "https",
+            let host = url.host(percentEncoded: true).map(lowercased), !host.isEmpty
         else { return nil }
         // URL gives an IPv6 host without its brackets.
         let bracketed = host.utf8.contains(UInt8(ascii: ":")) && !host.hasPrefix("[") ? "[\(host)]" : host
@@ -143,6 +143,12 @@ package struct ServerURL: Sendable, Hashable, Codable, CustomStringConvertible {
             return "\(scheme)://\(bracketed)"
         }
         return "\(scheme)://\(bracketed):\(port)"
+    }
+
+    /// `text` in lower case; as it is, with no copy, when it has no upper-case ASCII letter, as a URL's scheme and
+    /// host mostly have not.
+    private static func lowercased(_ text: String) -> String {
+        text.utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } ? text.lowercased() : text
     }
 
     /// Whether the host is this machine: `localhost` (and names under it, RFC 6761 §6.3), `127.0.0.0/8` or `::1`.

@@ -33,15 +33,11 @@ extension SwaggerCtl {
             commandName: "api",
             abstract: "Send an authenticated request to the server, and print the response.",
             discussion: """
-                OPERATION is an operationId of the server's OpenAPI document, or 'METHOD /path/{name}' \
-                (`swaggerctl operations` lists them): each field goes where the document puts it (path, query, \
-                header, cookie or body), and one missing, unknown or of the wrong type is refused (exit 64) \
-                before anything is sent. A PATH (/users/me) is sent as it is: its fields go in the query for GET, \
-                else in a JSON body. As in gh api, -f sends text and -F types it: numbers, true, false, null, \
-                @file, key:=json, user[name]=…, tags[]=….
-
-                The token goes only to the server. Exit status: 0 for 2xx, 4 for 401, 1 for another 4xx or an \
-                unfollowed redirect, 5 for 5xx.
+                OPERATION is an operationId or 'METHOD /path/{name}' of the server's document (`swaggerctl \
+                operations` lists them): its fields are checked, before anything is sent, and go where the \
+                document puts them. A PATH is sent as it is. As in gh api, -f sends text and -F types it.
+                Exit status: 0 for 2xx, 4 for 401, 1 for another 4xx, 5 for 5xx, 64 for a field refused. \
+                --keyring, --ca-cert and -v work as in every command (--help-hidden).
 
                 Examples:
                   swaggerctl api getPet -f pet_id=7 -f kind=dog
@@ -52,7 +48,7 @@ extension SwaggerCtl {
 
         @Argument(
             help: ArgumentHelp(
-                "An operationId or 'METHOD /path' of the document; or a path or URL on the server.",
+                "An operationId or 'METHOD /path'; or a path or URL.",
                 valueName: "operation|path"),
             completion: .custom { words, _, prefix in
                 ShellCompletions.operations(
@@ -77,7 +73,7 @@ extension SwaggerCtl {
         @Option(
             name: [.customShort("F"), .customLong("field")],
             help: ArgumentHelp(
-                "Typed: numbers, true/false, null, @file, key:=json.",
+                "Typed: numbers, true, @file, k:=json, a[k]=, a[]=.",
                 valueName: "key=value"),
             completion: .custom(fieldCompletions))
         var field: [String] = []
@@ -134,8 +130,9 @@ extension SwaggerCtl {
         var color: ColorChoice = .auto
 
         @OptionGroup var session: SessionOptions
-        @OptionGroup var keyring: KeyringOption
-        @OptionGroup var network: NetworkOptions
+        // Shown by --help-hidden, for the help to fit one screen.
+        @OptionGroup(visibility: .hidden) var keyring: KeyringOption
+        @OptionGroup(visibility: .hidden) var network: NetworkOptions
 
         func validate() throws {
             if slurp, !paginate { throw ValidationError("--slurp needs --paginate.") }
