@@ -6,7 +6,7 @@ import Testing
 @Suite("APIResponse: its headers by name")
 struct APIResponseTests {
     static let response = APIResponse(
-        url: URL(string: "http://h/items")!, status: 200, reason: "OK",
+        url: URL(filePath: "/items"), status: 200, reason: "OK",
         headers: [
             HeaderField(name: "Link", value: "<http://h/items?page=2>; rel=\"next\""),
             HeaderField(name: "content-TYPE", value: "application/json"),

@@ -28,6 +28,28 @@ struct ServerURLTests {
         #expect(server.url.absoluteString == expected)
     }
 
+    @Test(
+        "a URL is on the server's origin when its scheme, host and port are the server's, in any spelling",
+        arguments: [
+            ("http://example.com/api", "http://example.com/api/items?page=2", true),
+            ("http://example.com/api", "HTTP://EXAMPLE.com:80/elsewhere", true),
+            ("http://example.com/api", "http://example.com", true),
+            ("https://example.com", "https://example.com:443/x", true),
+            ("http://127.0.0.1:8080/api", "http://127.0.0.1:8080//x", true),
+            ("http://[::1]:8080/api", "http://[::1]:8080/x", true),
+            ("http://example.com/api", "https://example.com/api", false),
+            ("http://example.com/api", "http://example.com:8080/api", false),
+            ("http://example.com:8080/api", "http://example.com:80/api", false),
+            ("http://example.com:8080/api", "http://example.com:808/api", false),
+            ("http://example.com/api", "http://example.com.evil/api", false),
+            ("http://example.com/api", "http://example.co/api", false),
+            ("http://example.com/api", "http://user@example.community/api", false),
+            ("http://example.com/api", "ftp://example.com/api", false),
+        ])
+    func sameOrigin(server: String, url: String, expected: Bool) throws {
+        #expect(try ServerURL(server).isSameOrigin(#require(URL(string: url))) == expected)
+    }
+
     @Test("two spellings of one server are equal")
     func equalSpellings() throws {
         #expect(try ServerURL("HTTP://Example.COM:80/api/") == ServerURL("http://example.com/api"))

@@ -104,8 +104,12 @@ package struct ServerURL: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Whether `url` has this base URL's scheme, host and port: the only place a session's token may go
     /// for `swaggerctl api`.
     package func isSameOrigin(_ url: URL) -> Bool {
-        guard let theirs = Self.originText(of: url) else { return false }
-        return Self.originText(of: self.url) == theirs
+        guard let theirs = Self.originText(of: url)?.utf8 else { return false }
+        // This base URL is canonical (lower case, no default port, no user): its origin is its text up to the path.
+        let own = string.utf8
+        guard own.starts(with: theirs) else { return false }
+        let rest = own.dropFirst(theirs.count)
+        return rest.first == nil || rest.first == UInt8(ascii: "/")
     }
 
     /// The origin of `url` as a server, `scheme://host[:port]`; `nil` when `url` is not http or https.
