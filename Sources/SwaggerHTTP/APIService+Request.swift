@@ -50,7 +50,10 @@ extension APIService {
             fields.replaceOrAdd(name: header.name, value: header.value)
         }
         fields.replaceOrAdd(name: "User-Agent", value: HeaderMiddleware.userAgent.value)
-        if let accessToken { fields.replaceOrAdd(name: use.header, value: use.value(accessToken)) }
+        if let accessToken {
+            let token = HeaderMiddleware.token(accessToken, as: use)
+            fields.replaceOrAdd(name: token.name.rawName, value: token.value)
+        }
         let transport = transport(through: proxy, limit: Self.responseLimit)
         let answer = try await reporting(origin, through: proxy, operation: .bearer, body: { nil }) {
             let request = try HTTPClient.Request(
