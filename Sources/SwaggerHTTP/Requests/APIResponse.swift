@@ -33,11 +33,8 @@ package struct APIResponse: Sendable, Hashable {
     /// Whether two header names are the same, in any case. Names are ASCII tokens (RFC 9110 §5.1): compared byte by
     /// byte, with no lower-cased copy of either, since every page of `api --paginate` asks for two headers.
     private static func isSameName(_ one: String, _ other: String) -> Bool {
-        one.utf8.count == other.utf8.count && zip(one.utf8, other.utf8).allSatisfy { lowered($0) == lowered($1) }
-    }
-
-    private static func lowered(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+        one.utf8.count == other.utf8.count
+            && zip(one.utf8, other.utf8).allSatisfy { $0.asciiLowercased == $1.asciiLowercased }
     }
 }
 

@@ -152,7 +152,7 @@ package struct ServerURL: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `text` in lower case; as it is, with no copy, when it has no upper-case ASCII letter, as a URL's scheme and
     /// host mostly have not.
     private static func lowercased(_ text: String) -> String {
-        text.utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } ? text.lowercased() : text
+        text.utf8.contains { $0.asciiLowercased != $0 } ? text.lowercased() : text
     }
 
     /// Whether the host is this machine: `localhost` (and names under it, RFC 6761 §6.3), `127.0.0.0/8` or `::1`.

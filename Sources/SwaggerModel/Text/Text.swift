@@ -26,6 +26,14 @@ extension StringProtocol {
     }
 }
 
+extension UInt8 {
+    /// The byte, an ASCII capital made small: for names that are ASCII by their grammar (a URL's scheme and host,
+    /// a header's name), compared or lower-cased without a lower-cased copy of the whole string.
+    package var asciiLowercased: UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self) ? self | 0x20 : self
+    }
+}
+
 /// RFC 3986 percent-encoding.
 package enum PercentEncoding {
     /// Whether `byte` is one of RFC 3986's unreserved characters (§2.3): a letter, a digit, `-`, `.`, `_` or
