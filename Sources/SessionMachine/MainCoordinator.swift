@@ -47,7 +47,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
 
     /// What follows ``lockTaken(record:credentials:now:)``. Only ``refresh(_:)`` keeps the lock.
     package enum LockedAction: Sendable, Hashable {
-        /// Write the session back as it is, to learn that its renewal can be stored, then (or else send
+        /// Learn, changing nothing, that the renewed session could be stored, then (or else send
         /// ``renewalNotWritable(_:)``) send this refresh, still holding the lock, and then send
         /// ``refreshed(_:now:)`` or ``refreshFailed(_:)``.
         case refresh(RefreshRequest)
@@ -236,7 +236,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
         return session
     }
 
-    /// Writing the session as it is, before the refresh, failed: the renewed one could not be stored either,
+    /// The trial before the refresh found that the renewed session could not be stored,
     /// and the server would spend the refresh token for nothing. Release the lock and stop.
     package mutating func renewalNotWritable(_ error: SwaggerError) -> SessionFailure {
         guard case .refreshing(_, let session) = state else { invalid("renewalNotWritable") }

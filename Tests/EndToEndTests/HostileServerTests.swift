@@ -320,6 +320,8 @@ struct HostileServerTests {
                 ["login", "-s", server.apiURL, "-e", Sandbox.demo.email, "--password-stdin"],
                 Sandbox.demo.password + "\n")
             try #require(login.status == 0, "\(login)")
+            // The account's refresh lock is made now, so that a refresh below goes as far as its trial of the stores.
+            try #require(try await run(["refresh"], nil).status == 0)
             // Without the lock files a writer leaves, reads must not try to create them.
             for name in [".sessions.json.lock", ".credentials.json.lock"] {
                 try FileManager.default.removeItem(at: sandbox.configDirectory.appending(path: name))
@@ -341,6 +343,11 @@ struct HostileServerTests {
             let mode = try FileManager.default.attributesOfItem(atPath: sandbox.configDirectory.path)[.posixPermissions]
             #expect(mode as? Int == 0o500)
             #expect(try await run(["token"], nil).status == 0)
+            // The refresh that could not be stored was never sent: the refresh token is still good.
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o700], ofItemAtPath: sandbox.configDirectory.path)
+            let again = try await run(["refresh"], nil)
+            #expect(again.status == 0, "\(again)")
         }
     }
 

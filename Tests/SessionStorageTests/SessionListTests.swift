@@ -186,4 +186,18 @@ struct SessionListTests {
 
         #expect(try index.records().map(\.name) == (0..<50).reversed().map { "user\($0)@example.com" })
     }
+
+    @Test("checkWritable tries the list without changing it: same file, no temporary left; a damaged list fails it")
+    func checkWritable() throws {
+        try index.save(Fixtures.record(Fixtures.ana, savedAt: Fixtures.savedAt))
+        let before = try FileManager.default.attributesOfItem(atPath: sessionsFile.path)
+        try index.checkWritable()
+        let after = try FileManager.default.attributesOfItem(atPath: sessionsFile.path)
+        #expect(after[.systemFileNumber] as? Int == before[.systemFileNumber] as? Int)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") } == [])
+
+        try Data("not a list".utf8).writePrivately(to: sessionsFile)
+        #expect(throws: SwaggerError.self) { try index.checkWritable() }
+        #expect(try String(contentsOf: sessionsFile, encoding: .utf8) == "not a list")
+    }
 }

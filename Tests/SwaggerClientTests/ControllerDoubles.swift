@@ -164,6 +164,12 @@ final class MemoryTokenStore: TokenStoring {
         try change { $0[session.account] = session.credentials }
     }
 
+    /// Fails as a change would, and counts as one among those ``fail(with:after:)`` spares, but changes nothing.
+    func checkReplaceable(_ session: Session) async throws(SwaggerError) {
+        journal.record("check \(session.credentials.accessToken ?? "-")")
+        try change { _ in }
+    }
+
     func remove(_ account: Account, recordedIn recorded: BackendKind?) async throws(SwaggerError) -> Bool {
         journal.record("remove")
         var removed = false

@@ -228,7 +228,7 @@ struct SessionControllerTests {
         // The session is written back as it is first: the new tokens must have somewhere to go.
         #expect(
             journal.lines == [
-                "read", "replace access-1", "refresh refresh-1", "replace access-2", "profile access-2",
+                "read", "check access-1", "refresh refresh-1", "replace access-2", "profile access-2",
             ])
         #expect(tokens.tokens[Fixtures.ana] == Credentials(accessToken: "access-2", refreshToken: "refresh-2"))
         let record = try #require(try controller.sessions.record(server: Fixtures.server))
@@ -265,7 +265,7 @@ struct SessionControllerTests {
         #expect(code == .authentication)
         #expect(
             journal.lines == [
-                "read access", "profile access-1", "read", "replace access-1", "refresh refresh-1", "replace access-2",
+                "read access", "profile access-1", "read", "check access-1", "refresh refresh-1", "replace access-2",
                 "profile access-2", "remove",
             ])
         #expect(try controller.sessions.records().isEmpty)
@@ -291,7 +291,7 @@ struct SessionControllerTests {
         clock.advance(by: 1000)
         tokens.fail(with: SwaggerError(.failure, "The disk is full."), after: 1)
         await #expect(throws: SwaggerError.self) { _ = try await controller.accessToken(selection(controller)) }
-        #expect(journal.lines == ["read", "replace access-1", "refresh refresh-1", "replace access-2"])
+        #expect(journal.lines == ["read", "check access-1", "refresh refresh-1", "replace access-2"])
     }
 
     @Test("a session that cannot be written is not renewed: the refresh token is not spent, and the session stays")
@@ -306,7 +306,7 @@ struct SessionControllerTests {
         } catch let error as SwaggerError {
             thrown = error
         }
-        #expect(journal.lines == ["read", "replace access-1"])
+        #expect(journal.lines == ["read", "check access-1"])
         #expect(thrown?.message == "The session was not renewed, and is as it was: The disk is full.")
         #expect(tokens.tokens[Fixtures.ana] == Credentials(accessToken: "access-1", refreshToken: "refresh-1"))
         #expect(try controller.sessions.records().count == 1)

@@ -29,6 +29,11 @@ package struct FileBackend: TokenBackend {
         try file.replace(Entry(account: account, credentials: credentials))
     }
 
+    /// Fails as ``store(_:for:)`` would fail to write the file, and changes nothing.
+    package func checkWritable() throws(SwaggerError) {
+        try file.checkWritable()
+    }
+
     package func credentials(for account: Account) async throws(SwaggerError) -> Credentials? {
         try file.elements().first { $0.account == account }?.credentials
     }

@@ -34,8 +34,8 @@ struct AccountList<Element: AccountKeyed>: Sendable {
     }
 
     /// Replaces the element for `element`'s account, damaged or not, or adds it, in one locked update.
-    func replace(_ element: Element) throws(SwaggerError) {
-        try file.update { (elements) throws(SwaggerError) in
+    func replace(_ element: Element, durability: PrivateDirectory.Durability? = nil) throws(SwaggerError) {
+        try file.update(durability: durability) { (elements) throws(SwaggerError) in
             elements.removeAll { $0.key == element.account }
             elements.append(.decoded(element))
         }
@@ -52,6 +52,11 @@ struct AccountList<Element: AccountKeyed>: Sendable {
             elements[index] = .decoded(element)
             return true
         }
+    }
+
+    /// Fails as ``replace(_:durability:)`` would fail to write the list, and changes nothing.
+    func checkWritable() throws(SwaggerError) {
+        try file.checkWritable()
     }
 
     /// Removes the element for `account`, damaged or not; returns whether there was one. An absent one costs a

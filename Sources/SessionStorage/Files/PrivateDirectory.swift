@@ -110,10 +110,42 @@ package struct PrivateDirectory: Sendable {
         }
     }
 
-    /// Replaces a file atomically with `data`, mode 0600. With `durable`, the data and the rename reach the
-    /// disk before this returns; a cache that can be fetched again does without, and saves two `fsync`s.
-    package func write(_ data: Data, to name: String, durable: Bool = true) throws(SwaggerError) {
+    /// How much of a replacement survives a crash of the machine, not only of the process: a process that is
+    /// killed leaves the old file or the new one in every case.
+    package enum Durability: Sendable, Hashable {
+        /// Nothing is waited for: after a crash of the machine the file may be old, new or even empty. Only for
+        /// what can be fetched again.
+        case cache
+        /// The data reaches the disk before the rename, so after a crash the file is the old one or the new one,
+        /// whole; the rename itself may be lost, leaving the old one.
+        case whole
+        /// As ``whole``, and the rename reaches the disk before the write returns.
+        case durable
+    }
+
+    /// Replaces a file atomically with `data`, mode 0600, as durably as `durability` says: `durable` costs two
+    /// `fsync`s, `whole` one, and `cache` none.
+    package func write(_ data: Data, to name: String, durability: Durability = .durable) throws(SwaggerError) {
         let target = fileURL(name).path
+        let temporary = try writeTemporary(data, for: name, sync: durability != .cache)
+        guard rename(temporary, target) == 0 else {
+            let reason = Self.errnoText()
+            unlink(temporary)
+            throw SwaggerError(.failure, "Could not replace \(target): \(reason).")
+        }
+        if durability == .durable { syncFolder() }
+    }
+
+    /// Fails as ``write(_:to:durability:)`` would fail to replace `name` with `data` (a folder that cannot be
+    /// written, a full disk), and changes nothing: `data` goes to a temporary file that is removed at once,
+    /// with no `fsync` and no rename.
+    package func checkWritable(_ data: Data, as name: String) throws(SwaggerError) {
+        unlink(try writeTemporary(data, for: name, sync: false))
+    }
+
+    /// Writes `data` to a new temporary file beside `name`, on the disk before it returns with `sync`, and
+    /// returns its path.
+    private func writeTemporary(_ data: Data, for name: String, sync: Bool) throws(SwaggerError) -> String {
         let temporary = fileURL(".\(name).\(getpid()).\(UInt32.random(in: .min ... .max)).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -122,7 +154,7 @@ package struct PrivateDirectory: Sendable {
         var failure: DescriptorIO.Failure?
         do throws(DescriptorIO.Failure) {
             try DescriptorIO.writeAll(data, to: descriptor)
-            if durable, fsync(descriptor) != 0 { throw DescriptorIO.Failure(code: errno) }
+            if sync, fsync(descriptor) != 0 { throw DescriptorIO.Failure(code: errno) }
         } catch {
             failure = error
         }
@@ -130,14 +162,9 @@ package struct PrivateDirectory: Sendable {
         if close(descriptor) != 0, failure == nil { failure = DescriptorIO.Failure(code: errno) }
         if let failure {
             unlink(temporary)
-            throw SwaggerError(.failure, "Could not write \(target): \(failure).")
+            throw SwaggerError(.failure, "Could not write \(fileURL(name).path): \(failure).")
         }
-        guard rename(temporary, target) == 0 else {
-            let reason = Self.errnoText()
-            unlink(temporary)
-            throw SwaggerError(.failure, "Could not replace \(target): \(reason).")
-        }
-        if durable { syncFolder() }
+        return temporary
     }
 
     /// Runs `body` while holding an advisory lock on the lock file `name`, exclusive or shared; `body` learns

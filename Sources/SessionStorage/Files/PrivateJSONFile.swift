@@ -13,8 +13,8 @@ struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
     let kind: String
     /// What moving a damaged file aside costs, for messages: "you will need to log in again".
     var loss = "you will need to log in again"
-    /// Whether each write reaches the disk before it returns; not for a cache.
-    var durable = true
+    /// How far each write survives a crash of the machine, unless an update says otherwise.
+    var durability = PrivateDirectory.Durability.durable
     let empty: @Sendable () -> Document
 
     var path: String { directory.fileURL(name).path }
@@ -32,14 +32,26 @@ struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
 
     /// Reads the document, lets `change` modify it, and writes it back atomically, all under one exclusive
     /// lock so that concurrent processes never lose each other's changes.
-    func update<Result>(_ change: (inout Document) throws(SwaggerError) -> Result) throws(SwaggerError) -> Result {
+    /// - Parameter durability: How far this write survives a crash of the machine; the file's own by default.
+    func update<Result>(
+        durability: PrivateDirectory.Durability? = nil, _ change: (inout Document) throws(SwaggerError) -> Result
+    ) throws(SwaggerError) -> Result {
         try directory.create()
         return try directory.withLock(lockName, exclusive: true) { (_) throws(SwaggerError) in
             directory.removeStaleTemporaries(of: name)
             var document = try load()
             let result = try change(&document)
-            try directory.write(try encode(document), to: name, durable: durable)
+            try directory.write(try encode(document), to: name, durability: durability ?? self.durability)
             return result
+        }
+    }
+
+    /// Fails as ``update(durability:_:)`` would fail to write the file back, and changes nothing: what it would
+    /// write goes to a temporary file that is removed at once, with no `fsync`.
+    func checkWritable() throws(SwaggerError) {
+        try directory.create()
+        try directory.withLock(lockName, exclusive: true) { (_) throws(SwaggerError) in
+            try directory.checkWritable(try encode(try load()), as: name)
         }
     }
 

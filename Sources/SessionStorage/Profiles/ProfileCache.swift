@@ -19,8 +19,8 @@ package struct ProfileCache: Sendable {
             file: PrivateJSONFile(
                 directory: PrivateDirectory(directory), name: Self.fileName, kind: "profile cache",
                 loss: "only saved profiles are lost",
-                // A saved profile can always be fetched again; it needs to be whole, not durable.
-                durable: false, empty: { [] }))
+                // A saved profile can always be fetched again: no fsync is worth it.
+                durability: .cache, empty: { [] }))
     }
 
     package var path: String { file.path }

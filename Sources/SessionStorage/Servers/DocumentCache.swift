@@ -3,7 +3,7 @@ import Glibc
 import SwaggerModel
 
 /// Copies of servers' OpenAPI documents, in the cache folder's `documents` folder: one file for each server, 0600 in
-/// a 0700 folder, replaced atomically. A copy can always be fetched again, so it is whole, not durable.
+/// a 0700 folder, replaced atomically. A copy can always be fetched again, so none is waited onto the disk.
 package struct DocumentCache: Sendable {
     private let directory: PrivateDirectory
 
@@ -25,7 +25,7 @@ package struct DocumentCache: Sendable {
                     "Could not replace the copy of \(server)'s document: \(String(cString: strerror(errno))).")
             }
         }
-        try directory.write(data, to: name, durable: false)
+        try directory.write(data, to: name, durability: .cache)
         return name
     }
 
@@ -40,7 +40,7 @@ package struct DocumentCache: Sendable {
     /// Keeps `data`, the `reading` of the copy called `copy`, beside it.
     package func saveReading(_ data: Data, _ reading: Reading, of copy: String) throws(SwaggerError) {
         try directory.create()
-        try directory.write(data, to: Self.readingName(reading, of: copy), durable: false)
+        try directory.write(data, to: Self.readingName(reading, of: copy), durability: .cache)
     }
 
     /// The `reading` of the copy called `copy`; `nil` when there is none.

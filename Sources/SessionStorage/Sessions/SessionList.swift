@@ -62,8 +62,18 @@ package struct SessionList: Sendable {
     }
 
     /// Adds `record`, replacing any record for the same account.
-    package func save(_ record: SessionRecord) throws(SwaggerError) {
-        try file.replace(record)
+    /// - Parameter durability: ``PrivateDirectory/Durability/durable`` unless losing this record in a crash of
+    ///   the machine leaves the one before it, and the session still works with it.
+    package func save(_ record: SessionRecord, durability: PrivateDirectory.Durability = .durable)
+        throws(SwaggerError)
+    {
+        try file.replace(record, durability: durability)
+    }
+
+    /// Fails as ``save(_:durability:)`` would fail to write the list (a folder that cannot be written, a full disk,
+    /// a damaged list), and changes nothing.
+    package func checkWritable() throws(SwaggerError) {
+        try file.checkWritable()
     }
 
     /// Removes the record for `account`, and says whether there was one.

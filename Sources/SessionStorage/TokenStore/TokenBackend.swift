@@ -58,8 +58,12 @@ package protocol TokenStoring: Sendable {
     func credentials(for record: SessionRecord) async throws(SwaggerError) -> Credentials?
     /// The access token of the session that `record` describes, without its refresh token.
     func accessToken(for record: SessionRecord) async throws(SwaggerError) -> String?
-    /// Replaces the tokens of `session` in the backend its record names, and nowhere else.
+    /// Replaces the tokens of `session` in the backend its record names, and nowhere else. They are on the disk
+    /// when this returns: a renewal's must be before its access token is used.
     func replace(_ session: Session) async throws(SwaggerError)
+    /// Fails when ``replace(_:)`` could not store `session`'s tokens now, and loses nothing: asked before a
+    /// refresh spends the refresh token.
+    func checkReplaceable(_ session: Session) async throws(SwaggerError)
     /// Removes `account`'s tokens from every backend the choice allows.
     /// - Returns: Whether any backend held a token.
     func remove(_ account: Account, recordedIn recorded: BackendKind?) async throws(SwaggerError) -> Bool

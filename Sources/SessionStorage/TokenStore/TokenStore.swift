@@ -98,6 +98,15 @@ package struct TokenStore: TokenStoring {
         }
     }
 
+    /// The file is tried with a temporary file that is removed at once. The keyring has no such trial: its item
+    /// is written again as it is, which a crash cannot harm, since the Secret Service replaces it whole.
+    package func checkReplaceable(_ session: Session) async throws(SwaggerError) {
+        switch session.record.backend {
+        case .file: try file.checkWritable()
+        case .keyring: try await replace(session)
+        }
+    }
+
     /// Reads from the backend that `record` names first, then the other, so a session saved to the file while
     /// the keyring was down is still found.
     private func read<Value>(

@@ -83,8 +83,7 @@ extension SessionController {
                     let session = coordinator.refreshed(try await service.refresh(request), now: now())
                     let revocation: Revocation
                     do throws(SwaggerError) {
-                        try await tokens.replace(session)
-                        try sessions.save(session.record)
+                        try await storeRenewal(session)
                         revocation = coordinator.rotationStored()
                     } catch {
                         revocation = coordinator.rotationNotStored(error)

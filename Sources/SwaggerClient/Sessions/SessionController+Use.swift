@@ -109,8 +109,7 @@ extension SessionController {
         }
         if let record, let credentials {
             do throws(SwaggerError) {
-                try await tokens.replace(Session(record: record, credentials: credentials))
-                try sessions.save(record)
+                try await checkRenewable(Session(record: record, credentials: credentials))
             } catch {
                 throw message(for: coordinator.renewalNotWritable(error))
             }
@@ -128,12 +127,26 @@ extension SessionController {
         // The server has spent the old refresh token: from here on, only the new tokens are any good.
         let session = coordinator.refreshed(grant, now: now())
         do throws(SwaggerError) {
-            try await tokens.replace(session)
-            try sessions.save(session.record)
+            try await storeRenewal(session)
         } catch {
             throw message(for: coordinator.rotationNotStored(error))
         }
         return coordinator.rotationStored()
+    }
+
+    /// Learns, before a refresh spends the refresh token, that the renewed session could be stored: the token store
+    /// and the session list are tried, and neither changes.
+    func checkRenewable(_ session: Session) async throws(SwaggerError) {
+        try await tokens.checkReplaceable(session)
+        try sessions.checkWritable()
+    }
+
+    /// Stores a renewed session: its tokens on the disk first, then its record, whole but perhaps not yet on the
+    /// disk. A crash of the machine may lose that record and leave the one before it, with which the new tokens
+    /// work as well (a passed expiry only renews them again); the old tokens are spent, so they must not come back.
+    func storeRenewal(_ session: Session) async throws(SwaggerError) {
+        try await tokens.replace(session)
+        try sessions.save(session.record, durability: .whole)
     }
 
     /// Removes a session that the server no longer accepts, and returns the error that says so.

@@ -80,7 +80,7 @@ enum Browser {
 
             """
         // Read once by the browser and removed when the login ends: not worth an fsync.
-        guard (try? directory.write(Data(page.utf8), to: pageName, durable: false)) != nil else { return nil }
+        guard (try? directory.write(Data(page.utf8), to: pageName, durability: .cache)) != nil else { return nil }
         return directory.fileURL(pageName).path
     }
 

@@ -1,0 +1,146 @@
+import Foundation
+import SessionStorage
+import SwaggerModel
+import Testing
+
+/// The refresh path's writes, seen through strace: how many reach the disk, in what order, and what a process
+/// killed at any one of them leaves.
+@Suite("A refresh's writes: the fewest, in order, and whole when killed at any of them")
+struct RefreshCrashTests {
+    /// The system calls that change a file or send a message: a kill at the entry of each is a crash at each write.
+    static let writes = ["write", "writev", "fsync", "rename", "unlink"]
+
+    /// What strace saw of one run: its lines, without the process ids.
+    struct Trace {
+        var lines: [String]
+
+        init(_ log: URL) throws {
+            lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map {
+                String($0.drop { $0 != " " }.dropFirst())
+            }
+        }
+
+        func firstIndex(_ call: String, containing text: String = "") -> Int? {
+            lines.firstIndex { $0.hasPrefix("\(call)(") && $0.contains(text) }
+        }
+
+        /// Whether the request whose first line contains `text` was handed whole to the kernel.
+        func sent(_ text: String) -> Bool {
+            lines.contains {
+                ($0.hasPrefix("writev(") || $0.hasPrefix("write(")) && $0.contains(text) && !$0.hasSuffix("= ?")
+            }
+        }
+    }
+
+    @Test(
+        "details on the refresh path: no fsync before the refresh is sent, three after, the tokens' rename on the disk before the token is used"
+    )
+    func orderOfWrites() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            try await sandbox.advanceClock(by: DemoServerProcess.pastExpiry, with: server)
+            let log = sandbox.root.appending(path: "strace.log")
+            let details = try await sandbox.run(
+                URL(filePath: "/usr/bin/strace"),
+                [
+                    "-f", "-qq", "-y", "-s", "64", "-o", log.path, "-e", "trace=" + Self.writes.joined(separator: ","),
+                    Binaries.swaggerctl.path, "details", "-s", server.apiURL,
+                ])
+            #expect(details.status == 0, "\(details)")
+            let trace = try Trace(log)
+            let folder = sandbox.configDirectory.path
+            let refresh = try #require(trace.firstIndex("writev", containing: "/User/RefreshToken"), "\(trace.lines)")
+            let tokens = try #require(trace.firstIndex("rename", containing: "\"\(folder)/credentials.json\""))
+            let folderSync = try #require(trace.firstIndex("fsync", containing: "<\(folder)>"))
+            let record = try #require(trace.firstIndex("rename", containing: "\"\(folder)/sessions.json\""))
+            let profile = try #require(trace.firstIndex("write", containing: "GET /api/User/User"))
+            // Before the refresh token is spent, the stores are only tried: nothing replaced, nothing synced.
+            #expect(trace.lines[..<refresh].allSatisfy { !$0.hasPrefix("fsync(") && !$0.hasPrefix("rename(") })
+            #expect(refresh < tokens && tokens < folderSync && folderSync < record && record < profile)
+            // The tokens' data, the folder after their rename, the record's data; the saved profile is a cache.
+            let syncs = trace.lines.filter { $0.hasPrefix("fsync(") }
+            #expect(syncs.count == 3, "\(syncs)")
+            #expect(
+                syncs.first?.contains(".credentials.json.") == true && syncs.last?.contains(".sessions.json.") == true)
+        }
+    }
+
+    @Test("a refresh killed at each of its writes, 200 times, leaves the old session or the new one, and no other lost")
+    func killedAtEachWrite() async throws {
+        let sandbox = try Sandbox()
+        // Another session in the same files, which no kill may touch.
+        let other = Account(server: try ServerURL("https://other.example/api"), name: "ivo@example.com")
+        let otherTokens = Credentials(accessToken: "other-access", refreshToken: "other-refresh")
+        try await sandbox.file.store(otherTokens, for: other)
+        let otherRecord = SessionRecord(
+            account: other, appID: "other", backend: .file, savedAt: Date(timeIntervalSince1970: 1_800_000_000),
+            refreshable: true)
+        try sandbox.sessions.save(otherRecord)
+        try await withDemoServer { server in
+            let account = Account(server: server.apiURL, name: Sandbox.demo.email)
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            let log = sandbox.root.appending(path: "strace.log")
+            func refresh(killedAt point: (call: String, count: Int)?) async throws -> CommandResult {
+                let inject = point.map { ["-e", "inject=\($0.call):signal=KILL:when=\($0.count)"] } ?? []
+                return try await sandbox.run(
+                    URL(filePath: "/usr/bin/strace"),
+                    ["-f", "-qq", "-s", "64", "-o", log.path, "-e", "trace=" + Self.writes.joined(separator: ",")]
+                        + inject + [Binaries.swaggerctl.path, "refresh", "-s", server.apiURL])
+            }
+
+            // Every write of a whole refresh, as (call, its count so far): each is a point to kill at.
+            try #require(try await refresh(killedAt: nil).status == 0)
+            var seen: [String: Int] = [:]
+            let points = try Trace(log).lines.compactMap { line -> (call: String, count: Int)? in
+                guard let call = Self.writes.first(where: { line.hasPrefix("\($0)(") }) else { return nil }
+                seen[call, default: 0] += 1
+                return (call, seen[call]!)
+            }
+            try #require(points.count >= 10, "\(points)")
+
+            var outcomes = (unspent: 0, spent: 0, newTokensOldRecord: 0, renewed: 0)
+            for attempt in 0..<200 {
+                let point = points[attempt % points.count]
+                let tokensBefore = try #require(try await sandbox.file.credentials(for: account))
+                let recordBefore = try #require(try sandbox.sessions.record(server: account.server))
+                let killed = try await refresh(killedAt: point)
+                let place = "try \(attempt), killed at \(point.call) #\(point.count) (exit \(killed.status))"
+                let trace = try Trace(log)
+
+                #expect(try await sandbox.file.credentials(for: other) == otherTokens, "\(place)")
+                #expect(try sandbox.sessions.records().contains(otherRecord), "\(place)")
+                let record = try #require(try sandbox.sessions.record(server: account.server), "\(place)")
+                let tokens = try #require(try await sandbox.file.credentials(for: account), "\(place)")
+                let renewedTokens = tokens != tokensBefore
+                if renewedTokens {
+                    #expect(tokens.accessToken != tokensBefore.accessToken, "\(place)")
+                    #expect(tokens.refreshToken != tokensBefore.refreshToken, "\(place)")
+                } else {
+                    #expect(record == recordBefore, "\(place): a new record with the spent tokens")
+                }
+
+                // The session left must be usable as what it is: new tokens refresh; old ones do unless the
+                // server had already spent them (the crash came between its answer and the store).
+                let next = try await sandbox.swaggerctl("refresh", "-s", server.apiURL)
+                let spent = !renewedTokens && trace.sent("/User/RefreshToken")
+                #expect(next.status == (spent ? 4 : 0), "\(place): \(next)")
+                let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.configDirectory.path)
+                    .filter { $0.hasSuffix(".tmp") }
+                #expect(leftovers.isEmpty, "\(place): \(leftovers)")
+                switch (renewedTokens, spent) {
+                case (true, _) where record == recordBefore: outcomes.newTokensOldRecord += 1
+                case (true, _): outcomes.renewed += 1
+                case (false, true): outcomes.spent += 1
+                case (false, false): outcomes.unspent += 1
+                }
+                if spent { try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0, "\(place)") }
+            }
+            // Each kind of instant was reached: before the server spent the token, between its answer and the
+            // tokens' rename, between that and the record's, and after both.
+            #expect(
+                outcomes.unspent > 0 && outcomes.spent > 0 && outcomes.newTokensOldRecord > 0 && outcomes.renewed > 0,
+                "\(outcomes)")
+        }
+    }
+}
