@@ -15,7 +15,7 @@ struct RefreshCrashTests {
         var lines: [String]
 
         init(_ log: URL) throws {
-            // "997 write(…)", with the process id padded to five places ("  997") when it is shorter.
+            // "997   write(…)": the process id, then spaces up to its sixth column.
             lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map {
                 String($0.drop { $0 == " " }.drop { $0.isNumber }.drop { $0 == " " })
             }
