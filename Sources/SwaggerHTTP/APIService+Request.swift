@@ -18,28 +18,43 @@ extension APIService {
     /// to another origin), as `use` says it goes, and the `User-Agent` that every request has. Idempotent methods
     /// are retried on 429, 502, 503 and 504 as ``RetryingMiddleware`` retries. Redirects are returned, for the
     /// caller to decide on.
-    ///
-    /// Every page of `api --paginate` is one of these, so the request goes to AsyncHTTPClient directly: through
-    /// the generated client's middlewares, its headers and body were converted to and from HTTPTypes and
-    /// OpenAPIRuntime's streamed body at each layer, a third of a page's instructions. Under `--verbose` it goes
-    /// through them after all, since the middleware that describes each attempt is one of them.
     /// - Returns: The response, whatever its status.
     /// - Throws: ``APIServiceError`` when no response arrives, or a successful one is larger than
     ///   ``responseLimit``.
     package func send(
         method: String, headers: [HeaderField], body: Data?, to url: URL, accessToken: String?, as use: TokenUse
     ) async throws(APIServiceError) -> APIResponse {
+        try await start(method: method, headers: headers, body: body, to: url, accessToken: accessToken, as: use)
+            .response()
+    }
+
+    /// ``send(method:headers:body:to:accessToken:as:)``, started now and awaited later: on the command's loop, with
+    /// the connection free, the request is written before this returns, and its answer is read as it arrives.
+    ///
+    /// Every page of `api --paginate` is one of these, so the request goes to AsyncHTTPClient directly: through
+    /// the generated client's middlewares, its headers and body were converted to and from HTTPTypes and
+    /// OpenAPIRuntime's streamed body at each layer, a third of a page's instructions. Under `--verbose` it goes
+    /// through them after all, since the middleware that describes each attempt is one of them, and is sent only
+    /// when awaited.
+    package func start(
+        method: String, headers: [HeaderField], body: Data?, to url: URL, accessToken: String?, as use: TokenUse
+    ) -> PendingResponse {
         guard let method = HTTPRequest.Method(method) else {
-            throw .contractViolation("\(method.prefix(40)) is not an HTTP method")
+            return .failed(.contractViolation("\(method.prefix(40)) is not an HTTP method"))
         }
         guard !describes else {
-            return try await sendDescribed(
-                method, headers: headers, body: body, to: url, accessToken: accessToken, as: use)
+            return PendingResponse {
+                () async throws(APIServiceError) -> APIResponse in
+                try await sendDescribed(
+                    method, headers: headers, body: body, to: url, accessToken: accessToken, as: use)
+            }
         }
         guard let origin = ServerURL(originOf: url) else {
-            throw .contractViolation("\(url.absoluteString.prefix(200)) is not an http or https URL")
+            return .failed(.contractViolation("\(url.absoluteString.prefix(200)) is not an http or https URL"))
         }
-        if let body, body.count > Self.requestBodyLimit { throw .requestTooLarge(limit: Self.requestBodyLimit) }
+        if let body, body.count > Self.requestBodyLimit {
+            return .failed(.requestTooLarge(limit: Self.requestBodyLimit))
+        }
         let proxy = proxies.proxy(for: origin)
         secretBook.learn([accessToken, proxy?.password])
         var fields = HTTPHeaders()
@@ -55,20 +70,30 @@ extension APIService {
             fields.replaceOrAdd(name: token.name.rawName, value: token.value)
         }
         let transport = transport(through: proxy, limit: Self.responseLimit)
-        let answer = try await reporting(origin, through: proxy, operation: .bearer, body: { nil }) {
-            let request = try HTTPClient.Request(
+        let request = Result {
+            try HTTPClient.Request(
                 url: url, method: HTTPMethod(rawValue: method.rawValue), headers: fields, body: body.map { .bytes($0) })
-            return try await RetryingMiddleware.attempts(
-                of: method, repeatable: true, sleep: { try await CommandLoop.sleep(for: $0) },
-                status: { (Int($0.head.status.code), $0.head.headers.first(name: "Retry-After")) }
-            ) {
-                try await transport.collect(request)
-            }
         }
-        return APIResponse(
-            url: url, status: Int(answer.head.status.code), reason: answer.head.status.reasonPhrase,
-            headers: answer.head.headers.map { HeaderField(name: $0.name, value: $0.value) },
-            body: method == .head ? Data() : answer.body.withUnsafeReadableBytes { Data($0) })
+        // The first attempt starts now; a retry, after the wait the policy gives it, once the answer is awaited.
+        let first = try? transport.start(request.get())
+        return PendingResponse(
+            answer: { () async throws(APIServiceError) -> APIResponse in
+                var first = first
+                let answer = try await reporting(origin, through: proxy, operation: .bearer, body: { nil }) {
+                    try await RetryingMiddleware.attempts(
+                        of: method, repeatable: true, sleep: { try await CommandLoop.sleep(for: $0) },
+                        status: { (Int($0.head.status.code), $0.head.headers.first(name: "Retry-After")) }
+                    ) {
+                        if let started = first.take() { return try await transport.collect(started) }
+                        return try await transport.collect(request.get())
+                    }
+                }
+                return APIResponse(
+                    url: url, status: Int(answer.head.status.code), reason: answer.head.status.reasonPhrase,
+                    headers: answer.head.headers.map { HeaderField(name: $0.name, value: $0.value) },
+                    body: method == .head ? Data() : answer.body.withUnsafeReadableBytes { Data($0) })
+            },
+            abandon: { first?.task.cancel() })
     }
 
     /// What `swaggerctl api` accepts: JSON first, anything else after.

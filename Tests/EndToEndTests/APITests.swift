@@ -54,6 +54,31 @@ struct APITests {
         }
     }
 
+    @Test("--paginate asks for each next page before it shows this one, and for none past the last page or the limit")
+    func nextPageAskedEarly() async throws {
+        try await withSession { sandbox, server in
+            let requests = { try await Self.counters(server)["requests"] ?? 0 }
+            let before = try await requests()
+            let log = sandbox.root.appending(path: "strace.log")
+            let traced = try await sandbox.run(
+                URL(filePath: "/usr/bin/strace"),
+                [
+                    "-f", "-qq", "-s", "48", "-o", log.path, "-e", "trace=write,writev,sendto,sendmsg",
+                    Binaries.swaggerctl.path, "api", "/cursor", "--paginate",
+                ])
+            #expect(traced.status == 0 && traced.stdout.split(separator: "\n").count == 2, "\(traced)")
+            let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+            let asked = try #require(lines.firstIndex { $0.contains("GET /cursor?page=2 ") }, "\(lines)")
+            let shown = try #require(lines.firstIndex { $0.contains(#"write(1, "{\"count\""#) }, "\(lines)")
+            #expect(asked < shown, "\(lines)")
+            // Two pages, two requests: nothing is asked for after the last page.
+            #expect(try await requests() - before == 2)
+            let limited = try await sandbox.swaggerctl("api", "/endless", "--paginate", "--max-pages", "3")
+            #expect(limited.status == 0, "\(limited)")
+            #expect(try await requests() - before == 5)
+        }
+    }
+
     @Test("a list that ignores the server's page parameter stops --paginate with exit 1, never passing for the list")
     func ignoredPageParameter() async throws {
         try await withSession { sandbox, server in

@@ -394,12 +394,78 @@ struct APIRequestTests {
             #"{"items": [{"id": 1, "name": "Item 1", "done": false, "tags": ["a", "b"]}], "next": "/p/2"}"#,
             #"[1, -2.5e+3, true, null, {"a": {"b": [[], {}]}}, "x\"y\n"]"#, #"{"a": 0, "b": 1.0E-2}"#,
         ]
-        // The edits use only ASCII without \u escapes, where the two parsers' rules are RFC 8259's alike.
+        for bytes in Self.edited(seeds, seed: 8259, fewest: 1) {
+            let data = Data(bytes)
+            let text = String(decoding: bytes, as: UTF8.self)
+            // Foundation takes a comma before an object's `}`, which RFC 8259 does not.
+            let foundation =
+                text.contains(/,\s*[}\]]/)
+                ? false
+                : (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil
+            #expect(JSONText.isJSON(data) == foundation, "\(text)")
+        }
+    }
+
+    @Test("a page's outline finds what a parser finds in JSON, on thousands of texts and their edits")
+    func outlineAgainstFoundation() throws {
+        let seeds = [
+            #" {"items": [{"id": 1, "tags": ["a,b", "c]"]}, {}], "next": "/p/2", "links": {"next": "/p/3"}} "#,
+            #"[1, [2, 3], {"a": [4]}, "x\"],y"]"#, #"{"data": [], "ab": {"c": [1, 2]}, "count": 0, "s": "{\\"}"#,
+            #"{"value" : [ 1 , 2 ] , "k" : "v" }"#, "[]", "{}",
+            // Strings longer than the eight bytes read at a time, with a quote or a backslash past them.
+            #"{"results": ["abcdefghij\"kl]mnopqrstu\\", "0123456789abcdef", "x"], "next": "/p/2?q=\"]\""}"#,
+        ]
+        func canonical(_ value: Any) throws -> Data {
+            try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+        }
+        func canonical(_ text: ArraySlice<UInt8>) throws -> Data {
+            try canonical(JSONSerialization.jsonObject(with: Data(text), options: .fragmentsAllowed))
+        }
+        var compared = 0
+        for bytes in Self.edited(seeds, seed: 8288, fewest: 0) {
+            // Every text is outlined without a fault; a JSON object or array, as a parser reads it.
+            let outline = JSONText.outline(of: Data(bytes))
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard JSONText.isJSON(Data(bytes)),
+                let parsed = try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed),
+                parsed is [String: Any] || parsed is [Any]
+            else { continue }
+            let page = try #require(outline, "\(text)")
+            if let object = parsed as? [String: Any] {
+                let ranges = try #require(page.members?.ranges, "\(text)")
+                // A key is kept as written, escapes and all.
+                let keys = try ranges.keys.map { try JSONDecoder().decode(String.self, from: Data("\"\($0)\"".utf8)) }
+                #expect(Set(keys) == Set(object.keys), "\(text)")
+                for (key, range) in ranges {
+                    let decoded = try JSONDecoder().decode(String.self, from: Data("\"\(key)\"".utf8))
+                    let value = try #require(object[decoded], "\(text)")
+                    #expect(try canonical(page.bytes[range]) == canonical(value), "\(text)")
+                }
+                let list = JSONText.itemKeys.lazy.compactMap { object[$0] as? [Any] }.first
+                #expect(try page.list.map { try canonical(page.bytes[$0]) } == list.map(canonical), "\(text)")
+                #expect(page.count == list?.count ?? 0, "\(text)")
+            } else {
+                #expect(page.members == nil && page.count == (parsed as? [Any])?.count, "\(text)")
+            }
+            compared += 1
+        }
+        #expect(compared > 1500)
+        // Brackets that do not close, or text after them, outline nothing; a trailing comma does not stop it.
+        #expect(JSONText.outline(of: Data(#"{"items": [1, 2"#.utf8)) == nil)
+        #expect(JSONText.outline(of: Data(#"{"a": "b}"#.utf8)) == nil)
+        #expect(JSONText.outline(of: Data(#"{"a": 1} x"#.utf8)) == nil)
+        #expect(JSONText.outline(of: Data("<html>".utf8)) == nil)
+        #expect(JSONText.outline(of: Data(#"{"items": [1,], "n": NaN}"#.utf8))?.members?["n"] == "NaN")
+    }
+
+    /// 4,000 texts made from `seeds` in turn by `fewest` to `fewest + 2` random edits each: a byte replaced, added or
+    /// removed. The edits use only ASCII without `\u` escapes, where RFC 8259's rules and Foundation's parser agree.
+    static func edited(_ seeds: [String], seed: UInt64, fewest: Int) -> [[UInt8]] {
         let alphabet = Array(#"{}[],:" 0123456789.-+eEtrufalsn\/ab"#.utf8)
-        var generator = SplitMix64(seed: 8259)
-        for round in 0..<4000 {
+        var generator = SplitMix64(seed: seed)
+        return (0..<4000).map { round in
             var bytes = Array(seeds[round % seeds.count].utf8)
-            for _ in 0...(round % 3) {
+            for _ in 0..<(fewest + round % 3) {
                 let at = Int(generator.next() % UInt64(bytes.count))
                 let byte = alphabet[Int(generator.next() % UInt64(alphabet.count))]
                 switch generator.next() % 3 {
@@ -409,14 +475,7 @@ struct APIRequestTests {
                 }
                 if bytes.isEmpty { bytes = [UInt8(ascii: "0")] }
             }
-            let data = Data(bytes)
-            let text = String(decoding: bytes, as: UTF8.self)
-            // Foundation takes a comma before an object's `}`, which RFC 8259 does not.
-            let foundation =
-                text.contains(/,\s*[}\]]/)
-                ? false
-                : (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil
-            #expect(JSONText.isJSON(data) == foundation, "\(text)")
+            return bytes
         }
     }
 

@@ -86,24 +86,24 @@ struct RedirectTests {
         #expect(table.finish() == "")
     }
 
-    @Test("a page is read once: its members as ranges, its list found and counted, nothing for text that is not JSON")
+    @Test("a page is read once: its members as ranges, its list found and counted, nothing for brackets left open")
     func pageText() throws {
         let page = try #require(
-            JSONText.page(of: Data(#" {"next": "/p/2", "items": [1, {"a": [2, 3]}, "x,]"], "n": 2} "#.utf8)))
+            JSONText.outline(of: Data(#" {"next": "/p/2", "items": [1, {"a": [2, 3]}, "x,]"], "n": 2} "#.utf8)))
         #expect(page.count == 3)
         #expect(page.list.map { String(decoding: page.bytes[$0], as: UTF8.self) } == #"[1, {"a": [2, 3]}, "x,]"]"#)
         #expect(page.members?["next"] == #""/p/2""# && page.members?["n"] == "2" && page.members?["none"] == nil)
         #expect(page.members?.member("items", startsWith: UInt8(ascii: "[")) == true)
         // A member whose value is an object keeps its own name, not the last one read inside it.
         let nested = try #require(
-            JSONText.page(
+            JSONText.outline(
                 of: Data(#"{"links": {"next": "/p/3", "self": {}}, "data": [[1], [], {"x": []}], "z": {}}"#.utf8)))
         #expect(nested.members?["links"] == #"{"next": "/p/3", "self": {}}"# && nested.members?["z"] == "{}")
         #expect(nested.members?["next"] == nil && nested.members?["self"] == nil && nested.count == 3)
-        let array = try #require(JSONText.page(of: Data("[]".utf8)))
+        let array = try #require(JSONText.outline(of: Data("[]".utf8)))
         #expect(array.count == 0 && array.members == nil && array.list == 0..<2)
-        #expect(JSONText.page(of: Data(#"{"items": [1,]}"#.utf8)) == nil)
-        #expect(JSONText.page(of: Data([0x22, 0xFF, 0x22])) == nil)
+        #expect(JSONText.outline(of: Data(#"{"items": [1, [2]"#.utf8)) == nil)
+        #expect(JSONText.outline(of: Data([0x22, 0xFF, 0x22])) == nil)
     }
 
     @Test("text is JSON only in UTF-8: overlong forms, surrogates and stray continuation bytes are refused")

@@ -96,9 +96,8 @@ package enum JSONText {
         return nil
     }
 
-    /// A page of a list, read once for `--paginate`: its members, when it is an object, and the list it holds (as
-    /// ``items(of:)`` finds it), as ranges of its bytes rather than text, so that a page costs one check of the
-    /// grammar and no copy of each item.
+    /// A page of a list, as `--paginate` reads it (``outline(of:)``): its members, when it is an object, and the list
+    /// it holds (as ``items(of:)`` finds it), as ranges of its bytes rather than text, without a copy of each item.
     package struct Page: Sendable {
         package let bytes: [UInt8]
         /// The top-level members, when the page is an object.
@@ -124,28 +123,183 @@ package enum JSONText {
         }
     }
 
-    /// `data` read as a page; `nil` when it is not JSON.
-    package static func page(of data: Data) -> Page? {
+    /// A page as `--paginate` reads it: found from its structure alone (strings, brackets, commas and colons), which
+    /// is all that says where the next page is. The page is shown as the server sent it, so its grammar is not
+    /// checked: a page with a stray comma or a `NaN` deep in an item still leads to the next, where a check would
+    /// have taken it for the last. On JSON it finds what a parser finds. `nil` when the text is not an object or
+    /// an array whose brackets close, with nothing after.
+    package static func outline(of data: Data) -> Page? {
         let bytes = bytes(of: data)
-        // One pass: the check of the grammar notes the top level's members and its lists' lengths as it goes.
-        let noted = bytes.withUnsafeBufferPointer { buffer in
-            var validator = Validator(bytes: buffer, notingStructure: true)
-            return validator.document() ? (validator.topMembers, validator.arrayCounts) : nil
-        }
-        guard let (topMembers, arrayCounts) = noted else { return nil }
+        let found = bytes.withUnsafeBufferPointer { Outliner.outline($0) }
+        guard let found else { return nil }
         let start = skippingSpace(bytes, from: 0)
         var members: ObjectText?
         var list: Range<Int>?
         if bytes[start] == UInt8(ascii: "[") {
             list = start..<bytes.count
-        } else if bytes[start] == UInt8(ascii: "{") {
-            let ranges = Dictionary(topMembers) { _, last in last }
+        } else {
+            let ranges = Dictionary(found.members) { _, last in last }
             members = ObjectText(bytes: bytes, ranges: ranges)
             list = itemKeys.lazy.compactMap { ranges[$0] }.first { bytes[$0.lowerBound] == UInt8(ascii: "[") }
         }
         return Page(
-            bytes: bytes, members: members, list: list,
-            count: list.flatMap { arrayCounts[$0.lowerBound] } ?? 0)
+            bytes: bytes, members: members, list: list, count: list.flatMap { found.arrayCounts[$0.lowerBound] } ?? 0)
+    }
+
+    /// The scan of ``outline(of:)``: a loop with a depth, not a descent, since nothing below the second level
+    /// matters but where strings and brackets are. Most bytes are none of those, and pass one test of a mask.
+    private enum Outliner {
+        struct Found {
+            var members: [(String, Range<Int>)] = []
+            /// The element counts of the top-level array, or of the arrays that are top-level members.
+            var arrayCounts: [Int: Int] = [:]
+        }
+
+        /// `"`, `,` and `:`, by their bits below 64; `[`, `]`, `{` and `}` by theirs above.
+        private static let lowStructure: UInt64 = 1 << 0x22 | 1 << 0x2C | 1 << 0x3A
+        private static let highStructure: UInt64 =
+            1 << (0x5B - 64) | 1 << (0x5D - 64) | 1 << (0x7B - 64)
+            | 1 << (0x7D - 64)
+
+        static func outline(_ buffer: UnsafeBufferPointer<UInt8>) -> Found? {
+            guard let bytes = buffer.baseAddress else { return nil }
+            let count = buffer.count
+            var index = 0
+            while index < count, bytes[index].isSpace { index += 1 }
+            guard index < count, bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[") else {
+                return nil
+            }
+            let isObject = bytes[index] == UInt8(ascii: "{")
+            // The level whose arrays are counted: the top-level array's, or its members'.
+            let countedDepth = isObject ? 2 : 1
+            var found = Found()
+            var depth = 1
+            // The array being counted: where it opened, and the commas of its own level so far.
+            var counted = index
+            var commas = 0
+            // The top-level member being read: where its key starts, and where its value does once past its colon.
+            var key: Range<Int>?
+            var valueStart = -1
+            index += 1
+            while index < count {
+                let byte = bytes[index]
+                let structural =
+                    byte < 64
+                    ? (lowStructure >> UInt64(byte)) & 1 != 0
+                    : byte < 128 && (highStructure >> UInt64(byte - 64)) & 1 != 0
+                guard structural else {
+                    index += 1
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\""):
+                    let open = index
+                    guard let close = endOfString(bytes, from: index + 1, count: count) else { return nil }
+                    index = close
+                    if depth == 1, isObject, valueStart < 0 { key = (open + 1)..<index }
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    if depth == 1, isObject, byte == UInt8(ascii: "[") {
+                        depth = 2
+                        counted = index
+                        commas = 0
+                    } else {
+                        // A value below the levels that matter: passed whole, its brackets and strings only.
+                        guard let close = endOfContainer(bytes, from: index + 1, count: count) else { return nil }
+                        index = close
+                    }
+                case UInt8(ascii: ","):
+                    if depth == countedDepth { commas += 1 }
+                    if depth == 1, isObject {
+                        note(&found, key: key, value: valueStart, end: index, in: bytes)
+                        key = nil
+                        valueStart = -1
+                    }
+                case UInt8(ascii: ":"):
+                    if depth == 1, isObject, key != nil, valueStart < 0 {
+                        valueStart = index + 1
+                        while valueStart < count, bytes[valueStart].isSpace { valueStart += 1 }
+                    }
+                default:  // `]` or `}`
+                    if depth == countedDepth, byte == UInt8(ascii: "]") {
+                        var first = counted + 1
+                        while bytes[first].isSpace { first += 1 }
+                        found.arrayCounts[counted] = first == index ? 0 : commas + 1
+                    }
+                    if depth == 1, isObject { note(&found, key: key, value: valueStart, end: index, in: bytes) }
+                    depth -= 1
+                    if depth == 0 {
+                        index += 1
+                        while index < count, bytes[index].isSpace { index += 1 }
+                        return index == count ? found : nil
+                    }
+                }
+                index += 1
+            }
+            return nil
+        }
+
+        /// Where the object or array whose contents start at `start` closes, its strings passed whole: most of a
+        /// page is its items, and they are passed here.
+        private static func endOfContainer(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
+            var index = start
+            var depth = 1
+            while index < count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    guard let close = endOfString(bytes, from: index + 1, count: count) else { return nil }
+                    index = close
+                } else if byte | 0x20 == UInt8(ascii: "{") {  // `{` or `[`, which differ by that bit.
+                    depth += 1
+                } else if byte | 0x20 == UInt8(ascii: "}") {  // `}` or `]`.
+                    depth -= 1
+                    if depth == 0 { return index }
+                }
+                index += 1
+            }
+            return nil
+        }
+
+        /// Where the string whose text starts at `start` ends: its closing quote. Eight bytes are looked at a time
+        /// for a quote or a backslash, most strings being shorter than that.
+        @inline(__always)
+        private static func endOfString(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
+            var index = start
+            while index < count {
+                if index + 8 <= count {
+                    let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+                    let marks = zeroBytes(word ^ 0x2222_2222_2222_2222) | zeroBytes(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+                    guard marks != 0 else {
+                        index += 8
+                        continue
+                    }
+                    index += marks.trailingZeroBitCount >> 3
+                }
+                switch bytes[index] {
+                case UInt8(ascii: "\""): return index
+                case UInt8(ascii: "\\"): index += 2
+                default: index += 1
+                }
+            }
+            return nil
+        }
+
+        /// The high bit of each zero byte of `word`; exact for its first zero byte, which is the one used.
+        @inline(__always)
+        private static func zeroBytes(_ word: UInt64) -> UInt64 {
+            (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+        }
+
+        /// Notes the top-level member whose value, from `value`, ends before `end`, less the space before it.
+        private static func note(
+            _ found: inout Found, key: Range<Int>?, value: Int, end: Int, in bytes: UnsafePointer<UInt8>
+        ) {
+            guard let key, value >= 0 else { return }
+            var last = end
+            while last > value, bytes[last - 1].isSpace { last -= 1 }
+            let name = String(
+                decoding: UnsafeBufferPointer(start: bytes + key.lowerBound, count: key.count), as: UTF8.self)
+            found.members.append((name, value..<last))
+        }
     }
 
     /// The text of each member of a top-level object, as sent; `nil` when `data` is not a JSON object. A key
@@ -158,22 +312,15 @@ package enum JSONText {
         return members(bytes, from: start).mapValues { String(decoding: bytes[$0], as: UTF8.self) }
     }
 
-    /// RFC 8259's grammar, by recursive descent, over the bytes in place: every page of `api --paginate` passes
-    /// through it, so it reads a buffer rather than an array, whose every read would be checked and retained.
+    /// RFC 8259's grammar, by recursive descent, over the bytes in place: a buffer rather than an array, whose every
+    /// read would be checked and retained.
     private struct Validator {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
         var depth = 0
-        /// Whether to note the top level's members and the lengths of the arrays in the first two levels.
-        var notingStructure = false
-        /// The top-level object's members, with their values' ranges, in order.
-        var topMembers: [(String, Range<Int>)] = []
-        /// How many elements each array of the first two levels has, by where it starts.
-        var arrayCounts: [Int: Int] = [:]
 
-        init(bytes: UnsafeBufferPointer<UInt8>, notingStructure: Bool = false) {
+        init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
-            self.notingStructure = notingStructure
         }
 
         /// The byte at `index`, or 0, which no JSON token starts or continues with, past the end.
@@ -204,7 +351,6 @@ package enum JSONText {
             depth += 1
             defer { depth -= 1 }
             guard depth <= JSONText.maximumDepth else { return false }
-            let noting = notingStructure && depth == 1
             index += 1
             skipSpace()
             if current == UInt8(ascii: "}") {
@@ -212,16 +358,12 @@ package enum JSONText {
                 return true
             }
             while true {
-                let keyStart = index
                 guard current == UInt8(ascii: "\""), string() else { return false }
-                let keyEnd = index - 1
                 skipSpace()
                 guard current == UInt8(ascii: ":") else { return false }
                 index += 1
                 skipSpace()
-                let valueStart = index
                 guard value() else { return false }
-                if noting { note(key: (keyStart + 1)..<keyEnd, value: valueStart..<index) }
                 skipSpace()
                 if current == UInt8(ascii: ",") {
                     index += 1
@@ -235,36 +377,24 @@ package enum JSONText {
             }
         }
 
-        /// Notes a member of the top-level object, kept out of the loop that every object runs.
-        @inline(never)
-        private mutating func note(key: Range<Int>, value: Range<Int>) {
-            topMembers.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[key]), as: UTF8.self), value))
-        }
-
         private mutating func array() -> Bool {
             depth += 1
             defer { depth -= 1 }
             guard depth <= JSONText.maximumDepth else { return false }
-            let start = index
-            let noting = notingStructure && depth <= 2
-            var elements = 0
             index += 1
             skipSpace()
             if current == UInt8(ascii: "]") {
                 index += 1
-                if noting { arrayCounts[start] = 0 }
                 return true
             }
             while true {
                 guard value() else { return false }
-                elements += 1
                 skipSpace()
                 if current == UInt8(ascii: ",") {
                     index += 1
                     skipSpace()
                 } else if current == UInt8(ascii: "]") {
                     index += 1
-                    if noting { arrayCounts[start] = elements }
                     return true
                 } else {
                     return false

@@ -76,8 +76,8 @@ package struct Pagination: Sendable {
 
     /// A page arrived, successfully. `link` is its `Link` header fields, joined by commas, if any.
     package mutating func received(_ url: URL, link: String?, body: Data) -> Next {
-        // Read once: the grammar checked, the list found and counted, without a copy of each item.
-        let page = JSONText.page(of: body)
+        // Read once, for its structure: the members found, the list found and counted, without a copy of each item.
+        let page = JSONText.outline(of: body)
         if let page, let list = page.list, page.count > 0 {
             // Compared with the last list as bytes, which differ within the first item of any two real pages: a
             // hash would read all of each page.
@@ -92,10 +92,16 @@ package struct Pagination: Sendable {
         case .unknown(let members): return .undetermined(members: members)
         case .next(let found): next = found
         }
+        let verdict = verdict(on: next)
+        if case .fetch = verdict { fetched.insert(next.absoluteString) }
+        return verdict
+    }
+
+    /// Whether the page at `next` may be fetched.
+    private func verdict(on next: URL) -> Next {
         guard server.isSameOrigin(next) else { return .offServer(next) }
         guard !fetched.contains(next.absoluteString) else { return .loop(next) }
         if let limit, fetched.count >= limit { return .limitReached(next: next) }
-        fetched.insert(next.absoluteString)
         return .fetch(next)
     }
 
@@ -114,11 +120,12 @@ package struct Pagination: Sendable {
     /// pages so far held, this one's included.
     static func next(after url: URL, link: String?, body: Data, seen: Int = 0, pageParameter: String? = nil) -> Link {
         next(
-            after: url, link: link, members: JSONText.page(of: body)?.members, seen: seen, pageParameter: pageParameter)
+            after: url, link: link, members: JSONText.outline(of: body)?.members, seen: seen,
+            pageParameter: pageParameter)
     }
 
     /// ``next(after:link:body:seen:pageParameter:)`` for a body whose members are read already: `nil` when it is not
-    /// a JSON object.
+    /// an object.
     static func next(
         after url: URL, link: String?, members: JSONText.ObjectText?, seen: Int = 0, pageParameter: String? = nil
     ) -> Link {

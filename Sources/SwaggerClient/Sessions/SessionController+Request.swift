@@ -36,7 +36,8 @@ extension SessionController {
     ///
     /// `paging` is for `--paginate`, and `nil` for one request; with it, `request` is a `GET`. A redirect is
     /// followed as ``Redirect`` decides: on the server's origin always, elsewhere only with `elsewhere`, and without
-    /// the token. `receive` gets each response as it arrives, before the next page is asked for.
+    /// the token. `receive` gets each response as it arrives; the next page has been asked for by then, so that the
+    /// server prepares it while this one is shown, and is given up when `receive` throws.
     /// - Throws: `SwaggerError` when no session can be used, or a request has no response; what `receive`
     ///   throws.
     package func send(
@@ -65,13 +66,19 @@ extension SessionController {
         let service = service(for: selection.record, entry: selection.entry)
         // The last response, which stands as the answer when a refused token cannot be renewed.
         var refused: APIResponse?
+        // The next page, asked for before this one is shown, so that the server prepares it meanwhile: a page
+        // waited for costs the server's time and this process's one after the other.
+        var upcoming: PendingResponse?
+        defer { upcoming?.cancel() }
         while true {
             let response: APIResponse
             switch step {
             case .send(let accessToken):
+                let pending =
+                    upcoming.take()
+                    ?? service.start(current, to: url, accessToken: withToken ? accessToken : nil, as: use)
                 do throws(APIServiceError) {
-                    response = try await service.send(
-                        current, to: url, accessToken: withToken ? accessToken : nil, as: use)
+                    response = try await pending.response()
                 } catch {
                     throw message(for: coordinator.requestFailed(error))
                 }
@@ -121,15 +128,20 @@ extension SessionController {
                 outcome.stoppedEarly = next
                 return outcome
             }
+            if case .fetch(let nextURL)? = next {
+                url = nextURL
+                let accessToken = coordinator.nextRequest()
+                step = .send(accessToken: accessToken)
+                upcoming = service.start(current, to: url, accessToken: withToken ? accessToken : nil, as: use)
+            }
             outcome.status = response.status
             outcome.pages += 1
             try receive(response)
             switch next {
             case nil, .complete?:
                 return outcome
-            case .fetch(let nextURL)?:
-                url = nextURL
-                step = .send(accessToken: coordinator.nextRequest())
+            case .fetch?:
+                continue
             case .limitReached?, .offServer?, .loop?, .undetermined?, .repeated?:
                 outcome.stoppedEarly = next
                 return outcome

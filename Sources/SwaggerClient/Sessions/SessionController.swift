@@ -14,6 +14,8 @@ package protocol SessionService: Sendable {
     /// Sends `request` to `url`, with the token unless it is `nil`.
     func send(_ request: APIRequest, to url: URL, accessToken: String?, as use: TokenUse) async throws(APIServiceError)
         -> APIResponse
+    /// ``send(_:to:accessToken:as:)``, started now and awaited later.
+    func start(_ request: APIRequest, to url: URL, accessToken: String?, as use: TokenUse) -> PendingResponse
     func exchangeCode(
         _ description: ServerDescription, code: String, verifier: String, redirectURI: URL, clientSecret: String?,
         server: ServerURL
@@ -33,6 +35,13 @@ package protocol SessionService: Sendable {
 }
 
 extension SessionService {
+    /// A stand-in that cannot start a request early sends it when it is awaited.
+    package func start(_ request: APIRequest, to url: URL, accessToken: String?, as use: TokenUse) -> PendingResponse {
+        PendingResponse { () async throws(APIServiceError) -> APIResponse in
+            try await send(request, to: url, accessToken: accessToken, as: use)
+        }
+    }
+
     /// A stand-in that cannot ask whether a copy changed fetches the document whole.
     package func document(at url: URL, unlessMatching etag: String?, modifiedSince lastModified: String?)
         async throws(APIServiceError) -> DocumentAnswer
@@ -45,7 +54,11 @@ extension APIService: SessionService {
     package func send(_ request: APIRequest, to url: URL, accessToken: String?, as use: TokenUse)
         async throws(APIServiceError) -> APIResponse
     {
-        try await send(
+        try await start(request, to: url, accessToken: accessToken, as: use).response()
+    }
+
+    package func start(_ request: APIRequest, to url: URL, accessToken: String?, as use: TokenUse) -> PendingResponse {
+        start(
             method: request.method, headers: request.headers, body: request.body, to: url, accessToken: accessToken,
             as: use)
     }

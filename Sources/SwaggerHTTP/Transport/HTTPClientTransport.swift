@@ -55,18 +55,37 @@ struct HTTPClientTransport: ClientTransport {
         }
     }
 
-    /// The answer to `request`, read whole, or to the limit for an error answer, within the deadline.
-    func collect(_ request: HTTPClient.Request) async throws -> ResponseCollector.Answer {
+    /// A request on its way: written as soon as a connection is free, its answer read on the event loop whether or
+    /// not anyone awaits it yet.
+    struct Exchange: Sendable {
+        let task: HTTPClient.Task<ResponseCollector.Answer>
+        let collector: ResponseCollector
+    }
+
+    /// Starts `request`. On the command's loop with a connection free, the request is written before this returns.
+    func start(_ request: HTTPClient.Request) -> Exchange {
         let collector = ResponseCollector(limit: limit)
         let task = client.execute(request: request, delegate: collector, deadline: .now() + TimeAmount(timeout))
+        return Exchange(task: task, collector: collector)
+    }
+
+    /// The answer to `request`, read whole, or to the limit for an error answer, within the deadline.
+    func collect(_ request: HTTPClient.Request) async throws -> ResponseCollector.Answer {
+        try await collect(start(request))
+    }
+
+    /// The answer of a started exchange, as ``collect(_:)-(HTTPClient.Request)`` reads it.
+    func collect(_ exchange: Exchange) async throws -> ResponseCollector.Answer {
         do {
             return try await withTaskCancellationHandler {
-                try await task.futureResult.get()
+                try await exchange.task.futureResult.get()
             } onCancel: {
-                task.cancel()
+                exchange.task.cancel()
             }
         } catch ResponseCollector.Cut.cut {
-            guard let cut = collector.cutAnswer else { preconditionFailure("an answer cut short keeps what was read") }
+            guard let cut = exchange.collector.cutAnswer else {
+                preconditionFailure("an answer cut short keeps what was read")
+            }
             return cut
         }
     }
