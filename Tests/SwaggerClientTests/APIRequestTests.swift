@@ -350,6 +350,40 @@ struct APIRequestTests {
         #expect(looping.received(second, link: nil, body: Data("[]".utf8)) == .complete)
     }
 
+    @Test("the page asked for early is the one received then fetches, and never one it would refuse")
+    func upcomingPages() {
+        func page(_ target: String) -> Data { Data(#"{"items": [{"id": 1}], "next": "\#(target)"}"#.utf8) }
+        let second = Self.url("https://api.example.com/v2/items?page=2")
+        let third = Self.url("https://api.example.com/v2/items?page=3")
+        var limited = Pagination(first: Self.first, server: Self.server, limit: 2)
+        #expect(limited.upcoming(after: Self.first, link: nil, body: page(second.absoluteString)) == second)
+        #expect(limited.received(Self.first, link: nil, body: page(second.absoluteString)) == .fetch(second))
+        // Past the limit, on another origin, or fetched before: nothing is asked for.
+        #expect(limited.upcoming(after: second, link: nil, body: page(third.absoluteString)) == nil)
+        var open = Pagination(first: Self.first, server: Self.server)
+        #expect(open.upcoming(after: Self.first, link: nil, body: page("https://evil.example/collect")) == nil)
+        #expect(open.received(Self.first, link: nil, body: page(second.absoluteString)) == .fetch(second))
+        #expect(open.upcoming(after: second, link: nil, body: page(Self.first.absoluteString)) == nil)
+        // From the Link header, and from members before the list (Django REST framework's) or after it.
+        let link = #"<https://api.example.com/v2/items?page=3>; rel="next""#
+        #expect(open.upcoming(after: second, link: link, body: Data("not JSON".utf8)) == third)
+        let before = Data(#"{"count": 9, "next": "/v2/items?page=3", "results": [{"a": "}"}]}"#.utf8)
+        #expect(open.upcoming(after: second, link: nil, body: before) == third)
+        let after = Data(#"{"items": [[1], {"next": "/x"}], "has_more": true}"#.utf8)
+        #expect(open.upcoming(after: second, link: nil, body: after) == third)
+        // A next link inside an object between the edges is not seen early; received finds it.
+        let nested = Data(#"{"items": [1], "links": {"next": "/v2/items?page=3"}, "total": 9}"#.utf8)
+        #expect(open.upcoming(after: second, link: nil, body: nested) == nil)
+        #expect(open.received(second, link: nil, body: nested) == .fetch(third))
+        // A page that repeats the last is asked past early, and then not followed.
+        var repeating = Pagination(first: Self.first, server: Self.server)
+        let same = page(second.absoluteString)
+        #expect(repeating.received(Self.first, link: nil, body: same) == .fetch(second))
+        let again = Data(#"{"items": [{"id": 1}], "next": "/v2/items?page=3"}"#.utf8)
+        #expect(repeating.upcoming(after: second, link: nil, body: again) == third)
+        #expect(repeating.received(second, link: nil, body: again) == .repeated(second))
+    }
+
     // MARK: - JSON text
 
     @Test("indenting keeps member order, number spellings and escapes, and empty containers stay on one line")
@@ -418,8 +452,8 @@ struct APIRequestTests {
         func canonical(_ value: Any) throws -> Data {
             try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
         }
-        func canonical(_ text: ArraySlice<UInt8>) throws -> Data {
-            try canonical(JSONSerialization.jsonObject(with: Data(text), options: .fragmentsAllowed))
+        func canonical(_ text: Data) throws -> Data {
+            try canonical(JSONSerialization.jsonObject(with: text, options: .fragmentsAllowed))
         }
         var compared = 0
         for bytes in Self.edited(seeds, seed: 8288, fewest: 0) {
@@ -456,6 +490,34 @@ struct APIRequestTests {
         #expect(JSONText.outline(of: Data(#"{"a": 1} x"#.utf8)) == nil)
         #expect(JSONText.outline(of: Data("<html>".utf8)) == nil)
         #expect(JSONText.outline(of: Data(#"{"items": [1,], "n": NaN}"#.utf8))?.members?["n"] == "NaN")
+    }
+
+    @Test("the members at a page's edges are the outline's, read from each end, strings with quotes and all")
+    func edgeMembers() throws {
+        let seeds = [
+            #"{"count": 8, "next": "/p/2", "results": [{"a": "]"}], "previous": null, "n": -1.5e3 }"#,
+            #"{"items": [1], "note": "a \",\"next\":\"/evil\" b\\", "next": "/p/2"}"#,
+            #" { "a" : "x" , "b" : true } "#, #"{"data": {"next": "/in"}, "z": [], "next": "/p/3"}"#,
+        ]
+        var compared = 0
+        for bytes in Self.edited(seeds, seed: 8287, fewest: 0) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            let edges = JSONText.edgeMembers(of: Data(bytes))
+            guard JSONText.isJSON(Data(bytes)), let outline = JSONText.outline(of: Data(bytes))?.members else {
+                continue
+            }
+            // Each member found at an edge is one of the object's, with the value it has there.
+            let found = try #require(edges, "\(text)")
+            for (key, range) in found.ranges { #expect(outline.ranges[key] == range, "\(text)") }
+            compared += 1
+        }
+        #expect(compared > 1000)
+        let drf = try #require(JSONText.edgeMembers(of: Data(seeds[0].utf8)))
+        #expect(Set(drf.ranges.keys) == ["count", "next", "previous", "n"] && drf["n"] == "-1.5e3")
+        let quoted = try #require(JSONText.edgeMembers(of: Data(seeds[1].utf8)))
+        #expect(quoted["next"] == #""/p/2""# && quoted["note"] == #""a \",\"next\":\"/evil\" b\\""#)
+        #expect(JSONText.edgeMembers(of: Data(seeds[3].utf8))?["next"] == #""/p/3""#)
+        #expect(JSONText.edgeMembers(of: Data("[1]".utf8)) == nil)
     }
 
     /// 4,000 texts made from `seeds` in turn by `fewest` to `fewest + 2` random edits each: a byte replaced, added or

@@ -99,7 +99,7 @@ package enum JSONText {
     /// A page of a list, as `--paginate` reads it (``outline(of:)``): its members, when it is an object, and the list
     /// it holds (as ``items(of:)`` finds it), as ranges of its bytes rather than text, without a copy of each item.
     package struct Page: Sendable {
-        package let bytes: [UInt8]
+        package let bytes: Data
         /// The top-level members, when the page is an object.
         package let members: ObjectText?
         /// Where the list's array is, `[` to `]`, and how many elements it has.
@@ -109,7 +109,8 @@ package enum JSONText {
 
     /// A JSON object's members as ranges of its text: a member's text is made only when it is asked for.
     package struct ObjectText: Sendable {
-        let bytes: [UInt8]
+        /// The text, from offset 0: the page itself, not a copy.
+        let bytes: Data
         let ranges: [String: Range<Int>]
 
         /// The member's value as sent.
@@ -129,10 +130,10 @@ package enum JSONText {
     /// have taken it for the last. On JSON it finds what a parser finds. `nil` when the text is not an object or
     /// an array whose brackets close, with nothing after.
     package static func outline(of data: Data) -> Page? {
-        let bytes = bytes(of: data)
-        let found = bytes.withUnsafeBufferPointer { Outliner.outline($0) }
+        let bytes = zeroBased(data)
+        let found = bytes.withUnsafeBytes { Outliner.outline($0.assumingMemoryBound(to: UInt8.self)) }
         guard let found else { return nil }
-        let start = skippingSpace(bytes, from: 0)
+        let start = found.start
         var members: ObjectText?
         var list: Range<Int>?
         if bytes[start] == UInt8(ascii: "[") {
@@ -146,10 +147,172 @@ package enum JSONText {
             bytes: bytes, members: members, list: list, count: list.flatMap { found.arrayCounts[$0.lowerBound] } ?? 0)
     }
 
+    /// The members at the edges of a top-level object: those before its first value that is an object or an array,
+    /// and those after its last, read from each end without passing the values between. A page names its next one
+    /// there, before or after its list, so `--paginate` can ask for it at once, before the page is outlined. `nil`
+    /// when the text does not start and end as an object.
+    package static func edgeMembers(of data: Data) -> ObjectText? {
+        let bytes = zeroBased(data)
+        let found = bytes.withUnsafeBytes { raw -> [(String, Range<Int>)]? in
+            let buffer = raw.assumingMemoryBound(to: UInt8.self)
+            guard let base = buffer.baseAddress else { return nil }
+            var edges = Edges(bytes: base, count: buffer.count)
+            return edges.members()
+        }
+        // In the text's order, the last of a key winning, as in ``outline(of:)``.
+        return found.map {
+            ObjectText(
+                bytes: bytes,
+                ranges: Dictionary($0.sorted { $0.1.lowerBound < $1.1.lowerBound }) { _, last in last })
+        }
+    }
+
+    /// `data`, whose offsets start at 0: itself, unless it is a slice of other data.
+    private static func zeroBased(_ data: Data) -> Data {
+        data.startIndex == 0 ? data : Data(data)
+    }
+
+    /// The reading of ``edgeMembers(of:)``: forwards from the object's `{`, backwards from its `}`, each way as far
+    /// as a value that opens or closes a container. Backwards, a string starts at the first quote before its end
+    /// that an even number of backslashes precedes.
+    private struct Edges {
+        let bytes: UnsafePointer<UInt8>
+        let count: Int
+        var found: [(String, Range<Int>)] = []
+
+        init(bytes: UnsafePointer<UInt8>, count: Int) {
+            self.bytes = bytes
+            self.count = count
+        }
+
+        mutating func members() -> [(String, Range<Int>)]? {
+            var start = 0
+            while start < count, bytes[start].isSpace { start += 1 }
+            var end = count - 1
+            while end > start, bytes[end].isSpace { end -= 1 }
+            guard end > start, bytes[start] == UInt8(ascii: "{"), bytes[end] == UInt8(ascii: "}") else { return nil }
+            let last = forwards(from: start + 1, before: end)
+            if last < end { backwards(from: end - 1, after: last) }
+            return found
+        }
+
+        /// Reads members from `index` on; returns where it stopped: at the `}` when it read them all.
+        private mutating func forwards(from start: Int, before end: Int) -> Int {
+            var index = skip(from: start)
+            while index < end, bytes[index] == UInt8(ascii: "\"") {
+                let keyStart = index
+                guard let keyEnd = endOfString(from: index + 1, before: end) else { return index }
+                index = skip(from: keyEnd + 1)
+                guard index < end, bytes[index] == UInt8(ascii: ":") else { return index }
+                let valueStart = skip(from: index + 1)
+                guard valueStart < end else { return valueStart }
+                var valueEnd = valueStart
+                switch bytes[valueStart] {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    return keyStart
+                case UInt8(ascii: "\""):
+                    guard let close = endOfString(from: valueStart + 1, before: end) else { return keyStart }
+                    valueEnd = close + 1
+                default:
+                    while valueEnd < end, !bytes[valueEnd].isSpace, bytes[valueEnd] != UInt8(ascii: ","),
+                        bytes[valueEnd] != UInt8(ascii: "}")
+                    {
+                        valueEnd += 1
+                    }
+                }
+                add(key: (keyStart + 1)..<(keyEnd), value: valueStart..<valueEnd)
+                index = skip(from: valueEnd)
+                guard index < end, bytes[index] == UInt8(ascii: ",") else { return index }
+                index = skip(from: index + 1)
+            }
+            return index
+        }
+
+        /// Reads members backwards from `index`, the last byte before the object's `}`, down to `floor`.
+        private mutating func backwards(from start: Int, after floor: Int) {
+            var index = start
+            while true {
+                while index > floor, bytes[index].isSpace { index -= 1 }
+                guard index > floor else { return }
+                let valueEnd = index + 1
+                let valueStart: Int
+                switch bytes[index] {
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    return
+                case UInt8(ascii: "\""):
+                    guard let open = startOfString(endingAt: index, after: floor) else { return }
+                    valueStart = open
+                default:
+                    var first = index
+                    while first > floor + 1, !bytes[first - 1].isSpace, bytes[first - 1] != UInt8(ascii: ":") {
+                        first -= 1
+                    }
+                    valueStart = first
+                }
+                index = valueStart - 1
+                while index > floor, bytes[index].isSpace { index -= 1 }
+                guard index > floor, bytes[index] == UInt8(ascii: ":") else { return }
+                index -= 1
+                while index > floor, bytes[index].isSpace { index -= 1 }
+                guard index > floor, bytes[index] == UInt8(ascii: "\""),
+                    let keyStart = startOfString(endingAt: index, after: floor)
+                else { return }
+                add(key: (keyStart + 1)..<index, value: valueStart..<valueEnd)
+                index = keyStart - 1
+                while index > floor, bytes[index].isSpace { index -= 1 }
+                guard index > floor, bytes[index] == UInt8(ascii: ",") else { return }
+                index -= 1
+            }
+        }
+
+        private mutating func add(key: Range<Int>, value: Range<Int>) {
+            let name = String(
+                decoding: UnsafeBufferPointer(start: bytes + key.lowerBound, count: key.count), as: UTF8.self)
+            found.append((name, value))
+        }
+
+        private func skip(from start: Int) -> Int {
+            var index = start
+            while index < count, bytes[index].isSpace { index += 1 }
+            return index
+        }
+
+        /// The closing quote of the string whose text starts at `start`.
+        private func endOfString(from start: Int, before end: Int) -> Int? {
+            var index = start
+            while index < end {
+                switch bytes[index] {
+                case UInt8(ascii: "\""): return index
+                case UInt8(ascii: "\\"): index += 2
+                default: index += 1
+                }
+            }
+            return nil
+        }
+
+        /// The opening quote of the string whose closing quote is at `close`.
+        private func startOfString(endingAt close: Int, after floor: Int) -> Int? {
+            var index = close - 1
+            while index > floor {
+                if bytes[index] == UInt8(ascii: "\"") {
+                    var backslashes = 0
+                    while index - backslashes - 1 > floor, bytes[index - backslashes - 1] == UInt8(ascii: "\\") {
+                        backslashes += 1
+                    }
+                    if backslashes % 2 == 0 { return index }
+                }
+                index -= 1
+            }
+            return nil
+        }
+    }
+
     /// The scan of ``outline(of:)``: a loop with a depth, not a descent, since nothing below the second level
     /// matters but where strings and brackets are. Most bytes are none of those, and pass one test of a mask.
     private enum Outliner {
         struct Found {
+            /// Where the top-level object or array starts.
+            var start = 0
             var members: [(String, Range<Int>)] = []
             /// The element counts of the top-level array, or of the arrays that are top-level members.
             var arrayCounts: [Int: Int] = [:]
@@ -172,7 +335,7 @@ package enum JSONText {
             let isObject = bytes[index] == UInt8(ascii: "{")
             // The level whose arrays are counted: the top-level array's, or its members'.
             let countedDepth = isObject ? 2 : 1
-            var found = Found()
+            var found = Found(start: index)
             var depth = 1
             // The array being counted: where it opened, and the commas of its own level so far.
             var counted = index

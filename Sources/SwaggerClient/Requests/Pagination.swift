@@ -61,7 +61,7 @@ package struct Pagination: Sendable {
     /// How many items the pages so far held, for a list that says only its total.
     private var seen = 0
     /// The last page's list, as sent, to know a page that repeats it.
-    private var lastItems: ArraySlice<UInt8>?
+    private var lastItems: Data?
 
     /// Starts with the first page, which the owner fetches; `limit`, the most pages to fetch, includes it.
     package init(first: URL, server: ServerURL, limit: Int? = nil, pageParameter: String? = nil) {
@@ -95,6 +95,19 @@ package struct Pagination: Sendable {
         let verdict = verdict(on: next)
         if case .fetch = verdict { fetched.insert(next.absoluteString) }
         return verdict
+    }
+
+    /// The page that ``received(_:link:body:)`` is expected to fetch after this one, found before the page is read:
+    /// from the `Link` header, or from the members at the edges of the body (``JSONText/edgeMembers(of:)``), where a
+    /// page names its next one before or after its list. `--paginate` asks for it at once, so that the server
+    /// prepares it while this page is read and shown. It passes the tests of every page fetched (the server's
+    /// origin, not fetched before, within the limit), so the token goes nowhere else; when `received` decides
+    /// otherwise (the page repeats the last, or a member between the edges says more), the request is given up.
+    package func upcoming(after url: URL, link: String?, body: Data) -> URL? {
+        let found = Self.next(
+            after: url, link: link, members: JSONText.edgeMembers(of: body), seen: seen, pageParameter: pageParameter)
+        guard case .next(let next) = found, case .fetch = verdict(on: next) else { return nil }
+        return next
     }
 
     /// Whether the page at `next` may be fetched.

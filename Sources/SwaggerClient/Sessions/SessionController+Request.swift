@@ -66,16 +66,16 @@ extension SessionController {
         let service = service(for: selection.record, entry: selection.entry)
         // The last response, which stands as the answer when a refused token cannot be renewed.
         var refused: APIResponse?
-        // The next page, asked for before this one is shown, so that the server prepares it meanwhile: a page
-        // waited for costs the server's time and this process's one after the other.
-        var upcoming: PendingResponse?
-        defer { upcoming?.cancel() }
+        // The next page, asked for as soon as this one arrives, so that the server prepares it while this one is read
+        // and shown: a page waited for costs the server's time and this process's one after the other.
+        var upcoming: (url: URL, accessToken: String, response: PendingResponse)?
+        defer { upcoming?.response.cancel() }
         while true {
             let response: APIResponse
             switch step {
             case .send(let accessToken):
                 let pending =
-                    upcoming.take()
+                    upcoming.take()?.response
                     ?? service.start(current, to: url, accessToken: withToken ? accessToken : nil, as: use)
                 do throws(APIServiceError) {
                     response = try await pending.response()
@@ -120,9 +120,17 @@ extension SessionController {
             // Where the next page is, decided before this one is shown: a page that repeats the last is not.
             var next: Pagination.Next?
             if response.isSuccess {
+                let link = response.header("Link")
+                if let guess = pagination?.upcoming(after: url, link: link, body: response.body) {
+                    let accessToken = coordinator.nextRequest()
+                    upcoming = (
+                        guess, accessToken,
+                        service.start(current, to: guess, accessToken: withToken ? accessToken : nil, as: use)
+                    )
+                }
                 // Mutated in place: a copy would share the set of pages fetched, and the insert would then copy
                 // all of it, at every page.
-                next = pagination?.received(url, link: response.header("Link"), body: response.body)
+                next = pagination?.received(url, link: link, body: response.body)
             }
             if case .repeated? = next {
                 outcome.stoppedEarly = next
@@ -130,9 +138,16 @@ extension SessionController {
             }
             if case .fetch(let nextURL)? = next {
                 url = nextURL
-                let accessToken = coordinator.nextRequest()
+                // The coordinator gave the next request its token when the page was asked for early.
+                let accessToken = upcoming?.accessToken ?? coordinator.nextRequest()
                 step = .send(accessToken: accessToken)
-                upcoming = service.start(current, to: url, accessToken: withToken ? accessToken : nil, as: use)
+                if upcoming?.url != nextURL {
+                    upcoming?.response.cancel()
+                    upcoming = (
+                        nextURL, accessToken,
+                        service.start(current, to: nextURL, accessToken: withToken ? accessToken : nil, as: use)
+                    )
+                }
             }
             outcome.status = response.status
             outcome.pages += 1
