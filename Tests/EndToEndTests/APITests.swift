@@ -79,6 +79,26 @@ struct APITests {
         }
     }
 
+    @Test("--paginate into a pipe whose reader has gone stops there, as yes | head stops, not at the last page")
+    func readerGone() async throws {
+        try await withSession { sandbox, server in
+            let requests = { try await Self.counters(server)["requests"] ?? 0 }
+            let before = try await requests()
+            let piped = try await sandbox.run(
+                URL(filePath: "/bin/bash"),
+                [
+                    "-c",
+                    #"set -o pipefail; "$0" api '/big?pages=40&size=200000' --paginate | head -c 10 >/dev/null; echo $?"#,
+                    Binaries.swaggerctl.path,
+                ])
+            // 141: ended by SIGPIPE, with nothing said.
+            #expect(piped.stdout == "141\n" && piped.stderr.isEmpty, "\(piped)")
+            // Each page is larger than a pipe holds, so none is written whole before head has gone: the first page
+            // and the one asked for early, of forty.
+            #expect(try await requests() - before == 2)
+        }
+    }
+
     @Test("a list that ignores the server's page parameter stops --paginate with exit 1, never passing for the list")
     func ignoredPageParameter() async throws {
         try await withSession { sandbox, server in

@@ -14,7 +14,9 @@ enum Terminal {
     static let standardError = Stream(descriptor: STDERR_FILENO)
     static let standardOutput = Stream(descriptor: STDOUT_FILENO)
 
-    /// An output stream. A write that fails (a closed pipe, a full disk) loses its text, as `print` does.
+    /// An output stream. A write that fails (a full disk) loses its text, as `print` does; but when standard
+    /// output's reader has gone (`swaggerctl api … --paginate | head`), the command ends there, as `yes | head` ends,
+    /// rather than fetch the rest of a list for no one.
     struct Stream: Sendable {
         let descriptor: Int32
 
@@ -26,11 +28,31 @@ enum Terminal {
         }
 
         func write(_ data: Data) {
-            try? DescriptorIO.writeAll(data, to: descriptor)
+            do throws(DescriptorIO.Failure) {
+                try DescriptorIO.writeAll(data, to: descriptor)
+            } catch {
+                if error.code == EPIPE, descriptor == STDOUT_FILENO { Terminal.readerGone() }
+            }
         }
     }
 
     static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
+    /// Ends the process as SIGPIPE ends one whose reader has gone, quietly; NIO ignores the signal, so the write
+    /// only failed. When SIGPIPE was ignored already as the command started, the caller wants the failure instead:
+    /// exit 1, with nothing more said, since no one reads it.
+    static func readerGone() -> Never {
+        if !InheritedSignals.pipeIgnoredAtStart {
+            signal(SIGPIPE, SIG_DFL)
+            // The command loop's thread may run with signals blocked.
+            var pipe = sigset_t()
+            sigemptyset(&pipe)
+            sigaddset(&pipe, SIGPIPE)
+            pthread_sigmask(SIG_UNBLOCK, &pipe, nil)
+            raise(SIGPIPE)
+        }
+        exit(1)
+    }
 
     /// Colour on standard output: a terminal, `NO_COLOR` unset, and not `TERM=dumb`.
     static var stdoutSupportsColor: Bool {
