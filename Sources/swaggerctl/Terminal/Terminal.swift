@@ -1,3 +1,4 @@
+import CSpawn
 import FoundationEssentials
 import SessionStorage
 import SwaggerClient
