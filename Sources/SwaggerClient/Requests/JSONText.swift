@@ -19,11 +19,6 @@ package enum JSONText {
         }
     }
 
-    /// `data`'s bytes, copied straight from its buffer: `[UInt8](data)` goes through `Sequence`'s generic paths.
-    static func bytes(of data: Data) -> [UInt8] {
-        data.withUnsafeBytes { Array($0) }
-    }
-
     /// The deepest nesting accepted, as deep as Foundation's decoders go; deeper text is refused rather than
     /// risk the stack.
     static let maximumDepth = 512
@@ -277,17 +272,9 @@ package enum JSONText {
             return index
         }
 
-        /// The closing quote of the string whose text starts at `start`.
+        /// The closing quote of the string whose text starts at `start`, before `end`.
         private func endOfString(from start: Int, before end: Int) -> Int? {
-            var index = start
-            while index < end {
-                switch bytes[index] {
-                case UInt8(ascii: "\""): return index
-                case UInt8(ascii: "\\"): index += 2
-                default: index += 1
-                }
-            }
-            return nil
+            Outliner.endOfString(bytes, from: start, count: end)
         }
 
         /// The opening quote of the string whose closing quote is at `close`.
@@ -425,7 +412,7 @@ package enum JSONText {
         /// Where the string whose text starts at `start` ends: its closing quote. Eight bytes are looked at a time
         /// for a quote or a backslash, most strings being shorter than that.
         @inline(__always)
-        private static func endOfString(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
+        fileprivate static func endOfString(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
             var index = start
             while index < count {
                 if index + 8 <= count {
