@@ -25,6 +25,14 @@ struct RefreshCrashTests {
             lines.firstIndex { $0.hasPrefix("\(call)(") && $0.contains(text) }
         }
 
+        /// Whether a `call` whose line contains `text` returned 0: ran whole, rather than killed at its entry. A
+        /// call another thread's interrupted shows its end on a later `<... call resumed>` line.
+        func returned(_ call: String, containing text: String) -> Bool {
+            guard let start = firstIndex(call, containing: text) else { return false }
+            guard lines[start].hasSuffix("<unfinished ...>") else { return lines[start].hasSuffix("= 0") }
+            return lines[(start + 1)...].contains { $0.hasPrefix("<... \(call) resumed>") && $0.hasSuffix("= 0") }
+        }
+
         /// Whether the request whose first line contains `text` was handed whole to the kernel.
         func sent(_ text: String) -> Bool {
             lines.contains {
@@ -114,12 +122,16 @@ struct RefreshCrashTests {
                 let record = try #require(try sandbox.sessions.record(server: account.server), "\(place)")
                 let tokens = try #require(try await sandbox.file.credentials(for: account), "\(place)")
                 let renewedTokens = tokens != tokensBefore
+                // The record is read from the trace, not compared: a refresh in the second of the one before
+                // gets a token with the same times, and so writes a record equal to the old one.
+                let renewedRecord = trace.returned("rename", containing: "/sessions.json\"")
                 if renewedTokens {
                     #expect(tokens.accessToken != tokensBefore.accessToken, "\(place)")
                     #expect(tokens.refreshToken != tokensBefore.refreshToken, "\(place)")
                 } else {
-                    #expect(record == recordBefore, "\(place): a new record with the spent tokens")
+                    #expect(!renewedRecord, "\(place): a new record with the spent tokens")
                 }
+                if !renewedRecord { #expect(record == recordBefore, "\(place): a record that was not renamed") }
 
                 // The session left must be usable as what it is: new tokens refresh; old ones do unless the
                 // server had already spent them (the crash came between its answer and the store).
@@ -130,7 +142,7 @@ struct RefreshCrashTests {
                     .filter { $0.hasSuffix(".tmp") }
                 #expect(leftovers.isEmpty, "\(place): \(leftovers)")
                 switch (renewedTokens, spent) {
-                case (true, _) where record == recordBefore: outcomes.newTokensOldRecord += 1
+                case (true, _) where !renewedRecord: outcomes.newTokensOldRecord += 1
                 case (true, _): outcomes.renewed += 1
                 case (false, true): outcomes.spent += 1
                 case (false, false): outcomes.unspent += 1
