@@ -4,6 +4,7 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import SwaggerModel
+import Synchronization
 
 extension APIService {
     /// The largest body `swaggerctl api` reads, for one page. Far more than any API page; a bound on a server
@@ -49,7 +50,7 @@ extension APIService {
                     method, headers: headers, body: body, to: url, accessToken: accessToken, as: use)
             }
         }
-        guard let origin = ServerURL(originOf: url) else {
+        guard let origin = lastOrigin.of(url) else {
             return .failed(.contractViolation("\(url.absoluteString.prefix(200)) is not an http or https URL"))
         }
         if let body, body.count > Self.requestBodyLimit {
@@ -120,5 +121,19 @@ extension APIService {
             url: url, status: response.status.code, reason: response.status.reasonPhrase,
             headers: response.headerFields.map { HeaderField(name: $0.name.rawName, value: $0.value) },
             body: recorder.body ?? Data())
+    }
+}
+
+/// The origin of the last URL a request went to, which every page of `api --paginate` shares: made again for each
+/// page, it was the URL's parts read and a URL parsed once more.
+final class LastOrigin: Sendable {
+    private let last = Mutex<ServerURL?>(nil)
+
+    /// The origin of `url`, as ``ServerURL/init(originOf:)`` makes it.
+    func of(_ url: URL) -> ServerURL? {
+        if let known = last.withLock({ $0 }), known.isSameOrigin(url) { return known }
+        let origin = ServerURL(originOf: url)
+        if let origin { last.withLock { $0 = origin } }
+        return origin
     }
 }

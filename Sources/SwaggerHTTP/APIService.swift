@@ -28,6 +28,7 @@ package struct APIService: Sendable {
     private var trust: TrustSettings
     private let log: (@Sendable (String) -> Void)?
     private let pool = ClientPool()
+    let lastOrigin = LastOrigin()
     /// Shared by every request of the command, and by the copies that ``trusting(_:)`` makes.
     let secretBook = SecretBook()
     /// Whether each exchange is described, for `--verbose`.

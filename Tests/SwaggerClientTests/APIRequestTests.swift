@@ -384,6 +384,60 @@ struct APIRequestTests {
         #expect(repeating.received(second, link: nil, body: again) == .repeated(second))
     }
 
+    @Test("the next page found early is the one the whole page decides, on thousands of pages and their edits")
+    func earlyAgainstWhole() {
+        let seeds = [
+            #"{"items": [{"id": 1}, {"id": 2}], "next": "/v2/items?page=2"}"#,
+            #"{"count": 9, "next": "https://api.example.com/v2/items?page=3", "results": [{"a": "}"}]}"#,
+            #"{"next": "/v2/a", "items": [1], "next": "/v2/b"}"#,
+            #"{"next": {"href": "/v2/c"}, "items": [1], "has_more": true}"#,
+            #"{"items": [1], "links": {"next": "/v2/d"}, "next": null, "total": 9}"#,
+            #"{"items": [2], "next": "", "@odata.nextLink": "/v2/e"}"#,
+            #"{"next": "https://evil.example/x", "data": [3]}"#, #"[{"next": "/v2/f"}]"#,
+        ]
+        let links: [String?] = [nil, #"</v2/items?page=9>; rel="next""#, #"</v2/items?page=1>; rel="prev""#]
+        var compared = 0
+        for (round, bytes) in Self.edited(seeds, seed: 5988, fewest: 0).enumerated() {
+            let body = Data(bytes)
+            // Each seed with each number of edits (24 rounds) with each header, and some with a limit.
+            let link = links[round / 24 % links.count]
+            // One asked early and then told of the whole page, the other only told: the same state before.
+            var early = Pagination(first: Self.first, server: Self.server, limit: round / 72 % 7 == 0 ? 1 : nil)
+            var whole = early
+            let guess = early.upcoming(after: Self.first, link: link, body: body)
+            let decided = early.received(Self.first, link: link, body: body)
+            #expect(
+                decided == whole.received(Self.first, link: link, body: body),
+                "\(String(decoding: bytes, as: UTF8.self))")
+            if guess != nil, case .fetch = decided { compared += 1 }
+            // And on from there: the page decided is fetched, and counted, by both.
+            #expect(early.count == whole.count)
+        }
+        #expect(compared > 500)
+    }
+
+    @Test("a next link is resolved against its page as Foundation resolves it, whatever its form")
+    func resolvedAsFoundation() throws {
+        let pages = [
+            "https://api.example.com/v2/items?page=1", "http://user:pw@127.0.0.1:8080/a/b/c?x=1#f",
+            "http://[::1]:8080/list", "https://example.com", "https://example.com?page=1", "HTTPS://Example.COM:443/a/",
+        ]
+        let targets = [
+            "/v2/items?page=2", "/p/2.json", "/", "/a/../b", "/a/./b", "/.hidden", "/a/b/..", "//other.example/x",
+            "/x?cursor=a%2Fb%3D&n=1#top", "/%2e%2e/x", "/a b", "/ä/ö?q=ü", "/x\\y", "?page=3", "#frag", "page=3",
+            "../up", "items?page=2", "https://other.example/x", "/x?next=/a/../b", "/x#a/./b", "",
+        ]
+        for page in pages {
+            let base = try #require(URL(string: page))
+            for target in targets {
+                let expected = URL(string: target, relativeTo: base)?.absoluteURL
+                let resolved = Pagination.resolve(target, against: base)
+                #expect(resolved?.absoluteString == expected?.absoluteString, "\(target) on \(page)")
+                #expect(resolved?.baseURL == nil)
+            }
+        }
+    }
+
     // MARK: - JSON text
 
     @Test("indenting keeps member order, number spellings and escapes, and empty containers stay on one line")

@@ -45,6 +45,10 @@ struct ServerURLTests {
             ("http://example.com/api", "http://example.co/api", false),
             ("http://example.com/api", "http://user@example.community/api", false),
             ("http://example.com/api", "ftp://example.com/api", false),
+            // Its text begins with the origin, and the authority goes on past it.
+            ("http://127.0.0.1:8080/api", "http://127.0.0.1:8080@evil.example/x", false),
+            ("http://example.com/api", "http://example.com?page=2", true),
+            ("http://example.com/api", "http://example.com#top", true),
         ])
     func sameOrigin(server: String, url: String, expected: Bool) throws {
         #expect(try ServerURL(server).isSameOrigin(#require(URL(string: url))) == expected)

@@ -62,6 +62,9 @@ package struct Pagination: Sendable {
     private var seen = 0
     /// The last page's list, as sent, to know a page that repeats it.
     private var lastItems: Data?
+    /// The page that ``upcoming(after:link:body:)`` found from the `Link` header or the `next` member, with what it
+    /// read: the same header and member in the whole page make the same decision, which `received` then takes.
+    private var early: (page: URL, link: String?, nextMember: String?, next: URL)?
 
     /// Starts with the first page, which the owner fetches; `limit`, the most pages to fetch, includes it.
     package init(first: URL, server: ServerURL, limit: Int? = nil, pageParameter: String? = nil) {
@@ -76,6 +79,7 @@ package struct Pagination: Sendable {
 
     /// A page arrived, successfully. `link` is its `Link` header fields, joined by commas, if any.
     package mutating func received(_ url: URL, link: String?, body: Data) -> Next {
+        let early = self.early.take()
         // Read once, for its structure: the members found, the list found and counted, without a copy of each item.
         let page = JSONText.outline(of: body)
         if let page, let list = page.list, page.count > 0 {
@@ -86,6 +90,11 @@ package struct Pagination: Sendable {
             lastItems = items
         }
         seen += page?.count ?? 0
+        // Nothing was fetched since the early page passed `verdict`, which would pass it again.
+        if let early, early.page == url, early.link == link, page?.members?["next"] == early.nextMember {
+            fetched.insert(early.next.absoluteString)
+            return .fetch(early.next)
+        }
         let next: URL
         switch Self.next(after: url, link: link, members: page?.members, seen: seen, pageParameter: pageParameter) {
         case .last: return .complete
@@ -103,10 +112,14 @@ package struct Pagination: Sendable {
     /// prepares it while this page is read and shown. It passes the tests of every page fetched (the server's
     /// origin, not fetched before, within the limit), so the token goes nowhere else; when `received` decides
     /// otherwise (the page repeats the last, or a member between the edges says more), the request is given up.
-    package func upcoming(after url: URL, link: String?, body: Data) -> URL? {
-        let found = Self.next(
-            after: url, link: link, members: JSONText.edgeMembers(of: body), seen: seen, pageParameter: pageParameter)
+    package mutating func upcoming(after url: URL, link: String?, body: Data) -> URL? {
+        early = nil
+        let members = JSONText.edgeMembers(of: body)
+        let leading = Self.leading(after: url, link: link, next: members?["next"])
+        let found =
+            leading ?? Self.next(after: url, link: link, members: members, seen: seen, pageParameter: pageParameter)
         guard case .next(let next) = found, case .fetch = verdict(on: next) else { return nil }
+        if leading != nil { early = (url, link, members?["next"], next) }
         return next
     }
 
@@ -142,28 +155,13 @@ package struct Pagination: Sendable {
     static func next(
         after url: URL, link: String?, members: JSONText.ObjectText?, seen: Int = 0, pageParameter: String? = nil
     ) -> Link {
-        // A Link header pages only when it has pagination's relations; one that only describes the answer
-        // (`rel="describedby"`) leaves the body to say.
-        if let link {
-            if let target = LinkHeader.target(of: "next", in: link) {
-                return URL(string: target, relativeTo: url).map { .next($0.absoluteURL) } ?? .last
-            }
-            if ["prev", "previous", "first", "last"].contains(where: { LinkHeader.target(of: $0, in: link) != nil }) {
-                return .last
-            }
-        }
+        if let leading = leading(after: url, link: link, next: members?["next"]) { return leading }
         // Read as text, not decoded: a page is still a page when some number in it is too large for a Double.
         guard let members else { return .last }
         let nested = linkHolders.compactMap { members[$0].flatMap { JSONText.members(of: Data($0.utf8)) } }
-        for text in [members["next"], members["@odata.nextLink"]] + nested.map({ $0["next"] }) {
-            guard let text else { continue }
-            if text == "null" { return .last }
-            // A URL, or JSON:API's and HAL's link object, {"href": URL}. Anything else (a page number) is left to the
-            // rules below, and is no reason to stop.
-            guard let target = Self.string(text) ?? JSONText.members(of: Data(text.utf8))?["href"].flatMap(Self.string)
-            else { continue }
-            guard !target.isEmpty else { return .last }
-            return URL(string: target, relativeTo: url).map { .next($0.absoluteURL) } ?? .last
+        for text in [members["@odata.nextLink"]] + nested.map({ $0["next"] }) {
+            guard let text, let found = Self.link(after: url, in: text) else { continue }
+            return found
         }
         switch members["has_more"] {
         case "true": return following(url, "page").map(Link.next) ?? .last
@@ -207,6 +205,68 @@ package struct Pagination: Sendable {
             return following(url, parameter).map(Link.next) ?? .last
         }
         return lists.isEmpty || positions.isEmpty ? .last : .unknown(members: lists + positions)
+    }
+
+    /// What the `Link` header, else the body's `next` member (its text as sent), say of the next page; `nil` when
+    /// neither does, for the other members to say. They come first, and are the same whether read from the whole
+    /// page or from its edges.
+    private static func leading(after url: URL, link: String?, next: String?) -> Link? {
+        // A Link header pages only when it has pagination's relations; one that only describes the answer
+        // (`rel="describedby"`) leaves the body to say.
+        if let link {
+            if let target = LinkHeader.target(of: "next", in: link) {
+                return resolve(target, against: url).map(Link.next) ?? .last
+            }
+            if ["prev", "previous", "first", "last"].contains(where: { LinkHeader.target(of: $0, in: link) != nil }) {
+                return .last
+            }
+        }
+        return next.flatMap { Self.link(after: url, in: $0) }
+    }
+
+    /// What a member that links to the next page says: `null` or `""` that there is none; a URL, or JSON:API's and
+    /// HAL's link object, `{"href": URL}`, where it is. Anything else (a page number) is `nil`, left to the rules
+    /// that follow, and no reason to stop.
+    private static func link(after url: URL, in text: String) -> Link? {
+        if text == "null" { return .last }
+        guard let target = Self.string(text) ?? JSONText.members(of: Data(text.utf8))?["href"].flatMap(Self.string)
+        else { return nil }
+        guard !target.isEmpty else { return .last }
+        return resolve(target, against: url).map(Link.next) ?? .last
+    }
+
+    /// `target` resolved against the page at `url` (RFC 3986 §5.2), with no base left in the URL.
+    static func resolve(_ target: String, against url: URL) -> URL? {
+        var target = target
+        var page = url.absoluteString
+        // A path from the root without dot segments, as most servers write a next link, is the page's scheme and
+        // authority and then itself: made by the general resolution, the URL is built and parsed twice over.
+        let joined = target.withUTF8 { path -> String? in
+            guard path.first == UInt8(ascii: "/"), path.count < 2 || path[1] != UInt8(ascii: "/") else { return nil }
+            for index in path.indices
+            where path[index] == UInt8(ascii: "\\")
+                || path[index] == UInt8(ascii: "/")
+                    && index + 1 < path.count && path[index + 1] == UInt8(ascii: ".")
+            {
+                return nil
+            }
+            return page.withUTF8 { base -> String? in
+                guard let colon = base.firstIndex(of: UInt8(ascii: ":")), colon + 3 <= base.count,
+                    base[colon + 1] == UInt8(ascii: "/"), base[colon + 2] == UInt8(ascii: "/")
+                else { return nil }
+                let end =
+                    base[(colon + 3)...].firstIndex {
+                        $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+                    } ?? base.count
+                return String(unsafeUninitializedCapacity: end + path.count) { text in
+                    _ = text.initialize(fromContentsOf: base[..<end])
+                    _ = text[end...].initialize(fromContentsOf: path)
+                    return end + path.count
+                }
+            }
+        }
+        if let joined { return URL(string: joined) }
+        return URL(string: target, relativeTo: url)?.absoluteURL
     }
 
     /// A JSON string's value; `nil` for `null` or anything else.

@@ -43,6 +43,8 @@ struct Redactor: Sendable {
 
     /// Adds `secrets`, such as the tokens of an answer, to those hidden by value.
     mutating func learn(_ more: [String?]) {
+        // Every page of `api --paginate` brings the token again, known since the first.
+        guard more.contains(where: { $0.map { !secrets.contains($0) } ?? false }) else { return }
         let known = Set(secrets)
         let new = more.compactMap { $0 }.filter { $0.count >= Self.shortest && !known.contains($0) }
         // Longest first, so that a secret that holds another is hidden whole.

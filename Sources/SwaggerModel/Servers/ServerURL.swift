@@ -8,6 +8,8 @@ package struct ServerURL: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The canonical text, such as `https://host/api`.
     package let string: String
     package let url: URL
+    /// How many bytes of ``string`` are the origin, `scheme://host[:port]`.
+    private let originLength: Int
 
     /// Parses and normalises a base URL.
     /// - Parameter text: What the person typed, such as `HTTPS://Host/api/`.
@@ -52,6 +54,7 @@ package struct ServerURL: Sendable, Hashable, Codable, CustomStringConvertible {
         }
         self.url = url
         self.string = url.absoluteString
+        originLength = Self.originLength(of: string)
     }
 
     package var description: String { string }
@@ -104,12 +107,38 @@ package struct ServerURL: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Whether `url` has this base URL's scheme, host and port: the only place a session's token may go
     /// for `swaggerctl api`.
     package func isSameOrigin(_ url: URL) -> Bool {
-        guard let theirs = Self.originText(of: url)?.utf8 else { return false }
         // This base URL is canonical (lower case, no default port, no user): its origin is its text up to the path.
-        let own = string.utf8
-        guard own.starts(with: theirs) else { return false }
-        let rest = own.dropFirst(theirs.count)
-        return rest.first == nil || rest.first == UInt8(ascii: "/")
+        // A URL whose text begins with that origin and then its path, query or fragment is on it, whatever else it
+        // holds: with no `@` before them it has no user, and the host and port end there. Any other spelling of
+        // the origin (capitals, the default port) is read by its parts.
+        var text = url.absoluteString
+        var own = string
+        let length = originLength
+        let spelledAsOwn = text.withUTF8 { theirs in
+            own.withUTF8 { mine in
+                guard theirs.count >= length, theirs.prefix(length).elementsEqual(mine.prefix(length)) else {
+                    return false
+                }
+                return theirs.count == length
+                    || [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains(theirs[length])
+            }
+        }
+        guard !spelledAsOwn else { return true }
+        guard let theirs = Self.originText(of: url) else { return false }
+        return theirs.utf8.elementsEqual(string.utf8.prefix(length))
+    }
+
+    /// How many bytes of `canonical`, a base URL's text, are its origin: all but its path, as it has no query or
+    /// fragment.
+    private static func originLength(of canonical: String) -> Int {
+        var text = canonical
+        return text.withUTF8 { bytes in
+            // `http://` or `https://`: the host begins after the first two slashes, and the path at the next.
+            guard let first = bytes.firstIndex(of: UInt8(ascii: "/")), first + 2 <= bytes.count else {
+                return bytes.count
+            }
+            return bytes[(first + 2)...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+        }
     }
 
     /// The origin of `url` as a server, `scheme://host[:port]`; `nil` when `url` is not http or https.
@@ -117,6 +146,7 @@ package struct ServerURL: Sendable, Hashable, Codable, CustomStringConvertible {
         // Made from a URL already parsed: its text is canonical as it is, and is parsed once more only to be a URL.
         guard let text = Self.originText(of: url), let origin = URL(string: text) else { return nil }
         string = origin.absoluteString
+        originLength = Self.originLength(of: string)
         self.url = origin
     }
 
