@@ -101,9 +101,12 @@ let package = Package(
                 // OpenAPI documents in YAML, for discovery.
                 "CYAML",
                 "CJQ",
+                "CJSONScan",
             ],
             swiftSettings: essentialsOnly
         ),
+        // The bytes of a page's JSON that its structure is read from, found sixteen at a time (JSONText.outline).
+        .target(name: "CJSONScan"),
         .executableTarget(
             name: "swaggerctl",
             dependencies: [

@@ -494,6 +494,75 @@ struct APIRequestTests {
         }
     }
 
+    /// Outlines `bytes`, without a fault, and when they are a JSON object or array, expects what a parser finds:
+    /// the members, each value, the list and its count. Whether they were compared.
+    static func outlinedAsParsed(_ bytes: [UInt8]) throws -> Bool {
+        func canonical(_ value: Any) throws -> Data {
+            try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+        }
+        func canonical(_ text: Data) throws -> Data {
+            try canonical(JSONSerialization.jsonObject(with: text, options: .fragmentsAllowed))
+        }
+        let outline = JSONText.outline(of: Data(bytes))
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard JSONText.isJSON(Data(bytes)),
+            let parsed = try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed),
+            parsed is [String: Any] || parsed is [Any]
+        else { return false }
+        let page = try #require(outline, "\(text)")
+        if let object = parsed as? [String: Any] {
+            let ranges = try #require(page.members?.ranges, "\(text)")
+            // A key is kept as written, escapes and all.
+            let keys = try ranges.keys.map { try JSONDecoder().decode(String.self, from: Data("\"\($0)\"".utf8)) }
+            #expect(Set(keys) == Set(object.keys), "\(text)")
+            for (key, range) in ranges {
+                let decoded = try JSONDecoder().decode(String.self, from: Data("\"\(key)\"".utf8))
+                let value = try #require(object[decoded], "\(text)")
+                #expect(try canonical(page.bytes[range]) == canonical(value), "\(text)")
+            }
+            let list = JSONText.itemKeys.lazy.compactMap { object[$0] as? [Any] }.first
+            #expect(try page.list.map { try canonical(page.bytes[$0]) } == list.map(canonical), "\(text)")
+            #expect(page.count == list?.count ?? 0, "\(text)")
+        } else {
+            #expect(page.members == nil && page.count == (parsed as? [Any])?.count, "\(text)")
+        }
+        return true
+    }
+
+    @Test("a long page's outline is what a parser finds, and the same wherever its blocks of 64 bytes fall")
+    func outlineOfLongPages() throws {
+        // Strings with escaped quotes and backslashes, brackets and commas inside them, and containers within.
+        let values = [
+            #""a""#, #""he said \"hi\"""#, #""[{,}]""#, #""back\\slash\\""#, "12", "true", "null", #""\\""#,
+            #""\"""#, #""ünï, \u0041""#, #"{"k": [1, "]"]}"#, "[]", "{}", #"[[{"x": ","}], "}"]"#,
+        ]
+        var generator = SplitMix64(seed: 6455)
+        func value() -> String { values[Int(generator.next() % UInt64(values.count))] }
+        let seeds = (0..<40).map { round -> String in
+            let items = (0..<Int(generator.next() % 30)).map { index in
+                round % 4 == 0 ? value() : #"{"id": \#(index), "s": \#(value()), "t": [\#(value()), \#(value())]}"#
+            }
+            let list = "[" + items.joined(separator: ",") + "]"
+            return round % 5 == 0 ? list : #"{"count": \#(items.count), "items": \#(list), "next": "/p/2"}"#
+        }
+        #expect(try seeds.allSatisfy { try Self.outlinedAsParsed(Array($0.utf8)) })
+        let edited = Self.edited(seeds, seed: 2731, fewest: 1)
+        #expect(try edited.count(where: Self.outlinedAsParsed) > 300)
+        // The blocks start where a list's contents do: spaces after its `[` move every block boundary.
+        func shape(_ bytes: [UInt8]) -> [String]? {
+            JSONText.outline(of: Data(bytes)).map { ($0.members?.ranges.keys.sorted() ?? []) + ["\($0.count)"] }
+        }
+        for (round, bytes) in edited.enumerated() {
+            // Unless an edit put that `[` in a key, which the spaces would then change.
+            guard let open = bytes.firstIndex(of: UInt8(ascii: "[")),
+                shape(bytes)?.contains(where: { $0.contains("[") }) != true
+            else { continue }
+            var moved = bytes
+            moved.insert(contentsOf: repeatElement(UInt8(ascii: " "), count: 1 + round % 63), at: open + 1)
+            #expect(shape(moved) == shape(bytes), "\(String(decoding: bytes, as: UTF8.self))")
+        }
+    }
+
     @Test("a page's outline finds what a parser finds in JSON, on thousands of texts and their edits")
     func outlineAgainstFoundation() throws {
         let seeds = [
@@ -503,40 +572,7 @@ struct APIRequestTests {
             // Strings longer than the eight bytes read at a time, with a quote or a backslash past them.
             #"{"results": ["abcdefghij\"kl]mnopqrstu\\", "0123456789abcdef", "x"], "next": "/p/2?q=\"]\""}"#,
         ]
-        func canonical(_ value: Any) throws -> Data {
-            try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
-        }
-        func canonical(_ text: Data) throws -> Data {
-            try canonical(JSONSerialization.jsonObject(with: text, options: .fragmentsAllowed))
-        }
-        var compared = 0
-        for bytes in Self.edited(seeds, seed: 8288, fewest: 0) {
-            // Every text is outlined without a fault; a JSON object or array, as a parser reads it.
-            let outline = JSONText.outline(of: Data(bytes))
-            let text = String(decoding: bytes, as: UTF8.self)
-            guard JSONText.isJSON(Data(bytes)),
-                let parsed = try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed),
-                parsed is [String: Any] || parsed is [Any]
-            else { continue }
-            let page = try #require(outline, "\(text)")
-            if let object = parsed as? [String: Any] {
-                let ranges = try #require(page.members?.ranges, "\(text)")
-                // A key is kept as written, escapes and all.
-                let keys = try ranges.keys.map { try JSONDecoder().decode(String.self, from: Data("\"\($0)\"".utf8)) }
-                #expect(Set(keys) == Set(object.keys), "\(text)")
-                for (key, range) in ranges {
-                    let decoded = try JSONDecoder().decode(String.self, from: Data("\"\(key)\"".utf8))
-                    let value = try #require(object[decoded], "\(text)")
-                    #expect(try canonical(page.bytes[range]) == canonical(value), "\(text)")
-                }
-                let list = JSONText.itemKeys.lazy.compactMap { object[$0] as? [Any] }.first
-                #expect(try page.list.map { try canonical(page.bytes[$0]) } == list.map(canonical), "\(text)")
-                #expect(page.count == list?.count ?? 0, "\(text)")
-            } else {
-                #expect(page.members == nil && page.count == (parsed as? [Any])?.count, "\(text)")
-            }
-            compared += 1
-        }
+        let compared = try Self.edited(seeds, seed: 8288, fewest: 0).count(where: Self.outlinedAsParsed)
         #expect(compared > 1500)
         // Brackets that do not close, or text after them, outline nothing; a trailing comma does not stop it.
         #expect(JSONText.outline(of: Data(#"{"items": [1, 2"#.utf8)) == nil)

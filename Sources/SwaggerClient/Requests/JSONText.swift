@@ -1,3 +1,4 @@
+import CJSONScan
 import FoundationEssentials
 import SwaggerModel
 
@@ -320,13 +321,16 @@ package enum JSONText {
                 return nil
             }
             let isObject = bytes[index] == UInt8(ascii: "{")
-            // The level whose arrays are counted: the top-level array's, or its members'.
-            let countedDepth = isObject ? 2 : 1
             var found = Found(start: index)
-            var depth = 1
-            // The array being counted: where it opened, and the commas of its own level so far.
-            var counted = index
-            var commas = 0
+            guard isObject else {
+                guard let (close, commas) = endOfList(bytes, from: index + 1, count: count) else { return nil }
+                if bytes[close] == UInt8(ascii: "]") {
+                    found.arrayCounts[index] = isEmpty(bytes, from: index + 1, to: close) ? 0 : commas + 1
+                }
+                var end = close + 1
+                while end < count, bytes[end].isSpace { end += 1 }
+                return end == count ? found : nil
+            }
             // The top-level member being read: where its key starts, and where its value does once past its colon.
             var key: Range<Int>?
             var valueStart = -1
@@ -346,53 +350,85 @@ package enum JSONText {
                     let open = index
                     guard let close = endOfString(bytes, from: index + 1, count: count) else { return nil }
                     index = close
-                    if depth == 1, isObject, valueStart < 0 { key = (open + 1)..<index }
+                    if valueStart < 0 { key = (open + 1)..<index }
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    if depth == 1, isObject, byte == UInt8(ascii: "[") {
-                        depth = 2
-                        counted = index
-                        commas = 0
-                    } else {
-                        // A value below the levels that matter: passed whole, its brackets and strings only.
-                        guard let close = endOfContainer(bytes, from: index + 1, count: count) else { return nil }
-                        index = close
+                    // A member's value that is a container, passed whole; a list, most of a page, is counted.
+                    guard let (close, commas) = endOfList(bytes, from: index + 1, count: count) else { return nil }
+                    if byte == UInt8(ascii: "["), bytes[close] == UInt8(ascii: "]") {
+                        found.arrayCounts[index] = isEmpty(bytes, from: index + 1, to: close) ? 0 : commas + 1
                     }
+                    index = close
                 case UInt8(ascii: ","):
-                    if depth == countedDepth { commas += 1 }
-                    if depth == 1, isObject {
-                        note(&found, key: key, value: valueStart, end: index, in: bytes)
-                        key = nil
-                        valueStart = -1
-                    }
+                    note(&found, key: key, value: valueStart, end: index, in: bytes)
+                    key = nil
+                    valueStart = -1
                 case UInt8(ascii: ":"):
-                    if depth == 1, isObject, key != nil, valueStart < 0 {
+                    if key != nil, valueStart < 0 {
                         valueStart = index + 1
                         while valueStart < count, bytes[valueStart].isSpace { valueStart += 1 }
                     }
-                default:  // `]` or `}`
-                    if depth == countedDepth, byte == UInt8(ascii: "]") {
-                        var first = counted + 1
-                        while bytes[first].isSpace { first += 1 }
-                        found.arrayCounts[counted] = first == index ? 0 : commas + 1
-                    }
-                    if depth == 1, isObject { note(&found, key: key, value: valueStart, end: index, in: bytes) }
-                    depth -= 1
-                    if depth == 0 {
-                        index += 1
-                        while index < count, bytes[index].isSpace { index += 1 }
-                        return index == count ? found : nil
-                    }
+                default:  // `]` or `}`: the object's end.
+                    note(&found, key: key, value: valueStart, end: index, in: bytes)
+                    index += 1
+                    while index < count, bytes[index].isSpace { index += 1 }
+                    return index == count ? found : nil
                 }
                 index += 1
             }
             return nil
         }
 
-        /// Where the object or array whose contents start at `start` closes, its strings passed whole: most of a
-        /// page is its items, and they are passed here.
-        private static func endOfContainer(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
+        /// Whether the text between `start` and `end` is only space.
+        private static func isEmpty(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
+            var index = start
+            while index < end, bytes[index].isSpace { index += 1 }
+            return index == end
+        }
+
+        /// Where the array or object whose contents start at `start` closes, and how many commas of its own level
+        /// it holds. Read 64 bytes at a time: the quotes, backslashes, brackets and commas of a block are found
+        /// together (`swaggerctl_json_classify`), its strings are the bytes between quotes (a running XOR of the
+        /// quotes' bits), and only the brackets and commas outside them are visited. A block with a backslash,
+        /// whose quotes may be escaped, and the last bytes are read one at a time.
+        static func endOfList(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> (close: Int, commas: Int)?
+        {
             var index = start
             var depth = 1
+            var commas = 0
+            // All ones when the block starts inside a string, whose opening quote was in a block before.
+            var inString: UInt64 = 0
+            while index + 64 <= count {
+                let block = swaggerctl_json_classify(bytes + index)
+                guard block.backslashes == 0 else { break }
+                // The bit of each byte from an opening quote up to its closing one, the closing one not included.
+                var strings = block.quotes
+                strings ^= strings << 1
+                strings ^= strings << 2
+                strings ^= strings << 4
+                strings ^= strings << 8
+                strings ^= strings << 16
+                strings ^= strings << 32
+                strings ^= inString
+                inString = 0 &- (strings >> 63)
+                var marks = (block.opens | block.closes | block.commas) & ~strings
+                while marks != 0 {
+                    let bit: UInt64 = marks & (0 &- marks)
+                    if block.opens & bit != 0 {
+                        depth += 1
+                    } else if block.closes & bit != 0 {
+                        depth -= 1
+                        if depth == 0 { return (index + bit.trailingZeroBitCount, commas) }
+                    } else if depth == 1 {
+                        commas += 1
+                    }
+                    marks &= marks &- 1
+                }
+                index += 64
+            }
+            if inString != 0 {
+                guard let close = endOfString(bytes, from: index, count: count) else { return nil }
+                index = close + 1
+            }
             while index < count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
@@ -402,7 +438,9 @@ package enum JSONText {
                     depth += 1
                 } else if byte | 0x20 == UInt8(ascii: "}") {  // `}` or `]`.
                     depth -= 1
-                    if depth == 0 { return index }
+                    if depth == 0 { return (index, commas) }
+                } else if byte == UInt8(ascii: ","), depth == 1 {
+                    commas += 1
                 }
                 index += 1
             }
