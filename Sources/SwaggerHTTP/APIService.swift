@@ -250,7 +250,9 @@ final class ClientPool: Sendable {
             // No tracer is ever bootstrapped: without this, each request would ask the configuration for one, by a
             // dynamic cast.
             configuration.tracing.tracer = nil
-            configuration.timeout = .init(connect: TimeAmount(min(timeout, .seconds(5))), read: TimeAmount(timeout))
+            // No read timeout: each request's deadline (HTTPClientTransport) bounds the whole exchange by the same
+            // length, so an idle read could never outlast it, and the timer was set and cancelled at every request.
+            configuration.timeout = .init(connect: TimeAmount(min(timeout, .seconds(5))), read: nil)
             // A refused connection is retried with backoff until the connect timeout by default, so a server
             // that is down took five seconds to report. One command makes one request; like curl, it fails at
             // once.
