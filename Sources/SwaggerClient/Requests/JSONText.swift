@@ -295,8 +295,9 @@ package enum JSONText {
         }
     }
 
-    /// The scan of ``outline(of:)``: a loop with a depth, not a descent, since nothing below the second level
-    /// matters but where strings and brackets are. Most bytes are none of those, and pass one test of a mask.
+    /// The scan of ``outline(of:)``: a loop over the top-level object's members, which passes each value that is a
+    /// container whole (``endOfContainer(_:from:count:)``), since nothing below that level matters but where strings
+    /// and brackets are. Most bytes of the members are none of those, and pass one test of a mask.
     private enum Outliner {
         struct Found {
             /// Where the top-level object or array starts.
@@ -323,13 +324,10 @@ package enum JSONText {
             let isObject = bytes[index] == UInt8(ascii: "{")
             var found = Found(start: index)
             guard isObject else {
-                guard let (close, commas) = endOfList(bytes, from: index + 1, count: count) else { return nil }
-                if bytes[close] == UInt8(ascii: "]") {
-                    found.arrayCounts[index] = isEmpty(bytes, from: index + 1, to: close) ? 0 : commas + 1
+                guard let close = passContainer(opening: index, in: bytes, count: count, noting: &found) else {
+                    return nil
                 }
-                var end = close + 1
-                while end < count, bytes[end].isSpace { end += 1 }
-                return end == count ? found : nil
+                return isEmpty(bytes, from: close + 1, to: count) ? found : nil
             }
             // The top-level member being read: where its key starts, and where its value does once past its colon.
             var key: Range<Int>?
@@ -353,9 +351,8 @@ package enum JSONText {
                     if valueStart < 0 { key = (open + 1)..<index }
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     // A member's value that is a container, passed whole; a list, most of a page, is counted.
-                    guard let (close, commas) = endOfList(bytes, from: index + 1, count: count) else { return nil }
-                    if byte == UInt8(ascii: "["), bytes[close] == UInt8(ascii: "]") {
-                        found.arrayCounts[index] = isEmpty(bytes, from: index + 1, to: close) ? 0 : commas + 1
+                    guard let close = passContainer(opening: index, in: bytes, count: count, noting: &found) else {
+                        return nil
                     }
                     index = close
                 case UInt8(ascii: ","):
@@ -369,13 +366,23 @@ package enum JSONText {
                     }
                 default:  // `]` or `}`: the object's end.
                     note(&found, key: key, value: valueStart, end: index, in: bytes)
-                    index += 1
-                    while index < count, bytes[index].isSpace { index += 1 }
-                    return index == count ? found : nil
+                    return isEmpty(bytes, from: index + 1, to: count) ? found : nil
                 }
                 index += 1
             }
             return nil
+        }
+
+        /// Passes the array or object that opens at `open`; returns where it closes. An array's elements are counted
+        /// into `found`.
+        private static func passContainer(
+            opening open: Int, in bytes: UnsafePointer<UInt8>, count: Int, noting found: inout Found
+        ) -> Int? {
+            guard let (close, commas) = endOfContainer(bytes, from: open + 1, count: count) else { return nil }
+            if bytes[open] == UInt8(ascii: "["), bytes[close] == UInt8(ascii: "]") {
+                found.arrayCounts[open] = isEmpty(bytes, from: open + 1, to: close) ? 0 : commas + 1
+            }
+            return close
         }
 
         /// Whether the text between `start` and `end` is only space.
@@ -390,8 +397,9 @@ package enum JSONText {
         /// together (`swaggerctl_json_classify`), its strings are the bytes between quotes (a running XOR of the
         /// quotes' bits), and only the brackets and commas outside them are visited. A block with a backslash,
         /// whose quotes may be escaped, and the last bytes are read one at a time.
-        static func endOfList(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> (close: Int, commas: Int)?
-        {
+        static func endOfContainer(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> (
+            close: Int, commas: Int
+        )? {
             var index = start
             var depth = 1
             var commas = 0
