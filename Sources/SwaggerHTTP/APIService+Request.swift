@@ -94,7 +94,7 @@ extension APIService {
                     headers: answer.head.headers.map { HeaderField(name: $0.name, value: $0.value) },
                     body: method == .head ? Data() : answer.body.withUnsafeReadableBytes { Data($0) })
             },
-            abandon: { first?.task.cancel() })
+            abandon: { first.map(transport.abandon) })
     }
 
     /// What `swaggerctl api` accepts: JSON first, anything else after.

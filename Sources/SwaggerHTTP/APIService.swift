@@ -28,6 +28,7 @@ package struct APIService: Sendable {
     private var trust: TrustSettings
     private let log: (@Sendable (String) -> Void)?
     private let pool = ClientPool()
+    private let deadlines: Deadlines<HTTPClient.Task<ResponseCollector.Answer>>
     let lastOrigin = LastOrigin()
     /// Shared by every request of the command, and by the copies that ``trusting(_:)`` makes.
     let secretBook = SecretBook()
@@ -43,6 +44,9 @@ package struct APIService: Sendable {
         delegate: (any APIServiceDelegate)? = nil, log: (@Sendable (String) -> Void)? = nil
     ) {
         self.timeout = timeout
+        deadlines = Deadlines(timeout: TimeAmount(timeout), on: CommandLoop.group.next()) {
+            $0.fail(reason: HTTPClientError.deadlineExceeded)
+        }
         self.proxies = proxies
         self.trust = trust
         self.delegate = delegate
@@ -157,7 +161,7 @@ package struct APIService: Sendable {
     /// The transport through `proxy`, which reads at most `limit` bytes of an answer's body.
     func transport(through proxy: ProxySettings.Proxy?, limit: Int) -> HTTPClientTransport {
         HTTPClientTransport(
-            client: pool.client(through: proxy, timeout: timeout, trust: trust), timeout: timeout, limit: limit)
+            client: pool.client(through: proxy, timeout: timeout, trust: trust), deadlines: deadlines, limit: limit)
     }
 
     /// Runs `call` to `origin` between the delegate's waiting on and off, classifying what it throws (with the
@@ -250,7 +254,7 @@ final class ClientPool: Sendable {
             // No tracer is ever bootstrapped: without this, each request would ask the configuration for one, by a
             // dynamic cast.
             configuration.tracing.tracer = nil
-            // No read timeout: each request's deadline (HTTPClientTransport) bounds the whole exchange by the same
+            // No read timeout: each request's deadline (``Deadlines``) bounds the whole exchange by the same
             // length, so an idle read could never outlast it, and the timer was set and cancelled at every request.
             configuration.timeout = .init(connect: TimeAmount(min(timeout, .seconds(5))), read: nil)
             // A refused connection is retried with backoff until the connect timeout by default, so a server

@@ -13,15 +13,16 @@ import SwaggerModel
 /// async sequence with its back-pressure between the loop and the task, and, in AsyncHTTPClient's async API, a
 /// task and an actor of its own for cancellation, which run on Swift's cooperative pool and so start its threads.
 /// The deadline bounds the whole exchange, from connecting to the answer's last byte: a server that drips its
-/// body one byte a second runs into it as surely as one that never answers.
+/// body one byte a second runs into it as surely as one that never answers. ``Deadlines`` keeps it, as
+/// AsyncHTTPClient's own deadline would, with one timer for all the service's requests.
 ///
 /// A request body is sent as bytes: as a stream, AsyncHTTPClient (1.37) failed one to three requests in a hundred
 /// with `remoteConnectionClosed` against a server that ends its answer by closing the connection before it has
 /// seen the stream's end, although the whole answer had arrived.
 struct HTTPClientTransport: ClientTransport {
     var client: HTTPClient
-    /// The bound on the whole exchange.
-    var timeout: Duration
+    /// The bound on each whole exchange.
+    var deadlines: Deadlines<HTTPClient.Task<ResponseCollector.Answer>>
     /// The most of an answer's body that is read, as ``ResponseCollector`` applies it.
     var limit: Int
 
@@ -60,13 +61,20 @@ struct HTTPClientTransport: ClientTransport {
     struct Exchange: Sendable {
         let task: HTTPClient.Task<ResponseCollector.Answer>
         let collector: ResponseCollector
+        fileprivate let deadline: Deadlines<HTTPClient.Task<ResponseCollector.Answer>>.Ticket
     }
 
     /// Starts `request`. On the command's loop with a connection free, the request is written before this returns.
     func start(_ request: HTTPClient.Request) -> Exchange {
         let collector = ResponseCollector(limit: limit)
-        let task = client.execute(request: request, delegate: collector, deadline: .now() + TimeAmount(timeout))
-        return Exchange(task: task, collector: collector)
+        let task = client.execute(request: request, delegate: collector)
+        return Exchange(task: task, collector: collector, deadline: deadlines.watch(task))
+    }
+
+    /// Gives up a started exchange that will not be collected.
+    func abandon(_ exchange: Exchange) {
+        exchange.task.cancel()
+        deadlines.release(exchange.deadline)
     }
 
     /// The answer to `request`, read whole, or to the limit for an error answer, within the deadline.
@@ -76,6 +84,7 @@ struct HTTPClientTransport: ClientTransport {
 
     /// The answer of a started exchange, as ``collect(_:)-(HTTPClient.Request)`` reads it.
     func collect(_ exchange: Exchange) async throws -> ResponseCollector.Answer {
+        defer { deadlines.release(exchange.deadline) }
         do {
             return try await withTaskCancellationHandler {
                 try await exchange.task.futureResult.get()

@@ -148,6 +148,9 @@ extension SwaggerCtl {
         }
 
         func run() async throws {
+            // Read once: each read of a flag goes through argument-parser's generic wrapper, and the closure
+            // that prints a page runs for every page.
+            let (include, silent, slurp, paginate) = (self.include, self.silent, self.slurp, self.paginate)
             let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
             let rawFields = try rawField.map { (argument) throws(SwaggerError) in try Self.field(argument, .raw) }
             let fields =
