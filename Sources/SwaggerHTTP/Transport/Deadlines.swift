@@ -4,10 +4,10 @@ import Synchronization
 /// The deadlines of a service's requests, kept by one timer rather than one each.
 ///
 /// Given a deadline, AsyncHTTPClient sets a timer for each request and cancels it when the answer is in: 11,000
-/// of the 274,000 instructions of a page of `api --paginate`. Here a request's deadline is noted, and a timer is set only
-/// when none is, for the earliest deadline noted; a request that ends takes its note away and leaves the timer.
-/// When the timer fires, it expires what is past its deadline and is set again for the earliest left. Every
-/// request of a service is given the same time from when it starts, so the notes are in the order of their
+/// of the 274,000 instructions of a page of `api --paginate`. Here a request's deadline is noted, and a timer is
+/// set only when none is, for the earliest deadline noted; a request that ends takes its note away and leaves the
+/// timer. When the timer fires, it expires what is past its deadline and is set again for the earliest left.
+/// Every request of a service is given the same time from when it starts, so the notes are in the order of their
 /// deadlines, and the timer of a command's many requests fires once in each `timeout`.
 final class Deadlines<Watched: Sendable>: Sendable {
     /// A request's note, to take away when it ends.
