@@ -182,8 +182,7 @@ package enum JSONText {
         }
 
         mutating func members() -> [(String, Range<Int>)]? {
-            var start = 0
-            while start < count, bytes[start].isSpace { start += 1 }
+            let start = skip(from: 0)
             var end = count - 1
             while end > start, bytes[end].isSpace { end -= 1 }
             guard end > start, bytes[start] == UInt8(ascii: "{"), bytes[end] == UInt8(ascii: "}") else { return nil }
@@ -268,9 +267,7 @@ package enum JSONText {
         }
 
         private func skip(from start: Int) -> Int {
-            var index = start
-            while index < count, bytes[index].isSpace { index += 1 }
-            return index
+            Outliner.skippingSpace(bytes, from: start, to: count)
         }
 
         /// The closing quote of the string whose text starts at `start`, before `end`.
@@ -316,8 +313,7 @@ package enum JSONText {
         static func outline(_ buffer: UnsafeBufferPointer<UInt8>) -> Found? {
             guard let bytes = buffer.baseAddress else { return nil }
             let count = buffer.count
-            var index = 0
-            while index < count, bytes[index].isSpace { index += 1 }
+            var index = skippingSpace(bytes, from: 0, to: count)
             guard index < count, bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[") else {
                 return nil
             }
@@ -327,7 +323,7 @@ package enum JSONText {
                 guard let close = passContainer(opening: index, in: bytes, count: count, noting: &found) else {
                     return nil
                 }
-                return isEmpty(bytes, from: close + 1, to: count) ? found : nil
+                return skippingSpace(bytes, from: close + 1, to: count) == count ? found : nil
             }
             // The top-level member being read: where its key starts, and where its value does once past its colon.
             var key: Range<Int>?
@@ -361,12 +357,11 @@ package enum JSONText {
                     valueStart = -1
                 case UInt8(ascii: ":"):
                     if key != nil, valueStart < 0 {
-                        valueStart = index + 1
-                        while valueStart < count, bytes[valueStart].isSpace { valueStart += 1 }
+                        valueStart = skippingSpace(bytes, from: index + 1, to: count)
                     }
                 default:  // `]` or `}`: the object's end.
                     note(&found, key: key, value: valueStart, end: index, in: bytes)
-                    return isEmpty(bytes, from: index + 1, to: count) ? found : nil
+                    return skippingSpace(bytes, from: index + 1, to: count) == count ? found : nil
                 }
                 index += 1
             }
@@ -380,16 +375,16 @@ package enum JSONText {
         ) -> Int? {
             guard let (close, commas) = endOfContainer(bytes, from: open + 1, count: count) else { return nil }
             if bytes[open] == UInt8(ascii: "["), bytes[close] == UInt8(ascii: "]") {
-                found.arrayCounts[open] = isEmpty(bytes, from: open + 1, to: close) ? 0 : commas + 1
+                found.arrayCounts[open] = skippingSpace(bytes, from: open + 1, to: close) == close ? 0 : commas + 1
             }
             return close
         }
 
-        /// Whether the text between `start` and `end` is only space.
-        private static func isEmpty(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
+        /// Where the first byte from `start` on that is not space is, or `end` when there is none before it.
+        static func skippingSpace(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
             var index = start
             while index < end, bytes[index].isSpace { index += 1 }
-            return index == end
+            return index
         }
 
         /// Where the array or object whose contents start at `start` closes, and how many commas of its own level
