@@ -51,8 +51,9 @@ final class Deadlines<Watched: Sendable>: Sendable {
             let deadline = loop.now + timeout
             state.made += 1
             state.notes.append(Note(number: state.made, deadline: deadline, watched: watched))
-            defer { state.armed = true }
-            return (Ticket(number: state.made), state.armed ? nil : deadline)
+            let arm = state.armed ? nil : deadline
+            state.armed = true
+            return (Ticket(number: state.made), arm)
         }
         if let arm { set(for: arm) }
         return ticket
