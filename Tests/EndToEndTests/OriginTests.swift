@@ -121,4 +121,101 @@ struct OriginTests {
             }
         }
     }
+
+    /// A listener on another loopback address than the servers', which must receive nothing: it writes down each
+    /// request that reaches it, with the headers that could carry a credential, and answers 401 to all.
+    static func withListener(_ body: @Sendable (_ authority: String, _ requests: Log) async throws -> Void)
+        async throws
+    {
+        let requests = Log()
+        let host = privateLoopbackHost()
+        let router = Router()
+        router.on("**", method: .get) { request, _ in
+            let credentials = [request.headers[.authorization], request.headers[.cookie]].compactMap { $0 }
+            requests.add("\(request.method) \(request.uri) \(credentials)")
+            return Response(status: .unauthorized)
+        }
+        // HummingbirdTesting always listens on localhost, the servers' address.
+        let (ports, listening) = AsyncStream<Int>.makeStream()
+        let application = Application(
+            router: router, configuration: .init(address: .hostname(host, port: 0)),
+            onServerRunning: { listening.yield($0.localAddress?.port ?? 0) })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await application.run() }
+            var next = ports.makeAsyncIterator()
+            let port = try #require(await next.next())
+            try await body("\(host):\(port)", requests)
+            group.cancelAll()
+        }
+    }
+
+    /// A document whose operations' paths, but one, would take a request to `authority` or to another port.
+    static func leavingDocument(_ authority: String) -> String {
+        let paths = [
+            ("stealAt", "@\(authority)/steal-at"), ("stealSpace", " @\(authority)/steal-space"),
+            ("stealPort", "1/steal-port"), ("stealSlashes", "//\(authority)/steal-slashes"),
+            ("stealScheme", "http://\(authority)/steal-scheme"), ("info", "/manage/info"),
+        ]
+        let items = paths.map { id, path in
+            #""\#(path)": {"get": {"operationId": "\#(id)", "responses": {"200": {"description": "ok"}}}}"#
+        }
+        return
+            #"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {\#(items.joined(separator: ", "))}}"#
+    }
+
+    @Test(
+        "an operation whose path would leave the origin is refused by name and marked; nothing reaches the other host")
+    func operationsLeavingTheOrigin() async throws {
+        try await Self.withListener { authority, requests in
+            let sandbox = try Sandbox()
+            let file = sandbox.root.appending(path: "leaving.json")
+            try Data(Self.leavingDocument(authority).utf8).write(to: file)
+            try await FileServer.serve(file) { document in
+                try await IdentityServer.run { url, server in
+                    let login = try await sandbox.login(
+                        url, email: "ana@example.com", password: "Passw0rd!", extra: ["--kind", "identity", "-q"])
+                    try #require(login.status == 0, "\(login)")
+                    let set = try await sandbox.swaggerctl("server", "set", url, "--openapi", document)
+                    try #require(set.status == 0, "\(set)")
+                    let token = try await sandbox.swaggerctl("token")
+                    try #require(token.status == 0, "\(token)")
+                    let fromEnvironment = [
+                        "SWAGGERCTL_TOKEN": token.stdout.trimmingCharacters(in: .newlines), "SWAGGERCTL_SERVER": url,
+                    ]
+                    for id in ["stealAt", "stealSpace", "stealPort", "stealSlashes", "stealScheme"] {
+                        for (extra, environment) in [([], [:]), (["--dry-run"], [:]), ([], fromEnvironment)] {
+                            let call = try await sandbox.swaggerctl(["api", id] + extra, environment: environment)
+                            #expect(call.status == 64, "\(id) \(extra): \(call)")
+                            #expect(call.stderr.contains("\(id) is not sent: its path in the document"), "\(call)")
+                            #expect(call.stdout.isEmpty, "\(id) \(extra): \(call)")
+                        }
+                    }
+                    let info = try await sandbox.swaggerctl("api", "info")
+                    #expect(info.status == 0 && info.stdout.contains("ana@example.com"), "\(info)")
+                    let listing = try await sandbox.swaggerctl("operations")
+                    let marked = listing.stdout.split(separator: "\n").filter { $0.contains("(refused: its path") }
+                    #expect(marked.count == 5, "\(listing)")
+                    #expect(requests.all.isEmpty, "\(requests.all)")
+                    #expect(server.refreshes == 0)
+                }
+            }
+        }
+    }
+
+    @Test("api -L: a redirect to another host goes there without Authorization or Cookie, and its 401 renews nothing")
+    func redirectElsewhere() async throws {
+        try await Self.withListener { authority, requests in
+            try await OperationsTests().withSession(OperationsTests.frameworks[0]) { sandbox, _ in
+                let before = try await sandbox.swaggerctl("token")
+                let call = try await sandbox.swaggerctl(
+                    "api", "movedAway", "-f", "to=http://\(authority)/landing", "-L", "-H", "Cookie: session=kept")
+                // Another host's 401 is a refusal of a request, not of this session (exit 4).
+                #expect(call.status == 1, "\(call)")
+                #expect(requests.all == ["GET /landing []"], "\(requests.all)")
+                // No refresh: the access token is the one from before.
+                let after = try await sandbox.swaggerctl("token")
+                #expect(after.status == 0 && after.stdout == before.stdout, "\(after)")
+            }
+        }
+    }
 }

@@ -108,26 +108,36 @@ struct PackagingTests {
         }
     }
 
+    /// An interactive `name` (bash, zsh or fish) on a terminal, with swaggerctl's completion loaded and the
+    /// sandbox's environment, ready for a line to be typed.
+    static func interactiveShell(_ name: String, in sandbox: Sandbox) async throws -> PseudoTerminalProcess {
+        let script = try await completionScript(name, in: sandbox)
+        let environment = sandbox.environment.merging(
+            ["PATH": Binaries.directory.path + ":/usr/bin:/bin", "TERM": "dumb", "PS1": "$ "]) { $1 }
+        let options = ["bash": ["--norc", "--noprofile", "-i"], "zsh": ["-f", "-i"], "fish": ["--no-config", "-i"]]
+        let shell = try await onDedicatedThread {
+            try PseudoTerminalProcess(
+                options[name] ?? [], environment: environment, program: URL(filePath: "/usr/bin/\(name)"))
+        }
+        let setup =
+            switch name {
+            case "bash": "source \(script.path)"
+            case "fish": "source \(script.path); function fish_prompt; echo '$ '; end"
+            default:
+                "fpath=(\(script.deletingLastPathComponent().path) $fpath); autoload -Uz compinit; "
+                    + "compinit -u -d \(sandbox.root.path)/zcompdump; PS1='$ '"
+            }
+        shell.type(setup + "; echo ready\r")
+        try await onDedicatedThread { try shell.read(until: "ready\r\n") }
+        return shell
+    }
+
     @Test(
         "in an interactive bash and zsh, --server completes whole URLs, colons and all, and -e completes after one",
         arguments: ["bash", "zsh"])
     func interactiveURLCompletion(shell name: String) async throws {
         let sandbox = try Self.sandboxWithServers()
-        let script = try await Self.completionScript(name, in: sandbox)
-        let environment = sandbox.environment.merging(
-            ["PATH": Binaries.directory.path + ":/usr/bin:/bin", "TERM": "dumb", "PS1": "$ "]) { $1 }
-        let arguments = name == "bash" ? ["--norc", "--noprofile", "-i"] : ["-f", "-i"]
-        let shell = try await onDedicatedThread {
-            try PseudoTerminalProcess(
-                arguments, environment: environment, program: URL(filePath: "/usr/bin/\(name)"))
-        }
-        let setup =
-            name == "bash"
-            ? "source \(script.path)"
-            : "fpath=(\(script.deletingLastPathComponent().path) $fpath); autoload -Uz compinit; "
-                + "compinit -u -d \(sandbox.root.path)/zcompdump; PS1='$ '"
-        shell.type(setup + "; echo ready\r")
-        try await onDedicatedThread { try shell.read(until: "ready\r\n") }
+        let shell = try await Self.interactiveShell(name, in: sandbox)
 
         var cases: [(String, [String])] = [
             ("swaggerctl details -s https://h", ["https://h.example:8443/v2"]),

@@ -30,6 +30,8 @@ final class ScriptedService: SessionService {
         var profiles: [Result<Profile, APIServiceError>] = [.success(Profile(fields: ["id": .integer(7)]))]
         var revocation: Result<Void, APIServiceError> = .success(())
         var responses: [Int] = [200]
+        /// The `Location` of the response of each index in ``responses`` that has one.
+        var locations: [Int: String] = [:]
         var device = DeviceAuthorization(
             deviceCode: "device-1", userCode: "WDJB-MJHT", verificationURI: URL(filePath: "/device"),
             interval: .milliseconds(1), expiresIn: .seconds(600))
@@ -78,12 +80,15 @@ final class ScriptedService: SessionService {
     func send(_ request: APIRequest, to url: URL, accessToken: String?, as use: TokenUse) async throws(APIServiceError)
         -> APIResponse
     {
-        journal.record("send \(accessToken.map(use.value) ?? "without the token")")
-        let status = script.withLock { state in
+        journal.record("send \(accessToken.map(use.value) ?? "without the token") to \(url.absoluteString)")
+        let (status, location) = script.withLock { state in
             defer { state.responses += 1 }
-            return state.script.responses[min(state.responses, state.script.responses.count - 1)]
+            let index = min(state.responses, state.script.responses.count - 1)
+            return (state.script.responses[index], state.script.locations[state.responses])
         }
-        return APIResponse(url: url, status: status, reason: "", headers: [], body: Data("{}".utf8))
+        return APIResponse(
+            url: url, status: status, reason: "",
+            headers: location.map { [HeaderField(name: "Location", value: $0)] } ?? [], body: Data("{}".utf8))
     }
 
     func document(at url: URL) async throws(APIServiceError) -> FetchedDocument? {

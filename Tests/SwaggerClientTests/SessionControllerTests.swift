@@ -350,8 +350,41 @@ struct SessionControllerTests {
         let outcome = try await controller.send(request, with: selection(controller)) { statuses.append($0.status) }
         #expect(outcome.status == 401)
         #expect(statuses == [401])
-        #expect(journal.lines == ["read access", "send Bearer access-1", "read"])
+        #expect(
+            journal.lines == ["read access", "send Bearer access-1 to http://127.0.0.1:8080/api/things", "read"])
         #expect(try controller.sessions.records().count == 1)
+    }
+
+    @Test("api: a request built off the session's origin is refused before the session is read; nothing is sent")
+    func requestOffOrigin() async throws {
+        try storedSession()
+        let controller = try controller()
+        let request = try APIRequest(
+            method: "GET", url: #require(URL(string: "http://127.0.0.1:8080@127.0.0.2:8080/api/things")), headers: [],
+            body: nil)
+        let error = await #expect(throws: SwaggerError.self) {
+            _ = try await controller.send(request, with: selection(controller)) { _ in }
+        }
+        #expect(error?.code == .usage)
+        #expect(journal.lines.isEmpty)
+    }
+
+    @Test("api -L: a redirect elsewhere goes without the token, and that host's 401 renews nothing")
+    func foreignRefusalRenewsNothing() async throws {
+        try storedSession()
+        var script = ScriptedService.Script()
+        script.responses = [302, 401]
+        script.locations = [0: "http://127.0.0.2:8080/x"]
+        let controller = try controller(script)
+        let request = try APIRequest("/things", on: Fixtures.server)
+        let outcome = try await controller.send(request, with: selection(controller), elsewhere: true) { _ in }
+        #expect(outcome.status == 401)
+        #expect(
+            journal.lines == [
+                "read access", "send Bearer access-1 to http://127.0.0.1:8080/api/things",
+                "send without the token to http://127.0.0.2:8080/x",
+            ])
+        #expect(tokens.tokens[Fixtures.ana] == Credentials(accessToken: "access-1", refreshToken: "refresh-1"))
     }
 
     // MARK: - Logout

@@ -10,7 +10,7 @@ package enum ShellCompletions {
     package static func servers(prefix: String, environment: [String: String]) -> [String] {
         let (current, entries) = registry(environment)
         let servers = [current].compactMap { $0 } + records(environment).map(\.server) + entries.map(\.server)
-        return unique(servers.map(\.string)).filter { $0.hasPrefix(prefix) }
+        return offerable(unique(servers.map(\.string)).filter { $0.hasPrefix(prefix) })
     }
 
     /// The e-mails stored for the server that `words` give with `-s`/`--server`, else for the default server,
@@ -23,7 +23,7 @@ package enum ShellCompletions {
                 flag: serverFlag(in: words).map { (text) throws(SwaggerError) in try ServerURL(text) },
                 current: registry(environment).current ?? records.first?.server)
         else { return [] }
-        return unique(records.filter { $0.server == server }.map(\.name)).filter { $0.hasPrefix(prefix) }
+        return offerable(unique(records.filter { $0.server == server }.map(\.name)).filter { $0.hasPrefix(prefix) })
     }
 
     /// After `api`: the ids of the operations of the server's document that start with `prefix`, or, for a prefix that
@@ -31,7 +31,7 @@ package enum ShellCompletions {
     /// on the network.
     package static func operations(words: [String], prefix: String, environment: [String: String]) -> [String] {
         guard let names = names(words: words, environment: environment) else { return [] }
-        return CompletionNames.operations(in: names, prefix: prefix)
+        return offerable(CompletionNames.operations(in: names, prefix: prefix))
     }
 
     /// After `-f` or `-F`: the names the operation on the line takes, each with its `=`, and after `name=`, the values
@@ -39,7 +39,7 @@ package enum ShellCompletions {
     package static func fields(words: [String], prefix: String, environment: [String: String]) -> [String] {
         guard let operation = operationArgument(in: words), let names = names(words: words, environment: environment)
         else { return [] }
-        return CompletionNames.fields(in: names, operation: operation, prefix: prefix)
+        return offerable(CompletionNames.fields(in: names, operation: operation, prefix: prefix))
     }
 
     /// The options of `api` that take a value, whose value is not the operation.
@@ -106,6 +106,13 @@ package enum ShellCompletions {
             let contents = try? ServerRegistry(directory: configuration.directory).contents()
         else { return (nil, []) }
         return contents
+    }
+
+    /// The candidates a shell may be shown: none with a character that ``TerminalText`` escapes (a control or
+    /// invisible character), which would reach the terminal, or the command line, as it is. A server chose many of
+    /// them: an operation's id, an account's name.
+    static func offerable(_ values: [String]) -> [String] {
+        values.filter { TerminalText.escaped($0) == $0 }
     }
 
     private static func unique(_ values: [String]) -> [String] {

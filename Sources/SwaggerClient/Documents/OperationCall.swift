@@ -66,9 +66,10 @@ extension APIRequest {
         if !query.isEmpty {
             target += "?" + query.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
         }
-        let origin = ServerURL.origin(of: server.url)?.absoluteString ?? server.string
-        guard let url = URL(string: origin + target) else {
-            throw SwaggerError(.usage, "\(operation.name) makes no URL from \(TerminalText.escaped(target)).")
+        // The token goes with it, so the path may only name a place on the session's origin, whatever the
+        // document (or a value put into its path) says.
+        guard operation.staysOnOrigin(under: index.basePath), let url = server.onOrigin(target) else {
+            throw operation.leavesOrigin(server)
         }
         try self.init(
             method: operation.method, url: url,

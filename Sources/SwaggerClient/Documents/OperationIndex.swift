@@ -87,6 +87,23 @@ package struct APIOperation: Sendable, Hashable, Codable {
 
     /// `getPet (GET /pets/{petId})`, for messages.
     package var label: String { id.map { "\($0) (\(method) \(path))" } ?? "\(method) \(path)" }
+
+    /// Whether its requests stay on the session's origin, whatever fills its path: the path under `base` (the
+    /// document's) must be a path there (``ServerURL/isPathOnOrigin(_:)``), as OpenAPI says a path starts with `/`.
+    /// A parameter's value cannot move it, as it is percent-encoded whole. `api` refuses any other, and
+    /// `operations` marks it.
+    package func staysOnOrigin(under base: String) -> Bool {
+        ServerURL.isPathOnOrigin(path) && ServerURL.isPathOnOrigin(base + path)
+    }
+
+    /// Why it is not sent: its path would take the token elsewhere.
+    func leavesOrigin(_ server: ServerURL) -> SwaggerError {
+        let origin = ServerURL(originOf: server.url)?.string ?? server.string
+        return SwaggerError(
+            .usage,
+            "\(TerminalText.escaped(String(name.prefix(80)))) is not sent: its path in the document would leave "
+                + "\(origin), and the token goes nowhere else.")
+    }
 }
 
 /// A parameter of an operation: where it goes, whether it must be given, and what it takes.

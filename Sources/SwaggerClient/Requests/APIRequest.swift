@@ -88,12 +88,7 @@ package struct APIRequest: Sendable, Hashable {
             guard let url = URL(string: trimmed), url.host != nil else {
                 throw SwaggerError(.usage, "\"\(TerminalText.escaped(trimmed))\" is not a URL.")
             }
-            guard server.isSameOrigin(url) else {
-                throw SwaggerError(
-                    .usage,
-                    "Refusing to send the token for \(server) to \(ServerURL.origin(of: url)?.absoluteString ?? "another host"), "
-                        + "which did not issue it. Give a path, such as /users/me.")
-            }
+            guard server.isSameOrigin(url) else { throw elsewhere(url, server: server) }
             return url
         }
         let path = trimmed.hasPrefix("/") ? trimmed : "/" + trimmed
@@ -102,7 +97,16 @@ package struct APIRequest: Sendable, Hashable {
                 .usage,
                 "\"\(TerminalText.escaped(trimmed))\" is not a path; percent-encode spaces and other characters.")
         }
+        guard server.isSameOrigin(url) else { throw elsewhere(url, server: server) }
         return url
+    }
+
+    /// A request to `url`, off `server`'s origin, which would take its token elsewhere.
+    static func elsewhere(_ url: URL, server: ServerURL) -> SwaggerError {
+        SwaggerError(
+            .usage,
+            "Refusing to send the token for \(server) to \(ServerURL.origin(of: url)?.absoluteString ?? "another host"), "
+                + "which did not issue it. Give a path, such as /users/me.")
     }
 }
 

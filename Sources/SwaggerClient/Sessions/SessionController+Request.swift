@@ -44,6 +44,11 @@ extension SessionController {
         _ request: APIRequest, with selection: SessionSelection, paging: Paging? = nil, elsewhere: Bool = false,
         receive: (APIResponse) throws(SwaggerError) -> Void
     ) async throws(SwaggerError) -> RequestOutcome {
+        // Refused before the session is read: the request was built to stay on the server's origin, and this is the
+        // place that makes sure of it.
+        guard selection.server.isSameOrigin(request.url) else {
+            throw APIRequest.elsewhere(request.url, server: selection.server)
+        }
         var coordinator = MainCoordinator(purpose: RequestPurpose())
         let start = coordinator.start(
             try source(of: selection), now: now(), plainHTTP: configuration.plainHTTP)
@@ -57,10 +62,14 @@ extension SessionController {
             status: 0, pages: 0, server: selection.server, method: request.method,
             usedEnvironmentToken: selection.environmentToken != nil)
         var url = request.url
-        // What is sent next, and whether the token goes with it: a redirect may change both.
+        // What is sent next: a redirect may change it.
         var current = request
-        var withToken = true
         var hops = 0
+        // The one rule for the token: it goes with a request to the session's origin, and with no other, wherever
+        // the URL came from (the person, the document, a redirect or a page).
+        func token(to url: URL, _ accessToken: String) -> String? {
+            selection.server.isSameOrigin(url) ? accessToken : nil
+        }
         // Once, not for every page: a description made from a preset is built each time it is asked for.
         let use = selection.serverDescription.token
         let service = service(for: selection.record, entry: selection.entry)
@@ -76,14 +85,15 @@ extension SessionController {
             case .send(let accessToken):
                 let pending =
                     upcoming.take()?.response
-                    ?? service.start(current, to: url, accessToken: withToken ? accessToken : nil, as: use)
+                    ?? service.start(current, to: url, accessToken: token(to: url, accessToken), as: use)
                 do throws(APIServiceError) {
                     response = try await pending.response()
                 } catch {
                     throw message(for: coordinator.requestFailed(error))
                 }
                 // Another origin's 401 says nothing of this session's token, which it never saw.
-                if withToken, case .lockForRefresh(let account) = coordinator.responseReceived(status: response.status)
+                if token(to: url, accessToken) != nil,
+                    case .lockForRefresh(let account) = coordinator.responseReceived(status: response.status)
                 {
                     refused = response
                     step = try await underLock(account, &coordinator)
@@ -97,7 +107,6 @@ extension SessionController {
                     hops += 1
                     url = next
                     current.method = method
-                    withToken = sameOrigin
                     if !keepsBody {
                         current.body = nil
                         current.headers.removeAll { $0.name.lowercased() == "content-type" }
@@ -125,7 +134,7 @@ extension SessionController {
                     let accessToken = coordinator.nextRequest()
                     upcoming = (
                         guess, accessToken,
-                        service.start(current, to: guess, accessToken: withToken ? accessToken : nil, as: use)
+                        service.start(current, to: guess, accessToken: token(to: guess, accessToken), as: use)
                     )
                 }
                 // Mutated in place: a copy would share the set of pages fetched, and the insert would then copy
@@ -145,7 +154,7 @@ extension SessionController {
                     upcoming?.response.cancel()
                     upcoming = (
                         nextURL, accessToken,
-                        service.start(current, to: nextURL, accessToken: withToken ? accessToken : nil, as: use)
+                        service.start(current, to: nextURL, accessToken: token(to: nextURL, accessToken), as: use)
                     )
                 }
             }

@@ -104,6 +104,32 @@ package struct ServerURL: Sendable, Hashable, Codable, CustomStringConvertible {
         return url
     }
 
+    /// The URL of `path` on this server's origin, for a path that a document or the person wrote: `nil` unless
+    /// ``isPathOnOrigin(_:)``, and for a URL that would not be on this origin, which is checked again on the URL made,
+    /// so that no spelling can move the request elsewhere. Bytes beyond ASCII are percent-encoded.
+    ///
+    /// The path is not read against this base URL's own path: `/items` is `scheme://host[:port]/items`.
+    package func onOrigin(_ path: String) -> URL? {
+        guard Self.isPathOnOrigin(path) else { return nil }
+        let encoded =
+            path.utf8.contains(where: { $0 >= 0x80 }) ? PercentEncoding.encode(path, keeping: { $0 < 0x80 }) : path
+        guard let url = URL(string: String(decoding: string.utf8.prefix(originLength), as: UTF8.self) + encoded),
+            isSameOrigin(url)
+        else {
+            return nil
+        }
+        return url
+    }
+
+    /// Whether `path`, written after an origin, can only be a path there: it starts with one `/` (two would make
+    /// what follows a host wherever it is read as a reference), so that nothing in it is read as a host, a user or a
+    /// port, and it holds no space, control character or backslash, which URL parsers read differently.
+    package static func isPathOnOrigin(_ path: some StringProtocol) -> Bool {
+        let bytes = path.utf8
+        guard bytes.first == UInt8(ascii: "/"), bytes.dropFirst().first != UInt8(ascii: "/") else { return false }
+        return !bytes.contains { $0 <= UInt8(ascii: " ") || $0 == 0x7F || $0 == UInt8(ascii: "\\") }
+    }
+
     /// Whether `url` has this base URL's scheme, host and port: the only place a session's token may go
     /// for `swaggerctl api`.
     package func isSameOrigin(_ url: URL) -> Bool {

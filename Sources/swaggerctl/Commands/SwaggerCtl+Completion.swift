@@ -59,7 +59,7 @@ extension SwaggerCtl {
                 _swaggerctl_joining_colons() {
                     local -a joined=()
                     local -i index start end=0 cword=0 point=0
-                    local word gap typed line name option current="${2}"
+                    local word gap typed line name option current="${2}" data=""
                     for index in "${!COMP_WORDS[@]}"; do
                         word="${COMP_WORDS[index]}"
                         gap="${COMP_LINE:end}"
@@ -111,6 +111,37 @@ extension SwaggerCtl {
                             COMPREPLY[index]="${COMPREPLY[index]#"${line%"${2}"}"}"
                         done
                     fi
+                    # Readline's own quoting of file names leaves `$` as it is, and none is done without filenames:
+                    # candidates that are data are quoted here instead, whole, so that running the line expands
+                    # nothing of them.
+                    if [[ -n "${data}" ]]; then
+                        compopt -o noquote 2>/dev/null
+                        for index in "${!COMPREPLY[@]}"; do
+                            printf -v 'COMPREPLY[index]' '%q' "${COMPREPLY[index]}"
+                        done
+                    fi
+                }
+
+                # Candidates are data. argument-parser's script hands them to `compgen -W`, which expands each
+                # one as a word of the shell's: an operation id or a server URL holding `$(…)` would run. Here they
+                # are read a line each and kept when they start with the word typed, compared as text.
+                __swaggerctl_add_completions() {
+                    local candidate
+                    if [[ "${1}" != -W ]]; then
+                        while IFS='' read -r candidate; do
+                            COMPREPLY+=("${candidate}")
+                        done < <(IFS=$'\n' compgen "${@}" -- "${cur}")
+                        return
+                    fi
+                    # The function that registered the script quotes them.
+                    data=1
+                    local -a candidates
+                    mapfile -t candidates <<<"${2}"
+                    for candidate in "${candidates[@]}"; do
+                        if [[ -n "${candidate}" && "${candidate}" == "${cur}"* ]]; then
+                            COMPREPLY+=("${candidate}")
+                        fi
+                    done
                 }
 
                 complete -o filenames -F _swaggerctl_joining_colons swaggerctl

@@ -38,14 +38,22 @@ extension SwaggerCtl {
             let operations = index.operations(matching: word)
             switch output.format {
             case .json:
-                Terminal.print(JSONOutput.render(operations.map(OperationListing.init), fallback: "[]"))
+                Terminal.print(
+                    JSONOutput.render(
+                        operations.map { OperationListing($0, under: index.basePath) }, fallback: "[]"))
             case .table:
                 guard !operations.isEmpty else {
                     return Terminal.notice(
                         word.map { "No operation has \"\(TerminalText.escaped($0))\" in its id, path or summary." }
                             ?? "The server's document has no operations.")
                 }
-                let rows = operations.map { [$0.id ?? "-", $0.method, $0.path, $0.summary ?? ""] }
+                let rows = operations.map { operation in
+                    // Listed, so that the person sees what the document holds, but marked: `api` refuses it.
+                    let summary =
+                        operation.staysOnOrigin(under: index.basePath)
+                        ? operation.summary ?? "" : "(refused: its path leaves the server) \(operation.summary ?? "")"
+                    return [operation.id ?? "-", operation.method, operation.path, summary]
+                }
                 Terminal.standardOutput.write(ColumnTable.render(rows: rows))
             }
         }
@@ -59,12 +67,15 @@ struct OperationListing: Encodable {
     var path: String
     var summary: String?
     var parameters: [String]
+    /// `api` refuses it: its path would take the token to another origin.
+    var leavesOrigin: Bool
 
-    init(_ operation: APIOperation) {
+    init(_ operation: APIOperation, under base: String) {
         operationId = operation.id
         method = operation.method
         path = operation.path
         summary = operation.summary
         parameters = operation.parameters.map(\.name)
+        leavesOrigin = !operation.staysOnOrigin(under: base)
     }
 }
