@@ -77,7 +77,6 @@ let package = Package(
             name: "SwaggerHTTP",
             dependencies: [
                 "SwaggerModel",
-                "SwaggerAPI",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -25,16 +25,12 @@ package struct LoginCoordinator: Sendable {
         package var clientSecret: String?
         /// `--ca-cert` or `SWAGGERCTL_CA_CERT`, as an absolute path.
         package var caCertificate: String?
-        /// Whether the description is only assumed: nothing described the server, nor does it publish anything,
-        /// so it is taken for the bundled API.
-        package var assumed: Bool
 
         package init(
             server: ServerURL, name: AccountName?, serverDescription: ServerDescription, appIDFlag: String? = nil,
             appIDFromEnvironment: String? = nil, previous: SessionRecord? = nil, plainHTTP: PlainHTTP = PlainHTTP(),
-            clientSecret: String? = nil, caCertificate: String? = nil, assumed: Bool = false
+            clientSecret: String? = nil, caCertificate: String? = nil
         ) {
-            self.assumed = assumed
             self.server = server
             self.name = name
             self.serverDescription = serverDescription
@@ -104,7 +100,6 @@ package struct LoginCoordinator: Sendable {
         var caCertificate: String?
         /// Whether the person signed in in a browser, where anyone may sign in: the account is who did.
         var inBrowser: Bool
-        var assumed: Bool
     }
 
     /// A login that the server accepted: everything the new session's record needs but its account and backend.
@@ -175,7 +170,7 @@ package struct LoginCoordinator: Sendable {
             Pending(
                 attempt: attempt, allowsPlainHTTP: needed ? true : nil, clientSecret: request.clientSecret,
                 caCertificate: request.caCertificate ?? request.previous?.caCertificate,
-                inBrowser: request.serverDescription.signIn != .password, assumed: request.assumed))
+                inBrowser: request.serverDescription.signIn != .password))
         return .authenticate(attempt)
     }
 
@@ -199,10 +194,6 @@ package struct LoginCoordinator: Sendable {
         guard case .authenticating(let pending) = state else { invalid("authenticationFailed") }
         state = .finished
         let attempt = pending.attempt
-        // Nothing at an assumed login's address: the server is not the bundled API, and says nothing of itself.
-        if pending.assumed, error.meansNothingThere {
-            return .undescribed(server: attempt.server, login: attempt.serverDescription.login.url)
-        }
         return .requestFailed(
             error, server: attempt.server, account: attempt.name?.value, description: attempt.serverDescription)
     }
@@ -315,7 +306,8 @@ package struct LoginCoordinator: Sendable {
         case .success(let profile):
             return .saveAndShow(
                 ProfileOutcome(
-                    profile: profile, origin: .server(renewed: false), labels: record.serverDescription.profile.labels),
+                    profile: profile, origin: .server(renewed: false),
+                    labels: record.serverDescription?.profile.labels ?? []),
                 record.account)
         case .failure(let error):
             // The login's token is good and stored; only the profile is missing.

@@ -23,6 +23,8 @@ package struct LogoutCoordinator: Sendable {
         case foreignOrigin(Account, OriginRule.Foreign)
         /// The server, described so, could not be told.
         case revocationFailed(APIServiceError, server: ServerURL, description: ServerDescription)
+        /// Nothing describes the server any more, so it could not be told.
+        case undescribed(ServerURL)
     }
 
     /// What follows ``lockTaken()``.
@@ -59,7 +61,10 @@ package struct LogoutCoordinator: Sendable {
         /// Whether the logout failed, though the session is gone from this machine: the server could have ended
         /// the session and did not, so it may still be used there.
         package var failed: Bool {
-            if case .revocationFailed? = warning { true } else { false }
+            switch warning {
+            case .revocationFailed?, .undescribed?: true
+            default: false
+            }
         }
     }
 
@@ -75,9 +80,9 @@ package struct LogoutCoordinator: Sendable {
         case idle
         case locking
         case reading
-        case refreshing(Credentials)
-        case storingRotation(Session)
-        case revoking
+        case refreshing(Credentials, ServerDescription)
+        case storingRotation(Session, ServerDescription)
+        case revoking(ServerDescription)
         case removing(Told)
         case finished
     }
@@ -116,7 +121,10 @@ package struct LogoutCoordinator: Sendable {
     /// The tokens were read: `nil` when no backend holds any.
     package mutating func tokensRead(_ credentials: Credentials?, now: Date) -> TokensReadAction {
         guard case .reading = state else { invalid("tokensRead") }
-        let description = record.serverDescription
+        guard let description = record.serverDescription else {
+            state = .removing(.notTold(.undescribed(record.server)))
+            return .remove(record)
+        }
         // A revocation that names the session by its refresh token has nothing to end without one.
         guard let credentials, credentials.refreshToken != nil || !description.revocationNeedsRefreshToken else {
             state = .removing(.notTold(nil))
@@ -139,13 +147,13 @@ package struct LogoutCoordinator: Sendable {
             credentials.accessToken == nil
             || Expiry.needsRefresh(expiresAt: record.expiresAt, issuedAt: record.issuedAt, now: now)
         if revocation.sendsAccessToken, stale, description.refresh != nil, let refreshToken = credentials.refreshToken {
-            state = .refreshing(credentials)
+            state = .refreshing(credentials, description)
             return .refresh(
                 RefreshRequest(
                     server: record.server, serverDescription: description, refreshToken: refreshToken,
                     appID: record.appID, clientSecret: credentials.clientSecret))
         }
-        state = .revoking
+        state = .revoking(description)
         return .revoke(Revocation(server: record.server, serverDescription: description, credentials: credentials))
     }
 
@@ -153,45 +161,42 @@ package struct LogoutCoordinator: Sendable {
     /// - Returns: The renewed session, for the owner to store where the session is kept, then send
     ///   ``rotationStored()``, or ``rotationNotStored(_:)``.
     package mutating func refreshed(_ grant: TokenGrant, now: Date) -> Session {
-        guard case .refreshing(let credentials) = state else { invalid("refreshed") }
+        guard case .refreshing(let credentials, let description) = state else { invalid("refreshed") }
         var session = Session(
             record: record,
             credentials: Credentials(
                 accessToken: grant.accessToken, refreshToken: grant.refreshToken ?? credentials.refreshToken,
                 clientSecret: credentials.clientSecret))
         (session.record.issuedAt, session.record.expiresAt) = Expiry.times(of: grant, now: now)
-        state = .storingRotation(session)
+        state = .storingRotation(session, description)
         return session
     }
 
     /// The renewal is stored: a logout cut short here leaves a session that works.
     package mutating func rotationStored() -> Revocation {
-        guard case .storingRotation(let session) = state else { invalid("rotationStored") }
-        state = .revoking
-        return Revocation(
-            server: record.server, serverDescription: record.serverDescription, credentials: session.credentials)
+        guard case .storingRotation(let session, let description) = state else { invalid("rotationStored") }
+        state = .revoking(description)
+        return Revocation(server: record.server, serverDescription: description, credentials: session.credentials)
     }
 
     /// The renewal could not be stored. The tokens it gave still end the session on the server, and the session
     /// is removed here all the same.
     package mutating func rotationNotStored(_ error: SwaggerError) -> Revocation {
-        guard case .storingRotation(let session) = state else { invalid("rotationNotStored") }
-        state = .revoking
-        return Revocation(
-            server: record.server, serverDescription: record.serverDescription, credentials: session.credentials)
+        guard case .storingRotation(let session, let description) = state else { invalid("rotationNotStored") }
+        state = .revoking(description)
+        return Revocation(server: record.server, serverDescription: description, credentials: session.credentials)
     }
 
     /// The renewal failed. A refused refresh token means the server has ended the session already; otherwise the
     /// revocation is tried with the tokens there are.
     package mutating func refreshFailed(_ error: APIServiceError) -> RefreshFailedAction {
-        guard case .refreshing(let credentials) = state else { invalid("refreshFailed") }
+        guard case .refreshing(let credentials, let description) = state else { invalid("refreshFailed") }
         if error == .refreshRejected {
             state = .removing(.ended)
             return .remove(record)
         }
-        state = .revoking
-        return .revoke(
-            Revocation(server: record.server, serverDescription: record.serverDescription, credentials: credentials))
+        state = .revoking(description)
+        return .revoke(Revocation(server: record.server, serverDescription: description, credentials: credentials))
     }
 
     /// The tokens could not be read; a keyring that cannot be read cannot be cleared either, and removal says
@@ -211,9 +216,8 @@ package struct LogoutCoordinator: Sendable {
 
     /// The server could not be told. The session is removed here all the same.
     package mutating func revocationFailed(_ error: APIServiceError) -> SessionRecord {
-        guard case .revoking = state else { invalid("revocationFailed") }
-        state = .removing(
-            .notTold(.revocationFailed(error, server: record.server, description: record.serverDescription)))
+        guard case .revoking(let description) = state else { invalid("revocationFailed") }
+        state = .removing(.notTold(.revocationFailed(error, server: record.server, description: description)))
         return record
     }
 

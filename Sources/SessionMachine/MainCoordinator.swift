@@ -133,6 +133,12 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
             state = .finished
             return .fail(refused)
         }
+        // No description is assumed for a server nothing describes: a stored session there cannot be renewed, and
+        // a use that needs more than the token cannot be made.
+        if source.serverDescription == nil, Purpose.needsDescription || source.isStored {
+            state = .finished
+            return .fail(.undescribed(server: source.server))
+        }
         let flow = Flow(source: source)
         switch source {
         case .environment(let token, let server, _):
@@ -179,6 +185,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
         guard case .waitingForLock(var flow, let original, let reason) = state else { invalid("lockTaken") }
         state = .finished
         guard let record else { return .fail(.sessionGone(original.account)) }
+        guard let description = record.serverDescription else { return .fail(.undescribed(server: record.server)) }
         flow.source = .stored(record)
         guard let credentials else { return .fail(.noStoredToken(record.account)) }
         // Another process may have refreshed (or logged in again) while this one waited. A rotating refresh
@@ -216,7 +223,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
         state = .refreshing(flow, Session(record: record, credentials: credentials))
         return .refresh(
             RefreshRequest(
-                server: record.server, serverDescription: record.serverDescription, refreshToken: refreshToken,
+                server: record.server, serverDescription: description, refreshToken: refreshToken,
                 appID: record.appID, clientSecret: credentials.clientSecret))
     }
 
@@ -292,7 +299,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
             case .stored(let record): .tokens(account: record.name)
             case .environment: .environmentToken
             }
-        if let foreign = OriginRule.refusal(source.server, source.serverDescription) {
+        if let description = source.serverDescription, let foreign = OriginRule.refusal(source.server, description) {
             return .foreignOrigin(server: source.server, foreign, sending: secret)
         }
         let refused =
@@ -358,7 +365,7 @@ extension MainCoordinator where Purpose == ProfilePurpose {
         state = .finished
         let outcome = ProfileOutcome(
             profile: profile, origin: .server(renewed: flow.renewed),
-            labels: flow.source.serverDescription.profile.labels)
+            labels: flow.source.serverDescription?.profile.labels ?? [])
         guard case .stored(let record) = flow.source else { return .show(outcome) }
         return .saveAndShow(outcome, record.account)
     }
@@ -393,7 +400,7 @@ extension MainCoordinator where Purpose == ProfilePurpose {
         return .show(
             ProfileOutcome(
                 profile: saved.profile, origin: .saved(receivedAt: saved.receivedAt, because: error),
-                labels: flow.source.serverDescription.profile.labels))
+                labels: flow.source.serverDescription?.profile.labels ?? []))
     }
 }
 
@@ -407,6 +414,10 @@ extension MainCoordinator where Purpose == RefreshPurpose {
         if let refused = Self.refusal(source, plainHTTP) {
             state = .finished
             return .fail(refused)
+        }
+        if record.serverDescription == nil {
+            state = .finished
+            return .fail(.undescribed(server: record.server))
         }
         state = .waitingForLock(Flow(source: source), record, .asked)
         return .lockForRefresh(record.account)

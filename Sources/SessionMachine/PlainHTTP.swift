@@ -17,13 +17,15 @@ package struct PlainHTTP: Sendable, Hashable {
 
     /// The server, or else the origin of the first of its endpoints, that would carry secrets in clear to
     /// another machine; `nil` when every one is `https` or reached directly on this machine, or plain HTTP is
-    /// allowed, by the person or (`sessionAllows`) by the session's own saved permission.
-    package func refusal(_ server: ServerURL, _ description: ServerDescription, sessionAllows: Bool = false)
+    /// allowed, by the person or (`sessionAllows`) by the session's own saved permission. A server nothing
+    /// describes has no endpoints but itself.
+    package func refusal(_ server: ServerURL, _ description: ServerDescription?, sessionAllows: Bool = false)
         -> ServerURL?
     {
         guard !allowed, !sessionAllows else { return nil }
         if !isProtected(server) { return server }
-        return description.endpoints.lazy.compactMap(ServerURL.init(originOf:)).first { !isProtected($0) }
+        let endpoints = description?.endpoints ?? []
+        return endpoints.lazy.compactMap(ServerURL.init(originOf:)).first { !isProtected($0) }
     }
 
     /// ``refusal(_:_:sessionAllows:)`` for a stored session, with the allowance its login saved.

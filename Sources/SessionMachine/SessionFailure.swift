@@ -6,10 +6,10 @@ import SwaggerModel
 package enum SessionFailure: Sendable, Hashable {
     /// A request failed, or the server refused it; the session, if any, is kept. `account` is `nil` for
     /// `SWAGGERCTL_TOKEN`; `description` is the server's, for what the person can check.
-    case requestFailed(APIServiceError, server: ServerURL, account: String?, description: ServerDescription)
-    /// Nothing answered at the login a server was assumed to have: nothing described it, and it publishes no
-    /// document that does.
-    case undescribed(server: ServerURL, login: URL)
+    case requestFailed(APIServiceError, server: ServerURL, account: String?, description: ServerDescription?)
+    /// Nothing describes the server (no registry entry, no description a record kept), so a use that needs more
+    /// than the token cannot be made.
+    case undescribed(server: ServerURL)
     /// The server refused `SWAGGERCTL_TOKEN` (401).
     case environmentTokenRejected(server: ServerURL)
     /// `SWAGGERCTL_TOKEN` has expired, and a token that is not stored cannot be refreshed.
@@ -122,7 +122,7 @@ package enum TokenSource: Sendable, Hashable, Redacting {
     /// A session that `login` stored.
     case stored(SessionRecord)
     /// `SWAGGERCTL_TOKEN`, for `server`, described as the server registry says: never stored and never refreshed.
-    case environment(token: String, server: ServerURL, description: ServerDescription)
+    case environment(token: String, server: ServerURL, description: ServerDescription?)
 
     package var server: ServerURL {
         switch self {
@@ -131,12 +131,22 @@ package enum TokenSource: Sendable, Hashable, Redacting {
         }
     }
 
-    package var serverDescription: ServerDescription {
+    /// `nil` when nothing describes the server: a stored session is then not used at all, and `SWAGGERCTL_TOKEN`
+    /// only where its use needs no more than the token (``tokenUse``).
+    package var serverDescription: ServerDescription? {
         switch self {
         case .stored(let record): record.serverDescription
         case .environment(_, _, let description): description
         }
     }
+
+    var isStored: Bool {
+        if case .stored = self { true } else { false }
+    }
+
+    /// How the token goes with a request: as the description says, else as RFC 6750's bearer token, which is how
+    /// `SWAGGERCTL_TOKEN` is sent to a server that nothing describes.
+    package var tokenUse: TokenUse { serverDescription?.token ?? .bearer }
 
     /// A failed request's failure, named after this source. A refused `SWAGGERCTL_TOKEN` is the person's to
     /// replace: nothing here can renew it.

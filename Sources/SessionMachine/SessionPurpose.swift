@@ -25,6 +25,11 @@ package protocol SessionPurpose: Sendable {
 
     /// The step when a refresh could not reach the server (`error` is unreachable or a timeout); `nil` to fail.
     func unreachable(_ error: APIServiceError, _ record: SessionRecord) -> Step?
+
+    /// Whether the use needs the server's description beyond how the token is sent (``TokenSource/tokenUse``):
+    /// a profile does; `SWAGGERCTL_TOKEN` handed on, or sent with a request, does not. A stored session always
+    /// does, for its renewal.
+    static var needsDescription: Bool { get }
 }
 
 /// `details` and `status --check`: the profile, from the server, or as saved when the server cannot be reached.
@@ -44,10 +49,13 @@ package struct ProfilePurpose: SessionPurpose {
         self.allowsSavedProfile = allowsSavedProfile
     }
 
+    package static let needsDescription = true
+
     package func use(_ accessToken: String, from source: TokenSource, renewed: Bool) -> Step {
-        .fetch(
-            ProfileRequest(
-                server: source.server, serverDescription: source.serverDescription, accessToken: accessToken))
+        guard let description = source.serverDescription else {
+            preconditionFailure("MainCoordinator starts no profile without a description")
+        }
+        return .fetch(ProfileRequest(server: source.server, serverDescription: description, accessToken: accessToken))
     }
 
     /// The expiry is only what the token says; the server decides.
@@ -64,6 +72,8 @@ package struct ProfilePurpose: SessionPurpose {
 
 /// `token`, `exec` and `git-credential`: an access token that has not expired, for another program to use.
 package struct TokenPurpose: SessionPurpose {
+    package static let needsDescription = false
+
     package init() {}
 
     package func use(_ accessToken: String, from source: TokenSource, renewed: Bool) -> UsableToken {
@@ -93,7 +103,7 @@ package struct UsableToken: Sendable, Hashable, Redacting {
     package init(_ value: String, from source: TokenSource) {
         self.value = value
         server = source.server
-        use = source.serverDescription.token
+        use = source.tokenUse
         switch source {
         case .stored(let record):
             account = record.name
@@ -110,6 +120,8 @@ package struct UsableToken: Sendable, Hashable, Redacting {
 
 /// `refresh`: renew the stored session now, whatever its access token's expiry.
 package struct RefreshPurpose: SessionPurpose {
+    package static let needsDescription = true
+
     package enum Step: Sendable, Hashable {
         /// The tokens were renewed; the record holds the new expiry.
         case renewed(SessionRecord)
@@ -145,6 +157,8 @@ package struct RequestPurpose: SessionPurpose {
         /// The response that was just refused is the answer; the session is kept.
         case keepAnswer
     }
+
+    package static let needsDescription = false
 
     package init() {}
 

@@ -1,1 +1,2 @@
-// The generated types, client and server for openapi.yaml live in this module.
+// The generated types and server for openapi.yaml live in this module: the demo server serves them; swaggerctl
+// reads the document as it reads any server's.

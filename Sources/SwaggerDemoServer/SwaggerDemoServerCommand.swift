@@ -10,8 +10,9 @@ struct SwaggerDemoServerCommand: AsyncParsableCommand {
         abstract: "A demo of the account API that swaggerctl talks to, served under /api.",
         discussion: """
             Built-in account: \(AccountDirectory.demoEmail) / \(AccountDirectory.demoPassword). Prints \
-            "listening on http://HOST:PORT" (https with --tls-cert) on standard output once ready, and logs each login, refresh and \
-            revocation on standard error. Stop it with Ctrl-C or SIGTERM.
+            "listening on http://HOST:PORT" (https with --tls-cert) on standard output once ready, then a line with the \
+            API's URL, which swaggerctl logs in to, and logs each login, refresh and revocation on standard error. Stop \
+            it with Ctrl-C or SIGTERM.
             """)
 
     @Option(help: "The address to listen on.")
@@ -82,7 +83,9 @@ struct SwaggerDemoServerCommand: AsyncParsableCommand {
         options.exposesTestClock = testClock
         let app = try await DemoServer.application(directory: directory, database: store, options: options) { url in
             // Unbuffered, so that a parent process reading a pipe sees the line at once.
-            FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))
+            let api = "\(url)\(DemoServer.basePath)"
+            FileHandle.standardOutput.write(
+                Data("listening on \(url)\nthe API is at \(api): swaggerctl login -s \(api)\n".utf8))
         }
         try await app.runService()
     }

@@ -6,7 +6,6 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import OpenAPIRuntime
-import SwaggerAPI
 import SwaggerModel
 
 extension APIService {
@@ -214,7 +213,7 @@ extension APIService {
             // The connection dropped part-way through the response, or what came back was not HTTP at all,
             // which is what an https, SSH or other non-HTTP port sends to a plain http request.
             if error == .invalidEOFState { return .unreachable("the connection closed before the whole response came") }
-            return .contractViolation("it did not answer in HTTP; check the URL's scheme and port")
+            return .notHTTP
         case let error as NIOSSLExtraError where error == .failedToValidateHostname:
             return .tls(.wrongHost)
         case let error as NIOSSLError:

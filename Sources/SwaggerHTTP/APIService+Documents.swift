@@ -19,6 +19,17 @@ package struct FetchedDocument: Sendable, Hashable {
     }
 }
 
+/// What an address answered to a `GET` without credentials: its status, and where a redirect points.
+package struct ProbeAnswer: Sendable, Hashable {
+    package var status: Int
+    package var location: String?
+
+    package init(status: Int, location: String? = nil) {
+        self.status = status
+        self.location = location
+    }
+}
+
 /// What a server said when asked for a document again.
 package enum DocumentAnswer: Sendable, Hashable {
     case fetched(FetchedDocument)
@@ -40,6 +51,19 @@ extension APIService {
             return document
         }
         return nil
+    }
+
+    /// Asks `url` for nothing but its status: a `GET` without credentials, whose body is read no further than a
+    /// few kilobytes, and whose redirect is not followed. Discovery's evidence that an endpoint exists (a login that
+    /// answers 405 to a `GET`) and where an address sends people.
+    /// - Throws: ``APIServiceError`` when the server cannot be reached or answers with something that is not HTTP.
+    package func probe(_ url: URL) async throws(APIServiceError) -> ProbeAnswer {
+        var request = Self.request(.get)
+        request.headerFields[.accept] = "application/json, */*;q=0.1"
+        let recorder = ResponseRecorder(secrets: secretBook)
+        let response = try await exchange(
+            request, body: nil, to: url, operation: .document, recorder: recorder, limit: 16 << 10, secrets: [])
+        return ProbeAnswer(status: response.status.code, location: response.headerFields[.location])
     }
 
     /// Reads a document that needs no credentials again, asking the server to answer 304 when it still has the

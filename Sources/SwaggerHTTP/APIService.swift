@@ -5,7 +5,6 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import OpenAPIRuntime
-import SwaggerAPI
 import SwaggerModel
 import Synchronization
 
@@ -53,30 +52,30 @@ package struct APIService: Sendable {
         self.log = log
     }
 
-    /// Posts the credentials, as the server's family sends them.
+    /// Posts the credentials, as the server's description says.
     /// - Throws: ``APIServiceError``; refused credentials are ``APIServiceError/badCredentials(status:message:)``.
     package func login(_ attempt: LoginAttempt, password: String, clientSecret: String?)
         async throws(APIServiceError) -> TokenGrant
     {
-        try await attempt.serverDescription.family.login(
+        try await DescribedAPI(description: attempt.serverDescription).login(
             attempt, password: password, clientSecret: clientSecret, through: self)
     }
 
     /// Spends the refresh token for new tokens.
     /// - Throws: ``APIServiceError``; a refused refresh token is ``APIServiceError/refreshRejected``.
     package func refresh(_ request: RefreshRequest) async throws(APIServiceError) -> TokenGrant {
-        try await request.serverDescription.family.refresh(request, through: self)
+        try await DescribedAPI(description: request.serverDescription).refresh(request, through: self)
     }
 
     /// Ends the session on its server.
     package func revoke(_ revocation: Revocation) async throws(APIServiceError) {
-        try await revocation.serverDescription.family.revoke(revocation, through: self)
+        try await DescribedAPI(description: revocation.serverDescription).revoke(revocation, through: self)
     }
 
     /// Fetches the profile with the access token.
     /// - Throws: ``APIServiceError``; 401 is ``APIServiceError/tokenRejected(challenge:)``.
     package func profile(_ request: ProfileRequest) async throws(APIServiceError) -> Profile {
-        try await request.serverDescription.family.profile(request, through: self)
+        try await DescribedAPI(description: request.serverDescription).profile(request, through: self)
     }
 
     /// This service, trusting the authorities in the PEM file `caCertificate` as well, unless it was made to
@@ -95,26 +94,9 @@ package struct APIService: Sendable {
         await pool.shutdown()
     }
 
-    /// Sends one operation of the generated client through `outer` (the bearer token, the retries), then the
-    /// verbose log and the `recorder`, innermost last, and classifies what goes wrong.
-    func perform<Output: Sendable>(
-        server: ServerURL, operation: Operation, outer: [any ClientMiddleware] = [], recorder: ResponseRecorder,
-        secrets: [String?], _ call: @Sendable (SwaggerAPI.Client) async throws -> Output
-    ) async throws(APIServiceError) -> Output {
-        let proxy = proxies.proxy(for: server)
-        secretBook.learn(secrets + [proxy?.password])
-        let client = SwaggerAPI.Client(
-            serverURL: server.url, configuration: Configuration(dateTranscoder: TimestampTranscoder()),
-            transport: transport(through: proxy, limit: ResponseCollector.defaultLimit),
-            middlewares: middlewares(outer: outer, recorder: recorder, proxy: proxy))
-        return try await reporting(server, through: proxy, operation: operation, body: { recorder.body }) {
-            try await call(client)
-        }
-    }
-
-    /// Sends a request that the generated client does not describe (a described server's login, a
-    /// discovery document, `swaggerctl api`) through the same middlewares as
-    /// ``perform(server:operation:outer:recorder:secrets:_:)``.
+    /// Sends a request (a step of a server's description, a discovery document, `swaggerctl api` under
+    /// `--verbose`) through `outer` (the token, the retries), then the verbose log and the `recorder`, innermost
+    /// last, and classifies what goes wrong.
     /// - Parameter limit: The most of the answer's body that is read (``ResponseCollector``).
     /// - Returns: The response; its body is in `recorder`.
     func exchange(
@@ -190,7 +172,9 @@ package struct APIService: Sendable {
                 }
             }
             // A failure to reach or trust another host than the session's is that host's, and says so.
-            guard let server, server != origin, Self.isConnectionFailure(failure) else { throw failure }
+            guard let server, ServerURL(originOf: server.url) != origin, Self.isConnectionFailure(failure) else {
+                throw failure
+            }
             throw .elsewhere(origin, failure)
         }
     }

@@ -17,13 +17,13 @@ struct APIServiceTests {
     {
         let server = Fixtures.serverURL(url)
         return try await service.profile(
-            ProfileRequest(server: server, serverDescription: Fixtures.bundled(server), accessToken: token))
+            ProfileRequest(server: server, serverDescription: Fixtures.original(server), accessToken: token))
     }
 
     static func login(_ service: APIService, at url: String) async throws(APIServiceError) -> TokenGrant {
         let server = Fixtures.serverURL(url)
         let attempt = LoginAttempt(
-            server: server, name: AccountName("e", isEmail: true), serverDescription: Fixtures.bundled(server),
+            server: server, name: AccountName("e", isEmail: true), serverDescription: Fixtures.original(server),
             appID: "x")
         return try await service.login(attempt, password: "p", clientSecret: nil)
     }
@@ -102,15 +102,21 @@ struct APIServiceTests {
                 .requestRejected(status: 404, message: nil)
             ),
             (FaultServer.Reply(status: .badGateway, body: ""), .serverFailed(status: 502)),
-            (FaultServer.Reply(body: #"{"username":"u"}"#), .contractViolation(#"the field "accessToken" is missing"#)),
+            (
+                FaultServer.Reply(body: #"{"username":"u"}"#),
+                .contractViolation(#"the login response has no access token in "accessToken""#)
+            ),
             (
                 FaultServer.Reply(body: #"{"accessToken":""}"#),
-                .contractViolation("the login response has no access token")
+                .contractViolation(#"the login response has no access token in "accessToken""#)
             ),
-            (FaultServer.Reply(body: "{nope"), .contractViolation("the body is not valid JSON")),
+            (
+                FaultServer.Reply(body: "{nope"),
+                .contractViolation(#"the login response is not JSON: it sent "application/json" instead of JSON"#)
+            ),
             (
                 FaultServer.Reply(contentType: "text/html", body: "<html/>"),
-                .contractViolation(#"it sent "text/html" instead of JSON"#)
+                .contractViolation(#"the login response's Content-Type is "text/html", not JSON"#)
             ),
             (
                 FaultServer.Reply(body: String(repeating: " ", count: 1 << 21)),

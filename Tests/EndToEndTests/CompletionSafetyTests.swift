@@ -1,6 +1,7 @@
 import Foundation
 import SessionStorage
 import SwaggerModel
+import TestSupport
 import Testing
 
 /// Completion offers what servers wrote (operation ids, paths, field names, enum values, account names chosen by a
@@ -58,7 +59,7 @@ struct CompletionSafetyTests {
                 for (server, name) in [(url, account), (hostileServer, "b@example.com")] {
                     let record = SessionRecord(
                         account: Account(server: try ServerURL(server), name: name), appID: "a", backend: .file,
-                        savedAt: Date(), serverDescription: ServerPresets.bundled(try ServerURL(server)))
+                        savedAt: Date(), serverDescription: Fixtures.original(try ServerURL(server)))
                     try sandbox.sessions.save(record)
                 }
                 try await body(

@@ -127,7 +127,7 @@ struct FailureTests {
     @Test(
         "a profile answer that breaks the contract exits 5; one that is not a profile at all stores nothing",
         arguments: [
-            (FaultServer.Reply(body: #"{"id": "not a number"}"#), true),
+            (FaultServer.Reply(contentType: "text/html", body: #"{"id": 5}"#), true),
             (FaultServer.Reply(body: "[1, 2, 3]"), false),
             (FaultServer.Reply(contentType: "text/plain", body: "hello"), false),
         ])
@@ -156,35 +156,54 @@ struct FailureTests {
         }
     }
 
-    @Test("a server root without the API's path, or a static site, is named as the wrong address, not the app id")
+    @Test("the demo server's root is not its API: nothing is sent, and the line names the API's URL (exit 64)")
     func wrongAddress() async throws {
         let sandbox = try Sandbox()
         try await withDemoServer { server in
             let root = try #require(server.apiURL.split(separator: "/api").first.map(String.init))
             let result = try await sandbox.login(root, email: "a@example.com", password: "pw")
-            #expect(result.status == 1, "\(result)")
+            #expect(result.status == 64, "\(result)")
             expectOneLine(result)
-            #expect(
-                result.stderr
-                    == "swaggerctl: Nothing answers POST /User/AdminLogin on \(root), which has no OpenAPI document. "
-                    + "Check the URL or `server set --openapi`.\n", "\(result)"
-            )
+            #expect(result.stderr.hasSuffix("Did you mean \(server.apiURL)?\n"), "\(result)")
+            #expect(try sandbox.sessions.records().isEmpty)
         }
-        // Python's own static file server answers a POST with 501.
+    }
+
+    @Test("a static site and a server that publishes nothing never receive the password: their request logs say so")
+    func nothingPublished() async throws {
+        let sandbox = try Sandbox()
+        // Python's own static file server, which logs every request it gets.
         let host = privateLoopbackHost()
         let port = try freeLoopbackPort(on: host)
         let folder = sandbox.root.appending(path: "site")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("<html><body>A site</body></html>".utf8).write(to: folder.appending(path: "index.html"))
+        let log = sandbox.root.appending(path: "site.log")
         try await withChildProcess(
             URL(filePath: "/usr/bin/python3"),
-            ["-u", "-m", "http.server", "--bind", host, "--directory", folder.path, String(port)]
+            ["-u", "-m", "http.server", "--bind", host, "--directory", folder.path, String(port)], log: log
         ) { _ in
-            let result = try await sandbox.login("http://\(host):\(port)/api", email: "a@example.com", password: "pw")
-            #expect(result.status == 1, "\(result)")
+            let result = try await sandbox.login("http://\(host):\(port)", email: "a@example.com", password: "Pw-9!")
+            #expect(result.status == 64, "\(result)")
             expectOneLine(result)
-            #expect(result.stderr.contains("Nothing answers POST /api/User/AdminLogin on "), "\(result)")
-            #expect(!result.stderr.contains("Try again later"), "\(result)")
+            #expect(result.stderr.contains("says how to log in"), "\(result)")
         }
+        // Its log has a line for each request: `127.0.0.1 - - [date] "GET /path HTTP/1.1" 404 -`.
+        let methods = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap { line in
+            line.split(separator: "\"").dropFirst().first?.split(separator: " ").first.map(String.init)
+        }
+        #expect(!methods.isEmpty && Set(methods) == ["GET"], "\(methods)")
+        // The account API's paths answer a POST there, but nothing says the server is that API.
+        let logins = FaultServer.Replies([FaultServer.goodLogin])
+        try await FaultServer.run(logins: logins, profiles: FaultServer.Replies([.init(body: "{}")]), publishing: false)
+        {
+            url in
+            let result = try await sandbox.login(url, email: "a@example.com", password: "Pw-9!")
+            #expect(result.status == 64, "\(result)")
+            #expect(!result.stderr.contains("Pw-9!"))
+        }
+        #expect(logins.count == 0)
+        #expect(try sandbox.sessions.records().isEmpty)
     }
 
     @Test("a profile request answered 503 is retried, and succeeds when the server recovers")

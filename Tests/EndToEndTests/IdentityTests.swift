@@ -147,28 +147,6 @@ struct IdentityTests {
         }
     }
 
-    @Test(
-        "flags that describe another kind of server are refused with the original kind, before anything is sent",
-        arguments: [
-            (
-                ["--kind", "original", "--profile-path", "/me"],
-                "The description of http://127.0.0.1:9/api cannot be used: \"profile\" cannot change original: its "
-                    + "requests are fixed by its OpenAPI document."
-            ),
-            (
-                ["--preset", "original", "--login-field", "tenant=a"],
-                "The description of http://127.0.0.1:9/api cannot be used: \"login\" cannot change original: its "
-                    + "requests are fixed by its OpenAPI document."
-            ),
-        ])
-    func refusedFlags(flags: [String], message: String) async throws {
-        let sandbox = try Sandbox()
-        let result = try await sandbox.login(
-            "http://127.0.0.1:9/api", email: "a@example.com", password: "pw", extra: flags)
-        #expect(result.status == 64)
-        #expect(result.stderr == "swaggerctl: \(message)\n")
-    }
-
     @Test("a flag without a preset goes over what the documents say; with none published, says what is missing")
     func flagWithoutKind() async throws {
         // flask-jwt-extended's app publishes no document at all.

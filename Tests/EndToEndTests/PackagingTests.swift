@@ -1,6 +1,7 @@
 import Foundation
 import SessionStorage
 import SwaggerModel
+import TestSupport
 import Testing
 
 /// What gets installed: the completion scripts in real shells, the man page through man and groff, and the
@@ -88,7 +89,7 @@ struct PackagingTests {
                 try sandbox.sessions.save(
                     SessionRecord(
                         account: account, appID: "a", backend: .file, savedAt: Date(),
-                        serverDescription: ServerPresets.bundled(account.server)))
+                        serverDescription: Fixtures.original(account.server)))
             }
         }
         return sandbox

@@ -111,6 +111,11 @@ struct RenewalTests {
             try await sandbox.file.store(
                 Credentials(accessToken: "old-access"), for: Account(server: url, name: "a@example.com"))
 
+            // Nothing describes its server: the session is kept, and used again once something does.
+            let undescribed = try await sandbox.swaggerctl("api", "/User/User")
+            #expect(undescribed.status == 64, "\(undescribed)")
+            #expect(undescribed.stderr.contains("has no description of \(url)"), "\(undescribed)")
+            try #require(try await sandbox.swaggerctl("server", "set", url, "--preset", "original").status == 0)
             let result = try await sandbox.swaggerctl("api", "/User/User")
             #expect(result.status == 4, "\(result)")
             #expect(result.stdout.contains("invalid_token"), "the refusal is the answer: \(result)")

@@ -11,7 +11,9 @@ struct ServerRegistryTests {
             let url = server.apiURL
             try #require(try await sandbox.loginAsDemo(url).status == 0)
             let listed = try await sandbox.swaggerctl("server", "list")
-            #expect(listed.stdout == "\(url)  current; preset original; 1 session\n", "\(listed)")
+            #expect(
+                listed.stdout == "\(url)  current; preset original; found in \(url)/openapi.yaml; 1 session\n",
+                "\(listed)")
             let shown = try await sandbox.swaggerctl("server", "show")
             let export = try await sandbox.swaggerctl("server", "export")
             #expect(export.status == 0 && export.stdout.contains("\"preset\": \"original\""), "\(export)")
@@ -26,7 +28,7 @@ struct ServerRegistryTests {
             try #require(try await sandbox.swaggerctl("logout").status == 0)
             #expect(
                 try await sandbox.swaggerctl("server", "list").stdout.hasSuffix(
-                    "current; preset original; no session\n"))
+                    "current; preset original; found in \(url)/openapi.yaml; no session\n"))
             #expect(try await sandbox.swaggerctl("server", "show").row("Server") == "\(url) (current)")
 
             let forgot = try await sandbox.swaggerctl("server", "forget", url)
@@ -43,7 +45,8 @@ struct ServerRegistryTests {
                 result.stdout.split(separator: "\n").filter {
                     !$0.hasPrefix("Accounts") && !$0.hasPrefix("Document copy")
                 }
-                // The keys' column is as wide as the widest key shown.
+                // The keys' column is as wide as the widest key shown; a part's source is now the file's.
+                .map { $0.split(separator: " (from ").first.map(String.init) ?? "" }
                 .map { $0.split(separator: " ").joined(separator: " ") }
             }
             #expect(rows(again) == rows(shown), "\(again)\n\(shown)")

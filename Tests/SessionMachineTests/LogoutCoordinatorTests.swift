@@ -12,7 +12,7 @@ struct LogoutCoordinatorTests {
     static let now = Fixtures.savedAt
 
     static func revocation(_ record: SessionRecord = record, _ credentials: Credentials = tokens) -> Revocation {
-        Revocation(server: record.server, serverDescription: record.serverDescription, credentials: credentials)
+        Revocation(server: record.server, serverDescription: Fixtures.description(of: record), credentials: credentials)
     }
 
     /// A coordinator holding the lock, about to read `record`'s tokens.
@@ -29,6 +29,18 @@ struct LogoutCoordinatorTests {
         #expect(coordinator.tokensRead(Self.tokens, now: Self.now) == .revoke(Self.revocation()))
         #expect(coordinator.revoked() == Self.record)
         #expect(coordinator.removed() == LogoutCoordinator.Outcome(account: Fixtures.ana, warning: nil))
+    }
+
+    @Test(
+        "a session whose server nothing describes any more is removed here, and the logout says the server was not told"
+    )
+    func undescribed() {
+        let record = Fixtures.record(Fixtures.ana, description: .some(nil))
+        var coordinator = Self.reading(record)
+        #expect(coordinator.tokensRead(Self.tokens, now: Self.now) == .remove(record))
+        let outcome = coordinator.removed()
+        #expect(outcome == LogoutCoordinator.Outcome(account: Fixtures.ana, warning: .undescribed(Fixtures.server)))
+        #expect(outcome.failed)
     }
 
     @Test("--local reads no token and tells no server")
@@ -48,7 +60,7 @@ struct LogoutCoordinatorTests {
         #expect(
             outcome.warning
                 == .revocationFailed(
-                    .unreachable("connection refused"), server: Fixtures.server, description: Fixtures.bundled()))
+                    .unreachable("connection refused"), server: Fixtures.server, description: Fixtures.original()))
         // The server could have ended the session and did not: the logout fails, the session gone here all the same.
         #expect(outcome.failed)
     }
@@ -129,7 +141,7 @@ struct LogoutCoordinatorTests {
             action
                 == .refresh(
                     RefreshRequest(
-                        server: record.server, serverDescription: record.serverDescription, refreshToken: "r1",
+                        server: record.server, serverDescription: Fixtures.description(of: record), refreshToken: "r1",
                         appID: record.appID, clientSecret: nil)))
         let renewed = coordinator.refreshed(TokenGrant(accessToken: "a2", refreshToken: "r2"), now: Self.now)
         #expect(renewed.credentials == Credentials(accessToken: "a2", refreshToken: "r2"))

@@ -10,7 +10,7 @@ struct MainCoordinatorTests {
     /// 2033-05-18T03:33:20Z.
     static let now = Date(timeIntervalSince1970: 2_000_000_000)
     static let profile = Profile(fields: ["id": .integer(1024), "name": .string("Ana")])
-    static let original = Fixtures.bundled()
+    static let original = Fixtures.original()
 
     /// A record whose access token expires `offset` seconds from ``now``, or whose expiry is unknown.
     static func record(expiresIn offset: TimeInterval?, refreshable: Bool? = true) -> SessionRecord {
@@ -38,12 +38,14 @@ struct MainCoordinatorTests {
     }
 
     static func fetch(_ token: String, _ record: SessionRecord = fresh) -> ProfilePurpose.Step {
-        .fetch(ProfileRequest(server: record.server, serverDescription: record.serverDescription, accessToken: token))
+        .fetch(
+            ProfileRequest(
+                server: record.server, serverDescription: Fixtures.description(of: record), accessToken: token))
     }
 
     static func refresh(_ token: String = "old-refresh", _ record: SessionRecord = expired) -> RefreshRequest {
         RefreshRequest(
-            server: record.server, serverDescription: record.serverDescription, refreshToken: token,
+            server: record.server, serverDescription: Fixtures.description(of: record), refreshToken: token,
             appID: record.appID, clientSecret: nil)
     }
 
@@ -122,7 +124,7 @@ struct MainCoordinatorTests {
                 == .saveAndShow(
                     ProfileOutcome(
                         profile: Self.profile, origin: .server(renewed: false),
-                        labels: Fixtures.bundled().profile.labels),
+                        labels: Fixtures.original().profile.labels),
                     Fixtures.ana))
 
         var token = MainCoordinator(purpose: TokenPurpose())
@@ -421,7 +423,8 @@ struct MainCoordinatorTests {
             coordinator.profileReceived(Self.profile)
                 == .saveAndShow(
                     ProfileOutcome(
-                        profile: Self.profile, origin: .server(renewed: true), labels: Fixtures.bundled().profile.labels
+                        profile: Self.profile, origin: .server(renewed: true),
+                        labels: Fixtures.original().profile.labels
                     ),
                     Fixtures.ana))
     }
@@ -524,7 +527,7 @@ struct MainCoordinatorTests {
                 == .show(
                     ProfileOutcome(
                         profile: Self.profile, origin: .saved(receivedAt: saved.receivedAt, because: error),
-                        labels: Fixtures.bundled().profile.labels)))
+                        labels: Fixtures.original().profile.labels)))
 
         var noCache = Self.fetching(purpose: Self.noCache)
         #expect(noCache.profileFailed(error) == .fail(Self.failure(error)))
@@ -572,12 +575,63 @@ struct MainCoordinatorTests {
         #expect(outcome.labels.isEmpty)
     }
 
+    // MARK: - A server nothing describes
+
+    @Test("a stored session whose server nothing describes is not used: no token is read, and it says so")
+    func undescribedStored() {
+        let record = Fixtures.record(Fixtures.ana, expiresAt: Self.now.addingTimeInterval(600), description: .some(nil))
+        var details = MainCoordinator(purpose: Self.details)
+        #expect(
+            details.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
+                == .fail(.undescribed(server: Fixtures.server)))
+        var request = MainCoordinator(purpose: RequestPurpose())
+        #expect(
+            request.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
+                == .fail(.undescribed(server: Fixtures.server)))
+        var refresh = MainCoordinator(purpose: RefreshPurpose())
+        #expect(
+            refresh.refreshRequested(record, plainHTTP: PlainHTTP()) == .fail(.undescribed(server: Fixtures.server)))
+        // Found so only under the lock: the registry lost the entry meanwhile.
+        var due = MainCoordinator(purpose: Self.details)
+        #expect(
+            due.start(.stored(Self.expired), now: Self.now, plainHTTP: PlainHTTP()) == .lockForRefresh(Fixtures.ana))
+        #expect(
+            due.lockTaken(record: record, credentials: Credentials(accessToken: "a", refreshToken: "r"), now: Self.now)
+                == .fail(.undescribed(server: Fixtures.server)))
+    }
+
+    @Test("SWAGGERCTL_TOKEN for a server nothing describes: sent as a bearer token, handed on, but no profile")
+    func undescribedEnvironment() {
+        let source = TokenSource.environment(token: "env-token", server: Fixtures.server, description: nil)
+        var details = MainCoordinator(purpose: Self.details)
+        #expect(
+            details.start(source, now: Self.now, plainHTTP: PlainHTTP())
+                == .fail(.undescribed(server: Fixtures.server)))
+        var request = MainCoordinator(purpose: RequestPurpose())
+        #expect(
+            request.start(source, now: Self.now, plainHTTP: PlainHTTP()) == .proceed(.send(accessToken: "env-token")))
+        var token = MainCoordinator(purpose: TokenPurpose())
+        guard case .proceed(let usable) = token.start(source, now: Self.now, plainHTTP: PlainHTTP()) else {
+            Issue.record("no token")
+            return
+        }
+        #expect(usable.use == .bearer && usable.headerValue == "Bearer env-token")
+        // Plain HTTP to another machine is refused for the server itself, described or not.
+        let remote = TokenSource.environment(
+            token: "env-token", server: Fixtures.serverURL("http://api.example.com"), description: nil)
+        var refused = MainCoordinator(purpose: RequestPurpose())
+        guard case .fail(.plainHTTPRefused) = refused.start(remote, now: Self.now, plainHTTP: PlainHTTP()) else {
+            Issue.record("sent in clear")
+            return
+        }
+    }
+
     // MARK: - SWAGGERCTL_TOKEN
 
     @Test("a token from the environment is used as it is and never saved, refreshed or removed")
     func environmentToken() {
         let source = TokenSource.environment(
-            token: "env-token", server: Fixtures.server, description: Fixtures.bundled())
+            token: "env-token", server: Fixtures.server, description: Fixtures.original())
         var details = MainCoordinator(purpose: Self.details)
         #expect(
             details.start(source, now: Self.now, plainHTTP: PlainHTTP())
@@ -590,7 +644,7 @@ struct MainCoordinatorTests {
                 == .show(
                     ProfileOutcome(
                         profile: Self.profile, origin: .server(renewed: false),
-                        labels: Fixtures.bundled().profile.labels)))
+                        labels: Fixtures.original().profile.labels)))
 
         for error in Self.everyError {
             var failing = MainCoordinator(purpose: Self.details)
@@ -598,7 +652,7 @@ struct MainCoordinatorTests {
             let expected: SessionFailure =
                 error == .tokenRejected(challenge: nil)
                 ? .environmentTokenRejected(server: Fixtures.server)
-                : .requestFailed(error, server: Fixtures.server, account: nil, description: Fixtures.bundled())
+                : .requestFailed(error, server: Fixtures.server, account: nil, description: Fixtures.original())
             #expect(failing.profileFailed(error) == .fail(expected))
         }
 
@@ -611,7 +665,7 @@ struct MainCoordinatorTests {
     @Test("token never hands over an expired token from the environment; details lets the server decide")
     func expiredEnvironmentToken() {
         let expired = Self.jwt(expiresIn: -60)
-        let source = TokenSource.environment(token: expired, server: Fixtures.server, description: Fixtures.bundled())
+        let source = TokenSource.environment(token: expired, server: Fixtures.server, description: Fixtures.original())
         var token = MainCoordinator(purpose: TokenPurpose())
         #expect(
             token.start(source, now: Self.now, plainHTTP: PlainHTTP())
@@ -679,7 +733,7 @@ struct MainCoordinatorTests {
         var environment = MainCoordinator(purpose: RequestPurpose())
         #expect(
             environment.start(
-                .environment(token: "env", server: Fixtures.server, description: Fixtures.bundled()), now: Self.now,
+                .environment(token: "env", server: Fixtures.server, description: Fixtures.original()), now: Self.now,
                 plainHTTP: PlainHTTP())
                 == .proceed(.send(accessToken: "env")))
         #expect(environment.responseReceived(status: 401) == .answered)
@@ -712,6 +766,6 @@ struct MainCoordinatorTests {
         #expect(
             coordinator.requestFailed(.timedOut)
                 == .requestFailed(
-                    .timedOut, server: Fixtures.server, account: Fixtures.ana.name, description: Fixtures.bundled()))
+                    .timedOut, server: Fixtures.server, account: Fixtures.ana.name, description: Fixtures.original()))
     }
 }

@@ -34,7 +34,7 @@ struct RedactionTests {
     @Test("values that hold credentials or tokens, actions included, do not show the tokens either")
     func containers() throws {
         let session = Session(record: Fixtures.record(Fixtures.ana), credentials: Self.credentials)
-        let description = Fixtures.bundled()
+        let description = Fixtures.original()
         let values: [Any] = [
             session,
             MainCoordinator<ProfilePurpose>.StartAction.proceed(
@@ -44,7 +44,7 @@ struct RedactionTests {
                     server: Fixtures.server, serverDescription: description, refreshToken: "SECRET", appID: "app",
                     clientSecret: "SECRET")),
             MainCoordinator<RequestPurpose>.StartAction.proceed(.send(accessToken: "SECRET")),
-            TokenSource.environment(token: "SECRET", server: Fixtures.server, description: Fixtures.bundled()),
+            TokenSource.environment(token: "SECRET", server: Fixtures.server, description: Fixtures.original()),
             TokenGrant(accessToken: "SECRET", refreshToken: "SECRET"),
             LoginCoordinator.StoreTokens(account: Fixtures.ana, credentials: Self.credentials),
             LoginCoordinator.Request(

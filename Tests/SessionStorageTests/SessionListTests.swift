@@ -7,6 +7,16 @@ import Testing
 
 @Suite("SessionList: the list of stored sessions in sessions.json")
 struct SessionListTests {
+    /// A record as the session list keeps it: its server's description is the registry's, never the list's.
+    static func record(
+        _ account: Account, appID: String = "swaggerctl-demo", username: String? = nil,
+        savedAt: Date = Fixtures.savedAt, expiresAt: Date? = nil, backend: BackendKind = .file
+    ) -> SessionRecord {
+        Fixtures.record(
+            account, appID: appID, username: username, savedAt: savedAt, expiresAt: expiresAt, backend: backend,
+            description: .some(nil))
+    }
+
     let temporary: TemporaryDirectory
     let folder: URL
     let index: SessionList
@@ -30,11 +40,11 @@ struct SessionListTests {
 
     @Test("records() lists every session, newest first, with every field kept")
     func records() throws {
-        let old = Fixtures.record(Fixtures.ana, appID: "app-1", username: "ana", savedAt: Fixtures.savedAt)
-        let new = Fixtures.record(
+        let old = Self.record(Fixtures.ana, appID: "app-1", username: "ana", savedAt: Fixtures.savedAt)
+        let new = Self.record(
             Fixtures.ivo, appID: "app-2", savedAt: Fixtures.savedAt.addingTimeInterval(120),
             expiresAt: Fixtures.savedAt.addingTimeInterval(3600))
-        let middle = Fixtures.record(Self.otherAna, savedAt: Fixtures.savedAt.addingTimeInterval(60))
+        let middle = Self.record(Self.otherAna, savedAt: Fixtures.savedAt.addingTimeInterval(60))
         try index.save(old)
         try index.save(new)
         try index.save(middle)
@@ -45,12 +55,12 @@ struct SessionListTests {
 
     @Test("record(server:) without an e-mail is the newest session on that server")
     func newestOnServer() throws {
-        try index.save(Fixtures.record(Fixtures.ivo, savedAt: Fixtures.savedAt.addingTimeInterval(10)))
-        try index.save(Fixtures.record(Fixtures.ana, savedAt: Fixtures.savedAt.addingTimeInterval(20)))
+        try index.save(Self.record(Fixtures.ivo, savedAt: Fixtures.savedAt.addingTimeInterval(10)))
+        try index.save(Self.record(Fixtures.ana, savedAt: Fixtures.savedAt.addingTimeInterval(20)))
         // The newest overall is on another server and does not count.
-        try index.save(Fixtures.record(Self.otherAna, savedAt: Fixtures.savedAt.addingTimeInterval(30)))
+        try index.save(Self.record(Self.otherAna, savedAt: Fixtures.savedAt.addingTimeInterval(30)))
         try index.save(
-            Fixtures.record(
+            Self.record(
                 Account(server: Fixtures.server, name: "old@example.com"), savedAt: Fixtures.savedAt))
 
         #expect(try index.record(server: Fixtures.server)?.account == Fixtures.ana)
@@ -60,10 +70,10 @@ struct SessionListTests {
 
     @Test("record(server:email:) is exactly that account's session, however old")
     func exactAccount() throws {
-        try index.save(Fixtures.record(Fixtures.ivo, appID: "ivo-app", savedAt: Fixtures.savedAt))
+        try index.save(Self.record(Fixtures.ivo, appID: "ivo-app", savedAt: Fixtures.savedAt))
         try index.save(
-            Fixtures.record(Fixtures.ana, appID: "ana-app", savedAt: Fixtures.savedAt.addingTimeInterval(60)))
-        try index.save(Fixtures.record(Self.otherAna, appID: "other", savedAt: Fixtures.savedAt.addingTimeInterval(90)))
+            Self.record(Fixtures.ana, appID: "ana-app", savedAt: Fixtures.savedAt.addingTimeInterval(60)))
+        try index.save(Self.record(Self.otherAna, appID: "other", savedAt: Fixtures.savedAt.addingTimeInterval(90)))
 
         #expect(try index.record(server: Fixtures.server, name: "ivo@example.com")?.appID == "ivo-app")
         #expect(try index.record(server: Fixtures.server, name: "ana@example.com")?.appID == "ana-app")
@@ -74,8 +84,8 @@ struct SessionListTests {
     @Test("the newest session wins even when two were saved within the same second")
     func sameSecond() throws {
         let second = Fixtures.savedAt
-        try index.save(Fixtures.record(Fixtures.ana, savedAt: second.addingTimeInterval(0.2)))
-        try index.save(Fixtures.record(Fixtures.ivo, savedAt: second.addingTimeInterval(0.7)))
+        try index.save(Self.record(Fixtures.ana, savedAt: second.addingTimeInterval(0.2)))
+        try index.save(Self.record(Fixtures.ivo, savedAt: second.addingTimeInterval(0.7)))
 
         #expect(try index.record(server: Fixtures.server)?.account == Fixtures.ivo)
         #expect(try index.records().map(\.account) == [Fixtures.ivo, Fixtures.ana])
@@ -83,9 +93,9 @@ struct SessionListTests {
 
     @Test("save replaces the record for the same account")
     func saveReplaces() throws {
-        try index.save(Fixtures.record(Fixtures.ana, appID: "first", savedAt: Fixtures.savedAt))
-        try index.save(Fixtures.record(Fixtures.ivo, savedAt: Fixtures.savedAt.addingTimeInterval(30)))
-        let replacement = Fixtures.record(
+        try index.save(Self.record(Fixtures.ana, appID: "first", savedAt: Fixtures.savedAt))
+        try index.save(Self.record(Fixtures.ivo, savedAt: Fixtures.savedAt.addingTimeInterval(30)))
+        let replacement = Self.record(
             Fixtures.ana, appID: "second", username: "ana", savedAt: Fixtures.savedAt.addingTimeInterval(60))
         try index.save(replacement)
 
@@ -97,8 +107,8 @@ struct SessionListTests {
 
     @Test("remove forgets one account and reports whether it was there")
     func remove() throws {
-        try index.save(Fixtures.record(Fixtures.ana))
-        try index.save(Fixtures.record(Fixtures.ivo))
+        try index.save(Self.record(Fixtures.ana))
+        try index.save(Self.record(Fixtures.ivo))
 
         #expect(try index.remove(Fixtures.ana) == true)
         #expect(try index.remove(Fixtures.ana) == false)
@@ -109,9 +119,9 @@ struct SessionListTests {
     @Test("the folder is 0700, sessions.json is 0600, and no temporary files are left")
     func permissionsAndNoTemporaryFiles() throws {
         for offset in 0..<5 {
-            try index.save(Fixtures.record(Fixtures.ana, savedAt: Fixtures.savedAt.addingTimeInterval(Double(offset))))
+            try index.save(Self.record(Fixtures.ana, savedAt: Fixtures.savedAt.addingTimeInterval(Double(offset))))
         }
-        try index.save(Fixtures.record(Fixtures.ivo))
+        try index.save(Self.record(Fixtures.ivo))
         try index.remove(Fixtures.ivo)
 
         let manager = FileManager.default
@@ -127,7 +137,7 @@ struct SessionListTests {
         try manager.createDirectory(at: folder, withIntermediateDirectories: true)
         try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
 
-        try index.save(Fixtures.record(Fixtures.ana))
+        try index.save(Self.record(Fixtures.ana))
         #expect(try manager.posixPermissions(folder) == 0o700)
     }
 
@@ -141,7 +151,7 @@ struct SessionListTests {
 
         let readError = #expect(throws: SwaggerError.self) { try index.records() }
         #expect(readError?.message.contains(path) == true)
-        let saveError = #expect(throws: SwaggerError.self) { try index.save(Fixtures.record(Fixtures.ana)) }
+        let saveError = #expect(throws: SwaggerError.self) { try index.save(Self.record(Fixtures.ana)) }
         #expect(saveError?.message.contains(path) == true)
         let removeError = #expect(throws: SwaggerError.self) { try index.remove(Fixtures.ana) }
         #expect(removeError?.message.contains(path) == true)
@@ -158,7 +168,7 @@ struct SessionListTests {
 
         #expect(try index.records().isEmpty)
         #expect(try index.damaged() == [Account(server: Fixtures.server, name: "old@example.com"), nil])
-        try index.save(Fixtures.record(Fixtures.ana))
+        try index.save(Self.record(Fixtures.ana))
         #expect(try index.records().map(\.name) == ["ana@example.com"])
         #expect(try index.damaged().count == 2, "rewriting the file keeps what it cannot read")
         let text = try String(contentsOf: sessionsFile, encoding: .utf8)
@@ -176,7 +186,7 @@ struct SessionListTests {
             for offset in 0..<50 {
                 group.addTask {
                     try SessionList(directory: folder).save(
-                        Fixtures.record(
+                        Self.record(
                             Account(server: Fixtures.server, name: "user\(offset)@example.com"),
                             savedAt: Fixtures.savedAt.addingTimeInterval(Double(offset))))
                 }
@@ -189,7 +199,7 @@ struct SessionListTests {
 
     @Test("checkWritable tries the list without changing it: same file, no temporary left; a damaged list fails it")
     func checkWritable() throws {
-        try index.save(Fixtures.record(Fixtures.ana, savedAt: Fixtures.savedAt))
+        try index.save(Self.record(Fixtures.ana, savedAt: Fixtures.savedAt))
         let before = try FileManager.default.attributesOfItem(atPath: sessionsFile.path)
         try index.checkWritable()
         let after = try FileManager.default.attributesOfItem(atPath: sessionsFile.path)

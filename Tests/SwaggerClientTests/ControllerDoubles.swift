@@ -96,6 +96,11 @@ final class ScriptedService: SessionService {
         return nil
     }
 
+    func probe(_ url: URL) async throws(APIServiceError) -> ProbeAnswer {
+        journal.record("probe \(url.absoluteString)")
+        return ProbeAnswer(status: 404)
+    }
+
     func exchangeCode(
         _ description: ServerDescription, code: String, verifier: String, redirectURI: URL, clientSecret: String?,
         server: ServerURL

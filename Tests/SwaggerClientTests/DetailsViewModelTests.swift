@@ -11,7 +11,7 @@ import Testing
 @Suite("DetailsViewModel: the rows of the details table")
 struct DetailsViewModelTests {
     /// The labels the original preset gives the bundled API's profile.
-    static let original = Fixtures.bundled().profile.labels
+    static let original = Fixtures.original().profile.labels
 
     static let labels = [
         "ID", "First name", "Last name", "Full name", "Image ID", "Address", "Phone number", "OIB", "E-mail", "Status",

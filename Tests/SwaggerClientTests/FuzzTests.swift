@@ -87,7 +87,7 @@ struct FuzzTests {
             await Task.yield()
             let body = FuzzInput.json(numbers)
             guard let profile = try? Profile(json: Data(body.utf8)) else { return }
-            let rows = DetailsViewModel.rows(for: profile, labels: Fixtures.bundled().profile.labels)
+            let rows = DetailsViewModel.rows(for: profile, labels: Fixtures.original().profile.labels)
             let table = TableRenderer(style: .plain).render(rows)
             #expect(table.filter { $0 == "\n" }.count == rows.count)
             // Line feeds are dropped by scalar: comparing Characters, as replacingOccurrences does, can miss one.

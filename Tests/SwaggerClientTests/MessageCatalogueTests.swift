@@ -16,7 +16,7 @@ struct MessageCatalogueTests {
     static let account = Account(server: server, name: "ana@example.com")
     static let record = Fixtures.record(account)
     static let messages = Messages(timeout: .seconds(10), now: Fixtures.savedAt)
-    static let description = Fixtures.bundled(server)
+    static let description = Fixtures.original(server)
     /// A store's own error, as the token store or a private file words it.
     static let storeError = SwaggerError(
         .failure, "Could not write /home/ana/.config/swaggerctl/sessions.json: No space left on device.")
@@ -46,7 +46,7 @@ struct MessageCatalogueTests {
     static let failures: [SessionFailure] =
         requestFailures.map { .requestFailed($0, server: server, account: account.name, description: description) }
         + [
-            .undescribed(server: server, login: URL(filePath: "/auth/login")),
+            .undescribed(server: server),
             .environmentTokenRejected(server: server), .environmentTokenExpired(server: server),
             .sessionEnded(account, because: .tokenRejected(challenge: nil)),
             .sessionEnded(account, because: .forbidden(message: "This account is disabled.")),

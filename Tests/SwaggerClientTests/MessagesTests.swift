@@ -15,7 +15,7 @@ struct MessagesTests {
     @Test(
         "a refused request advises checking what the server's description sends that the server may not know",
         arguments: [
-            (Fixtures.bundled(), "Check the server URL and the app id."),
+            (Fixtures.original(), "Check the server URL and the app id."),
             (Fixtures.identity, "Check the server URL, and what `swaggerctl server show` says is sent."),
             (oauth2, "Check the server URL, the client id and the scope."),
         ])
@@ -62,7 +62,7 @@ struct MessagesTests {
     func proxyAuthentication() {
         let error = Self.messages.error(
             .proxyFailed(proxy: "http://me:[redacted]@10.0.0.1:3128", .authenticationRequired), on: Fixtures.server,
-            account: nil, description: Fixtures.bundled())
+            account: nil, description: Fixtures.original())
         #expect(error.code == .network)
         #expect(
             error.message

@@ -191,10 +191,13 @@ struct OperationDiscoveryTests {
                 == .lacking("no POST of 1 takes a password and a user name and answers with a token"))
     }
 
-    @Test("the original API's document is known by its login, and a document without a login says what it lacks")
-    func originalAndLacking() {
+    @Test("no path is taken for a family by its name, and a document without a login says what it lacks")
+    func noSniffAndLacking() {
+        // A login path alone, whose operation says nothing, describes nothing.
         let original = Data(#"{"openapi": "3.0.1", "paths": {"/api/User/AdminLogin": {"post": {}}}}"#.utf8)
-        #expect(Discovery.operations(original, at: Self.origin) == .bundled)
+        #expect(
+            Discovery.operations(original, at: Self.origin)
+                == .lacking("no POST of 1 takes a password and a user name and answers with a token"))
         let register = Data(
             #"""
             {"openapi": "3.0.1", "paths": {"/register": {"post": {"requestBody": {"content": {"application/json": {
@@ -229,7 +232,7 @@ struct OperationDiscoveryTests {
             layer: DescriptionLayer(json: found.json, source: document.absoluteString), documents: [document],
             described: found)
         let exploration = ServerPlan.Exploration(metadata: [], openAPI: [document], below: [], over: [])
-        let (made, sources) = try ServerPlan.finish(exploration, found: finding, server: server)
+        let (made, sources) = try #require(try ServerPlan.finish(exploration, found: finding, server: server))
         #expect(made.preset == nil)
         #expect(made.login.encoding == .json && made.login.account == "username")
         #expect(made.refresh?.shape == .json(field: "refresh") && made.revocation?.shape == .json(field: "refresh"))
@@ -253,7 +256,7 @@ struct OperationDiscoveryTests {
         let given = ServerPlan.Exploration(
             metadata: [], openAPI: [document], below: [],
             over: [DescriptionLayer(json: flags.json, source: "given")])
-        let (changed, changedSources) = try ServerPlan.finish(given, found: finding, server: server)
+        let (changed, changedSources) = try #require(try ServerPlan.finish(given, found: finding, server: server))
         #expect(changed.profile.url.absoluteString == "http://h:8000/api/users/")
         #expect(changed.login.answer.accessToken == "data.access" && changed.login.answer.refreshToken == "refresh")
         #expect(changed.revocation?.shape == .bearer(method: "POST"))

@@ -14,7 +14,7 @@ struct OtherProgramsTests {
 
     /// A server that takes its token as `Authorization: Token …`, as DRF's TokenAuthentication does.
     static var drf: UsableToken {
-        var description = Fixtures.bundled()
+        var description = Fixtures.original()
         description.token = TokenUse(header: "Authorization", scheme: "Token")
         var record = Fixtures.record(Fixtures.ana, expiresAt: nil)
         record.serverDescription = description
@@ -47,7 +47,7 @@ struct OtherProgramsTests {
         let environment = UsableToken(
             Fixtures.jwt(exp: 1_700_001_800),
             from: .environment(
-                token: Fixtures.jwt(exp: 1_700_001_800), server: Fixtures.server, description: Fixtures.bundled()))
+                token: Fixtures.jwt(exp: 1_700_001_800), server: Fixtures.server, description: Fixtures.original()))
         let unknown = try Self.object(try TokenFormat.json.render(environment, execInfo: nil))
         // SWAGGERCTL_TOKEN has no account, and its expiry is the JWT's own.
         #expect(unknown["account"] is NSNull && unknown["expiry"] as? String == "2023-11-14T22:43:20Z")

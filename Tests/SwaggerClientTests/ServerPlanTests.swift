@@ -40,9 +40,8 @@ struct ServerPlanTests {
         #expect(exploration.metadata == Discovery.metadataDocuments(for: Self.server))
         #expect(exploration.openAPI == Discovery.openAPIDocuments(for: Self.server))
         #expect(exploration.below.isEmpty && exploration.over.isEmpty)
-        // A server that publishes nothing is the bundled API.
-        let (description, sources) = try ServerPlan.finish(exploration, found: nil, server: Self.server)
-        #expect(description == ServerPresets.bundled(Self.server) && sources.isEmpty)
+        // A server that publishes nothing is no family at all.
+        #expect(try ServerPlan.finish(exploration, found: nil, server: Self.server) == nil)
     }
 
     @Test("a saved description is used as it is, with what is given over it, and nothing is read")
@@ -82,7 +81,7 @@ struct ServerPlanTests {
             preset: "oauth2",
             layer: DescriptionLayer(json: metadata.json(confidential: false), source: "https://idp/.well-known"),
             documents: [URL(string: "https://idp/.well-known")!])
-        let (oauth2, found) = try ServerPlan.finish(exploration, found: finding, server: Self.server)
+        let (oauth2, found) = try #require(try ServerPlan.finish(exploration, found: finding, server: Self.server))
         #expect(oauth2.login.url.absoluteString == "https://idp/token" && oauth2.login.isPasswordGrant)
         #expect(oauth2.refresh?.url.absoluteString == "https://idp/token" && oauth2.refresh?.shape == .grant)
         #expect(oauth2.revocation?.clientAuthentication == .bearer)
@@ -112,7 +111,8 @@ struct ServerPlanTests {
             layer: DescriptionLayer(
                 json: ["login": ["url": "https://h.example.com/token"]], source: document.absoluteString),
             documents: [document])
-        let (found, foundSources) = try ServerPlan.finish(exploration, found: finding, server: Self.server)
+        let (found, foundSources) = try #require(
+            try ServerPlan.finish(exploration, found: finding, server: Self.server))
         #expect(found.login.url.absoluteString == "https://h.example.com/token")
         #expect(found.profile.url.absoluteString == "https://h.example.com/api/me")
         #expect(foundSources == ["login": document.absoluteString, "profile": "given"])
@@ -131,7 +131,7 @@ struct ServerPlanTests {
         let exploration = try Self.exploration(
             ServerPlan.plan(given: [Self.given(["preset": "simplejwt"])], saved: nil, server: Self.server))
         #expect {
-            _ = try ServerPlan.finish(exploration, found: nil, server: Self.server)
+            _ = try #require(try ServerPlan.finish(exploration, found: nil, server: Self.server))
         } throws: { error in
             guard let error = error as? SwaggerError else { return false }
             return error.code == .usage && error.message.contains("profile.url is missing")

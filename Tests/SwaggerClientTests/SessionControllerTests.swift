@@ -56,6 +56,9 @@ struct SessionControllerTests {
         record.refreshable = refreshable
         let controller = try controller()
         try controller.sessions.save(record)
+        // The registry describes its server, as a login leaves it.
+        try controller.servers.save(
+            ServerEntry(server: Fixtures.server, description: Fixtures.original(), updatedAt: Self.start))
         try controller.profiles?.save(Self.profile, for: Fixtures.ana, receivedAt: Self.start)
         tokens.put(credentials, for: Fixtures.ana)
         return record
@@ -90,7 +93,7 @@ struct SessionControllerTests {
         let controller = try controller()
         let outcome = try await controller.login(
             email: "ana@example.com", password: "pw", on: selection(controller), appIDFlag: nil,
-            serverDescription: Fixtures.bundled())
+            serverDescription: Fixtures.original())
         #expect(outcome.profile == Self.profile)
         #expect(journal.lines == ["login ana@example.com app swaggerctl-demo", "profile access-1", "store access-1"])
         let record = try #require(try controller.sessions.record(server: Fixtures.server))
@@ -162,7 +165,7 @@ struct SessionControllerTests {
         let code = await Self.code {
             _ = try await half.login(
                 email: "ana@example.com", password: "pw", on: selection(half), appIDFlag: nil,
-                serverDescription: Fixtures.bundled())
+                serverDescription: Fixtures.original())
         }
         #expect(code == .server)
         #expect(try half.sessions.records().map(\.account) == [Fixtures.ana])
@@ -173,7 +176,7 @@ struct SessionControllerTests {
         let refused = await Self.code {
             _ = try await wrong.login(
                 email: other.name, password: "pw", on: wrong.select(server: other.server, name: nil),
-                appIDFlag: nil, serverDescription: Fixtures.bundled(other.server))
+                appIDFlag: nil, serverDescription: Fixtures.original(other.server))
         }
         #expect(refused == .server)
         #expect(try wrong.sessions.record(server: other.server) == nil)
@@ -187,7 +190,7 @@ struct SessionControllerTests {
         await #expect(throws: SwaggerError(.failure, "The keyring is locked.")) {
             _ = try await controller.login(
                 email: "ana@example.com", password: "pw", on: selection(controller), appIDFlag: nil,
-                serverDescription: Fixtures.bundled())
+                serverDescription: Fixtures.original())
         }
         #expect(try controller.sessions.records().isEmpty)
     }
@@ -199,7 +202,7 @@ struct SessionControllerTests {
         let code = await Self.code {
             _ = try await controller.login(
                 email: "ana@example.com", password: "pw", on: controller.select(server: remote, name: nil),
-                appIDFlag: nil, serverDescription: Fixtures.bundled(remote))
+                appIDFlag: nil, serverDescription: Fixtures.original(remote))
         }
         #expect(code == .usage)
         #expect(journal.lines.isEmpty)
@@ -247,6 +250,7 @@ struct SessionControllerTests {
         tokens.put(Credentials(accessToken: "theirs", refreshToken: "their-refresh"), for: Fixtures.ana)
         try controller.sessions.save(renewed)
         var stale = renewed
+        stale.serverDescription = Fixtures.original()
         stale.expiresAt = Self.start.addingTimeInterval(900)
         stale.issuedAt = nil
         // The selection was read before the other process's record was saved.

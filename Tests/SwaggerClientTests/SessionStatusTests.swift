@@ -35,7 +35,7 @@ struct SessionStatusTests {
                 == SessionStatus(
                     server: Fixtures.otherServer, email: "ana@example.com", username: "ana.h", appID: "other-app",
                     backend: .file, savedAt: Self.now.addingTimeInterval(-20), expiresAt: nil, active: true,
-                    activeBecause: .latestLogin, serverDescription: Fixtures.bundled(Fixtures.otherServer)))
+                    activeBecause: .latestLogin, serverDescription: Fixtures.original(Fixtures.otherServer)))
         #expect(SessionStatus.list([], now: Self.now) == [])
     }
 
@@ -68,7 +68,7 @@ struct SessionStatusTests {
         let status = SessionStatus(
             server: Fixtures.server, email: "ana@example.com", username: "ana.h", appID: "swaggerctl-demo",
             backend: .file, savedAt: Self.now.addingTimeInterval(-30), expiresAt: Self.now.addingTimeInterval(3700),
-            active: true, activeBecause: .only, serverDescription: Fixtures.bundled())
+            active: true, activeBecause: .only, serverDescription: Fixtures.original())
 
         #expect(
             status.rows(location: "/home/ana/.config/swaggerctl/credentials.json", now: Self.now) == [
@@ -91,7 +91,7 @@ struct SessionStatusTests {
         let status = SessionStatus(
             server: Fixtures.otherServer, email: "ivo@example.com", username: nil, appID: "app",
             backend: .file, savedAt: Self.now.addingTimeInterval(-2 * 86_400), expiresAt: nil, active: false,
-            serverDescription: Fixtures.bundled(Fixtures.otherServer))
+            serverDescription: Fixtures.original(Fixtures.otherServer))
 
         #expect(
             status.rows(location: "/cfg/credentials.json", now: Self.now) == [

@@ -31,7 +31,6 @@ struct ServerDescriptionTests {
             default:
                 let described = try Self.read(json)
                 #expect(described.preset == preset.name)
-                #expect(described.contract == preset.contract)
             }
         }
         let original = try Self.read(["preset": "original"])
@@ -92,13 +91,14 @@ struct ServerDescriptionTests {
         #expect(back.login.url == description.login.url)
     }
 
-    @Test("the bundled API is written as its preset alone, and takes no change")
-    func bundled() throws {
-        let original = ServerPresets.bundled(Self.server)
-        #expect(original.json() == ["preset": "original"])
-        #expect(throws: ServerDescription.Invalid.self) {
-            try Self.read(["preset": "original", "profile": ["url": "/me"]])
-        }
+    @Test("the original preset is an ordinary one: a change over it is taken, and it is written out whole")
+    func original() throws {
+        let changed = try Self.read(["preset": "original", "profile": ["url": "/me"], "revocation": .null])
+        #expect(changed.profile.url.absoluteString == "https://h.example.com/api/me")
+        #expect(changed.revocation == nil && changed.login.appID == "appId")
+        let written = Fixtures.original(Self.server).json(relativeTo: Self.server)
+        #expect(written[path: "preset"] == "original" && written[path: "login.url"] == "/User/AdminLogin")
+        #expect(try ServerDescription(json: written, under: Self.server) == Fixtures.original(Self.server))
     }
 
     @Test(
@@ -156,7 +156,7 @@ struct ServerDescriptionTests {
         }
         #expect(
             try ServerDescription(legacy: ["kind": "original"], under: Self.server)
-                == ServerPresets.bundled(Self.server))
+                == Fixtures.original(Self.server))
     }
 
     @Test(

@@ -11,9 +11,9 @@ package enum Fixtures {
     /// ASP.NET Core Identity's endpoints under the demo server's URL.
     package static let identity = described(["preset": "identity"])
 
-    /// The bundled API's description, under `server`.
-    package static func bundled(_ server: ServerURL = server) -> ServerDescription {
-        ServerPresets.bundled(server)
+    /// The `original` preset's description (the demo server's API), under `server`.
+    package static func original(_ server: ServerURL = server) -> ServerDescription {
+        described(["preset": "original"], under: server)
     }
 
     /// The description `json` gives, in the description language, under `server`: a test spells it out, so it is
@@ -29,13 +29,22 @@ package enum Fixtures {
     /// 2023-11-14T22:13:20Z.
     package static let savedAt = Date(timeIntervalSince1970: 1_700_000_000)
 
+    /// A session on the demo server's API (the `original` preset) unless `description` says otherwise; `nil` for
+    /// a server that nothing describes.
     package static func record(
         _ account: Account, appID: String = "swaggerctl-demo", username: String? = nil,
-        savedAt: Date = Fixtures.savedAt, expiresAt: Date? = nil, backend: BackendKind = .file
+        savedAt: Date = Fixtures.savedAt, expiresAt: Date? = nil, backend: BackendKind = .file,
+        description: ServerDescription?? = .none
     ) -> SessionRecord {
         SessionRecord(
             account: account, appID: appID, username: username, backend: backend, savedAt: savedAt,
-            expiresAt: expiresAt)
+            expiresAt: expiresAt, serverDescription: description ?? original(account.server))
+    }
+
+    /// The description a test's record was made with.
+    package static func description(of record: SessionRecord) -> ServerDescription {
+        guard let description = record.serverDescription else { preconditionFailure("an undescribed record") }
+        return description
     }
 
     package static func profile(_ json: String) throws -> Profile {

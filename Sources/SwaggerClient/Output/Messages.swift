@@ -59,11 +59,11 @@ package struct Messages: Sendable {
             return SwaggerError(
                 .authentication,
                 "The access token has expired, and the server gave no refresh token. Run `\(Self.login(account))`.")
-        case .undescribed(let server, let login):
+        case .undescribed(let server):
             return SwaggerError(
-                .failure,
-                "Nothing answers POST \(Self.cut(login.pathAndQuery, to: 30)) on \(server), which has no OpenAPI "
-                    + "document. Check the URL or `server set --openapi`.")
+                .usage,
+                "swaggerctl has no description of \(server). Describe it with `swaggerctl server set \(server)`, "
+                    + "or log in again.")
         case .plainHTTPRefused(let server, let secret):
             let what =
                 switch secret {
@@ -129,7 +129,9 @@ package struct Messages: Sendable {
 
     /// The error for a failed request: what happened, on which server, and what to do next. `description` is the
     /// server's, which says what a person can check.
-    package func error(_ error: APIServiceError, on server: ServerURL, account: String?, description: ServerDescription)
+    package func error(
+        _ error: APIServiceError, on server: ServerURL, account: String?, description: ServerDescription?
+    )
         -> SwaggerError
     {
         let login = Self.login(server, account ?? "you@example.com")
@@ -188,6 +190,11 @@ package struct Messages: Sendable {
             return SwaggerError(
                 .server,
                 "\(server) does not answer as the API (\(Self.cut(detail, to: 64))). Check the URL.")
+        case .notHTTP:
+            return SwaggerError(
+                .server,
+                "\(server) does not answer as the API (it did not answer in HTTP; check the URL's scheme and port). "
+                    + "Check the URL.")
         case .unreachable(let detail):
             return SwaggerError(
                 .network, "Could not reach \(server): \(detail). Check the URL and that the server is up.")
@@ -263,6 +270,8 @@ package struct Messages: Sendable {
         case .revocationFailed(let error, let server, let description):
             "logged out here, but the server was not told: "
                 + Self.reason(self.error(error, on: server, account: nil, description: description).message, server)
+        case .undescribed(let server):
+            "logged out here, but the server was not told: swaggerctl has no description of \(server) any more."
         }
     }
 
@@ -281,7 +290,8 @@ package struct Messages: Sendable {
 
     /// What a person can check when the server refuses one of a session's requests: what the description sends
     /// that the server may not know.
-    static func checks(_ description: ServerDescription) -> String {
+    static func checks(_ description: ServerDescription?) -> String {
+        guard let description else { return "the server URL" }
         if description.login.appID != nil { return "the server URL and the app id" }
         if description.clientID != nil || description.login.isPasswordGrant {
             return "the server URL, the client id and the scope"
@@ -294,11 +304,12 @@ package struct Messages: Sendable {
     /// /token/refresh/, logout POST /token/blacklist/, profile GET /users/me/, token as Authorization: Token.` A document on the
     /// server's host is named by its path, and the first of several stands for them all, so that the line fits
     /// two lines of a terminal; `-v` shows every request. A part that the person gave, or that a preset says, is
-    /// not credited to the documents. Empty when no document was read, or when it is the bundled API's own, whose
-    /// server is the one swaggerctl expects with no word said.
+    /// not credited to the documents. Empty when no document was read, and when the document showed the server to
+    /// be a preset's, with nothing chosen among others: it is the server that preset describes, which `server show`
+    /// says whole.
     package static func discovery(_ choice: SessionController.ServerChoice) -> [String] {
-        guard let finding = choice.finding, !finding.documents.isEmpty, finding.preset != ServerPresets.bundledName
-        else { return [] }
+        guard let finding = choice.finding, !finding.documents.isEmpty else { return [] }
+        if finding.layer?.json[path: "preset"] != nil, finding.described?.contested.isEmpty ?? true { return [] }
         let description = choice.serverDescription
         let documents = finding.documents.map(\.absoluteString)
         /// Whether `part` came from the documents.
@@ -372,6 +383,16 @@ package struct Messages: Sendable {
             .usage,
             "No login found for \(server): \(lacking.first ?? "")\(lacking.count > 1 ? " and more" : ""). Describe it "
                 + "with `swaggerctl server set`.")
+    }
+
+    /// A server that nothing describes: no document, metadata or known login, so nothing was sent, and the password
+    /// is not asked for.
+    static func undescribedServer(_ server: ServerURL, asked: Int, suggestion: URL?) -> SwaggerError {
+        let what = "Nothing at \(server) says how to log in (\(asked) addresses asked; nothing sent)."
+        guard let suggestion else {
+            return SwaggerError(.usage, "\(what) Check the URL, or `swaggerctl server set URL --preset NAME`.")
+        }
+        return SwaggerError(.usage, "\(what) Did you mean \(suggestion.absoluteString)?")
     }
 
     /// A server whose OpenAPI document was not found where it names one, nor where the frameworks publish theirs.

@@ -27,7 +27,8 @@ package struct SessionStatus: Sendable, Hashable {
     /// What the server said of this session, for the one that `status --check` asked about.
     package var check: Check?
     /// How the server is spoken to.
-    package var serverDescription: ServerDescription
+    /// `nil` when nothing describes the server any more: the session cannot be used until something does.
+    package var serverDescription: ServerDescription?
 
     /// Why a session is its server's active one.
     package enum ActiveReason: String, Sendable, Hashable, Codable {
@@ -106,8 +107,11 @@ package struct SessionStatus: Sendable, Hashable {
         if let username { rows.append(DetailsViewModel(key: "User name", value: username)) }
         // The app id is the session's own, for a server whose login sends one. How the server is spoken to is the
         // server's: `server show` says it whole.
-        if serverDescription.login.appID != nil { rows.append(DetailsViewModel(key: "App ID", value: appID)) }
-        rows.append(DetailsViewModel(key: "Sends", value: ServerView.sends(serverDescription)))
+        if serverDescription?.login.appID != nil { rows.append(DetailsViewModel(key: "App ID", value: appID)) }
+        rows.append(
+            DetailsViewModel(
+                key: "Sends",
+                value: serverDescription.map(ServerView.sends) ?? "nothing: no description (`swaggerctl server set`)"))
         rows += [
             DetailsViewModel(key: "Token in", value: "\(backend.rawValue) (\(location))"),
             DetailsViewModel(key: "Saved", value: Self.format(savedAt, now: now)),
@@ -167,9 +171,9 @@ extension SessionStatus: Codable {
         expired = try container.decodeIfPresent(Bool.self, forKey: .expired)
         refreshable = try container.decodeIfPresent(Bool.self, forKey: .refreshable)
         check = try container.decodeIfPresent(Check.self, forKey: .check)
-        let json = try container.decode(JSONValue.self, forKey: .serverDescription)
+        let json = try container.decodeIfPresent(JSONValue.self, forKey: .serverDescription) ?? .null
         do throws(ServerDescription.Invalid) {
-            serverDescription = try ServerDescription(json: json, under: server)
+            serverDescription = json == .null ? nil : try ServerDescription(json: json, under: server)
         } catch {
             throw DecodingError.dataCorruptedError(
                 forKey: .serverDescription, in: container, debugDescription: error.reason)
@@ -191,7 +195,7 @@ extension SessionStatus: Codable {
         try container.encodeIfPresent(expired, forKey: .expired)
         try container.encodeIfPresent(refreshable, forKey: .refreshable)
         try container.encodeIfPresent(check, forKey: .check)
-        try container.encodeIfPresent(serverDescription.preset, forKey: .preset)
-        try container.encode(serverDescription.json(), forKey: .serverDescription)
+        try container.encodeIfPresent(serverDescription?.preset, forKey: .preset)
+        try container.encode(serverDescription?.json() ?? .null, forKey: .serverDescription)
     }
 }

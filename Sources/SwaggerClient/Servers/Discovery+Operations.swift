@@ -101,8 +101,6 @@ extension Discovery {
 
     /// What an OpenAPI document says about its server's login.
     package enum Reading: Sendable, Hashable {
-        /// The account API that this tool was generated from: its login is `POST /User/AdminLogin`.
-        case bundled
         case described(Described)
         /// An API document with no login that swaggerctl can send: why, in a few words.
         case lacking(String)
@@ -127,7 +125,6 @@ extension Discovery {
             return nil
         }
         let document = APIDocument(root: root, url: url)
-        if paths.keys.contains(where: { $0.lowercased().hasSuffix("/user/adminlogin") }) { return .bundled }
         let operations = document.operations(paths)
         let logins = operations.compactMap { document.login($0) }.sorted(by: ranked)
         // A document whose schemas could not all be read in the budget is not half believed.

@@ -102,20 +102,18 @@ package enum ServerPlan: Sendable, Hashable {
                 below: below, over: given))
     }
 
-    /// The description once the documents were read: the finding between the preset and what was given.
+    /// The description once the documents were read: the finding between the preset and what was given; `nil`
+    /// when nothing describes the server at all, which is never taken for any family.
     /// - Throws: `SwaggerError` with code `usage` when the description is still not whole: it names what is missing
     ///   and the flag that gives it.
     package static func finish(_ exploration: Exploration, found: Discovery.Finding?, server: ServerURL)
-        throws(SwaggerError) -> (description: ServerDescription, sources: [String: String])
+        throws(SwaggerError) -> (description: ServerDescription, sources: [String: String])?
     {
         var below = exploration.below
         // A finding that is a preset (the bundled API, an OAuth 2 server) lies on it, unless a preset was named.
         if below.isEmpty, let preset = found?.preset, let layer = DescriptionLayer.preset(preset) { below = [layer] }
         let layers = below + (found?.layer.map { [$0] } ?? []) + exploration.over
-        guard !layers.isEmpty else {
-            // A server that publishes nothing is the API this tool was made for, as before discovery.
-            return (ServerPresets.bundled(server), [:])
-        }
+        guard !layers.isEmpty else { return nil }
         // Where nothing the server publishes said what is missing, the message says how much was asked.
         let asked = found == nil ? exploration.metadata.count + exploration.openAPI.count : nil
         return try described(layers, server: server, asked: asked)

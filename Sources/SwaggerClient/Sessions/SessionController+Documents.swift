@@ -64,8 +64,8 @@ extension SessionController {
 
     /// Looks for the server's document where its description names it, then where the frameworks put theirs.
     private func findDocument(of server: ServerURL, entry: ServerEntry?) async throws(SwaggerError) -> OperationIndex {
-        let description = entry?.description ?? ServerPresets.bundled(server)
-        let named = description.document.map { [$0] } ?? []
+        let description = entry?.description
+        let named = description?.document.map { [$0] } ?? []
         let service = service(for: nil, entry: entry)
         for url in Discovery.unique(named + Discovery.openAPIDocuments(for: server)) {
             let fetched: FetchedDocument?

@@ -15,8 +15,6 @@ extension SessionController {
         package var finding: Discovery.Finding?
         /// The OpenAPI document that described the server, as read, to keep a copy of.
         package var document: FetchedDocument?
-        /// Whether nothing described the server, nor did it publish anything: it is taken for the bundled API.
-        package var assumed = false
     }
 
     /// Fails when what a login stores could not be kept: the configuration folder cannot be made private, or
@@ -41,11 +39,16 @@ extension SessionController {
         case .ready(let description, let sources):
             choice = ServerChoice(server: server, serverDescription: description, sources: sources)
         case .explore(let exploration):
+            // Nothing is read in clear from another machine to decide where a password goes: the login would refuse it
+            // whatever the documents said.
+            if let refused = configuration.plainHTTP.refusal(server, nil) {
+                throw messages.error(.plainHTTPRefused(server: refused, sending: .password))
+            }
             let (finding, document) = try await explore(exploration, on: selection, confidential: confidential)
-            let (description, sources) = try ServerPlan.finish(exploration, found: finding, server: server)
+            guard let (description, sources) = try ServerPlan.finish(exploration, found: finding, server: server)
+            else { throw await undescribed(server, exploration, on: selection) }
             choice = ServerChoice(
-                server: server, serverDescription: description, sources: sources, finding: finding, document: document,
-                assumed: finding == nil && (exploration.below + exploration.over).isEmpty)
+                server: server, serverDescription: description, sources: sources, finding: finding, document: document)
         }
         // Refused here as well as by the login, so that no password is asked for to be refused.
         if let foreign = OriginRule.refusal(server, choice.serverDescription) {
@@ -65,9 +68,6 @@ extension SessionController {
         async throws(SwaggerError) -> (Discovery.Finding?, FetchedDocument?)
     {
         let server = selection.server
-        // The password may not go there in clear, whatever the documents say: the login refuses before anything
-        // is sent.
-        if configuration.plainHTTP.refusal(server, ServerPresets.bundled(server)) != nil { return (nil, nil) }
         let service = service(for: nil, entry: selection.entry)
         var lacking: [String] = []
         var failure: APIServiceError?
@@ -121,19 +121,19 @@ extension SessionController {
             guard let document = await read(url) else { continue }
             // The OAuth 2 flows its security schemes name: the token endpoint, and where a browser signs in.
             let flows = Discovery.openAPI(document.body, at: url)
-            switch Discovery.operations(document.body, at: url) {
-            case .bundled?:
-                return (Discovery.Finding(preset: ServerPresets.bundledName, documents: [url]), document)
-            case .described(let described)?:
-                var json = described.json.merging(.object(["document": .string(url.absoluteString)]))
+            // A preset whose steps the document has says what the document cannot, under what it says.
+            let preset = Discovery.preset(evidencedBy: document.body, at: url, server: server)
+            let reading = Discovery.operations(document.body, at: url)
+            var described: Discovery.Described?
+            if case .described(let found)? = reading { described = found }
+            if described != nil || preset != nil {
+                var json = (preset ?? [:]).merging(described?.json ?? [:])
+                json = json.merging(.object(["document": .string(url.absoluteString)]))
                 if let flows { json = json.merging(flows.browserJSON) }
                 let layer = DescriptionLayer(json: json, source: url.absoluteString)
                 return (Discovery.Finding(layer: layer, documents: [url], described: described), document)
-            case .lacking(let why)?:
-                lacking.append("\(url.absoluteString) has \(why)")
-            case nil:
-                break
             }
+            if case .lacking(let why)? = reading { lacking.append("\(url.absoluteString) has \(why)") }
             // A password flow whose token endpoint no operation describes is an OAuth 2 server's.
             if let flows, flows.token != nil {
                 let layer = DescriptionLayer(
@@ -146,10 +146,63 @@ extension SessionController {
             throw messages.error(failure, on: server, account: nil, description: selection.serverDescription)
         }
         // A preset or what was given may still say enough; ServerPlan says what is missing if not.
-        guard lacking.isEmpty || !(exploration.below + exploration.over).isEmpty else {
-            throw Messages.nothingDescribed(server, lacking)
+        let given = !(exploration.below + exploration.over).isEmpty
+        guard lacking.isEmpty || given else { throw Messages.nothingDescribed(server, lacking) }
+        guard !given else { return (nil, nil) }
+        // No document: a preset's login and profile may still show themselves to a GET without credentials.
+        for preset in Discovery.presetProbes(for: server) {
+            var answers: [URL: Int] = [:]
+            for url in [preset.login, preset.profile] + preset.others.map(\.url) {
+                guard let status = try await probe(url, of: server, on: service) else { break }
+                answers[url] = status
+                // A login that is not there ends this preset's probe.
+                if url == preset.login, status != 405 { break }
+            }
+            if let json = Discovery.preset(probed: preset, answers: answers) {
+                let layer = DescriptionLayer(json: json, source: "probe of \(preset.login.pathAndQuery)")
+                return (Discovery.Finding(layer: layer, documents: []), nil)
+            }
         }
         return (nil, nil)
+    }
+
+    /// The status `url` answers without credentials; `nil` for no answer that says anything (an unreadable one).
+    /// - Throws: `SwaggerError` when the server cannot be reached.
+    private func probe(_ url: URL, of server: ServerURL, on service: any SessionService)
+        async throws(SwaggerError) -> Int?
+    {
+        do throws(APIServiceError) {
+            return try await service.probe(url).status
+        } catch {
+            guard error.meansUnreachable else { return nil }
+            throw messages.error(error, on: server, account: nil, description: nil)
+        }
+    }
+
+    /// The error for a server that nothing describes: what was asked, and where an API may be instead, one path level
+    /// down or up or where the address redirects, found without sending anything secret.
+    private func undescribed(_ server: ServerURL, _ exploration: ServerPlan.Exploration, on selection: SessionSelection)
+        async -> SwaggerError
+    {
+        let service = service(for: nil, entry: selection.entry)
+        let asked = exploration.metadata.count + exploration.openAPI.count
+        var suggestion: URL?
+        if let answer = try? await service.probe(server.url), (300..<400).contains(answer.status),
+            let location = answer.location, let target = Discovery.resolve(location, against: server.url),
+            (try? ServerURL(target.absoluteString)) != server
+        {
+            suggestion = target
+        }
+        places: for (place, documents) in Discovery.nearby(server) where suggestion == nil {
+            for url in documents {
+                guard let fetched = try? await service.document(at: url),
+                    OperationIndex.read(fetched.body, at: url) != nil
+                else { continue }
+                suggestion = place.url
+                break places
+            }
+        }
+        return Messages.undescribedServer(server, asked: asked, suggestion: suggestion)
     }
 
     /// What a login made: the account the session is kept under, and its profile.
@@ -190,8 +243,7 @@ extension SessionController {
             server: selection.server, name: name, serverDescription: choice.serverDescription,
             appIDFlag: appIDFlag ?? entry?.appID, appIDFromEnvironment: configuration.appIDFromEnvironment,
             previous: selection.record, plainHTTP: configuration.plainHTTP, clientSecret: clientSecret,
-            caCertificate: configuration.trust.additionalCertificates ?? entry?.caCertificate,
-            assumed: choice.assumed)
+            caCertificate: configuration.trust.additionalCertificates ?? entry?.caCertificate)
         let service = service(for: selection.record, entry: entry)
         let attempt: LoginAttempt
         switch coordinator.loginRequested(request) {
@@ -273,8 +325,9 @@ extension SessionController {
     private func serverEntry(_ record: SessionRecord, _ choice: ServerChoice, previous: ServerEntry?) -> ServerEntry {
         var entry =
             previous
-            ?? ServerEntry(server: record.server, description: record.serverDescription, updatedAt: now())
-        entry.description = record.serverDescription
+            ?? ServerEntry(server: record.server, description: choice.serverDescription, updatedAt: now())
+        // The login's own, which may have learnt more than the choice said: the scheme a 401 named, a client secret.
+        entry.description = record.serverDescription ?? choice.serverDescription
         entry.updatedAt = now()
         if !choice.sources.isEmpty { entry.sources = choice.sources }
         if let fetched = choice.document, let url = choice.finding?.documents.first {

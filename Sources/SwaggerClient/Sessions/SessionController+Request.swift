@@ -56,7 +56,7 @@ extension SessionController {
         var pagination = paging.map { paging in
             Pagination(
                 first: request.url, server: selection.server, limit: paging.limit,
-                pageParameter: selection.serverDescription.paging?.page)
+                pageParameter: selection.serverDescription?.paging?.page)
         }
         var outcome = RequestOutcome(
             status: 0, pages: 0, server: selection.server, method: request.method,
@@ -71,7 +71,7 @@ extension SessionController {
             selection.server.isSameOrigin(url) ? accessToken : nil
         }
         // Once, not for every page: a description made from a preset is built each time it is asked for.
-        let use = selection.serverDescription.token
+        let use = selection.tokenUse
         let service = service(for: selection.record, entry: selection.entry)
         // The last response, which stands as the answer when a refused token cannot be renewed.
         var refused: APIResponse?

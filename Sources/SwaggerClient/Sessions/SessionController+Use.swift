@@ -12,7 +12,7 @@ extension SessionController {
     package func profile(_ selection: SessionSelection, allowSaved: Bool) async throws(SwaggerError) -> ProfileOutcome {
         var coordinator = MainCoordinator(purpose: ProfilePurpose(allowsSavedProfile: allowSaved))
         let start = coordinator.start(
-            try source(of: selection), now: now(), plainHTTP: configuration.plainHTTP)
+            try source(of: try await described(selection)), now: now(), plainHTTP: configuration.plainHTTP)
         var step = try await settle(start, &coordinator)
         while true {
             switch step {
@@ -40,6 +40,17 @@ extension SessionController {
                 }
             }
         }
+    }
+
+    /// `selection`, with its server described from what it publishes when `SWAGGERCTL_TOKEN` is used on a server
+    /// that nothing here describes: found as a login finds it, with nothing secret sent, and kept for this command
+    /// alone, since `SWAGGERCTL_TOKEN` writes nothing.
+    private func described(_ selection: SessionSelection) async throws(SwaggerError) -> SessionSelection {
+        guard selection.environmentToken != nil, selection.serverDescription == nil else { return selection }
+        let choice = try await serverChoice(given: [], on: selection, confidential: false)
+        var described = selection
+        described.entry = ServerEntry(server: selection.server, description: choice.serverDescription, updatedAt: now())
+        return described
     }
 
     /// An access token that has not expired, refreshed first when it is due. It is never an expired token.

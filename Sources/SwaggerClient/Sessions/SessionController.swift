@@ -26,6 +26,8 @@ package protocol SessionService: Sendable {
         async throws(APIServiceError) -> DevicePoll
     /// A document that needs no credentials, for discovery; `nil` for a status that says it is not there.
     func document(at url: URL) async throws(APIServiceError) -> FetchedDocument?
+    /// What `url` answers to a `GET` without credentials, for discovery's evidence.
+    func probe(_ url: URL) async throws(APIServiceError) -> ProbeAnswer
     /// The document again, unless the server says the copy with these validators is still its own.
     func document(at url: URL, unlessMatching etag: String?, modifiedSince lastModified: String?)
         async throws(APIServiceError) -> DocumentAnswer
@@ -239,7 +241,7 @@ package struct SessionController: Sendable {
         if let token = selection.environmentToken {
             return .environment(
                 token: token, server: selection.server,
-                description: selection.entry?.description ?? ServerPresets.bundled(selection.server))
+                description: selection.entry?.description)
         }
         return .stored(try storedRecord(of: selection))
     }

@@ -24,8 +24,12 @@ package struct SessionSelection: Sendable, Hashable, Redacting {
         self.entry = entry
     }
 
-    /// How to talk to the server: its session's description, else the registry's, else the bundled API's.
-    package var serverDescription: ServerDescription {
-        record?.serverDescription ?? entry?.description ?? ServerPresets.bundled(server)
+    /// How to talk to the server: its session's description, else the registry's; `nil` when nothing describes it.
+    package var serverDescription: ServerDescription? {
+        record?.serverDescription ?? entry?.description
     }
+
+    /// How the token goes with the person's own requests: as the description says, else as RFC 6750's bearer
+    /// token, which is how `SWAGGERCTL_TOKEN` goes to a server that nothing describes.
+    package var tokenUse: TokenUse { serverDescription?.token ?? .bearer }
 }

@@ -6,6 +6,9 @@ enum TokenAnswer {
     static func grant(from body: Data?, contentType: String?, fields: TokenFields, operation: String)
         throws(APIServiceError) -> TokenGrant
     {
+        if let named = MediaType.other(than: "json", contentType) {
+            throw .contractViolation("the \(operation) response's Content-Type is \"\(named)\", not JSON")
+        }
         guard let body, let answer = try? JSONDecoder().decode(JSONValue.self, from: body) else {
             let sent = contentType.map { "it sent \"\($0)\" instead of JSON" } ?? "it sent no JSON body"
             throw .contractViolation("the \(operation) response is not JSON: \(sent)")
@@ -33,8 +36,11 @@ enum TokenAnswer {
             default: nil
             }
         let idToken: String? = if case .string(let token)? = answer[path: "id_token"] { token } else { nil }
+        let username: String? =
+            if let member = fields.username, case .string(let name)? = answer[path: member], !name.isEmpty { name } else
+            { nil }
         return TokenGrant(
-            accessToken: access, refreshToken: refresh,
+            accessToken: access, refreshToken: refresh, username: username,
             expiresIn: lifetime.flatMap { $0 > 0 ? Duration.seconds($0) : nil }, idToken: idToken)
     }
 }

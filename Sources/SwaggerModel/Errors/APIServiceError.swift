@@ -22,6 +22,8 @@ package enum APIServiceError: Error, Sendable, Hashable {
     case serverFailed(status: Int)
     /// The server's answer does not match the API: wrong content type, malformed JSON, or missing fields.
     case contractViolation(String)
+    /// What came back was not HTTP at all: the port speaks TLS, SSH or something else.
+    case notHTTP
     /// The profile answer is not a JSON object, or not JSON at all: the address names something else.
     case notAProfile(String)
     /// No connection could be made or kept: refused, unresolvable host, or dropped.
@@ -54,7 +56,7 @@ extension APIServiceError {
     /// search for its documents stops at the first, and goes on to the next place after the second.
     package var meansUnreachable: Bool {
         switch self {
-        case .unreachable, .timedOut, .tls, .proxyFailed, .elsewhere: true
+        case .unreachable, .timedOut, .tls, .proxyFailed, .elsewhere, .notHTTP: true
         default: false
         }
     }
@@ -65,7 +67,8 @@ extension APIServiceError {
     static let refusalWords = [
         "credential", "incorrect", "wrong", "invalid password", "invalid username", "invalid user", "invalid email",
         "invalid e-mail", "invalid login", "bad username", "bad password", "bad email", "authentication failed",
-        "login failed", "unable to log in", "does not match", "do not match", "no active account", "not authorized",
+        "login failed", "unable to log in", "password does not match", "passwords do not match",
+        "do not match our records", "no active account", "not authorized",
     ]
 
     /// Whether a server's words about a failed login say the credentials were refused, rather than the request.

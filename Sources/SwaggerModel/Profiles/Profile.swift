@@ -23,6 +23,9 @@ package struct Profile: Sendable, Hashable {
             let sent = contentType.map { "it sent \"\($0)\" instead of JSON" } ?? "it sent no JSON body"
             throw .notAProfile("the profile is not JSON: \(sent)")
         }
+        if let named = MediaType.other(than: "json", contentType) {
+            throw .contractViolation("the profile's Content-Type is \"\(named)\", not JSON")
+        }
         if let path {
             guard case .object(let members)? = value[path: path] else {
                 throw .notAProfile("the profile answer has no object in \"\(path)\"")

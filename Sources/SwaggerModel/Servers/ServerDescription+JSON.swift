@@ -44,20 +44,12 @@ extension ServerDescription {
         if let unknown = members.keys.sorted().first(where: { !Self.members.contains($0) }) {
             throw Invalid("\"\(unknown.prefix(60))\" is not part of a server description")
         }
-        var contract = Contract.described
         if let name = members["preset"] {
             guard case .string(let name) = name, let preset = ServerPresets.named(name) else {
                 throw Invalid(
                     "preset must be one of \(ServerPresets.names.joined(separator: ", ")); got \(name.compactJSON.prefix(60))"
                 )
             }
-            // Which hosts may be sent to is the person's, whatever the requests are.
-            if preset.contract == .bundled,
-                let other = members.keys.sorted().first(where: { $0 != "preset" && $0 != "allowedOrigins" })
-            {
-                throw Invalid("\"\(other)\" cannot change \(name): its requests are fixed by its OpenAPI document")
-            }
-            contract = preset.contract
             if case .object(let merged) = preset.json.merging(.object(members)) { members = merged }
         }
         let reader = Reader(members: members, server: server)
@@ -73,6 +65,8 @@ extension ServerDescription {
         case nil, .null?: break
         default: throw Invalid("login.members must be an object of members and their values")
         }
+        // The app id's member carries the session's app id, whatever value a document gave it.
+        if let appID = step.appID { step.members[appID] = nil }
         step.answer = try reader.fields(login?["answer"], of: "login.answer") ?? .oauth2
         step.refusals = try reader.statuses(login?["refusals"], of: "login.refusals")
         let profileMembers = try reader.object("profile")
@@ -80,7 +74,6 @@ extension ServerDescription {
         profile.unwrap = try reader.string("unwrap", in: profileMembers, of: "profile")
         profile.labels = try reader.labels(profileMembers?["labels"])
         self.init(login: step, profile: profile)
-        self.contract = contract
         if case .string(let name)? = members["preset"] { preset = name }
         if let text = try reader.string("token") {
             guard let use = TokenUse(text: text) else {
@@ -147,7 +140,6 @@ extension ServerDescription {
     package func json(relativeTo server: ServerURL? = nil) -> JSONValue {
         let origins: [String: JSONValue] =
             allowedOrigins.isEmpty ? [:] : ["allowedOrigins": .array(allowedOrigins.map { .string($0.string) })]
-        if contract == .bundled, let preset { return .object(origins.merging(["preset": .string(preset)]) { $1 }) }
         func address(_ url: URL) -> JSONValue {
             let text = url.absoluteString
             guard let base = server?.string, text.hasPrefix(base + "/") else { return .string(text) }
@@ -156,10 +148,12 @@ extension ServerDescription {
             return path.hasPrefix("//") ? .string(text) : .string(path)
         }
         func fields(_ fields: TokenFields) -> JSONValue {
-            .object([
+            var members: [String: JSONValue] = [
                 "access": .string(fields.accessToken), "refresh": .string(fields.refreshToken),
                 "expiresIn": .string(fields.expiresIn),
-            ])
+            ]
+            if let username = fields.username { members["username"] = .string(username) }
+            return .object(members)
         }
         var loginMembers: [String: JSONValue] = [
             "url": address(login.url), "body": .string(login.encoding.rawValue), "account": .string(login.account),
@@ -317,9 +311,11 @@ private struct Reader {
             }
         }
         let oauth2 = TokenFields.oauth2
-        return TokenFields(
+        var fields = TokenFields(
             accessToken: try name("access", oauth2.accessToken), refreshToken: try name("refresh", oauth2.refreshToken),
             expiresIn: try name("expiresIn", oauth2.expiresIn))
+        if names["username"] != nil, names["username"] != .null { fields.username = try name("username", "") }
+        return fields
     }
 
     func statuses(_ value: JSONValue?, of path: String) throws(ServerDescription.Invalid) -> [Int] {

@@ -6,12 +6,9 @@ import FoundationEssentials
 /// Every server has one, kept in the server registry (``ServerEntry``) whatever becomes of its sessions. It is
 /// data: a server family (`simplejwt`, `oauth2`, …) is a preset description (``ServerPresets``), a server that
 /// publishes its OpenAPI document or OAuth metadata is described by what they say, and a person can write one
-/// (``ServerDescription/init(json:under:)``, the same language as `--server-file` and `server export`). Only the
-/// API this tool was generated from is sent by a client of its own (``Contract/bundled``); the rest are sent as
-/// their description says.
+/// (``ServerDescription/init(json:under:)``, the same language as `--server-file` and `server export`). Every
+/// server's requests are sent as its description says; none is taken for any family without evidence.
 package struct ServerDescription: Sendable, Hashable {
-    /// Which client sends the requests.
-    package var contract: Contract = .described
     /// The preset the description started from, such as `simplejwt`; `nil` for one that documents or a person
     /// wrote whole.
     package var preset: String?
@@ -99,15 +96,6 @@ package struct Paging: Sendable, Hashable {
     package init(page: String) {
         self.page = page
     }
-}
-
-/// Which client sends a server's requests.
-package enum Contract: String, Sendable, Hashable, Codable {
-    /// The account API of `openapi.yaml`, through the client generated from it, which checks every answer
-    /// against the document's schemas.
-    case bundled
-    /// The description's own requests.
-    case described
 }
 
 /// How a login's body is written.
@@ -324,6 +312,8 @@ package struct TokenFields: Sendable, Hashable, Codable {
     package var refreshToken: String
     /// The member with the access token's lifetime in seconds.
     package var expiresIn: String
+    /// The member that names the user who signed in, where the answer has one (the original API's `username`).
+    package var username: String?
 
     package init(accessToken: String, refreshToken: String, expiresIn: String) {
         self.accessToken = accessToken

@@ -11,7 +11,6 @@ package enum ServerPresets {
         package var name: String
         /// What the family is, for `server show` and the help.
         package var summary: String
-        package var contract: Contract
         /// The description, in the description language.
         package var json: JSONValue
     }
@@ -19,13 +18,15 @@ package enum ServerPresets {
     /// The presets, by name.
     package static let all: [Preset] = [
         Preset(
-            name: bundledName,
+            name: "original",
             summary: "this tool's own account API (openapi.yaml), as the demo server serves it",
-            contract: .bundled,
             json: [
                 "login": [
                     "url": "/User/AdminLogin", "body": "json", "account": "email", "appId": "appId",
-                    "answer": ["access": "accessToken", "refresh": "refreshToken", "expiresIn": "expiresIn"],
+                    "answer": [
+                        "access": "accessToken", "refresh": "refreshToken", "expiresIn": "expiresIn",
+                        "username": "username",
+                    ],
                 ],
                 "refresh": ["url": "/User/RefreshToken", "with": "json:refreshToken", "appId": "appId"],
                 "revocation": ["url": "/User/Logout", "with": "json:refreshToken"],
@@ -41,7 +42,6 @@ package enum ServerPresets {
         Preset(
             name: "identity",
             summary: "ASP.NET Core Identity's bearer endpoints (MapIdentityApi): /login, /refresh, /manage/info",
-            contract: .described,
             json: [
                 "login": [
                     "url": "/login", "body": "json", "account": "email",
@@ -54,7 +54,6 @@ package enum ServerPresets {
         Preset(
             name: "oauth2",
             summary: "an OAuth 2 authorization server: the password grant, refresh, RFC 7009, userinfo",
-            contract: .described,
             json: [
                 "login": ["body": "form", "account": "username", "members": ["grant_type": "password"]],
                 "refresh": ["with": "grant"],
@@ -63,7 +62,6 @@ package enum ServerPresets {
         Preset(
             name: "simplejwt",
             summary: "Django REST framework with simplejwt: token/, token/refresh/, token/blacklist/",
-            contract: .described,
             json: [
                 "login": [
                     "url": "/token/", "body": "json", "account": "username",
@@ -75,7 +73,6 @@ package enum ServerPresets {
         Preset(
             name: "flask-jwt-extended",
             summary: "flask-jwt-extended as its documentation sets it up: /login, /refresh, DELETE /logout",
-            contract: .described,
             json: [
                 "login": ["url": "/login", "body": "json", "account": "username"],
                 "refresh": ["url": "/refresh", "with": "bearer"],
@@ -84,7 +81,6 @@ package enum ServerPresets {
         Preset(
             name: "fastapi-users",
             summary: "fastapi-users' bearer transport: auth/jwt/login, auth/jwt/logout, users/me",
-            contract: .described,
             json: [
                 "login": [
                     "url": "/auth/jwt/login", "body": "form", "account": "username",
@@ -98,18 +94,7 @@ package enum ServerPresets {
 
     package static var names: [String] { all.map(\.name) }
 
-    /// The preset of this tool's own account API, which a server that says nothing of itself is taken to be.
-    package static let bundledName = "original"
-
     package static func named(_ name: String) -> Preset? {
         all.first { $0.name == name }
-    }
-
-    /// The description of a server that publishes nothing about itself: this tool's own account API.
-    package static func bundled(_ server: ServerURL) -> ServerDescription {
-        // The preset is a constant of this file, which the tests read whole.
-        guard let description = try? ServerDescription(json: .object(["preset": .string(bundledName)]), under: server)
-        else { preconditionFailure("the original preset is a complete description") }
-        return description
     }
 }

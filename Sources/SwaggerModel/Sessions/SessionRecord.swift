@@ -28,9 +28,10 @@ package struct SessionRecord: Sendable, Hashable {
     /// the logout was stopped before they went) is removed by the next logout on its server or login of its account.
     package var removingSince: Date?
     /// How to talk to the server: its entry in the server registry, joined to the record when both are read, else
-    /// what a record written before the registry kept, else the bundled API's. It is not written with the record.
-    package var serverDescription: ServerDescription {
-        get { joinedDescription ?? legacyDescription ?? ServerPresets.bundled(account.server) }
+    /// what a record written before the registry kept. `nil` when neither says: nothing describes the server, and the
+    /// session cannot be used until something does. It is not written with the record.
+    package var serverDescription: ServerDescription? {
+        get { joinedDescription ?? legacyDescription }
         set { joinedDescription = newValue }
     }
     private var joinedDescription: ServerDescription?

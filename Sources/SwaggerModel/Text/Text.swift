@@ -95,3 +95,18 @@ package enum PercentEncoding {
         }
     }
 }
+
+/// A `Content-Type`, as far as an answer's reader needs it.
+package enum MediaType {
+    /// The media type `contentType` names when it is a whole `type/subtype` that is not `kind` (`json` is
+    /// `application/json` and every `+json`); `nil` when it is `kind`, or missing or too vague to name another
+    /// (`json`, `application/`), which an answer whose body is `kind` is read as all the same.
+    package static func other(than kind: String, _ contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        let essence = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingWhitespace() } ?? ""
+        let parts = essence.lowercased().split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, parts[1] != "*" else { return nil }
+        let subtype = parts[1]
+        return subtype == kind || subtype.hasSuffix("+" + kind) ? nil : String(essence.prefix(60))
+    }
+}

@@ -199,7 +199,7 @@ extension SwaggerCtl {
                     if dryRun {
                         Terminal.print(
                             CurlLine.render(
-                                request, token: selection.serverDescription.token, server: selection.server,
+                                request, token: selection.tokenUse, server: selection.server,
                                 account: session.account, input: input))
                         return nil
                     }

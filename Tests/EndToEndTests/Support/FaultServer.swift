@@ -36,12 +36,23 @@ enum FaultServer {
     }
 
     /// The same, with each path answered by its `Replies` in turn. With `everywhere`, the server listens on
-    /// every interface, and `body` gets the port alone as well. Held replies are let go when `body` ends.
+    /// every interface, and `body` gets the port alone as well. Held replies are let go when `body` ends. The API's
+    /// document is published at `/api/openapi.yaml`, as the demo server publishes it, unless `publishing` is false:
+    /// then nothing says which API the server is.
     static func run(
         logins: Replies = Replies([goodLogin]), profiles: Replies, refreshes: Replies = Replies([]),
-        everywhere: Bool = false, gate: Gate = Gate(), _ body: @Sendable (String) async throws -> Void
+        everywhere: Bool = false, publishing: Bool = true, gate: Gate = Gate(),
+        _ body: @Sendable (String) async throws -> Void
     ) async throws {
         let router = Router()
+        if publishing {
+            let document = try Data(contentsOf: Project.root.appending(path: "Sources/DemoServer/openapi.yaml"))
+            router.get("/api/openapi.yaml") { _, _ in
+                Response(
+                    status: .ok, headers: [.contentType: "application/yaml"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: document)))
+            }
+        }
         router.post("/api/User/AdminLogin") { request, _ in try await respond(logins.next(request), gate) }
         router.get("/api/User/User") { request, _ in try await respond(profiles.next(request), gate) }
         router.post("/api/User/RefreshToken") { request, _ in try await respond(refreshes.next(request), gate) }

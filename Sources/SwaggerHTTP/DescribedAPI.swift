@@ -3,9 +3,10 @@ import HTTPTypes
 import OpenAPIRuntime
 import SwaggerModel
 
-/// Every server but the bundled API: its requests are what its ``ServerDescription`` says, sent through
-/// ``APIService/exchange(_:body:to:operation:outer:recorder:limit:secrets:server:)``.
-struct DescribedAPI: ServerFamily {
+/// A server's requests as its ``ServerDescription`` says them, sent through
+/// ``APIService/exchange(_:body:to:operation:outer:recorder:limit:secrets:server:)``: the one sender of every
+/// server's login, refresh, revocation and profile.
+struct DescribedAPI {
     let description: ServerDescription
 
     /// The account and the password in the members the login names, with its other members, as JSON or as a
@@ -133,7 +134,7 @@ struct DescribedAPI: ServerFamily {
     }
 
     /// Reads the profile with the access token as the description says it goes, retried on 429, 502, 503 and 504
-    /// as the bundled API's is: the answer's object, or the object the description unwraps. An answer that is not
+    /// as every profile is: the answer's object, or the object the description unwraps. An answer that is not
     /// a JSON object is ``APIServiceError/notAProfile(_:)``.
     func profile(_ request: ProfileRequest, through service: APIService) async throws(APIServiceError) -> Profile {
         let step = description.profile
