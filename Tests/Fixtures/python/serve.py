@@ -1,10 +1,30 @@
 """Serves one of the test fixtures on a free port, as the demo server does: prints "listening on URL" once
 ready, then serves until SIGTERM.
 
-usage: serve.py fastapi|fastapi-users|dot|drf|flask|authlib|dj-rest-auth|ninja|litestar|restx|fab|apiflask HOST
+usage: serve.py fastapi|fastapi-users|dot|drf|flask|authlib|dj-rest-auth|ninja|litestar|restx|fab|apiflask|
+                allauth|allauth-jwt|kinto|synapse HOST
 
 The ASGI apps run in uvicorn; the Flask apps (flask, authlib: Authlib's authorization server, restx, fab and
-apiflask), WSGI ones, in Werkzeug's threaded server, which Flask brings.
+apiflask), WSGI ones, in Werkzeug's threaded server, which Flask brings. allauth and allauth-jwt (django-allauth's
+headless API, with session tokens or JWTs: allauth_server) are Django projects in uvicorn too; kinto (kinto_fixture)
+runs in waitress, as `kinto start` runs it; synapse (synapse_fixture) is Synapse's own server, which binds its
+listener itself and says it listens once its users and rooms are made.
+
+Server-side checks, with ORIGIN what the fixture printed and HOME its folder (the tests' HOME, which also holds
+DOT_DATABASE):
+- kinto: the number of accounts, which the admin that kinto_fixture makes (admin, admin-Passw0rd!) may read; it is 2
+  (admin and ana) unless a test made one, and a failed Basic login makes none:
+      curl -sI -u 'admin:admin-Passw0rd!' "$ORIGIN/v1/accounts" | grep -i '^Total-Objects:'
+  There is no session to end: Kinto checks Basic credentials on every request and has no logout.
+- synapse: with the token of the server admin that synapse_fixture makes, in $HOME/admin_token, the number of users
+  ("total": 2, admin and ana, unless a test made one):
+      curl -s -H "Authorization: Bearer $(cat "$HOME/admin_token")" "$ORIGIN/_synapse/admin/v2/users?guests=false"
+  and ana's devices: a login makes one (its device_id is in the login's answer) and a logout deletes it with its
+  access and refresh tokens, so a token was ended when its device is gone ("total": 0 once every session is over):
+      curl -s -H "Authorization: Bearer $(cat "$HOME/admin_token")" "$ORIGIN/_synapse/admin/v2/users/@ana:HOST/devices"
+  The ended token itself gets 401 M_UNKNOWN_TOKEN with "soft_logout": false from
+  GET $ORIGIN/_matrix/client/v3/account/whoami.
+- allauth, allauth-jwt: GET $ORIGIN/test/state answers {"users": N, "sessions": M}.
 """
 
 import logging
@@ -18,9 +38,14 @@ def main():
     which, host = sys.argv[1], sys.argv[2]
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, here)
-    wsgi = False
+    wsgi = waitress = False
     import django_fixture
 
+    if which == "synapse":
+        import synapse_fixture
+
+        synapse_fixture.serve(django_fixture.folder("swaggerctl-synapse-"), host)
+        return
     if which == "fastapi":
         from fastapi_app import app
     elif which == "fastapi-users":
@@ -43,6 +68,14 @@ def main():
         app = django_fixture.application("dj_rest_auth_server")
     elif which == "ninja":
         app = django_fixture.application("ninja_server")
+    elif which in ("allauth", "allauth-jwt"):
+        settings = "settings_jwt" if which == "allauth-jwt" else "settings"
+        app = django_fixture.application("allauth_server", settings=settings, items=False)
+    elif which == "kinto":
+        import kinto_fixture
+
+        app = kinto_fixture.application(django_fixture.folder("swaggerctl-kinto-"), host)
+        waitress = True
     elif which == "litestar":
         from litestar_app import app
     elif which == "restx":
@@ -66,7 +99,9 @@ def main():
     # FIXTURE_TLS_CERT and FIXTURE_TLS_KEY (PEM files) make an ASGI app serve HTTPS.
     scheme = "https" if os.environ.get("FIXTURE_TLS_CERT") else "http"
     os.environ["FIXTURE_ORIGIN"] = f"{scheme}://{host}:{port}"
-    if wsgi:
+    if waitress:
+        serve_waitress(app, host, port, sock)
+    elif wsgi:
         serve_wsgi(app, host, port, sock)
     else:
         serve_asgi(app, host, port, sock)
@@ -104,6 +139,18 @@ def serve_wsgi(app, host, port, sock):
         server.serve_forever()
     except KeyboardInterrupt:  # a SIGTERM before serve_forever began
         pass
+
+
+def serve_waitress(app, host, port, sock):
+    import waitress
+
+    # What `kinto start` serves kinto.ini's app with ([server:main] is waitress), on the socket bound above, which it
+    # listens on without binding it.
+    server = waitress.create_server(app, sockets=[sock])
+    # SIGTERM ends the process through sys.exit, so that atexit removes a temporary folder.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    print(f"listening on http://{host}:{port}", flush=True)
+    server.run()
 
 
 def interrupt(signum, frame):
