@@ -130,6 +130,12 @@ package struct LogoutCoordinator: Sendable {
             state = .removing(.notTold(nil))
             return .remove(record)
         }
+        // Signed in with HTTP Basic, there is no session on the server to end: removing the password here is the
+        // whole of the logout.
+        if description.login.shape == .basic {
+            state = .removing(.notTold(nil))
+            return .remove(record)
+        }
         guard let revocation = description.revocation else {
             state = .removing(.notTold(.serverCannotRevoke(record.server)))
             return .remove(record)

@@ -383,6 +383,9 @@ extension MainCoordinator where Purpose == ProfilePurpose {
             // A second 401, or a 403: the server knows this session and will not serve it. A refresh would not
             // change its mind.
             return .endSession(SessionEnd(record: record, reason: error))
+        case .requestRejected(let status, _) where status == 410:
+            // Gone (RFC 9110 §15.5.11): the session's own profile is no more, as allauth answers a session it ended.
+            return .endSession(SessionEnd(record: record, reason: error))
         default:
             if error.isUnreachable, let step = purpose.unreachable(error, record) {
                 state = .fallingBack(flow, because: error)

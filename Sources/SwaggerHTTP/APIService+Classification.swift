@@ -144,13 +144,26 @@ extension APIService {
         for key in messageMembers {
             var value = object[key]
             if case .array(let sentences)? = value { value = sentences.first }
-            if case .string(let text)? = value, !text.trimmingWhitespace().isEmpty {
-                return text
-            }
+            if let text = sentence(in: value) { return text }
         }
+        // A list of error objects, as allauth and JSON:API send: the first one's sentence.
+        if case .array(let errors)? = object["errors"], let text = sentence(in: errors.first) { return text }
         // Without a sentence, the object itself says what was wrong, as Django REST framework's field errors do:
         // {"refresh":["This field is required."]}.
         return object.isEmpty ? nil : JSONValue.object(object).compactJSON
+    }
+
+    /// A sentence: text, or the first of ``messageMembers`` of an object that is text.
+    private static func sentence(in value: JSONValue?) -> String? {
+        switch value {
+        case .string(let text)? where !text.trimmingWhitespace().isEmpty: return text
+        case .object(let members)?:
+            for key in messageMembers {
+                if case .string(let text)? = members[key], !text.trimmingWhitespace().isEmpty { return text }
+            }
+            return nil
+        default: return nil
+        }
     }
 
     private static func contractDetail(_ error: ClientError) -> String {

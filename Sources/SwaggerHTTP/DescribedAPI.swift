@@ -17,6 +17,9 @@ struct DescribedAPI {
     {
         let login = description.login
         let name = attempt.accountName
+        if login.shape == .basic {
+            return try await basicLogin(attempt, password: password, through: service)
+        }
         var members = login.members
         members[login.member(for: name)] = .string(name.value)
         members[login.password] = .string(password)
@@ -24,7 +27,7 @@ struct DescribedAPI {
         let body: TokenRequestBody
         switch login.encoding {
         case .json:
-            body = .json(members)
+            body = .json(members, nesting: true)
         case .form:
             // The grant's own fields first, as RFC 6749's examples write them.
             let ordered = members.sorted {
@@ -51,7 +54,7 @@ struct DescribedAPI {
         case .json(let field):
             var members: [String: JSONValue] = [field: .string(refreshToken)]
             if let appID = step.appID { members[appID] = .string(request.appID) }
-            body = .json(members)
+            body = .json(members, nesting: false)
         case .bearer:
             body = .bearer(refreshToken, step.token ?? description.token)
         }
@@ -78,7 +81,7 @@ struct DescribedAPI {
                 to: step.url, operation: .bearer,
                 outer: credentials.accessToken.map { [HeaderMiddleware.token($0, as: use)] } ?? [],
                 recorder: recorder, secrets: secrets, server: revocation.server)
-            try APIService.requireSuccess(response, recorder, .bearer)
+            try APIService.requireSuccess(response, recorder, .bearer, also: step.revoked + step.gone)
         case .bearer(let method):
             // Each token as the bearer of a request of its own, the refresh token first, as RFC 7009 orders it: it is
             // the one that could mint more. A server that takes only access tokens there (Litestar's documented
@@ -92,7 +95,7 @@ struct DescribedAPI {
                     operation: .revocation, outer: [HeaderMiddleware.token(token, as: use)], recorder: recorder,
                     secrets: secrets, server: revocation.server)
                 do throws(APIServiceError) {
-                    try APIService.requireSuccess(response, recorder, .revocation)
+                    try APIService.requireSuccess(response, recorder, .revocation, also: step.revoked + step.gone)
                     refused = nil
                 } catch {
                     guard token == credentials.refreshToken, (400..<500).contains(response.status.code) else {
@@ -128,7 +131,7 @@ struct DescribedAPI {
                 let response = try await service.exchange(
                     request, body: Data(FormEncoding.encode(fields).utf8), to: step.url, operation: .revocation,
                     recorder: recorder, secrets: secrets, server: revocation.server)
-                try APIService.requireSuccess(response, recorder, .revocation)
+                try APIService.requireSuccess(response, recorder, .revocation, also: step.revoked + step.gone)
             }
         }
     }
@@ -153,9 +156,31 @@ struct DescribedAPI {
         }
     }
 
+    /// An HTTP Basic login: there is no login request, so the profile request, with the credentials, checks them.
+    /// A refusal (401, 403) is refused credentials, and so is an answer without the member the profile is in, as
+    /// Kinto answers its root without `user` when it does not know who asks. The credentials are the session's
+    /// token from then on, kept where tokens are kept.
+    private func basicLogin(_ attempt: LoginAttempt, password: String, through service: APIService)
+        async throws(APIServiceError) -> TokenGrant
+    {
+        let credentials = Data("\(attempt.accountName.value):\(password)".utf8).base64EncodedString()
+        let request = ProfileRequest(server: attempt.server, serverDescription: description, accessToken: credentials)
+        do throws(APIServiceError) {
+            _ = try await profile(request, through: service)
+        } catch {
+            switch error {
+            case .tokenRejected, .forbidden: throw .badCredentials(status: 401, message: nil)
+            case .notAProfile where description.profile.unwrap != nil: throw .badCredentials(status: 200, message: nil)
+            default: throw error
+            }
+        }
+        return TokenGrant(accessToken: credentials)
+    }
+
     /// The body of a login or refresh, or, for a refresh token sent as the bearer, none.
     enum TokenRequestBody {
-        case json([String: JSONValue])
+        /// A JSON object; with `nesting`, a member named with dots goes into nested objects.
+        case json([String: JSONValue], nesting: Bool)
         case form([(String, String)])
         case bearer(String, TokenUse)
     }
@@ -170,9 +195,9 @@ struct DescribedAPI {
         var data: Data?
         var outer: [any ClientMiddleware] = []
         switch body {
-        case .json(let members):
+        case .json(let members, let nesting):
             request = APIService.request(.post, contentType: "application/json")
-            data = Data(JSONValue.object(members).compactJSON.utf8)
+            data = Data((nesting ? JSONValue.nesting(members) : JSONValue.object(members)).compactJSON.utf8)
         case .form(let fields):
             request = APIService.request(.post, contentType: "application/x-www-form-urlencoded")
             request.headerFields[.authorization] = basic(clientSecret)
@@ -234,12 +259,14 @@ extension APIService {
         return request
     }
 
-    /// Throws the error for a response that is not a success; `refusals` are the statuses a login's document
-    /// declares for refused credentials.
+    /// Throws the error for a response that is not a success, nor one of the statuses `also` that a description
+    /// counts as one (a revocation's "revoked" and "gone"); `refusals` are the statuses a login's document declares
+    /// for refused credentials.
     static func requireSuccess(
-        _ response: HTTPResponse, _ recorder: ResponseRecorder, _ operation: Operation, refusals: [Int] = []
+        _ response: HTTPResponse, _ recorder: ResponseRecorder, _ operation: Operation, refusals: [Int] = [],
+        also: [Int] = []
     ) throws(APIServiceError) {
-        guard !(200..<300).contains(response.status.code) else { return }
+        guard !(200..<300).contains(response.status.code), !also.contains(response.status.code) else { return }
         throw recorder.failure(operation, refusals: refusals)
     }
 }

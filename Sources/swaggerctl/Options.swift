@@ -104,6 +104,14 @@ struct ServerDescriptionOptions: ParsableArguments {
     @Option(help: ArgumentHelp(visibility: .hidden))
     var kind: String?
 
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "A part of the description by its path: PATH=VALUE, or PATH:=JSON (null: the server has no such step). "
+                + "Repeatable: every part of the description language has a path.",
+            valueName: "path=value"))
+    var set: [String] = []
+
     @Option(help: ArgumentHelp("Where the credentials go: a path under the server URL, or a URL.", valueName: "path"))
     var loginPath: String?
 
@@ -184,6 +192,7 @@ struct ServerDescriptionOptions: ParsableArguments {
         ]
         for case (let name, let value?) in given { try flags.set(name, value) }
         for field in loginField { try flags.set("login-field", field) }
+        for part in set { try flags.set("set", part) }
         return flags
     }
 

@@ -158,7 +158,7 @@ struct IdentityTests {
             #expect(
                 result.stderr
                     == "swaggerctl: \(server.origin) is not described enough to log in to: profile.url is missing: where "
-                    + "the profile is sent, and none of the 17 documents the server was asked for says it. Give it with "
+                    + "the profile is sent, and none of the 19 documents the server was asked for says it. Give it with "
                     + "`swaggerctl server set \(server.origin) --profile-path PATH`.\n")
             #expect(try sandbox.sessions.records().isEmpty)
         }

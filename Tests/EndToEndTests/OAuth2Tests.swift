@@ -161,7 +161,7 @@ struct OAuth2Tests {
             #expect(
                 nothing.stderr
                     == "swaggerctl: \(server.origin) is not described enough to log in to: login.url is missing: where "
-                    + "the login is sent, and none of the 17 documents the server was asked for says it. Give it with "
+                    + "the login is sent, and none of the 19 documents the server was asked for says it. Give it with "
                     + "`swaggerctl server set \(server.origin) --login-path PATH`.\n")
         }
     }

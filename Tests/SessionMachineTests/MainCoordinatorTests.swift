@@ -516,6 +516,19 @@ struct MainCoordinatorTests {
                 == .endSession(SessionEnd(record: Self.fresh, reason: .forbidden(message: "disabled"))))
     }
 
+    @Test("410 Gone ends the session at once: the server says it is no more; another 4xx is a failure, kept")
+    func goneEndsSession() {
+        var gone = Self.fetching()
+        let error = APIServiceError.requestRejected(status: 410, message: nil)
+        #expect(gone.profileFailed(error) == .endSession(SessionEnd(record: Self.fresh, reason: error)))
+        var missing = Self.fetching()
+        let notFound = APIServiceError.requestRejected(status: 404, message: nil)
+        guard case .fail = missing.profileFailed(notFound) else {
+            Issue.record("a 404 ended the session")
+            return
+        }
+    }
+
     @Test("an unreachable server shows the saved profile for details, unless --no-cache", arguments: unreachable)
     func profileUnreachable(error: APIServiceError) {
         var details = Self.fetching()

@@ -147,13 +147,24 @@ struct DiscoveryTests {
                 "https://h.example.com/v3/api-docs", "https://h.example.com/api-json",
                 "https://h.example.com/swagger/doc.json", "https://h.example.com/api/v1/_openapi",
                 "https://h.example.com/openapi.yaml", "https://h.example.com/api-docs/v1/swagger.yaml",
-                "https://h.example.com/api-docs",
+                "https://h.example.com/api-docs", "https://h.example.com/__api__",
+                "https://h.example.com/_allauth/openapi.json",
             ])
         // Under the server's path only: the rest of the host may be another API.
         let underPath = Discovery.openAPIDocuments(for: server).map(\.absoluteString)
-        #expect(underPath.count == 15)
+        #expect(underPath.count == 17)
         #expect(underPath.first == "https://h.example.com/realms/x/openapi.json")
         #expect(underPath.allSatisfy { $0.hasPrefix("https://h.example.com/realms/x/") })
+    }
+
+    @Test("a framework's path that begins where the typed one ends is joined to it, and appended too")
+    func overlappingPaths() throws {
+        let documents = Discovery.openAPIDocuments(for: try ServerURL("http://h/api/v1")).map(\.absoluteString)
+        #expect(documents.contains("http://h/api/v1/_openapi") && documents.contains("http://h/api/v1/api/v1/_openapi"))
+        #expect(!documents.contains("http://h/api/schema/") && documents.contains("http://h/api/v1/api/schema/"))
+        #expect(documents.contains("http://h/api/v1/openapi.json"))
+        #expect(documents.allSatisfy { $0.hasPrefix("http://h/api/") })
+        #expect(Discovery.joined(try ServerURL("http://h"), "/api/v1/_openapi") == ["http://h/api/v1/_openapi"])
     }
 
     @Test("a Link to the service's description, and an API catalog's, name the server's documents")

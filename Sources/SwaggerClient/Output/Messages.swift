@@ -43,6 +43,8 @@ package struct Messages: Sendable {
             let ended =
                 if case .forbidden(let message?) = reason {
                     "The server ended the session (HTTP 403): \(Self.quoted(message))."
+                } else if case .requestRejected(410, _) = reason {
+                    "The server ended the session (HTTP 410 Gone); it is removed here."
                 } else {
                     "The session has ended: the server no longer accepts it."
                 }

@@ -78,6 +78,8 @@ package enum ServerView {
                         : "sign-in "
                             + description.browserSignIns.map { $0 == .web ? "in the browser" : "with a device code" }
                             .joined(separator: " or "))
+            case .password where login.shape == .basic:
+                "every request signed in with HTTP Basic (the password itself is kept)"
             case .password where login.isPasswordGrant: "login as the OAuth 2 password grant"
             case .password:
                 "login \(login.encoding == .json ? "JSON" : "form") {\(members.joined(separator: ", "))}"

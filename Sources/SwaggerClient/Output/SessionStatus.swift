@@ -113,7 +113,10 @@ package struct SessionStatus: Sendable, Hashable {
                 key: "Sends",
                 value: serverDescription.map(ServerView.sends) ?? "nothing: no description (`swaggerctl server set`)"))
         rows += [
-            DetailsViewModel(key: "Token in", value: "\(backend.rawValue) (\(location))"),
+            // HTTP Basic keeps no token: the password itself is what is kept, and the person should know.
+            DetailsViewModel(
+                key: serverDescription?.login.shape == .basic ? "Password in" : "Token in",
+                value: "\(backend.rawValue) (\(location))"),
             DetailsViewModel(key: "Saved", value: Self.format(savedAt, now: now)),
             DetailsViewModel(key: "Expires", value: expiresAt.map { Self.format($0, now: now) } ?? "unknown"),
         ]

@@ -8,6 +8,9 @@ extension Discovery {
         package var login: Choice<LoginDraft>
         package var refresh: Choice<RefreshDraft>?
         package var revocation: Choice<RevocationShape>?
+        /// The statuses the chosen logout's document gives as its answers, where none is a 2xx: allauth's logout
+        /// answers 401, "not authenticated", once the session is over.
+        package var revoked: [Int] = []
         package var profile: Choice<ProfileDraft>?
         /// How the current user's operation takes the token, when its security scheme says.
         package var token: TokenUse?
@@ -44,7 +47,11 @@ extension Discovery {
                 } ?? .null
             json["revocation"] =
                 revocation.map { choice in
-                    .object(["url": .string(choice.url.absoluteString), "with": .string(choice.shape.text)])
+                    var step: [String: JSONValue] = [
+                        "url": .string(choice.url.absoluteString), "with": .string(choice.shape.text),
+                    ]
+                    if !revoked.isEmpty { step["revoked"] = .array(revoked.map { .integer(Int64($0)) }) }
+                    return .object(step)
                 } ?? .null
             if let profile {
                 var step: [String: JSONValue] = ["url": .string(profile.url.absoluteString)]
@@ -149,12 +156,13 @@ extension Discovery {
         {
             refresh?.shape.token = use
         }
-        return .described(
-            Described(
-                login: choice(logins, step: "login", flag: "--login-path"), refresh: refresh,
-                revocation: revocations.isEmpty ? nil : choice(revocations, step: "logout", flag: "--revoke-path"),
-                profile: profiles.isEmpty ? nil : choice(profiles, step: "profile", flag: "--profile-path"),
-                token: token, paging: document.paging(operations)))
+        var described = Described(
+            login: choice(logins, step: "login", flag: "--login-path"), refresh: refresh,
+            revocation: revocations.isEmpty ? nil : choice(revocations, step: "logout", flag: "--revoke-path"),
+            profile: profiles.isEmpty ? nil : choice(profiles, step: "profile", flag: "--profile-path"),
+            token: token, paging: document.paging(operations))
+        described.revoked = revocations.first.map { document.answerStatuses($0.operation) } ?? []
+        return .described(described)
     }
 
     /// One operation that fits a step, and how well.
@@ -245,28 +253,78 @@ struct APIDocument {
         var label: String { "\(method.uppercased()) \(path)" }
         /// The path's words and the operationId's, lowercased, for matching names.
         var words: [String]
+        /// The summary's words and the tags', lowercased: what the document says the operation is for.
+        var labels: [String] = []
+        /// Whether its path template is filled: one that is not cannot be sent, so it is no step of a description.
+        var isSendable = true
     }
 
+    /// Every `GET`, `POST` and `DELETE` of the document. An operation's `url` has its path template filled where
+    /// each parameter in it has one value the document gives (its only `enum` value, or its `default`); one whose
+    /// template cannot be filled so keeps it, and ``isSendable`` says it cannot be sent. Its `words` are its path's,
+    /// its operationId's, its summary's and its tags'.
     func operations(_ paths: [String: JSONValue]) -> [Operation] {
         var found: [Operation] = []
         for (path, item) in paths {
             guard case .object(let item)? = resolved(item) else { continue }
-            // Relative to the server URL: "/token/" under "https://host/api" is under /api.
-            let relative = path.hasPrefix("/") ? String(path.dropFirst()) : path
-            guard let url = URL(string: relative, relativeTo: base)?.absoluteURL else { continue }
             for method in ["get", "post", "delete"] {
                 guard case .object(let operation)? = item[method] else { continue }
+                let filled = filled(path, operation, shared: item["parameters"])
+                // Relative to the server URL: "/token/" under "https://host/api" is under /api.
+                let target = filled ?? path
+                let relative = target.hasPrefix("/") ? String(target.dropFirst()) : target
+                guard let url = URL(string: relative, relativeTo: base)?.absoluteURL else { continue }
                 var words = Self.words(path)
                 if case .string(let id)? = operation["operationId"] { words += Self.words(id) }
-                found.append(Operation(path: path, method: method, url: url, object: operation, words: words))
+                var labels: [String] = []
+                if case .string(let summary)? = operation["summary"] { labels += Self.words(summary) }
+                if case .array(let tags)? = operation["tags"] {
+                    for case .string(let tag) in tags { labels += Self.words(tag) }
+                }
+                found.append(
+                    Operation(
+                        path: path, method: method, url: url, object: operation, words: words, labels: labels,
+                        isSendable: filled != nil))
             }
         }
         return found
     }
 
+    /// `path` with each `{name}` replaced by the one value the document gives its parameter: its only `enum`
+    /// value, or its `default`; `nil` when one has none, or several to choose from.
+    private func filled(_ path: String, _ operation: [String: JSONValue], shared: JSONValue?) -> String? {
+        guard path.contains("{") else { return path }
+        var lists: [JSONValue] = []
+        if case .array(let own)? = operation["parameters"] { lists += own }
+        if case .array(let common)? = shared { lists += common }
+        var result = path
+        while let open = result.firstIndex(of: "{"), let close = result[open...].firstIndex(of: "}") {
+            let name = String(result[result.index(after: open)..<close])
+            var value: String?
+            for case .object(let parameter)? in lists.map(resolved) {
+                guard parameter["in"] == .string("path"), parameter["name"] == .string(name) else { continue }
+                let schema: [String: JSONValue]? =
+                    if case .object(let schema)? = resolved(parameter["schema"]) { schema } else { parameter }
+                if case .array(let values)? = schema?["enum"], values.count == 1, case .string(let only) = values[0] {
+                    value = only
+                } else if case .string(let fallback)? = schema?["default"] {
+                    value = fallback
+                }
+                break
+            }
+            guard let value, !value.isEmpty else { return nil }
+            result.replaceSubrange(open...close, with: PercentEncoding.encode(value))
+        }
+        return result
+    }
+
     /// `POST /api/token/` with `{username, password}` answering `{access, refresh}`.
     func login(_ operation: Operation) -> Discovery.Candidate<Discovery.LoginDraft>? {
-        guard operation.method == "post", let body = requestBody(operation) else { return nil }
+        // A sign-up, a registration, a password reset or an e-mail confirmation takes a password too, and answers
+        // with a session where the server signs new accounts in: sending it would make an account, or change one.
+        guard operation.method == "post", operation.isSendable, !Self.makesOrChanges(operation),
+            let body = requestBody(operation)
+        else { return nil }
         let names = body.properties.map(\.name)
         guard let password = names.first(where: { Self.names(password: $0) }) else { return nil }
         let users = Self.userNames.compactMap { name in names.first(where: { $0.lowercased() == name }) }
@@ -297,9 +355,6 @@ struct APIDocument {
         }
         var score = Self.score(operation, ["login", "signin", "token", "auth", "session", "jwt"])
         if vouched { score += 10 }
-        if operation.words.contains(where: { ["register", "signup", "reset", "change", "verify"].contains($0) }) {
-            score -= 10
-        }
         let draft = Discovery.LoginDraft(
             encoding: body.isForm ? .form : .json, account: account, email: email, password: password,
             members: members,
@@ -312,7 +367,7 @@ struct APIDocument {
 
     /// simplejwt's `POST token/refresh/` with `{refresh}`, RFC 6749's form, or flask-jwt-extended's bearer.
     func refresh(_ operation: Operation) -> Discovery.Candidate<Discovery.RefreshDraft>? {
-        guard operation.method == "post", !Self.ends(operation) else { return nil }
+        guard operation.method == "post", operation.isSendable, !Self.ends(operation) else { return nil }
         let score = Self.score(operation, ["refresh", "token"])
         if let body = requestBody(operation) {
             let names = body.properties.map(\.name)
@@ -330,7 +385,7 @@ struct APIDocument {
 
     /// simplejwt's `POST token/blacklist/` with `{refresh}`, fastapi-users' `POST auth/jwt/logout`, RFC 7009's form.
     func revocation(_ operation: Operation) -> Discovery.Candidate<RevocationShape>? {
-        guard operation.method != "get", Self.ends(operation) else { return nil }
+        guard operation.method != "get", operation.isSendable, Self.ends(operation) else { return nil }
         let score = Self.score(operation, ["logout", "revoke", "blacklist", "signout"])
         guard let body = requestBody(operation) else {
             return Discovery.Candidate(
@@ -348,7 +403,8 @@ struct APIDocument {
 
     /// `GET /users/me`: secured, with no required parameters, named for the current user.
     func profile(_ operation: Operation) -> Discovery.Candidate<Discovery.ProfileDraft>? {
-        guard operation.method == "get", isSecured(operation), !hasRequiredParameters(operation) else { return nil }
+        guard operation.method == "get", operation.isSendable, isSecured(operation), !hasRequiredParameters(operation)
+        else { return nil }
         let ranks = ["me": 8, "userinfo": 8, "current": 6, "whoami": 8, "profile": 5, "account": 4, "user": 4]
         guard let best = operation.words.compactMap({ ranks[$0] }).max() else { return nil }
         // The last segment says what the path is: `/users/me` is the user, `/me/orders` is not.
@@ -427,6 +483,15 @@ struct APIDocument {
             if isWord, before.hasSuffix("prefix ") || part.contains(" <") { return word }
         }
         return nil
+    }
+
+    /// The statuses an operation's document gives as its answers, when none of them is a 2xx: what its server
+    /// answers when it has done what it does. Empty when it lists a success, or nothing.
+    func answerStatuses(_ operation: Operation) -> [Int] {
+        guard case .object(let responses)? = operation.object["responses"] else { return [] }
+        let statuses = responses.keys.compactMap(Int.init).sorted()
+        guard !statuses.contains(where: { (200..<300).contains($0) }) else { return [] }
+        return statuses.filter { (200..<500).contains($0) }
     }
 
     /// The failure statuses a login's document declares for refused credentials: a 4xx answer whose description
@@ -574,6 +639,15 @@ struct APIDocument {
                 found.merge(propertySchemas(part, required: &required, visiting: visiting)) { first, _ in first }
             }
         }
+        // A choice of shapes: each one's members may be sent, though none of them is required of every body
+        // (allauth's login takes a username, an e-mail or a phone beside the password).
+        for choice in ["anyOf", "oneOf"] {
+            guard case .array(let parts)? = schema[choice] else { continue }
+            for part in parts {
+                var optional: Set<String> = []
+                found.merge(propertySchemas(part, required: &optional, visiting: visiting)) { first, _ in first }
+            }
+        }
         return found
     }
 
@@ -641,9 +715,26 @@ struct APIDocument {
         names.lazy.compactMap { name in tree.keys.sorted().first(where: { $0.lowercased() == name }) }.first
     }
 
-    /// Whether the operation ends a session.
+    /// Whether the operation ends a session: by its path, its operationId, or what its summary and tags say
+    /// (allauth's `DELETE …/auth/session`, "Logout", has no operationId).
     private static func ends(_ operation: Operation) -> Bool {
-        operation.words.contains { ["logout", "signout", "revoke", "blacklist", "blocklist"].contains($0) }
+        let ending = ["logout", "signout", "revoke", "blacklist", "blocklist"]
+        if (operation.words + operation.labels).contains(where: ending.contains) { return true }
+        // "Log out", "Sign out": two words in a summary.
+        return zip(operation.labels, operation.labels.dropFirst()).contains {
+            ["log", "sign"].contains($0) && $1 == "out"
+        }
+    }
+
+    /// Whether the operation makes an account or changes one, by its path, operationId, summary or tags: a sign-up,
+    /// a registration, a password reset or change, a confirmation or verification.
+    static func makesOrChanges(_ operation: Operation) -> Bool {
+        let making = [
+            "register", "registration", "signup", "reset", "change", "verify", "confirm", "confirmation",
+            "activate", "invite",
+        ]
+        if (operation.words + operation.labels).contains(where: making.contains) { return true }
+        return zip(operation.labels, operation.labels.dropFirst()).contains { $0 == "sign" && $1 == "up" }
     }
 
     private static func score(_ operation: Operation, _ words: [String]) -> Int {

@@ -5,7 +5,8 @@ extension Discovery {
     /// The preset whose steps an OpenAPI document shows the server to have, in the description language: the
     /// preset's login and profile must both be operations of the document (a `POST` and a `GET` at the preset's
     /// paths under `server`), and each of its other steps is kept only where the document has it too; the others are
-    /// `null`, as a server that has no such step. `nil` when no preset's steps are there.
+    /// `null`, as a server that has no such step. A preset whose evidence is other operations (a family signed in
+    /// with HTTP Basic, which has no login to find) needs every one of them. `nil` when no preset's are there.
     ///
     /// A preset says what a document cannot (the member that carries an app id, the labels of a profile's fields),
     /// so the layer goes under what the document's operations say, never over it. A path template of the document
@@ -24,7 +25,22 @@ extension Discovery {
                 guard let target else { return false }
                 return operations.contains { $0.method == method && document.matches($0, target) }
             }
-            guard present("post", description.login.url), present("get", description.profile.url) else { continue }
+            switch preset.evidence {
+            case .steps:
+                guard present("post", description.login.url), present("get", description.profile.url) else {
+                    continue
+                }
+            case .operations(let named):
+                let shown = named.allSatisfy { operation in
+                    let parts = operation.split(separator: " ", maxSplits: 1).map(String.init)
+                    return parts.count == 2 && present(parts[0].lowercased(), try? server.resolve(parts[1]))
+                }
+                guard shown else { continue }
+                steps["preset"] = .string(preset.name)
+                return .object(steps)
+            case .answers:
+                continue
+            }
             if let refresh = description.refresh, !present("post", refresh.url) { steps["refresh"] = .null }
             if let revocation = description.revocation {
                 let method: String =
@@ -125,6 +141,39 @@ extension Discovery {
         else { return nil }
         for (step, url) in probe.others where answers[url] != 405 { steps[step] = .null }
         steps["preset"] = .string(probe.preset)
+        return .object(steps)
+    }
+
+    /// The addresses a protocol's presets are asked at, without credentials, as it announces itself: for each preset
+    /// whose evidence is answers, the URLs under `server` and what each answer must hold.
+    package static func protocolProbes(for server: ServerURL)
+        -> [(preset: String, answers: [(url: URL, member: String, containing: String?)])]
+    {
+        ServerPresets.all.compactMap { preset in
+            guard case .answers(let answers) = preset.evidence else { return nil }
+            let urls = answers.compactMap { answer in
+                (try? server.resolve(answer.path)).map {
+                    (url: $0, member: answer.member, containing: answer.containing)
+                }
+            }
+            return urls.count == answers.count ? (preset.name, urls) : nil
+        }
+    }
+
+    /// Whether an answer holds what a protocol's evidence asks of it: JSON, with `member`, holding `containing`
+    /// as a string somewhere in it when that is given.
+    package static func holds(_ body: Data, member: String, containing: String?) -> Bool {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: body), let found = value[path: member] else {
+            return false
+        }
+        guard let containing else { return true }
+        return found.compactJSON.contains(JSONValue.string(containing).compactJSON)
+    }
+
+    /// A preset in the description language whole, as evidence showed it.
+    package static func presetLayer(_ name: String) -> JSONValue? {
+        guard case .object(var steps)? = ServerPresets.named(name)?.json else { return nil }
+        steps["preset"] = .string(name)
         return .object(steps)
     }
 

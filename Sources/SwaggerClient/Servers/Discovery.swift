@@ -158,18 +158,38 @@ package enum Discovery {
     /// - `/swagger/v1/swagger.json`: Swashbuckle and NSwag; `/openapi/v1.json`: ASP.NET Core's own;
     /// - `/v3/api-docs`: springdoc; `/api-json`: NestJS; `/swagger/doc.json`: swaggo;
     /// - `/api/v1/_openapi`: Flask-AppBuilder; `/api-docs/v1/swagger.yaml`: rswag; `/openapi.yaml`: Huma, Connexion;
-    ///   `/api-docs`: swagger-jsdoc's and Express apps'.
+    ///   `/api-docs`: swagger-jsdoc's and Express apps';
+    /// - `/__api__`: Cornice (Kinto, under its `/v1`); `/_allauth/openapi.json`: django-allauth's headless API.
     ///
     /// Each is tried under the server's URL only: what lies outside the path the person typed may be another
-    /// API, or someone else's, on the same host.
+    /// API, or someone else's, on the same host. A framework's path that begins with the end of the typed one is
+    /// joined to it, not appended: Flask-AppBuilder's `/api/v1/_openapi` under `…/api/v1` is `…/api/v1/_openapi`
+    /// (and, appended, `…/api/v1/api/v1/_openapi` too).
     /// - Returns: The candidates, in the order they are tried.
     package static func openAPIDocuments(for server: ServerURL) -> [URL] {
         let paths = [
             "/openapi.json", "/schema/openapi.json", "/api/schema/", "/api/openapi.json", "/schema/", "/swagger.json",
             "/swagger/v1/swagger.json", "/openapi/v1.json", "/v3/api-docs", "/api-json", "/swagger/doc.json",
-            "/api/v1/_openapi", "/openapi.yaml", "/api-docs/v1/swagger.yaml", "/api-docs",
+            "/api/v1/_openapi", "/openapi.yaml", "/api-docs/v1/swagger.yaml", "/api-docs", "/__api__",
+            "/_allauth/openapi.json",
         ]
-        return unique(paths.compactMap { URL(string: server.string + $0) })
+        return unique(paths.flatMap { joined(server, $0) }.compactMap(URL.init(string:)))
+    }
+
+    /// `path` under `server`: joined where `path` begins with the segments that `server`'s path ends with, and
+    /// appended.
+    static func joined(_ server: ServerURL, _ path: String) -> [String] {
+        let typed = server.url.path(percentEncoded: true).split(separator: "/")
+        let wanted = path.split(separator: "/")
+        let origin = ServerURL.origin(of: server.url)?.absoluteString ?? server.string
+        var joinedPaths: [String] = []
+        for overlap in stride(from: min(typed.count, wanted.count - 1), through: 1, by: -1)
+        where Array(typed.suffix(overlap)) == Array(wanted.prefix(overlap)) {
+            let trailing = path.hasSuffix("/") ? "/" : ""
+            joinedPaths.append(origin + "/" + (typed + wanted.dropFirst(overlap)).joined(separator: "/") + trailing)
+            break
+        }
+        return joinedPaths + [server.string + path]
     }
 
     /// Reads an OpenID Connect configuration or RFC 8414 metadata document. Relative URLs are read against

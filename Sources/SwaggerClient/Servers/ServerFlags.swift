@@ -118,6 +118,10 @@ package struct ServerFlags: Sendable, Hashable {
     }
 
     package static let members: [Member] = [
+        // Every part of the language, by its path: the one way to say anything, of which the flags below say some.
+        Member(name: "set", takes: "PATH=VALUE, or PATH:=JSON, a path of the description language", repeats: true) {
+            text in setting(text)
+        },
         Member(name: "preset", takes: "one of \(ServerPresets.names.joined(separator: ", "))") { text in
             ServerPresets.named(text).map { _ in .object(["preset": .string(text)]) }
         },
@@ -187,6 +191,18 @@ package struct ServerFlags: Sendable, Hashable {
             ServerURL.allowedOrigin(text).map { .object(["allowedOrigins": .array([.string($0.string)])]) }
         },
     ]
+
+    /// `--set`'s `PATH=VALUE` (text) or `PATH:=JSON` (any JSON value, `null` for a step the server has not) as the
+    /// part of a description it sets: `login.answer.unit=ms` is `{"login": {"answer": {"unit": "ms"}}}`. The path
+    /// starts with a member of the language; what it sets is checked when the description is read, and named if
+    /// wrong.
+    static func setting(_ text: String) -> JSONValue? {
+        guard let (path, value) = loginField(text) else { return nil }
+        let steps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard let first = steps.first, ServerDescription.members.contains(first), !steps.contains(""), steps.count <= 8
+        else { return nil }
+        return steps.reversed().reduce(value) { inner, step in .object([step: inner]) }
+    }
 
     /// `NAME=VALUE` as a string, or `NAME:=JSON` as any JSON value.
     private static func loginField(_ text: String) -> (String, JSONValue)? {

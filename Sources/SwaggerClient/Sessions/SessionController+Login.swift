@@ -104,6 +104,24 @@ extension SessionController {
                 "\(metadata.map(\.absoluteString).joined(separator: " and ")) name\(metadata.count == 1 ? "s" : "") no "
                     + "\(found.token == nil ? "token" : "userinfo") endpoint")
         }
+        // A protocol that announces itself to a GET without credentials, as Matrix's client API does.
+        if !exploration.metadata.isEmpty {
+            for (preset, answers) in Discovery.protocolProbes(for: server) {
+                var shown = true
+                for answer in answers where shown {
+                    guard let document = await read(answer.url) else {
+                        shown = false
+                        continue
+                    }
+                    shown = Discovery.holds(document.body, member: answer.member, containing: answer.containing)
+                }
+                if shown, let json = Discovery.presetLayer(preset) {
+                    let layer = DescriptionLayer(
+                        json: json, source: answers.map(\.url.absoluteString).joined(separator: " "))
+                    return (Discovery.Finding(layer: layer, documents: answers.map(\.url)), nil)
+                }
+            }
+        }
         var candidates = exploration.openAPI
         if !exploration.metadata.isEmpty {
             // What the server says of itself comes before the frameworks' places.
@@ -189,9 +207,9 @@ extension SessionController {
         var suggestion: URL?
         if let answer = try? await service.probe(server.url), (300..<400).contains(answer.status),
             let location = answer.location, let target = Discovery.resolve(location, against: server.url),
-            (try? ServerURL(target.absoluteString)) != server
+            let named = try? ServerURL(target.absoluteString), named != server
         {
-            suggestion = target
+            suggestion = named.url
         }
         places: for (place, documents) in Discovery.nearby(server) where suggestion == nil {
             for url in documents {

@@ -41,7 +41,7 @@ enum TokenAnswer {
             { nil }
         return TokenGrant(
             accessToken: access, refreshToken: refresh, username: username,
-            expiresIn: lifetime.flatMap { $0 > 0 ? Duration.seconds($0) : nil }, idToken: idToken)
+            expiresIn: lifetime.flatMap(fields.unit.duration), idToken: idToken)
     }
 }
 

@@ -68,7 +68,7 @@ extension APIServiceError {
         "credential", "incorrect", "wrong", "invalid password", "invalid username", "invalid user", "invalid email",
         "invalid e-mail", "invalid login", "bad username", "bad password", "bad email", "authentication failed",
         "login failed", "unable to log in", "password does not match", "passwords do not match",
-        "do not match our records", "no active account", "not authorized",
+        "do not match our records", "no active account", "not authorized", "are not correct", "is not correct",
     ]
 
     /// Whether a server's words about a failed login say the credentials were refused, rather than the request.

@@ -72,6 +72,28 @@ extension JSONValue {
         }
         return value
     }
+
+    /// An object of `members` in which each name with dots is a path into nested objects, as a description names
+    /// a request's members: `["identifier.user": "ana", "identifier.type": "m.id.user"]` is
+    /// `{"identifier": {"user": "ana", "type": "m.id.user"}}`. A name without dots is a member as it is.
+    package static func nesting(_ members: [String: JSONValue]) -> JSONValue {
+        var root = JSONValue.object([:])
+        // In name order, so that the same members always make the same object.
+        for name in members.keys.sorted() {
+            guard let value = members[name] else { continue }
+            let path = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            root = root.setting(value, at: path[...])
+        }
+        return root
+    }
+
+    /// This value with `value` at `path`, made an object wherever a step needs one.
+    private func setting(_ value: JSONValue, at path: ArraySlice<String>) -> JSONValue {
+        guard let name = path.first else { return value }
+        var members: [String: JSONValue] = if case .object(let existing) = self { existing } else { [:] }
+        members[name] = (members[name] ?? .object([:])).setting(value, at: path.dropFirst())
+        return .object(members)
+    }
 }
 
 // JSON written in Swift: the presets, and the tests' documents.

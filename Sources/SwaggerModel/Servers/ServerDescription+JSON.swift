@@ -54,7 +54,17 @@ extension ServerDescription {
         }
         let reader = Reader(members: members, server: server)
         let login = try reader.object("login")
-        var step = LoginStep(url: try reader.requiredURL("url", in: login, of: "login"))
+        let profileMembers = try reader.object("profile")
+        let shape: LoginShape = try reader.enumeration("with", in: login, of: "login") ?? .post
+        // An HTTP Basic login has no request of its own: the profile's checks the credentials.
+        var loginURL = try reader.url("url", in: login, of: "login")
+        if shape == .basic, loginURL == nil {
+            loginURL = try reader.requiredURL("url", in: profileMembers, of: "profile")
+        }
+        if loginURL == nil { loginURL = try reader.requiredURL("url", in: login, of: "login") }
+        guard let loginURL else { throw Invalid("login.url is missing", isMissing: true) }
+        var step = LoginStep(url: loginURL)
+        step.shape = shape
         step.encoding = try reader.enumeration("body", in: login, of: "login") ?? .json
         step.account = try reader.string("account", in: login, of: "login") ?? step.account
         step.email = try reader.string("email", in: login, of: "login")
@@ -69,7 +79,6 @@ extension ServerDescription {
         if let appID = step.appID { step.members[appID] = nil }
         step.answer = try reader.fields(login?["answer"], of: "login.answer") ?? .oauth2
         step.refusals = try reader.statuses(login?["refusals"], of: "login.refusals")
-        let profileMembers = try reader.object("profile")
         var profile = ProfileStep(url: try reader.requiredURL("url", in: profileMembers, of: "profile"))
         profile.unwrap = try reader.string("unwrap", in: profileMembers, of: "profile")
         profile.labels = try reader.labels(profileMembers?["labels"])
@@ -105,9 +114,14 @@ extension ServerDescription {
         {
             let shape: RevocationShape =
                 try reader.shape("with", in: revocationMembers, of: "revocation") ?? .json(field: "refresh_token")
-            revocation = RevocationStep(
+            var step = RevocationStep(
                 url: url, shape: shape,
                 clientAuthentication: try reader.enumeration("client", in: revocationMembers, of: "revocation"))
+            step.revoked = try reader.statuses(revocationMembers["revoked"], of: "revocation.revoked", from: 200)
+            if revocationMembers["gone"] != nil {
+                step.gone = try reader.statuses(revocationMembers["gone"], of: "revocation.gone", from: 200)
+            }
+            revocation = step
         }
         if let client = try reader.object("client") {
             clientID = try reader.string("id", in: client, of: "client")
@@ -153,12 +167,14 @@ extension ServerDescription {
                 "expiresIn": .string(fields.expiresIn),
             ]
             if let username = fields.username { members["username"] = .string(username) }
+            if fields.unit != .seconds { members["unit"] = .string(fields.unit.rawValue) }
             return .object(members)
         }
         var loginMembers: [String: JSONValue] = [
             "url": address(login.url), "body": .string(login.encoding.rawValue), "account": .string(login.account),
             "password": .string(login.password), "answer": fields(login.answer),
         ]
+        if login.shape != .post { loginMembers["with"] = .string(login.shape.rawValue) }
         if let email = login.email { loginMembers["email"] = .string(email) }
         if !login.members.isEmpty { loginMembers["members"] = .object(login.members) }
         if let appID = login.appID { loginMembers["appId"] = .string(appID) }
@@ -177,6 +193,8 @@ extension ServerDescription {
         if let revocation {
             var step: [String: JSONValue] = ["url": address(revocation.url), "with": .string(revocation.shape.text)]
             if let client = revocation.clientAuthentication { step["client"] = .string(client.rawValue) }
+            if !revocation.revoked.isEmpty { step["revoked"] = .array(revocation.revoked.map { .integer(Int64($0)) }) }
+            if revocation.gone != [410] { step["gone"] = .array(revocation.gone.map { .integer(Int64($0)) }) }
             members["revocation"] = .object(step)
         } else {
             members["revocation"] = .null
@@ -315,15 +333,28 @@ private struct Reader {
             accessToken: try name("access", oauth2.accessToken), refreshToken: try name("refresh", oauth2.refreshToken),
             expiresIn: try name("expiresIn", oauth2.expiresIn))
         if names["username"] != nil, names["username"] != .null { fields.username = try name("username", "") }
+        switch names["unit"] {
+        case nil, .null?: break
+        case .string(let text)?:
+            guard let unit = LifetimeUnit(rawValue: text) else {
+                throw ServerDescription.Invalid("\(path).unit must be \"s\" or \"ms\"")
+            }
+            fields.unit = unit
+        default: throw ServerDescription.Invalid("\(path).unit must be \"s\" or \"ms\"")
+        }
         return fields
     }
 
-    func statuses(_ value: JSONValue?, of path: String) throws(ServerDescription.Invalid) -> [Int] {
+    func statuses(_ value: JSONValue?, of path: String, from lowest: Int = 400) throws(ServerDescription.Invalid)
+        -> [Int]
+    {
         guard let value, value != .null else { return [] }
-        guard case .array(let values) = value else { throw ServerDescription.Invalid("\(path) must be an array") }
+        guard case .array(let values) = value, values.count <= 32 else {
+            throw ServerDescription.Invalid("\(path) must be an array")
+        }
         return try values.map { (value) throws(ServerDescription.Invalid) in
-            guard case .integer(let status) = value, (400..<500).contains(status) else {
-                throw ServerDescription.Invalid("\(path) holds HTTP statuses from 400 to 499")
+            guard case .integer(let status) = value, (Int64(lowest)..<500).contains(status) else {
+                throw ServerDescription.Invalid("\(path) holds HTTP statuses from \(lowest) to 499")
             }
             return Int(status)
         }

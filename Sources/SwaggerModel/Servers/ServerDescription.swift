@@ -105,9 +105,21 @@ package enum BodyEncoding: String, Sendable, Hashable, Codable {
     case form
 }
 
+/// How a login signs in.
+package enum LoginShape: String, Sendable, Hashable, Codable {
+    /// The account and the password are posted, and the answer holds the tokens.
+    case post
+    /// There is no login request: every request carries the account and the password by HTTP Basic (RFC 7617),
+    /// so they are what is kept, in place of a token, and the profile request is what checks them.
+    case basic
+}
+
 /// The login: where the account and the password go, what goes with them, and where the answer keeps the tokens.
+/// A member's name with dots is a path into nested objects (`identifier.user`).
 package struct LoginStep: Sendable, Hashable {
+    /// Where the login is posted; for ``LoginShape/basic``, the profile's address, which checks the credentials.
     package var url: URL
+    package var shape: LoginShape = .post
     package var encoding: BodyEncoding = .json
     /// The member the account goes in: a user name, or an e-mail where the login has no member of its own for one.
     package var account = "username"
@@ -214,6 +226,11 @@ package struct RefreshStep: Sendable, Hashable {
 package struct RevocationStep: Sendable, Hashable {
     package var url: URL
     package var shape: RevocationShape
+    /// Statuses beside 2xx that say the session was ended, as a document gives them (allauth's logout answers
+    /// 401: the session is no longer authenticated).
+    package var revoked: [Int] = []
+    /// Statuses that say the session was gone already, which ends the logout as well (410 by default).
+    package var gone: [Int] = [410]
     /// How an RFC 7009 revocation authenticates the client; `nil` for HTTP Basic with a client secret, and the
     /// `client_id` field without.
     package var clientAuthentication: ClientAuthentication?
@@ -310,8 +327,10 @@ package enum ClientAuthentication: String, Sendable, Hashable, CaseIterable {
 package struct TokenFields: Sendable, Hashable, Codable {
     package var accessToken: String
     package var refreshToken: String
-    /// The member with the access token's lifetime in seconds.
+    /// The member with the access token's lifetime, in ``unit``s.
     package var expiresIn: String
+    /// The unit of the lifetime: seconds (RFC 6749's `expires_in`), or milliseconds (Matrix's `expires_in_ms`).
+    package var unit: LifetimeUnit = .seconds
     /// The member that names the user who signed in, where the answer has one (the original API's `username`).
     package var username: String?
 
@@ -327,6 +346,18 @@ package struct TokenFields: Sendable, Hashable, Codable {
     /// RFC 6749 §5.1.
     package static let oauth2 = TokenFields(
         accessToken: "access_token", refreshToken: "refresh_token", expiresIn: "expires_in")
+}
+
+/// The unit of a token's lifetime, as the description language writes it: `s` or `ms`.
+package enum LifetimeUnit: String, Sendable, Hashable, Codable {
+    case seconds = "s"
+    case milliseconds = "ms"
+
+    /// A lifetime of `count` of this unit, rounded down to whole seconds; `nil` for none that is positive.
+    package func duration(_ count: Int64) -> Duration? {
+        let seconds = self == .milliseconds ? count / 1000 : count
+        return seconds > 0 ? .seconds(seconds) : nil
+    }
 }
 
 /// The shapes as the description language writes them: `json:NAME`, `grant`, `bearer`, `rfc7009`, `bearer:METHOD`.

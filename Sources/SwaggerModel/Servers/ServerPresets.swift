@@ -11,8 +11,34 @@ package enum ServerPresets {
         package var name: String
         /// What the family is, for `server show` and the help.
         package var summary: String
+        /// What shows a server to be of this family, when nobody said so.
+        package var evidence: Evidence = .steps
         /// The description, in the description language.
         package var json: JSONValue
+    }
+
+    /// What shows a server to be of a family: discovery's side of a preset, as data.
+    package enum Evidence: Sendable {
+        /// An OpenAPI document that has the preset's login and profile as operations.
+        case steps
+        /// An OpenAPI document that has these operations, `METHOD /path` under the server: for a family whose
+        /// requests are signed in with HTTP Basic, which has no login of its own to find.
+        case operations([String])
+        /// Answers to `GET`s without credentials, as a protocol announces itself: each path under the server
+        /// answers JSON with the member at `member`, holding `containing` (a string, somewhere in it) when given.
+        case answers([Answer])
+
+        package struct Answer: Sendable {
+            package var path: String
+            package var member: String
+            package var containing: String?
+
+            package init(_ path: String, _ member: String, containing: String? = nil) {
+                self.path = path
+                self.member = member
+                self.containing = containing
+            }
+        }
     }
 
     /// The presets, by name.
@@ -90,6 +116,67 @@ package enum ServerPresets {
                 "revocation": ["url": "/auth/jwt/logout", "with": "bearer:POST"],
                 "profile": ["url": "/users/me"],
             ]),
+        Preset(
+            name: "allauth",
+            summary: "django-allauth's headless API for apps: a session token in X-Session-Token, logout by DELETE",
+            json: allauth),
+        Preset(
+            name: "allauth-jwt",
+            summary: "django-allauth's headless API with its JWT strategy: access and refresh tokens, Bearer",
+            json: allauth.merging([
+                "login": ["answer": ["access": "meta.access_token", "refresh": "meta.refresh_token"]],
+                "token": .null,
+                "refresh": [
+                    "url": "/_allauth/app/v1/tokens/refresh", "with": "json:refresh_token",
+                    "answer": ["access": "data.access_token", "refresh": "data.refresh_token"],
+                ],
+            ])),
+        Preset(
+            name: "kinto",
+            summary: "Kinto: every request signed in with HTTP Basic; who you are in the root's user",
+            evidence: .operations(["GET /__heartbeat__", "GET /buckets", "GET /accounts"]),
+            json: [
+                "login": ["with": "basic"],
+                "token": "Authorization: Basic",
+                "refresh": .null,
+                "revocation": .null,
+                "profile": ["url": "/", "unwrap": "user"],
+            ]),
+        Preset(
+            name: "matrix",
+            summary: "the Matrix client API: m.login.password, refresh tokens, logout, whoami",
+            evidence: .answers([
+                .init("/_matrix/client/versions", "versions"),
+                .init("/_matrix/client/v3/login", "flows", containing: "m.login.password"),
+            ]),
+            json: [
+                "login": [
+                    "url": "/_matrix/client/v3/login", "body": "json", "account": "identifier.user",
+                    "members": ["type": "m.login.password", "identifier.type": "m.id.user", "refresh_token": true],
+                    "answer": [
+                        "access": "access_token", "refresh": "refresh_token", "expiresIn": "expires_in_ms",
+                        "unit": "ms",
+                    ],
+                ],
+                "refresh": ["url": "/_matrix/client/v3/refresh", "with": "json:refresh_token"],
+                "revocation": ["url": "/_matrix/client/v3/logout", "with": "bearer:POST"],
+                "profile": ["url": "/_matrix/client/v3/account/whoami"],
+            ]),
+    ]
+
+    /// django-allauth's headless API for apps, with its session tokens: what its JWT strategy changes goes over it.
+    private static let allauth: JSONValue = [
+        "login": [
+            "url": "/_allauth/app/v1/auth/login", "body": "json", "account": "username", "email": "email",
+            "answer": ["access": "meta.session_token"],
+        ],
+        "token": "X-Session-Token",
+        "refresh": .null,
+        // Its logout answers 401, "not authenticated": the session is over. 410 says it was already.
+        "revocation": [
+            "url": "/_allauth/app/v1/auth/session", "with": "bearer:DELETE", "revoked": [401], "gone": [410],
+        ],
+        "profile": ["url": "/_allauth/app/v1/auth/session", "unwrap": "data.user"],
     ]
 
     package static var names: [String] { all.map(\.name) }

@@ -41,6 +41,17 @@ struct PythonServer: Sendable {
         /// APIFlask with an API key in `X-API-Key`: a JSON login by e-mail, a logout that deletes the key, its
         /// pagination object, `/openapi.json` and `/test/tokens`.
         case apiflask
+        /// django-allauth's headless API with session tokens (`X-Session-Token`), its document at
+        /// `/_allauth/openapi.json`, a logout answered 401, and `/test/state` (users and sessions).
+        case allauth
+        /// The same with allauth's JWT strategy: access and refresh tokens, `POST …/tokens/refresh`.
+        case allauthJWT = "allauth-jwt"
+        /// Kinto with its accounts plugin: HTTP Basic on every request, Swagger 2.0 at `/v1/__api__`, 25 records in
+        /// `b/c` paged by `Next-Page`; an admin (`admin`, `admin-Passw0rd!`) who may count the accounts.
+        case kinto
+        /// Synapse, the Matrix homeserver: the client API with refresh tokens; the server admin's token is in
+        /// `admin_token` in the server's folder.
+        case synapse
     }
 
     /// The script that stands in for a person's browser (`$BROWSER`): it signs in on the provider's login page
@@ -52,6 +63,8 @@ struct PythonServer: Sendable {
 
     /// The server's origin, such as `http://127.4.5.6:41234`.
     let origin: String
+    /// The folder the server keeps its files in, for a test's look at the server's side.
+    var folder: URL = URL(filePath: "/")
 
     /// The JSON object that `curl` gets: how a test sees what the server thinks.
     func json(_ arguments: [String]) async throws -> [String: Any] {
@@ -87,7 +100,8 @@ func withPythonServer<Result: Sendable>(
             guard lines[0].hasPrefix("listening on ") else {
                 throw SupportFailure("\(fixture) printed \(lines[0])")
             }
-            return try await body(PythonServer(origin: String(lines[0].dropFirst("listening on ".count))))
+            return try await body(
+                PythonServer(origin: String(lines[0].dropFirst("listening on ".count)), folder: folder))
         }
     } catch let failure as StartFailure {
         let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
