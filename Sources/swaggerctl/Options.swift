@@ -90,6 +90,15 @@ extension BackendChoice: ExpressibleByArgument {
     }
 }
 
+/// The OAuth 2 client: shown on `login` as on `server set`, since a login to a provider names its own.
+struct ClientOptions: ParsableArguments {
+    @Option(name: .customLong("client-id"), help: ArgumentHelp("The OAuth 2 client id.", valueName: "id"))
+    var clientID: String?
+
+    @Option(help: ArgumentHelp("The OAuth 2 scope to ask for.", valueName: "scope"))
+    var scope: String?
+}
+
 /// What describes a server: `server set`'s flags, which `login` keeps, hidden, for a release. Each names a part of the
 /// server's description (``ServerFlags``), which the server registry keeps.
 struct ServerDescriptionOptions: ParsableArguments {
@@ -128,12 +137,6 @@ struct ServerDescriptionOptions: ParsableArguments {
         name: .customLong("openapi"),
         help: ArgumentHelp("The server's OpenAPI document, to read instead of looking for it.", valueName: "url"))
     var openAPI: String?
-
-    @Option(name: .customLong("client-id"), help: ArgumentHelp("The OAuth 2 client id.", valueName: "id"))
-    var clientID: String?
-
-    @Option(help: ArgumentHelp("The OAuth 2 scope to ask for.", valueName: "scope"))
-    var scope: String?
 
     @Option(help: ArgumentHelp("The login answer's access-token member; dots go into objects.", valueName: "name"))
     var accessTokenField: String?
@@ -179,8 +182,9 @@ struct ServerDescriptionOptions: ParsableArguments {
             valueName: "header"))
     var token: String?
 
-    /// The flags, by the names ``ServerFlags`` knows them by.
-    func flags() throws(SwaggerError) -> ServerFlags {
+    /// The flags, by the names ``ServerFlags`` knows them by, with the OAuth 2 client's.
+    func flags(client: ClientOptions?) throws(SwaggerError) -> ServerFlags {
+        let (clientID, scope) = (client?.clientID, client?.scope)
         var flags = ServerFlags()
         let given: [(String, String?)] = [
             ("preset", preset ?? kind), ("login-path", loginPath), ("refresh-path", refreshPath),
@@ -198,7 +202,7 @@ struct ServerDescriptionOptions: ParsableArguments {
 
     func validate() throws {
         do throws(SwaggerError) {
-            _ = try flags()
+            _ = try flags(client: nil)
         } catch {
             throw ValidationError(error.message)
         }
@@ -251,11 +255,11 @@ struct ServerFileOption: ParsableArguments {
 
 /// The description layers a login or `server set` is given: a `--server-file`'s (`server set` takes none), then
 /// the flags', and the server the file names.
-func givenLayers(file: ServerFileOption?, flags: ServerDescriptionOptions, origins: OriginOptions) throws(SwaggerError)
-    -> (server: ServerURL?, layers: [DescriptionLayer])
-{
+func givenLayers(
+    file: ServerFileOption?, flags: ServerDescriptionOptions, client: ClientOptions, origins: OriginOptions
+) throws(SwaggerError) -> (server: ServerURL?, layers: [DescriptionLayer]) {
     let fromFile = try file?.layer()
-    var flags = try flags.flags()
+    var flags = try flags.flags(client: client)
     for origin in origins.allowOrigin { try flags.set("allow-origin", origin) }
     var layers = fromFile.map { [$0.layer] } ?? []
     if !flags.isEmpty { layers.append(DescriptionLayer(json: flags.json, source: "given")) }

@@ -169,6 +169,21 @@ struct FailureTests {
         }
     }
 
+    @Test("a server in the original API's shape whose document has no logout logs out here, exit 0, and says so")
+    func noLogoutInTheDocument() async throws {
+        let sandbox = try Sandbox()
+        try await FaultServer.run(profiles: FaultServer.Replies([.init(body: #"{"id": 5}"#)])) { url in
+            try #require(try await sandbox.login(url, email: "a@example.com", password: "pw").status == 0)
+            let show = try await sandbox.swaggerctl("server", "show")
+            #expect(
+                show.row("Preset") == "original" && show.row("Revoke URL") == "none: logout is local only", "\(show)")
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 0, "\(logout)")
+            #expect(logout.stderr.contains("cannot revoke sessions"), "\(logout)")
+            #expect(try sandbox.sessions.records().isEmpty)
+        }
+    }
+
     @Test("a static site and a server that publishes nothing never receive the password: their request logs say so")
     func nothingPublished() async throws {
         let sandbox = try Sandbox()

@@ -17,6 +17,19 @@ struct IdentityTests {
         try #require(try await sandbox.file.credentials(for: Account(server: server, name: email)))
     }
 
+    @Test("with no document, its login that answers a GET with 405 and its profile that wants credentials show it")
+    func probed() async throws {
+        let sandbox = try Sandbox()
+        try await IdentityServer.run(prefix: "/account") { url, server in
+            let login = try await sandbox.login(url, email: Self.ana.email, password: Self.ana.password)
+            #expect(login.status == 0, "\(login)")
+            #expect(server.logins == 1)
+            let show = try await sandbox.swaggerctl("server", "show", url)
+            #expect(show.row("Preset") == "identity", "\(show)")
+            #expect(show.row("Login URL") == "\(url)/login (from probe of /account/login)", "\(show)")
+        }
+    }
+
     @Test("login, profile, status, token, refresh and a local-only logout, end to end, under a group prefix")
     func endToEnd() async throws {
         let sandbox = try Sandbox()

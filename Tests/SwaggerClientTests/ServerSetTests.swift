@@ -72,10 +72,25 @@ struct ServerSetTests {
             let json = JSONValue.object(["preset": "identity"]).merging(flags.json)
             let description = try ServerDescription(json: json, under: Self.server)
             #expect(holds(description), "\(part): \(description.json(relativeTo: Self.server).compactJSON)")
-            // Written out and read back, the part stays.
+            // Written out and read back, whole or as its preset and what differs from it, the part stays.
             let back = try ServerDescription(json: description.json(relativeTo: Self.server), under: Self.server)
             #expect(holds(back), "\(part) written out")
+            let compact = description.presetJSON(under: Self.server)
+            #expect(try ServerDescription(json: compact, under: Self.server) == description, "\(compact.compactJSON)")
         }
+    }
+
+    @Test(
+        "a preset alone is written as its name; a change over it, as the name and the change",
+        arguments: ServerPresets.names)
+    func presetWritten(name: String) throws {
+        // The presets whose software has no profile route of its own need one given.
+        let given: JSONValue = ["preset": .string(name), "profile": ["url": "/me"], "login": ["url": "/in"]]
+        let description = try ServerDescription(json: given, under: Self.server)
+        let compact = description.presetJSON(under: Self.server)
+        #expect(try ServerDescription(json: compact, under: Self.server) == description, "\(compact.compactJSON)")
+        let alone = try? ServerDescription(json: ["preset": .string(name)], under: Self.server)
+        if let alone { #expect(alone.presetJSON(under: Self.server) == ["preset": .string(name)]) }
     }
 
     @Test(

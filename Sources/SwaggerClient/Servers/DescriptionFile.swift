@@ -32,7 +32,7 @@ package enum DescriptionFile {
 
     /// `entry` as a file: its description, paths relative to its server, and the server's URL.
     package static func export(_ entry: ServerEntry) -> String {
-        let json = entry.description.json(relativeTo: entry.server).merging(
+        let json = entry.description.presetJSON(under: entry.server).merging(
             .object(["server": .string(entry.server.string)]))
         return JSONOutput.render(json, fallback: "{}")
     }

@@ -28,11 +28,12 @@ extension Discovery {
                 "url": .string(login.url.absoluteString), "body": .string(draft.encoding.rawValue),
                 "account": .string(draft.account), "password": .string(draft.password),
                 "members": .object(draft.members), "email": draft.email.map(JSONValue.string) ?? .null,
-                "answer": .object([
-                    "access": .string(draft.answer.accessToken), "refresh": .string(draft.answer.refreshToken),
-                    "expiresIn": .string(draft.answer.expiresIn),
-                ]),
             ]
+            // Only the answer's members the document names: a preset, or the language's defaults, say the rest.
+            var answer: [String: JSONValue] = ["access": .string(draft.answer.accessToken)]
+            if draft.named.contains("refresh") { answer["refresh"] = .string(draft.answer.refreshToken) }
+            if draft.named.contains("expiresIn") { answer["expiresIn"] = .string(draft.answer.expiresIn) }
+            loginMembers["answer"] = .object(answer)
             if !draft.refusals.isEmpty {
                 loginMembers["refusals"] = .array(draft.refusals.map { .integer(Int64($0)) })
             }
@@ -73,6 +74,8 @@ extension Discovery {
         /// The members it sends with a value of their own: the document's default, only enum value or example.
         package var members: [String: JSONValue]
         package var answer: TokenFields
+        /// Which of the answer's members the document names (`refresh`, `expiresIn`); the others are defaults.
+        package var named: Set<String> = []
         package var refusals: [Int]
     }
 
@@ -355,13 +358,16 @@ struct APIDocument {
         }
         var score = Self.score(operation, ["login", "signin", "token", "auth", "session", "jwt"])
         if vouched { score += 10 }
+        var named: Set<String> = []
+        if refresh != nil { named.insert("refresh") }
+        if expires != nil { named.insert("expiresIn") }
         let draft = Discovery.LoginDraft(
             encoding: body.isForm ? .form : .json, account: account, email: email, password: password,
             members: members,
             answer: TokenFields(
                 accessToken: access, refreshToken: refresh ?? TokenFields.oauth2.refreshToken,
                 expiresIn: expires ?? TokenFields.oauth2.expiresIn),
-            refusals: refusals(operation))
+            named: named, refusals: refusals(operation))
         return Discovery.Candidate(operation: operation, shape: draft, score: score)
     }
 

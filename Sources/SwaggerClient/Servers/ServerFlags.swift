@@ -107,9 +107,34 @@ package struct ServerFlags: Sendable, Hashable {
         package var name: String
         /// What the flag takes, for its help and its usage errors.
         package var takes: String
+        /// The path of the description language the flag is another name for, as `--set PATH=TEXT` would set it.
+        package var alias: String?
         /// Whether the flag may be given more than once, each time adding to what it sets.
         var repeats = false
         var fragment: @Sendable (String) -> JSONValue?
+
+        init(name: String, takes: String, repeats: Bool = false, fragment: @escaping @Sendable (String) -> JSONValue?) {
+            self.name = name
+            self.takes = takes
+            self.repeats = repeats
+            self.fragment = fragment
+        }
+
+        /// A flag that is `--set PATH=TEXT` by another name, for a text that `accepts`.
+        init(
+            name: String, alias path: String, takes: String,
+            accepts: @escaping @Sendable (String) -> Bool = { _ in true }
+        ) {
+            self.name = name
+            self.takes = takes
+            self.alias = path
+            self.fragment = { text in accepts(text) ? ServerFlags.setting(path, .string(text)) : nil }
+        }
+    }
+
+    /// The flag that is another name for the description's `path`, for a message that says how to give it.
+    package static func flag(for path: String) -> String? {
+        members.first { $0.alias == path }.map { "--" + $0.name }
     }
 
     /// `{step: {member: value}}`.
@@ -125,26 +150,17 @@ package struct ServerFlags: Sendable, Hashable {
         Member(name: "preset", takes: "one of \(ServerPresets.names.joined(separator: ", "))") { text in
             ServerPresets.named(text).map { _ in .object(["preset": .string(text)]) }
         },
-        Member(name: "login-path", takes: "a path under the server, or a URL") { set("login", "url", .string($0)) },
-        Member(name: "refresh-path", takes: "a path under the server, or a URL") { set("refresh", "url", .string($0)) },
-        Member(name: "revoke-path", takes: "a path under the server, or a URL") {
-            set("revocation", "url", .string($0))
-        },
-        Member(name: "profile-path", takes: "a path under the server, or a URL") { set("profile", "url", .string($0)) },
-        Member(name: "openapi", takes: "the OpenAPI document's URL, or a path under the server") {
-            .object(["document": .string($0)])
-        },
-        Member(name: "client-id", takes: "the OAuth 2 client's id") { set("client", "id", .string($0)) },
-        Member(name: "scope", takes: "the OAuth 2 scope") { set("client", "scope", .string($0)) },
-        Member(name: "access-token-field", takes: "a member's name; dots go into objects") {
-            set("login", "answer", .object(["access": .string($0)]))
-        },
-        Member(name: "refresh-token-field", takes: "a member's name") {
-            set("login", "answer", .object(["refresh": .string($0)]))
-        },
-        Member(name: "expires-in-field", takes: "a member's name") {
-            set("login", "answer", .object(["expiresIn": .string($0)]))
-        },
+        Member(name: "login-path", alias: "login.url", takes: "a path under the server, or a URL"),
+        Member(name: "refresh-path", alias: "refresh.url", takes: "a path under the server, or a URL"),
+        Member(name: "revoke-path", alias: "revocation.url", takes: "a path under the server, or a URL"),
+        Member(name: "profile-path", alias: "profile.url", takes: "a path under the server, or a URL"),
+        Member(name: "openapi", alias: "document", takes: "the OpenAPI document's URL, or a path under the server"),
+        Member(name: "client-id", alias: "client.id", takes: "the OAuth 2 client's id"),
+        Member(name: "scope", alias: "client.scope", takes: "the OAuth 2 scope"),
+        Member(
+            name: "access-token-field", alias: "login.answer.access", takes: "a member's name; dots go into objects"),
+        Member(name: "refresh-token-field", alias: "login.answer.refresh", takes: "a member's name"),
+        Member(name: "expires-in-field", alias: "login.answer.expiresIn", takes: "a member's name"),
         Member(name: "login-body", takes: "json:FIELD, form:FIELD or password-grant") { text in
             switch text.split(separator: ":", maxSplits: 1).map(String.init) {
             case ["password-grant"]:
@@ -170,22 +186,20 @@ package struct ServerFlags: Sendable, Hashable {
             guard let (name, value) = loginField(text) else { return nil }
             return set("login", "members", .object([name: value]))
         },
-        Member(name: "refresh-with", takes: "json:FIELD, grant or bearer") { text in
-            RefreshShape(text: text).map { set("refresh", "with", .string($0.text)) }
-        },
-        Member(name: "revoke-with", takes: "json:FIELD, rfc7009, bearer:POST or bearer:DELETE") { text in
-            RevocationShape(text: text).map { set("revocation", "with", .string($0.text)) }
+        Member(name: "refresh-with", alias: "refresh.with", takes: "json:FIELD, grant or bearer") {
+            RefreshShape(text: $0) != nil
         },
         Member(
-            name: "revoke-client-auth",
+            name: "revoke-with", alias: "revocation.with", takes: "json:FIELD, rfc7009, bearer:POST or bearer:DELETE"
+        ) { RevocationShape(text: $0) != nil },
+        Member(
+            name: "revoke-client-auth", alias: "revocation.client",
             takes: ClientAuthentication.allCases.map(\.rawValue).joined(separator: ", ")
-        ) { text in
-            ClientAuthentication(rawValue: text).map { set("revocation", "client", .string($0.rawValue)) }
-        },
-        Member(name: "token", takes: "a header and its scheme, such as \"Authorization: Token\" or \"X-API-Key\"") {
-            text in
-            TokenUse(text: text).map { .object(["token": .string($0.text)]) }
-        },
+        ) { ClientAuthentication(rawValue: $0) != nil },
+        Member(
+            name: "token", alias: "token",
+            takes: "a header and its scheme, such as \"Authorization: Token\" or \"X-API-Key\""
+        ) { TokenUse(text: $0) != nil },
         Member(name: "allow-origin", takes: "an origin, such as https://auth.example.com, or a host", repeats: true) {
             text in
             ServerURL.allowedOrigin(text).map { .object(["allowedOrigins": .array([.string($0.string)])]) }
@@ -198,6 +212,11 @@ package struct ServerFlags: Sendable, Hashable {
     /// wrong.
     static func setting(_ text: String) -> JSONValue? {
         guard let (path, value) = loginField(text) else { return nil }
+        return setting(path, value)
+    }
+
+    /// `value` at the description language's `path`, as `--set` sets it; `nil` for a path outside the language.
+    static func setting(_ path: String, _ value: JSONValue) -> JSONValue? {
         let steps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard let first = steps.first, ServerDescription.members.contains(first), !steps.contains(""), steps.count <= 8
         else { return nil }

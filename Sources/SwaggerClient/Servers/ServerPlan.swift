@@ -176,11 +176,8 @@ package enum ServerPlan: Sendable, Hashable {
 
     /// The flag that gives a missing part, for the end of the message.
     private static func hint(_ reason: String, _ server: ServerURL) -> String {
-        let flags = [
-            "login.url": "--login-path", "profile.url": "--profile-path", "refresh.url": "--refresh-path",
-            "revocation.url": "--revoke-path",
-        ]
-        guard let flag = flags.first(where: { reason.hasPrefix($0.key) })?.value else { return "." }
+        let path = reason.prefix { $0 != " " }
+        guard let flag = ServerFlags.flag(for: String(path)) else { return "." }
         return ". Give it with `swaggerctl server set \(server) \(flag) PATH`."
     }
 

@@ -149,6 +149,29 @@ extension ServerDescription {
         allowedOrigins = try reader.origins("allowedOrigins")
     }
 
+    /// The description as its preset and what differs from it, as the registry keeps it and `server export` writes
+    /// it: the preset's name, then each member whose value is not the preset's (`null` for one the preset has and
+    /// this does not). Read back under `server`, it is this description; without a preset, it is ``json(relativeTo:)``.
+    package func presetJSON(under server: ServerURL) -> JSONValue {
+        let whole = json(relativeTo: server)
+        guard let preset, let base = try? ServerDescription(json: ["preset": .string(preset)], under: server) else {
+            return whole
+        }
+        return Self.difference(whole, from: base.json(relativeTo: server)).merging(["preset": .string(preset)])
+    }
+
+    /// What `value` says that `base` does not: objects member by member (a member `base` has and `value` has not is
+    /// `null`), anything else whole where it differs.
+    private static func difference(_ value: JSONValue, from base: JSONValue) -> JSONValue {
+        guard case .object(let members) = value, case .object(let baseMembers) = base else { return value }
+        var changed: [String: JSONValue] = [:]
+        for (name, member) in members where baseMembers[name] != member {
+            changed[name] = baseMembers[name].map { difference(member, from: $0) } ?? member
+        }
+        for name in baseMembers.keys where members[name] == nil { changed[name] = .null }
+        return .object(changed)
+    }
+
     /// The description in the description language. A URL under `server`, when given, is written as a path under
     /// it; every other, and every one when `server` is `nil`, whole.
     package func json(relativeTo server: ServerURL? = nil) -> JSONValue {

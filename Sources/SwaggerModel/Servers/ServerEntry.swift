@@ -72,8 +72,9 @@ extension ServerEntry: Codable {
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(server, forKey: .server)
-        // Whole URLs: the registry is read back under the same server, and a path is re-read as nothing else.
-        try container.encode(description.json(), forKey: .description)
+        // What its preset says goes without saying, and a URL under the server is written as its path: the file is
+        // read at every command, and read back under the same server.
+        try container.encode(description.presetJSON(under: server), forKey: .description)
         if !sources.isEmpty { try container.encode(sources, forKey: .sources) }
         try container.encodeIfPresent(document, forKey: .document)
         try container.encodeIfPresent(appID, forKey: .appID)

@@ -77,6 +77,7 @@ extension SwaggerCtl {
         @OptionGroup(visibility: .hidden) var verbose: VerboseOption
         @OptionGroup(visibility: .hidden) var keyring: KeyringOption
         @OptionGroup(visibility: .hidden) var caCert: CACertOption
+        @OptionGroup var client: ClientOptions
         @OptionGroup(visibility: .hidden) var serverDescription: ServerDescriptionOptions
 
         @Option(name: .customLong("app-id"), help: ArgumentHelp(visibility: .hidden))
@@ -122,7 +123,7 @@ extension SwaggerCtl {
                     // Piped secrets are read first: input that is not a password is refused before anything is sent.
                     let piped = passwordStdin ? try secrets(for: nil) : nil
                     let (fileServer, layers) = try givenLayers(
-                        file: serverFile, flags: serverDescription, origins: origins)
+                        file: serverFile, flags: serverDescription, client: client, origins: origins)
                     let formerDefault = try controller.defaultServer()
                     let named = try serverOption.url() ?? fileServer ?? formerDefault
                     let server = if let named { named } else { try askedServer() }

@@ -97,6 +97,7 @@ extension SwaggerCtl.Server {
                   swaggerctl server set https://api.example.com
                   swaggerctl server set https://api.example.com --preset simplejwt --profile-path /users/me/
                   swaggerctl server set https://api.example.com --token 'Authorization: Token'
+                  swaggerctl server set https://api.example.com --set 'refresh:=null'
                   swaggerctl server set https://api.example.com --login-field provider=db --login-field refresh:=true
                   swaggerctl server set https://auth.example.com --client-id my-cli --scope openid
                   swaggerctl server set https://api.example.com --allow-origin https://login.example.com
@@ -106,6 +107,7 @@ extension SwaggerCtl.Server {
         var server: String
 
         @OptionGroup var serverDescription: ServerDescriptionOptions
+        @OptionGroup var client: ClientOptions
         @OptionGroup var origins: OriginOptions
 
         @Flag(help: "Read what the server publishes again, rather than change what is saved.")
@@ -121,7 +123,7 @@ extension SwaggerCtl.Server {
             let configuration = try Configuration.fromEnvironment(
                 keyring: nil, verbose: verbose.verbose, caCert: caCert.caCert)
             let url = try ServerURL(server)
-            let (_, given) = try givenLayers(file: nil, flags: serverDescription, origins: origins)
+            let (_, given) = try givenLayers(file: nil, flags: serverDescription, client: client, origins: origins)
             let rediscover = discover || (given.isEmpty && appID == nil && caCert.caCert == nil)
             let caCertificate = configuration.trust.additionalCertificates.map(Self.absolute)
             let (entry, choice) = try await Spinner.run("Reading what \(url) publishes") { spinner in

@@ -37,8 +37,8 @@ enum FaultServer {
 
     /// The same, with each path answered by its `Replies` in turn. With `everywhere`, the server listens on
     /// every interface, and `body` gets the port alone as well. Held replies are let go when `body` ends. The API's
-    /// document is published at `/api/openapi.yaml`, as the demo server publishes it, unless `publishing` is false:
-    /// then nothing says which API the server is.
+    /// document is published at `/api/openapi.yaml`, as the demo server publishes it, less the logout this server
+    /// does not have, unless `publishing` is false: then nothing says which API the server is.
     static func run(
         logins: Replies = Replies([goodLogin]), profiles: Replies, refreshes: Replies = Replies([]),
         everywhere: Bool = false, publishing: Bool = true, gate: Gate = Gate(),
@@ -46,7 +46,7 @@ enum FaultServer {
     ) async throws {
         let router = Router()
         if publishing {
-            let document = try Data(contentsOf: Project.root.appending(path: "Sources/DemoServer/openapi.yaml"))
+            let document = try Self.documentWithoutLogout()
             router.get("/api/openapi.yaml") { _, _ in
                 Response(
                     status: .ok, headers: [.contentType: "application/yaml"],
@@ -77,6 +77,17 @@ enum FaultServer {
             try await body("http://127.0.0.1:\(port)/api")
             group.cancelAll()
         }
+    }
+
+    /// The demo server's document without `/User/Logout`, which this server does not answer.
+    static func documentWithoutLogout() throws -> Data {
+        var text = try String(
+            contentsOf: Project.root.appending(path: "Sources/DemoServer/openapi.yaml"), encoding: .utf8)
+        guard let logout = text.range(of: "  /User/Logout:"),
+            let end = text[logout.upperBound...].range(of: "components:")
+        else { throw SupportFailure("the demo document has no /User/Logout to leave out") }
+        text.removeSubrange(logout.lowerBound..<end.lowerBound)
+        return Data(text.utf8)
     }
 
     /// Replies given in order, the last one repeating, and each request that was answered.

@@ -47,6 +47,10 @@ final class IdentityServer: Sendable {
         router.post("\(prefix)/login") { request, _ in try await server.login(request) }
         router.post("\(prefix)/refresh") { request, _ in try await server.refresh(request) }
         router.get("\(prefix)/manage/info") { request, _ in server.info(request) }
+        // ASP.NET Core's endpoint routing answers a method that a route does not take with 405.
+        for path in ["/login", "/refresh"] {
+            router.get(RouterPath(prefix + path)) { _, _ in Response(status: .methodNotAllowed) }
+        }
         try await Application(router: router).test(.live) { client in
             let port = try #require(client.port)
             try await body("http://127.0.0.1:\(port)\(prefix)", server)
