@@ -395,4 +395,36 @@ struct OperationDiscoveryTests {
     func words(text: String, words: [String]) {
         #expect(APIDocument.words(text) == words)
     }
+
+    @Test("no login to post to, but the current user's operation is signed in by HTTP Basic: every request carries it")
+    func basicSignIn() throws {
+        let document = Data(
+            #"""
+            {"openapi": "3.0.3", "paths": {
+              "/me": {"get": {"security": [{"basicAuth": []}], "responses": {"200": {"content": {"application/json": {
+                "schema": {"type": "object", "properties": {"user": {"type": "object", "properties": {
+                  "id": {"type": "string"}}}}}}}}}}},
+              "/items": {"get": {"security": [{"basicAuth": []}], "responses": {}}},
+              "/signup": {"post": {"requestBody": {"content": {"application/json": {"schema": {"properties": {
+                "username": {}, "password": {}}}}}}, "responses": {"201": {}}}}},
+             "components": {"securitySchemes": {"basicAuth": {"type": "http", "scheme": "Basic"}}}}
+            """#.utf8)
+        let found = try Self.described(document)
+        #expect(found.login.shape.shape == .basic)
+        #expect(found.token == TokenUse(header: "Authorization", scheme: "Basic"))
+        let made = try ServerDescription(json: found.json, under: try ServerURL("http://h:8000"))
+        #expect(made.login.shape == .basic && made.refresh == nil && made.revocation == nil)
+        #expect(made.profile.url.absoluteString == "http://h:8000/me" && made.profile.unwrap == "user")
+        #expect(made.login.url == made.profile.url, "the profile's request is the one that checks the password")
+
+        // A bearer scheme on the same operation is not Basic: nothing says how to get its token.
+        let bearer = Data(
+            String(decoding: document, as: UTF8.self).replacingOccurrences(of: "\"Basic\"", with: "\"bearer\"").utf8)
+        guard case .lacking? = Discovery.operations(bearer, at: Self.origin) else {
+            Issue.record(
+                "a bearer profile without a login is described: \(String(describing: Discovery.operations(bearer, at: Self.origin)))"
+            )
+            return
+        }
+    }
 }

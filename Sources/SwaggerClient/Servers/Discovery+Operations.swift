@@ -24,6 +24,19 @@ extension Discovery {
         /// What was found, in the description language.
         package var json: JSONValue {
             let draft = login.shape
+            if draft.shape == .basic {
+                var json: [String: JSONValue] = [
+                    "login": ["with": "basic"], "refresh": .null, "revocation": .null,
+                    "token": .string(TokenUse(header: "Authorization", scheme: "Basic").text),
+                ]
+                if let profile {
+                    var step: [String: JSONValue] = ["url": .string(profile.url.absoluteString)]
+                    if let unwrap = profile.shape.unwrap { step["unwrap"] = .string(unwrap) }
+                    json["profile"] = .object(step)
+                }
+                if let paging { json["paging"] = ["page": .string(paging.page)] }
+                return .object(json)
+            }
             var loginMembers: [String: JSONValue] = [
                 "url": .string(login.url.absoluteString), "body": .string(draft.encoding.rawValue),
                 "account": .string(draft.account), "password": .string(draft.password),
@@ -77,6 +90,8 @@ extension Discovery {
         /// Which of the answer's members the document names (`refresh`, `expiresIn`); the others are defaults.
         package var named: Set<String> = []
         package var refusals: [Int]
+        /// How it signs in: posted, or by HTTP Basic on every request where the document says so.
+        package var shape: LoginShape = .post
     }
 
     /// A refresh as a document describes it: its shape, and a scheme of its own for a refresh token sent as the
@@ -140,6 +155,21 @@ extension Discovery {
         // A document whose schemas could not all be read in the budget is not half believed.
         guard !document.budget.isSpent else { return .lacking("schemas that refer to each other beyond reading") }
         guard !logins.isEmpty else {
+            // No login to post to, but the current user's operation is signed in with HTTP Basic: every request
+            // carries the credentials, and that operation checks them.
+            let profiles = operations.compactMap { document.profile($0) }.sorted(by: ranked)
+            if let profile = profiles.first, document.signsInWithBasic(profile.operation), !document.budget.isSpent {
+                let login = Discovery.LoginDraft(
+                    encoding: .json, account: "username", email: nil, password: "password", members: [:],
+                    answer: .oauth2, refusals: [], shape: .basic)
+                return .described(
+                    Described(
+                        login: Choice(
+                            url: profile.operation.url, operation: profile.operation.label, shape: login, contest: nil),
+                        refresh: nil, revocation: nil,
+                        profile: choice(profiles, step: "profile", flag: "--profile-path"),
+                        token: TokenUse(header: "Authorization", scheme: "Basic"), paging: document.paging(operations)))
+            }
             let posts = operations.filter { $0.method == "post" }.count
             return .lacking(
                 posts == 0
@@ -442,6 +472,22 @@ struct APIDocument {
             }
         }
         return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }.map { Paging(page: $0.key) }
+    }
+
+    /// Whether the first security scheme that `operation` requires is HTTP Basic (RFC 7617).
+    func signsInWithBasic(_ operation: Operation) -> Bool {
+        let security: [JSONValue]? =
+            if case .array(let own)? = operation.object["security"] { own } else { defaultSecurity }
+        for case .object(let requirement) in security ?? [] {
+            for name in requirement.keys.sorted() {
+                guard case .object(let scheme)? = resolved(schemes[name]) else { continue }
+                return scheme["type"] == .string("http")
+                    && (scheme["scheme"].flatMap { if case .string(let text) = $0 { text.lowercased() } else { nil } }
+                        == "basic")
+                    || scheme["type"] == .string("basic")
+            }
+        }
+        return false
     }
 
     /// How an operation takes its token, from the first security scheme it requires that names a way:
