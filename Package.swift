@@ -59,9 +59,11 @@ let package = Package(
                 .plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")
             ]
         ),
+        // The bytes of a page's JSON that its structure is read from, found sixteen at a time (JSONText.outline).
+        .target(name: "CJSONScan"),
         // The values every part shares: servers and their descriptions, accounts, session records, tokens,
-        // profiles and errors.
-        .target(name: "SwaggerModel", swiftSettings: essentialsOnly),
+        // profiles, responses, JSON read as text, and errors.
+        .target(name: "SwaggerModel", dependencies: ["CJSONScan"], swiftSettings: essentialsOnly),
         // The coordinators: every decision of a login, a use of a session and a logout, as state machines with no
         // I/O at all.
         .target(name: "SessionMachine", dependencies: ["SwaggerModel"], swiftSettings: essentialsOnly),
@@ -100,12 +102,9 @@ let package = Package(
                 // OpenAPI documents in YAML, for discovery.
                 "CYAML",
                 "CJQ",
-                "CJSONScan",
             ],
             swiftSettings: essentialsOnly
         ),
-        // The bytes of a page's JSON that its structure is read from, found sixteen at a time (JSONText.outline).
-        .target(name: "CJSONScan"),
         .executableTarget(
             name: "swaggerctl",
             dependencies: [

@@ -23,51 +23,15 @@ import SwaggerModel
 ///
 /// Feeding an event in a state where it cannot happen is a programming error in the owner, and stops the
 /// process as a failed precondition does.
-package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
+package struct MainCoordinator<Purpose: SessionPurpose>: TokenFlow {
     /// What follows ``start(_:now:plainHTTP:)`` and ``refreshRequested(_:plainHTTP:)``.
-    package enum StartAction: Sendable, Hashable {
-        /// Read the stored access token (only that: the refresh token is read under the lock), then send
-        /// ``tokenRead(_:)``.
-        case readAccessToken(SessionRecord)
-        /// Take the account's refresh lock, read its record and tokens again, then send
-        /// ``lockTaken(record:credentials:now:)``.
-        case lockForRefresh(Account)
-        case proceed(Purpose.Step)
-        case fail(SessionFailure)
-    }
-
+    package typealias StartAction = TokenStart<Purpose.Step>
     /// What follows ``tokenRead(_:)``.
-    package enum TokenReadAction: Sendable, Hashable {
-        /// The access token is gone but the session can be renewed: take the lock as for
-        /// ``StartAction/lockForRefresh(_:)``.
-        case lockForRefresh(Account)
-        case proceed(Purpose.Step)
-        case fail(SessionFailure)
-    }
-
-    /// What follows ``lockTaken(record:credentials:now:)``. Only ``refresh(_:)`` keeps the lock.
-    package enum LockedAction: Sendable, Hashable {
-        /// Learn, changing nothing, that the renewed session could be stored, then (or else send
-        /// ``renewalNotWritable(_:)``) send this refresh, still holding the lock, and then send
-        /// ``refreshed(_:now:)`` or ``refreshFailed(_:)``.
-        case refresh(RefreshRequest)
-        /// Release the lock and go on.
-        case proceed(Purpose.Step)
-        /// The session cannot be renewed: remove it, release the lock, and report.
-        case endSession(SessionEnd)
-        /// Release the lock and stop.
-        case fail(SessionFailure)
-    }
-
-    /// What follows ``refreshFailed(_:)``. The lock is released first in every case.
-    package enum RefreshFailedAction: Sendable, Hashable {
-        /// The server rejected the refresh token: remove the session and report.
-        case endSession(SessionEnd)
-        /// The server could not be reached, and the purpose has another way.
-        case proceed(Purpose.Step)
-        /// Stop; the session is kept.
-        case fail(SessionFailure)
-    }
+    package typealias TokenReadAction = TokenRead<Purpose.Step>
+    /// What follows ``lockTaken(record:credentials:now:)``.
+    package typealias LockedAction = TokenLocked<Purpose.Step>
+    /// What follows ``refreshFailed(_:)``.
+    package typealias RefreshFailedAction = TokenRefreshFailed<Purpose.Step>
 
     /// Why the refresh lock is wanted.
     private enum LockReason: Sendable {
@@ -107,10 +71,8 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
         case waitingForLock(Flow, SessionRecord, LockReason)
         case refreshing(Flow, Session)
         case storingRotation(Flow, Session, accessToken: String)
-        /// The purpose's step with this token is under way.
+        /// The purpose's step with this token is under way: for the person's requests, as many as are out.
         case using(Flow, accessToken: String)
-        /// The person's request was answered; the next one, such as the next page, may follow.
-        case answered(Flow, accessToken: String)
         /// The purpose's other way, for a server that could not be reached, is under way.
         case fallingBack(Flow, because: APIServiceError)
         case finished
@@ -321,7 +283,6 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
             case .refreshing: "refreshing"
             case .storingRotation: "storingRotation"
             case .using: "using"
-            case .answered: "answered"
             case .fallingBack: "fallingBack"
             case .finished: "finished"
             }
@@ -435,18 +396,22 @@ extension MainCoordinator where Purpose == RequestPurpose {
         /// The token was refused: take the refresh lock, read again, then send
         /// ``lockTaken(record:credentials:now:)``, which leads to the same request again.
         case lockForRefresh(Account)
-        /// The response is the answer, whatever its status. Send ``nextRequest()`` for another page.
+        /// The response is the answer, whatever its status. The token is still the one to send.
         case answered
     }
 
-    /// The response to the person's request arrived, with `status`.
+    /// The response to a request sent with the token in use arrived, with `status`. Others may be out with it
+    /// meanwhile, such as the pages of a list asked for ahead.
     package mutating func responseReceived(status: Int) -> ResponseAction {
-        guard case .using(let flow, let accessToken) = state else { invalid("responseReceived") }
+        guard case .using(var flow, let accessToken) = state else { invalid("responseReceived") }
         if status == 401, !flow.renewed, case .stored(let record) = flow.source, record.refreshable != false {
             state = .waitingForLock(flow, record, .rejected(accessToken))
             return .lockForRefresh(record.account)
         }
-        state = .answered(flow, accessToken: accessToken)
+        // An answer the server accepted the token for: a later refusal, such as the token running out in the middle
+        // of a long list, may be renewed again.
+        if status != 401 { flow.renewed = false }
+        state = .using(flow, accessToken: accessToken)
         return .answered
     }
 
@@ -456,14 +421,5 @@ extension MainCoordinator where Purpose == RequestPurpose {
         guard case .using(let flow, _) = state else { invalid("requestFailed") }
         state = .finished
         return flow.source.failure(error)
-    }
-
-    /// The person's request needs another request, such as the next page.
-    /// - Returns: The token to send it with, which may be renewed once more on a 401.
-    package mutating func nextRequest() -> String {
-        guard case .answered(var flow, let accessToken) = state else { invalid("nextRequest") }
-        flow.renewed = false
-        state = .using(flow, accessToken: accessToken)
-        return accessToken
     }
 }

@@ -47,10 +47,58 @@ struct APITests {
 
     @Test(
         "--paginate --slurp gives all 25 items of each of fastapi-pagination's page types",
-        arguments: ["/fp/page?size=10", "/fp/limit-offset?limit=10", "/fp/links?size=10", "/fp/cursor?size=10"])
+        arguments: [
+            "/fp/page?size=10", "/fp/limit-offset?limit=10", "/fp/links?size=10", "/fp/cursor?size=10",
+            "/numbered?size=10", "/body-cursor",
+        ])
     func fastapiPagination(path: String) async throws {
         try await withSession { sandbox, _ in
             try await sandbox.expectEveryItem(of: path)
+        }
+    }
+
+    @Test("an object of items paged by Link headers, as the README shows it: --jq, -o table and --slurp, to the end")
+    func linkedObjects() async throws {
+        try await withSession { sandbox, _ in
+            let titles = try await sandbox.swaggerctl("api", "/linked-items", "--paginate", "--jq", ".items[].title")
+            #expect(titles.status == 0 && titles.stderr.isEmpty, "\(titles)")
+            #expect(titles.stdout == (1...8).map { "Item \($0)\n" }.joined(), "\(titles)")
+            let table = try await sandbox.swaggerctl("api", "/linked-items", "--paginate", "-o", "table")
+            #expect(table.status == 0 && table.stdout.split(separator: "\n").count == 9, "\(table)")
+            // One page holds the whole list: its Link names only the first page.
+            for path in ["/linked-items", "/linked-items?per_page=20"] {
+                let slurped = try await sandbox.swaggerctl("api", path, "--paginate", "--slurp")
+                #expect(slurped.status == 0 && slurped.stderr.isEmpty, "\(slurped)")
+                let items = try JSONSerialization.jsonObject(with: Data(slurped.stdout.utf8)) as? [[String: Any]]
+                #expect(items?.compactMap { $0["id"] as? Int } == Array(1...8), "\(slurped)")
+            }
+        }
+    }
+
+    @Test("--parallel fetches numbered pages together, and prints them in order; a 429 slows it down, not fails it")
+    func parallelPages() async throws {
+        try await withSession { sandbox, server in
+            // Each page but the first and last answers once the page after it is asked for: together, not in turn.
+            let together = try await sandbox.swaggerctl(
+                "api", "/numbered?size=5&together_key=k", "--paginate", "--parallel", "3", "--slurp")
+            #expect(together.status == 0 && together.stderr.isEmpty, "\(together)")
+            let items = try JSONSerialization.jsonObject(with: Data(together.stdout.utf8)) as? [[String: Any]]
+            #expect(items?.compactMap { $0["id"] as? Int } == Array(1...25), "\(together)")
+            #expect(try await Self.counters(server)["alone"] == nil)
+            let pages = try await sandbox.swaggerctl(
+                "api", "/numbered?size=5&together_key=printed", "--paginate", "--parallel", "4", "--jq", ".page")
+            #expect(pages.status == 0 && pages.stdout == "1\n2\n3\n4\n5\n", "\(pages)")
+            #expect(try await Self.counters(server)["alone"] == nil)
+
+            let throttled = try await sandbox.swaggerctl(
+                "api", "/throttled?key=a", "--paginate", "--parallel", "4", "--slurp")
+            #expect(throttled.status == 0 && throttled.stderr.isEmpty, "\(throttled)")
+            let all = try JSONSerialization.jsonObject(with: Data(throttled.stdout.utf8)) as? [[String: Any]]
+            #expect(all?.compactMap { $0["id"] as? Int } == Array(1...25), "\(throttled)")
+            #expect(try await Self.counters(server)["throttled"] == 1)
+
+            let alone = try await sandbox.swaggerctl("api", "/numbered", "--parallel", "2")
+            #expect(alone.status == 64 && alone.stderr.contains("--parallel is for --paginate"), "\(alone)")
         }
     }
 

@@ -196,7 +196,7 @@ struct FrameworkTests {
             // with exit 0.
             let list = try await sandbox.swaggerctl("api", "/api/v1/item/", "--paginate", "--slurp")
             #expect(list.status == 1, "\(list)")
-            #expect(list.stderr.contains(#"part of a list (it has "result", "count") names no next page"#), "\(list)")
+            #expect(list.stderr.contains(#"Stopped after 1 page: no parameter takes "count""#), "\(list)")
             let logout = try await sandbox.swaggerctl("logout")
             #expect(logout.status == 0 && logout.stderr.contains("cannot revoke sessions"), "\(logout)")
         }

@@ -123,7 +123,8 @@ struct OriginTests {
     }
 
     /// A listener on another loopback address than the servers', which must receive nothing: it writes down each
-    /// request that reaches it, with the headers that could carry a credential, and answers 401 to all.
+    /// request that reaches it, with the headers that could carry a credential, and answers 401 to all but two:
+    /// `/hop?to=URL` redirects to URL, and `/loop` to itself.
     static func withListener(_ body: @Sendable (_ authority: String, _ requests: Log) async throws -> Void)
         async throws
     {
@@ -132,8 +133,15 @@ struct OriginTests {
         let router = Router()
         router.on("**", method: .get) { request, _ in
             let credentials = [request.headers[.authorization], request.headers[.cookie]].compactMap { $0 }
-            requests.add("\(request.method) \(request.uri) \(credentials)")
-            return Response(status: .unauthorized)
+            requests.add("\(request.method) \(request.uri.path) \(credentials)")
+            let target: String? =
+                switch request.uri.path {
+                case "/loop": "/loop"
+                case "/hop": request.uri.queryParameters["to"].map(String.init)
+                default: nil
+                }
+            guard let target else { return Response(status: .unauthorized) }
+            return Response(status: .found, headers: [.location: target])
         }
         // HummingbirdTesting always listens on localhost, the servers' address.
         let (ports, listening) = AsyncStream<Int>.makeStream()
@@ -215,6 +223,28 @@ struct OriginTests {
                 // No refresh: the access token is the one from before.
                 let after = try await sandbox.swaggerctl("token")
                 #expect(after.status == 0 && after.stdout == before.stdout, "\(after)")
+            }
+        }
+    }
+
+    @Test("api -L through two other hosts, and into a loop there: each hop without the token, and no crash")
+    func redirectsElsewhere() async throws {
+        try await Self.withListener { first, hops in
+            try await Self.withListener { second, landings in
+                try await OperationsTests().withSession(OperationsTests.frameworks[0]) { sandbox, _ in
+                    let before = try await sandbox.swaggerctl("token")
+                    let twice = try await sandbox.swaggerctl(
+                        "api", "movedAway", "-f", "to=http://\(first)/hop?to=http://\(second)/landing", "-L")
+                    #expect(twice.status == 1, "\(twice)")
+                    #expect(hops.all == ["GET /hop []"], "\(hops.all)")
+                    #expect(landings.all == ["GET /landing []"], "\(landings.all)")
+                    let loop = try await sandbox.swaggerctl("api", "movedAway", "-f", "to=http://\(first)/loop", "-L")
+                    #expect(loop.status == 5, "\(loop)")
+                    #expect(loop.stderr.contains("was redirected"), "\(loop)")
+                    #expect(hops.all.dropFirst().allSatisfy { $0 == "GET /loop []" } && hops.all.count > 2)
+                    let after = try await sandbox.swaggerctl("token")
+                    #expect(after.status == 0 && after.stdout == before.stdout, "\(after)")
+                }
             }
         }
     }

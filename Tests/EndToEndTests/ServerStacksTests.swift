@@ -157,6 +157,12 @@ struct ServerStacksTests {
             let renewed = try await sandbox.swaggerctl("token")
             #expect(renewed.status == 0 && renewed.stdout != first.stdout, "\(renewed)")
             let access = renewed.stdout.trimmingCharacters(in: .newlines)
+            // The directory of 25 rooms, 10 at a time: next_batch goes back as since, to the page without one.
+            let rooms = try await sandbox.swaggerctl(
+                "api", "/_matrix/client/v3/publicRooms?limit=10", "--paginate", "--jq", ".chunk[].name")
+            #expect(rooms.status == 0, "\(rooms)")
+            let names = Set(rooms.stdout.split(separator: "\n"))
+            #expect(names == Set((1...25).map { "Room \($0)" }), "\(rooms)")
             #expect(try await sandbox.swaggerctl("logout").status == 0)
             let whoami = try await curl([
                 "-s", "-H", "Authorization: Bearer \(access)", server.origin + "/_matrix/client/v3/account/whoami",

@@ -721,15 +721,13 @@ struct MainCoordinatorTests {
         #expect(coordinator.responseReceived(status: 401) == .answered)
     }
 
-    @Test("api: each page may renew once; other statuses, a 403 among them, are answers")
+    @Test("api: a refusal after any accepted answer may renew again; other statuses, a 403 among them, are answers")
     func requestPages() {
         var coordinator = MainCoordinator(purpose: RequestPurpose())
         _ = coordinator.start(.stored(Self.fresh), now: Self.now, plainHTTP: PlainHTTP())
         _ = coordinator.tokenRead(Self.stored.accessToken)
         #expect(coordinator.responseReceived(status: 403) == .answered)
-        #expect(coordinator.nextRequest() == "old-access")
         #expect(coordinator.responseReceived(status: 200) == .answered)
-        #expect(coordinator.nextRequest() == "old-access")
         #expect(coordinator.responseReceived(status: 401) == .lockForRefresh(Fixtures.ana))
         // Another process renewed meanwhile: its token is used for the repeat.
         #expect(
@@ -737,7 +735,7 @@ struct MainCoordinatorTests {
                 record: Self.fresh, credentials: Credentials(accessToken: "theirs", refreshToken: "r"), now: Self.now)
                 == .proceed(.send(accessToken: "theirs")))
         #expect(coordinator.responseReceived(status: 200) == .answered)
-        #expect(coordinator.nextRequest() == "theirs")
+        // The renewed token was accepted once: a later refusal, as when it runs out in a long list, renews again.
         #expect(coordinator.responseReceived(status: 401) == .lockForRefresh(Fixtures.ana))
     }
 

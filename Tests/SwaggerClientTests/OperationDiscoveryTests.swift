@@ -427,4 +427,25 @@ struct OperationDiscoveryTests {
             return
         }
     }
+
+    @Test("a document's lists give the page and cursor parameters they take most, by the names frameworks use")
+    func pagingParameters() throws {
+        let document = Data(
+            #"""
+            {"openapi": "3.0.3", "paths": {
+              "/me": {"get": {"security": [{"basicAuth": []}], "responses": {"200": {"content": {"application/json": {
+                "schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}}},
+              "/a": {"get": {"parameters": [{"in": "query", "name": "starting_after"}], "responses": {}}},
+              "/b": {"get": {"parameters": [{"in": "query", "name": "cursor"}, {"in": "query", "name": "page"}],
+                "responses": {}}},
+              "/c": {"get": {"parameters": [{"in": "query", "name": "cursor"}, {"in": "header", "name": "page"}],
+                "responses": {}}},
+              "/d": {"post": {"parameters": [{"in": "query", "name": "page_token"}], "responses": {}}}},
+             "components": {"securitySchemes": {"basicAuth": {"type": "http", "scheme": "Basic"}}}}
+            """#.utf8)
+        let found = try Self.described(document)
+        #expect(found.paging == Paging(page: "page", cursor: "cursor"), "\(String(describing: found.paging))")
+        let made = try ServerDescription(json: found.json, under: try ServerURL("http://h:8000"))
+        #expect(made.paging == Paging(page: "page", cursor: "cursor"))
+    }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SessionMachine
 import SwaggerClient
 import SwaggerModel
 import TestSupport
@@ -147,9 +148,11 @@ struct OriginRuleTests {
     func pages(next: String, onOrigin: Bool) throws {
         let first = try #require(URL(string: "http://127.0.0.1:5001/items"))
         var pagination = Pagination(first: first, server: Self.server)
-        let body = Data(#"{"results": [1, 2], "next": "\#(next)"}"#.utf8)
-        let early = pagination.upcoming(after: first, link: nil, body: body)
-        let decision = pagination.received(first, link: nil, body: body)
+        let page = APIResponse(
+            url: first, status: 200, reason: "OK", headers: [],
+            body: Data(#"{"results": [1, 2], "next": "\#(next)"}"#.utf8))
+        let early = pagination.upcoming(after: page)
+        let decision = pagination.received(page, from: first)
         switch decision {
         case .fetch(let url):
             #expect(onOrigin && Self.server.isSameOrigin(url))

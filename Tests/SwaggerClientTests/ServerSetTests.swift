@@ -52,7 +52,8 @@ struct ServerSetTests {
             (#"grantTypes:=["password"]"#, { $0.grantTypes == ["password"] }),
             ("signIn=web", { $0.signIn == .web }),
             ("document=/openapi.json", { $0.document?.absoluteString == base + "/openapi.json" }),
-            ("paging.page=p", { $0.paging?.page == "p" }),
+            ("paging.page=p", { $0.paging?.page == "p" && $0.paging?.cursor == nil }),
+            ("paging.cursor=since", { $0.paging?.cursor == "since" && $0.paging?.page == nil }),
             (
                 #"allowedOrigins:=["https://idp.example"]"#,
                 { $0.allowedOrigins.map(\.string) == ["https://idp.example"] }

@@ -39,7 +39,9 @@ package enum ServerView {
             rows.append(DetailsViewModel(key: "Token", value: description.token.text + from("token")))
         }
         if let paging = description.paging {
-            rows.append(DetailsViewModel(key: "Pages", value: "by \"\(paging.page)\"" + from("paging")))
+            let ways = [paging.page.map { "by \"\($0)\"" }, paging.cursor.map { "cursor in \"\($0)\"" }]
+            rows.append(
+                DetailsViewModel(key: "Pages", value: ways.compactMap(\.self).joined(separator: ", ") + from("paging")))
         }
         let fields = description.login.answer
         if fields != .oauth2 {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SessionMachine
 import SwaggerHTTP
 import SwaggerModel
 
@@ -158,7 +159,19 @@ package struct ResponseRenderer: Sendable {
                     .failure,
                     "Stopped after \(Self.pages(outcome.pages)): \(Self.address(url, outcome)) repeated the page before; "
                         + "the list may be incomplete. Page with the API's parameters."))
-        case .fetch, .complete:
+        case .unnamedCursor(let member):
+            return .failure(
+                SwaggerError(
+                    .failure,
+                    "Stopped after \(Self.pages(outcome.pages)): no parameter takes \"\(member)\"; server set "
+                        + "\(outcome.server) --set paging.cursor=NAME"))
+        case .unnamedPage(let member):
+            return .failure(
+                SwaggerError(
+                    .failure,
+                    "Stopped after \(Self.pages(outcome.pages)): no parameter takes \"\(member)\"; server set "
+                        + "\(outcome.server) --set paging.page=NAME"))
+        case .fetch, .planned, .complete:
             return nil
         }
     }

@@ -34,7 +34,7 @@ extension Discovery {
                     if let unwrap = profile.shape.unwrap { step["unwrap"] = .string(unwrap) }
                     json["profile"] = .object(step)
                 }
-                if let paging { json["paging"] = ["page": .string(paging.page)] }
+                if let paging { json["paging"] = paging.json }
                 return .object(json)
             }
             var loginMembers: [String: JSONValue] = [
@@ -73,7 +73,7 @@ extension Discovery {
                 json["profile"] = .object(step)
             }
             if let token { json["token"] = .string(token.text) }
-            if let paging { json["paging"] = ["page": .string(paging.page)] }
+            if let paging { json["paging"] = paging.json }
             return .object(json)
         }
     }
@@ -457,21 +457,26 @@ struct APIDocument {
             score: best + (ranks[last] != nil ? 4 : 0))
     }
 
-    /// How the document's lists name a page: the page parameter its `GET` operations take most, of the names
-    /// frameworks give it.
+    /// How the document's lists name a page, and the cursor a page gives for the next: the page and cursor
+    /// parameters its `GET` operations take most, of the names frameworks give them.
     func paging(_ operations: [Operation]) -> Paging? {
-        let names = ["page", "current_page", "page_number", "pageNumber"]
+        let pages = ["page", "current_page", "page_number", "pageNumber"]
+        let cursors = ["cursor", "page_token", "pageToken", "starting_after", "next_token", "continuation"]
         var counts: [String: Int] = [:]
         for operation in operations where operation.method == "get" {
             guard case .array(let parameters)? = operation.object["parameters"] else { continue }
             for case .object(let parameter)? in parameters.map(resolved) {
                 guard parameter["in"] == .string("query"), case .string(let name)? = parameter["name"],
-                    names.contains(name)
+                    pages.contains(name) || cursors.contains(name)
                 else { continue }
                 counts[name, default: 0] += 1
             }
         }
-        return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }.map { Paging(page: $0.key) }
+        let most = { (names: [String]) in
+            counts.filter { names.contains($0.key) }.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+        }
+        let paging = Paging(page: most(pages), cursor: most(cursors))
+        return paging == Paging() ? nil : paging
     }
 
     /// Whether the first security scheme that `operation` requires is HTTP Basic (RFC 7617).

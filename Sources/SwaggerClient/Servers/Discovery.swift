@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SessionMachine
 import SwaggerModel
 
 /// Finding how to talk to a server from the documents it publishes: its OpenID Connect configuration, its RFC 8414

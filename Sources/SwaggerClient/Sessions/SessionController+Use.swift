@@ -84,8 +84,8 @@ extension SessionController {
     }
 
     /// Carries out `action` and what follows it, until the coordinator names its purpose's step.
-    func settle<Purpose>(_ action: MainCoordinator<Purpose>.StartAction, _ coordinator: inout MainCoordinator<Purpose>)
-        async throws(SwaggerError) -> Purpose.Step
+    func settle<Flow: TokenFlow>(_ action: TokenStart<Flow.Step>, _ coordinator: inout Flow)
+        async throws(SwaggerError) -> Flow.Step
     {
         switch action {
         case .readAccessToken(let record):
@@ -105,8 +105,8 @@ extension SessionController {
 
     /// Takes the refresh lock, reads the session again, and refreshes if the coordinator says so. The lock is
     /// released on return, before the step is taken.
-    func underLock<Purpose>(_ account: Account, _ coordinator: inout MainCoordinator<Purpose>)
-        async throws(SwaggerError) -> Purpose.Step
+    func underLock<Flow: TokenFlow>(_ account: Account, _ coordinator: inout Flow)
+        async throws(SwaggerError) -> Flow.Step
     {
         let lock = try RefreshLock(for: account, in: lockDirectory)
         let record = try currentRecord(of: account)

@@ -143,8 +143,11 @@ extension ServerDescription {
             }
         }
         signIn = try reader.enumeration("signIn", in: members, of: nil) ?? .password
-        if let paging = try reader.object("paging"), let page = try reader.string("page", in: paging, of: "paging") {
-            self.paging = Paging(page: page)
+        if let paging = try reader.object("paging") {
+            let read = Paging(
+                page: try reader.string("page", in: paging, of: "paging"),
+                cursor: try reader.string("cursor", in: paging, of: "paging"))
+            self.paging = read == Paging() ? nil : read
         }
         allowedOrigins = try reader.origins("allowedOrigins")
     }
@@ -242,7 +245,7 @@ extension ServerDescription {
         if let document { members["document"] = address(document) }
         if let grantTypes { members["grantTypes"] = .array(grantTypes.map(JSONValue.string)) }
         if signIn != .password { members["signIn"] = .string(signIn.rawValue) }
-        if let paging { members["paging"] = ["page": .string(paging.page)] }
+        if let paging { members["paging"] = paging.json }
         members.merge(origins) { $1 }
         return .object(members)
     }

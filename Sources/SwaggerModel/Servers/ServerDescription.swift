@@ -91,10 +91,21 @@ package struct ServerDescription: Sendable, Hashable {
 /// How a server's lists are paged, as its document declares their parameters.
 package struct Paging: Sendable, Hashable {
     /// The query parameter that names a page: `page`, Litestar's `current_page`.
-    package var page: String
+    package var page: String?
+    /// The query parameter that takes the cursor a page gives for the next one: `cursor`, Matrix's `since`.
+    package var cursor: String?
 
-    package init(page: String) {
+    package init(page: String? = nil, cursor: String? = nil) {
         self.page = page
+        self.cursor = cursor
+    }
+
+    /// In the description language: `{"page": …, "cursor": …}`, each where named.
+    package var json: JSONValue {
+        var members: [String: JSONValue] = [:]
+        if let page { members["page"] = .string(page) }
+        if let cursor { members["cursor"] = .string(cursor) }
+        return .object(members)
     }
 }
 

@@ -144,7 +144,7 @@ package enum ServerPresets {
             ]),
         Preset(
             name: "matrix",
-            summary: "the Matrix client API: m.login.password, refresh tokens, logout, whoami",
+            summary: "the Matrix client API: m.login.password, refresh tokens, logout, whoami, lists by since",
             evidence: .answers([
                 .init("/_matrix/client/versions", "versions"),
                 .init("/_matrix/client/v3/login", "flows", containing: "m.login.password"),
@@ -161,6 +161,8 @@ package enum ServerPresets {
                 "refresh": ["url": "/_matrix/client/v3/refresh", "with": "json:refresh_token"],
                 "revocation": ["url": "/_matrix/client/v3/logout", "with": "bearer:POST"],
                 "profile": ["url": "/_matrix/client/v3/account/whoami"],
+                // Lists such as publicRooms give next_batch, which the next request sends back as since.
+                "paging": ["cursor": "since"],
             ]),
     ]
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import SessionMachine
 import SessionStorage
 import SwaggerClient
 import SwaggerHTTP
@@ -90,6 +91,12 @@ extension SwaggerCtl {
         @Option(help: ArgumentHelp("With --paginate, the most pages to fetch.", valueName: "count"))
         var maxPages: Int?
 
+        @Option(
+            help: ArgumentHelp(
+                "With --paginate, pages fetched at once where the list names them ahead (at most 16).",
+                valueName: "count"))
+        var parallel = 1
+
         @Flag(
             name: [.customShort("i"), .long],
             help: "Print the status line and headers before the body.")
@@ -140,6 +147,8 @@ extension SwaggerCtl {
             if jq != nil, silent { throw ValidationError("--jq prints what --silent would hide; give one of them.") }
             if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1.") }
             if maxPages != nil, !paginate { throw ValidationError("--max-pages is for --paginate.") }
+            if !(1...16).contains(parallel) { throw ValidationError("--parallel takes 1 to 16 pages at once.") }
+            if parallel > 1, !paginate { throw ValidationError("--parallel is for --paginate.") }
             if paginate, let method, method.uppercased() != "GET" {
                 throw ValidationError("--paginate follows pages with GET; it cannot be used with -X \(method).")
             }
@@ -203,7 +212,7 @@ extension SwaggerCtl {
                                 account: session.account, input: input))
                         return nil
                     }
-                    let paging = paginate ? SessionController.Paging(limit: maxPages) : nil
+                    let paging = paginate ? SessionController.Paging(limit: maxPages, parallel: parallel) : nil
                     return try await controller.send(request, with: selection, paging: paging, elsewhere: location) {
                         (response) throws(SwaggerError) in
                         if include { Terminal.standardOutput.write(renderer.head(response)) }

@@ -117,6 +117,63 @@ def cursor(request: Request, page: int = 1, username: str = Depends(current_user
     return {"count": ITEMS, "next": following, "previous": None, "results": [{"pk": i + 1} for i in range(start, end)]}
 
 
+@app.get("/linked-items")
+def linked_items(request: Request, response: Response, page: int = 1, per_page: int = 3,
+                 username: str = Depends(current_user)):
+    # GitHub's search shape: an object of items, paged by Link headers; the last page links only back.
+    start = (page - 1) * per_page
+    end = min(start + per_page, ITEMS)
+    links = [f'<{request.url.include_query_params(page=1)}>; rel="first"']
+    if end < ITEMS:
+        links.append(f'<{request.url.include_query_params(page=page + 1)}>; rel="next"')
+    response.headers["Link"] = ", ".join(links)
+    items = [{"id": i + 1, "title": f"Item {i + 1}"} for i in range(start, end)]
+    return {"total_count": ITEMS, "incomplete_results": False, "items": items}
+
+
+together = {}
+
+
+@app.get("/numbered")
+async def numbered(page: int = 1, size: int = 10, together_key: str = "", username: str = Depends(current_user)):
+    # Numbered pages that give their total: {"items", "page", "total_pages"}. With together_key, a page after the
+    # first answers only once the page after it has been asked for, or after 10 s, which counts it as alone: pages
+    # fetched one at a time are told apart from pages fetched together.
+    total_pages = (len(LISTED) + size - 1) // size
+    if together_key:
+        events = together.setdefault(together_key, {})
+        events.setdefault(page, asyncio.Event()).set()
+        if 1 < page < total_pages:
+            try:
+                await asyncio.wait_for(events.setdefault(page + 1, asyncio.Event()).wait(), 10)
+            except asyncio.TimeoutError:
+                counters["alone"] = counters.get("alone", 0) + 1
+    start = (page - 1) * size
+    return {"items": LISTED[start:start + size], "page": page, "total_pages": total_pages}
+
+
+throttled = set()
+
+
+@app.get("/throttled")
+def throttled_pages(page: int = 1, key: str = "", username: str = Depends(current_user)):
+    # Numbered pages whose third is refused for coming too fast, as a rate limit would, every time it is asked
+    # for until the first one is.
+    if page == 3 and key not in throttled:
+        throttled.add(key)
+        counters["throttled"] = counters.get("throttled", 0) + 1
+        return Response(content='{"detail":"slow down"}', status_code=429, headers={"Retry-After": "0"})
+    return {"items": LISTED[(page - 1) * 5:page * 5], "page": page, "total_pages": 5}
+
+
+@app.get("/body-cursor")
+def body_cursor(cursor: str = "", username: str = Depends(current_user)):
+    # A cursor in the body, taken back in the query parameter that this document declares, `cursor`.
+    start = int(cursor[1:]) if cursor.startswith("c") else 0
+    end = min(start + 10, len(LISTED))
+    return {"data": LISTED[start:end], "next_cursor": f"c{end}" if end < len(LISTED) else None}
+
+
 # fastapi-pagination's page types over 25 items, 10 to a page by default: page/pages, limit/offset/total, and
 # links.next; and its cursor page's shape, next_page, which it builds only over a database.
 LISTED = [{"id": i + 1} for i in range(25)]

@@ -1,6 +1,5 @@
 import CJSONScan
 import FoundationEssentials
-import SwaggerModel
 
 /// JSON handled as text: indented and split without being decoded, so that member order, number spellings
 /// and escapes stay exactly as the server sent them, as `jq` and `gh` keep them. The text is checked against
@@ -9,7 +8,7 @@ package enum JSONText {
     /// The keys under which a page of a list keeps its items, in order of preference: Stack Exchange's and
     /// many others' `items`, Django REST Framework's `results`, Flask-AppBuilder's `result`, `data`, OData's
     /// `value`, Spring Data's `content`, and `records` and `entries`.
-    static let itemKeys = ["items", "results", "result", "data", "value", "content", "records", "entries"]
+    package static let itemKeys = ["items", "results", "result", "data", "value", "content", "records", "entries"]
 
     /// Whether `data` is one JSON value, by RFC 8259's grammar, in UTF-8, nested at most `maximumDepth`
     /// deep. Checked rather than decoded: a number too large for a `Double` is still JSON.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SwaggerHTTP
+@testable import SwaggerModel
 
 @Suite("APIResponse: its headers by name")
 struct APIResponseTests {

@@ -1,0 +1,484 @@
+import FoundationEssentials
+import SwaggerModel
+
+/// The decisions of the person's own request (`swaggerctl api`), with every redirect and page it leads to, as a
+/// value-type state machine with no I/O.
+///
+/// It holds three machines and turns their actions into its own, as async-http-client's connection state machine
+/// holds its request state machine: the token's use (``MainCoordinator`` for ``RequestPurpose``: refreshed first
+/// when due, and once more on a 401, with the request repeated), the redirect rule (``Redirect``) and the pagination
+/// (``Pagination``). ``SessionController`` performs each action and feeds its outcome back as the next event: one
+/// event in, one action out. A request out with the token or without it, a redirect's hop, a page asked for before
+/// the page before it was read, pages named ahead and several on their way at once, a page refused for a token that
+/// was renewed since it left, and a refused answer kept while the token is renewed are all states of this machine.
+///
+/// Requests are answered to the person in the order they were made; the machine waits for the oldest one out
+/// (``Action/await(_:)``), while the later ones arrive on their own connections.
+///
+/// Feeding an event in a state where it cannot happen is a programming error in the owner, and stops the process
+/// as a failed precondition does.
+package struct RequestCoordinator: TokenFlow {
+    /// What the person asked for.
+    package struct Settings: Sendable, Hashable {
+        /// The first request's URL and method.
+        package var url: URL
+        package var method: String
+        /// The session's server: its origin alone gets the token.
+        package var server: ServerURL
+        /// Whether a redirect to another origin is followed (`--location`), without the token.
+        package var elsewhere: Bool
+        /// For `--paginate`; `nil` for one request.
+        package var paging: Paging?
+
+        package init(url: URL, method: String, server: ServerURL, elsewhere: Bool = false, paging: Paging? = nil) {
+            self.url = url
+            self.method = method
+            self.server = server
+            self.elsewhere = elsewhere
+            self.paging = paging
+        }
+    }
+
+    /// `--paginate`'s settings.
+    package struct Paging: Sendable, Hashable {
+        /// The most pages to fetch (`--max-pages`).
+        package var limit: Int?
+        /// The most pages on their way at once (`--parallel`), for lists whose pages can be named ahead.
+        package var parallel: Int
+        /// What the server's description names.
+        package var described: SwaggerModel.Paging?
+
+        package init(limit: Int? = nil, parallel: Int = 1, described: SwaggerModel.Paging? = nil) {
+            self.limit = limit
+            self.parallel = parallel
+            self.described = described
+        }
+    }
+
+    /// A request to send: the person's, to `url`, changed only as redirects change it.
+    package struct Outgoing: Sendable, Hashable, Redacting {
+        /// What the owner names it by in ``await(_:)`` and ``cancel(_:)``.
+        package var id: Int
+        package var url: URL
+        package var method: String
+        /// Whether the person's body goes with it: a redirect other than 307 and 308 drops it, with its
+        /// `Content-Type`.
+        package var keepsBody: Bool
+        /// Whether the person's `Cookie` goes with it: not once a redirect has left the session's origin.
+        package var keepsCookies: Bool
+        /// The token, for a request to the session's origin; `nil` for any other.
+        package var accessToken: String?
+    }
+
+    /// How the request ended, once every response it fetched has been handed over.
+    package struct Outcome: Sendable, Hashable {
+        /// The last response's status.
+        package var status: Int = 0
+        /// How many responses were handed over: one, or one for each page.
+        package var pages: Int = 0
+        /// Why `--paginate` stopped before the list's end, when it did.
+        package var stoppedEarly: Pagination.Next?
+        package var server: ServerURL
+        /// The request's method, which the line for a failure names.
+        package var method: String
+        /// Whether the token came from `SWAGGERCTL_TOKEN`, which cannot be refreshed.
+        package var usedEnvironmentToken = false
+
+        package init(
+            status: Int = 0, pages: Int = 0, stoppedEarly: Pagination.Next? = nil, server: ServerURL, method: String,
+            usedEnvironmentToken: Bool = false
+        ) {
+            self.status = status
+            self.pages = pages
+            self.stoppedEarly = stoppedEarly
+            self.server = server
+            self.method = method
+            self.usedEnvironmentToken = usedEnvironmentToken
+        }
+    }
+
+    package enum Failure: Sendable, Hashable {
+        case session(SessionFailure)
+        /// The request's URL is not on the session's origin: nothing is sent.
+        case elsewhere(URL)
+        /// A request redirected `hops` times in a row, the last time from `url`.
+        case tooManyRedirects(method: String, url: URL, hops: Int)
+    }
+
+    package enum Action: Sendable, Hashable {
+        /// Read the stored access token, then send ``tokenRead(_:)``.
+        case readAccessToken(SessionRecord)
+        /// Take the refresh lock and read the session again, then send ``lockTaken(record:credentials:now:)``.
+        case lockForRefresh(Account)
+        /// Start the request, whose answer is awaited later; then send ``sent()``.
+        case send(Outgoing)
+        /// Wait for the answer to the request of this id, then send ``received(_:_:)`` or ``failed(_:_:)``.
+        case await(Int)
+        /// Give up the request of this id, whose answer is not wanted; then send ``cancelled()``.
+        case cancel(Int)
+        /// Hand the response over to be shown; then send ``delivered()``.
+        case deliver(APIResponse)
+        case finish(Outcome)
+        case fail(Failure)
+    }
+
+    /// What the machine waits for.
+    package enum State: Sendable, Hashable {
+        case idle
+        /// The token is being read, or renewed under the lock.
+        case settlingToken
+        case sending
+        case awaiting(Int)
+        case cancelling
+        case delivering
+        case finished
+    }
+
+    /// A request out.
+    private struct Ticket: Sendable {
+        var out: Outgoing
+        var hops = 0
+        /// The URL it was asked for at, before any redirect: the pagination's name for the page.
+        var asked: URL
+        /// Whether it was sent again already, after a 429 of pages fetched at once.
+        var resent = false
+    }
+
+    /// The machine's next steps, carried out in order as the owner reports each action done.
+    private enum Plan: Sendable {
+        case send(Ticket)
+        case cancel(Int)
+        /// Ask early for pages that can be asked for before `page` is read whole, as many as the window allows.
+        case fill(after: APIResponse)
+        case read(APIResponse, asked: URL)
+        case deliver(APIResponse)
+        /// Wait for the oldest request out, once the window is full; finish when none is out.
+        case awaitOldest
+        case finish
+    }
+
+    package private(set) var state: State = .idle
+    private let settings: Settings
+    private var token = MainCoordinator(purpose: RequestPurpose())
+    private var pagination: Pagination?
+    /// The most requests out at once: 1, or `--parallel` until the server asks to slow down.
+    private var window: Int
+    private var plans: [Plan] = []
+    /// The requests out, oldest first: the order their answers are handed over in.
+    private var out: [Ticket] = []
+    /// The token in use.
+    private var accessToken: String?
+    /// The request to send once the token is settled, and the answer that refused the last token.
+    private var pending: Ticket?
+    private var refused: APIResponse?
+    private var nextID = 0
+    private var outcome: Outcome
+
+    package init(_ settings: Settings) {
+        self.settings = settings
+        pagination = settings.paging.map {
+            Pagination(first: settings.url, server: settings.server, limit: $0.limit, paging: $0.described)
+        }
+        window = max(1, settings.paging?.parallel ?? 1)
+        outcome = Outcome(server: settings.server, method: settings.method)
+    }
+
+    // MARK: - Events
+
+    /// The person's request is to be sent with the session from `source`.
+    package mutating func start(_ source: TokenSource, now: Date, plainHTTP: PlainHTTP) -> Action {
+        guard case .idle = state else { invalid("start") }
+        // Refused before the session is read: the request was built to stay on the server's origin, and this is
+        // where that is made sure of.
+        guard settings.server.isSameOrigin(settings.url) else { return fail(.elsewhere(settings.url)) }
+        if case .environment = source { outcome.usedEnvironmentToken = true }
+        pending = ticket(to: settings.url, method: settings.method)
+        switch token.start(source, now: now, plainHTTP: plainHTTP) {
+        case .readAccessToken(let record):
+            state = .settlingToken
+            return .readAccessToken(record)
+        case .lockForRefresh(let account):
+            state = .settlingToken
+            return .lockForRefresh(account)
+        case .proceed(let step):
+            return use(step)
+        case .fail(let failure):
+            return fail(.session(failure))
+        }
+    }
+
+    /// The request of the last ``Action/send(_:)`` is on its way.
+    package mutating func sent() -> Action {
+        guard case .sending = state else { invalid("sent") }
+        return advance()
+    }
+
+    /// The request of the last ``Action/cancel(_:)`` was given up.
+    package mutating func cancelled() -> Action {
+        guard case .cancelling = state else { invalid("cancelled") }
+        return advance()
+    }
+
+    /// The response of the last ``Action/deliver(_:)`` was handed over.
+    package mutating func delivered() -> Action {
+        guard case .delivering = state else { invalid("delivered") }
+        return advance()
+    }
+
+    /// The answer to the request `id` arrived.
+    package mutating func received(_ id: Int, _ response: APIResponse) -> Action {
+        guard case .awaiting(id) = state, let ticket = out.first, ticket.out.id == id else { invalid("received") }
+        out.removeFirst()
+        if response.throttled { window = 1 }
+        if let sentWith = ticket.out.accessToken {
+            // Refused for a token renewed since the request left: asked again with the new one, which the server has
+            // not seen yet.
+            if sentWith != accessToken {
+                if response.status == 401 { return again(ticket) }
+            } else if case .lockForRefresh(let account) = token.responseReceived(status: response.status) {
+                pending = ticket
+                refused = response
+                state = .settlingToken
+                return .lockForRefresh(account)
+            }
+        }
+        switch Redirect.decide(
+            status: response.status, location: response.header("Location"), from: ticket.out.url,
+            method: ticket.out.method, server: settings.server, elsewhere: settings.elsewhere, hops: ticket.hops)
+        {
+        case .follow(let url, let method, let keepsBody, let withToken):
+            var hop = ticket
+            hop.out = Outgoing(
+                id: newID(), url: url, method: method, keepsBody: ticket.out.keepsBody && keepsBody,
+                keepsCookies: ticket.out.keepsCookies && withToken, accessToken: withToken ? accessToken : nil)
+            hop.hops += 1
+            out.insert(hop, at: 0)
+            plans = [.send(hop), .awaitOldest]
+            return advance()
+        case .tooMany:
+            return fail(.tooManyRedirects(method: ticket.out.method, url: ticket.out.url, hops: ticket.hops))
+        case .stand:
+            break
+        }
+        // A page of a list fetched several at a time that the server refused for coming too fast: once more, now
+        // that the pages go one at a time.
+        if response.status == 429, (settings.paging?.parallel ?? 1) > 1, !ticket.resent, ticket.hops == 0 {
+            window = 1
+            var retry = ticket
+            retry.resent = true
+            return again(retry)
+        }
+        outcome.status = response.status
+        guard response.isSuccess, pagination != nil else {
+            plans = cancellingAll() + [.deliver(response), .finish]
+            return advance()
+        }
+        plans = [.fill(after: response), .read(response, asked: ticket.asked)]
+        return advance()
+    }
+
+    /// No answer to the request `id` arrived.
+    package mutating func failed(_ id: Int, _ error: APIServiceError) -> Action {
+        guard case .awaiting(id) = state else { invalid("failed") }
+        return fail(.session(token.requestFailed(error)))
+    }
+
+    // MARK: - The token's events, whose steps become this machine's
+
+    package mutating func tokenRead(_ accessToken: String?) -> TokenRead<Action> {
+        guard case .settlingToken = state else { invalid("tokenRead") }
+        switch token.tokenRead(accessToken) {
+        case .lockForRefresh(let account): return .lockForRefresh(account)
+        case .proceed(let step): return .proceed(use(step))
+        case .fail(let failure):
+            state = .finished
+            return .fail(failure)
+        }
+    }
+
+    package mutating func lockTaken(record: SessionRecord?, credentials: Credentials?, now: Date) -> TokenLocked<
+        Action
+    > {
+        guard case .settlingToken = state else { invalid("lockTaken") }
+        switch token.lockTaken(record: record, credentials: credentials, now: now) {
+        case .refresh(let request): return .refresh(request)
+        case .proceed(let step): return .proceed(use(step))
+        case .endSession(let end):
+            state = .finished
+            return .endSession(end)
+        case .fail(let failure):
+            state = .finished
+            return .fail(failure)
+        }
+    }
+
+    package mutating func renewalNotWritable(_ error: SwaggerError) -> SessionFailure {
+        guard case .settlingToken = state else { invalid("renewalNotWritable") }
+        state = .finished
+        return token.renewalNotWritable(error)
+    }
+
+    package mutating func refreshed(_ grant: TokenGrant, now: Date) -> Session {
+        guard case .settlingToken = state else { invalid("refreshed") }
+        return token.refreshed(grant, now: now)
+    }
+
+    package mutating func rotationStored() -> Action {
+        guard case .settlingToken = state else { invalid("rotationStored") }
+        return use(token.rotationStored())
+    }
+
+    package mutating func rotationNotStored(_ error: SwaggerError) -> SessionFailure {
+        guard case .settlingToken = state else { invalid("rotationNotStored") }
+        state = .finished
+        return token.rotationNotStored(error)
+    }
+
+    package mutating func refreshFailed(_ error: APIServiceError) -> TokenRefreshFailed<Action> {
+        guard case .settlingToken = state else { invalid("refreshFailed") }
+        switch token.refreshFailed(error) {
+        case .endSession(let end):
+            state = .finished
+            return .endSession(end)
+        case .proceed(let step): return .proceed(use(step))
+        case .fail(let failure):
+            state = .finished
+            return .fail(failure)
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Goes on from the token's step: sends the request that waited for the token, or hands over the answer that
+    /// refused it when the token cannot be renewed.
+    private mutating func use(_ step: RequestPurpose.Step) -> Action {
+        guard let ticket = pending.take() else { invalid("use") }
+        switch step {
+        case .send(let accessToken):
+            self.accessToken = accessToken
+            return again(ticket)
+        case .keepAnswer:
+            guard let answer = refused.take() else { invalid("keepAnswer") }
+            outcome.status = answer.status
+            plans = cancellingAll() + [.deliver(answer), .finish]
+            return advance()
+        }
+    }
+
+    /// `ticket` sent again, first of the requests out, with the token in use.
+    private mutating func again(_ ticket: Ticket) -> Action {
+        var repeated = ticket
+        repeated.out.id = newID()
+        repeated.out.accessToken = token(to: ticket.out.url)
+        out.insert(repeated, at: 0)
+        plans = [.send(repeated), .awaitOldest]
+        return advance()
+    }
+
+    /// Carries out the plans in order, up to the first that the owner must act on.
+    private mutating func advance() -> Action {
+        while !plans.isEmpty {
+            switch plans.removeFirst() {
+            case .send(let ticket):
+                state = .sending
+                return .send(ticket.out)
+            case .cancel(let id):
+                out.removeAll { $0.out.id == id }
+                state = .cancelling
+                return .cancel(id)
+            case .fill(let page):
+                guard out.count < window, let url = pagination?.upcoming(after: page) else { continue }
+                let early = ticket(to: url, method: "GET")
+                out.append(early)
+                plans.insert(.fill(after: page), at: 0)
+                state = .sending
+                return .send(early.out)
+            case .read(let page, let asked):
+                guard let next = pagination?.received(page, from: asked) else { invalid("read") }
+                plans = decide(next, after: page)
+            case .deliver(let response):
+                outcome.pages += 1
+                state = .delivering
+                return .deliver(response)
+            case .awaitOldest:
+                // Pages named ahead fill the window before the oldest is waited for.
+                if out.count < window, let url = pagination?.upcoming(after: nil) {
+                    let ahead = ticket(to: url, method: "GET")
+                    out.append(ahead)
+                    plans.insert(.awaitOldest, at: 0)
+                    state = .sending
+                    return .send(ahead.out)
+                }
+                guard let oldest = out.first else {
+                    state = .finished
+                    return .finish(outcome)
+                }
+                state = .awaiting(oldest.out.id)
+                return .await(oldest.out.id)
+            case .finish:
+                state = .finished
+                return .finish(outcome)
+            }
+        }
+        invalid("advance")
+    }
+
+    /// The plans that follow what the pagination decided of `page`.
+    private mutating func decide(_ next: Pagination.Next, after page: APIResponse) -> [Plan] {
+        switch next {
+        case .fetch(let url):
+            // The page asked for early stands when it is the one decided; any other is given up.
+            if out.contains(where: { $0.asked == url }) { return [.deliver(page), .awaitOldest] }
+            return cancellingAll() + [.send(appending(ticket(to: url, method: "GET"))), .deliver(page), .awaitOldest]
+        case .planned:
+            return [.deliver(page), .awaitOldest]
+        case .complete:
+            return cancellingAll() + [.deliver(page), .finish]
+        case .repeated:
+            outcome.stoppedEarly = next
+            return cancellingAll() + [.finish]
+        case .limitReached, .offServer, .loop, .undetermined, .unnamedCursor, .unnamedPage:
+            outcome.stoppedEarly = next
+            return cancellingAll() + [.deliver(page), .finish]
+        }
+    }
+
+    private mutating func appending(_ ticket: Ticket) -> Ticket {
+        out.append(ticket)
+        return ticket
+    }
+
+    /// A plan to give up every request out.
+    private func cancellingAll() -> [Plan] {
+        out.map { .cancel($0.out.id) }
+    }
+
+    private mutating func ticket(to url: URL, method: String) -> Ticket {
+        Ticket(
+            out: Outgoing(
+                id: newID(), url: url, method: method, keepsBody: true, keepsCookies: true,
+                accessToken: token(to: url)),
+            asked: url)
+    }
+
+    /// The one rule for the token: it goes with a request to the session's origin, and with no other, wherever the URL
+    /// came from (the person, the document, a redirect or a page).
+    private func token(to url: URL) -> String? {
+        settings.server.isSameOrigin(url) ? accessToken : nil
+    }
+
+    private mutating func newID() -> Int {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    private mutating func fail(_ failure: Failure) -> Action {
+        state = .finished
+        return .fail(failure)
+    }
+
+    /// Stops the process: the owner sent an event that cannot happen in this state.
+    private func invalid(_ event: String) -> Never {
+        preconditionFailure("RequestCoordinator: \(event) cannot happen in state \(state)")
+    }
+}
