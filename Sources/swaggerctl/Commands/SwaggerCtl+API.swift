@@ -157,9 +157,7 @@ extension SwaggerCtl {
         }
 
         func run() async throws {
-            // Read once: each read of a flag goes through argument-parser's generic wrapper, and the closure
-            // that prints a page runs for every page.
-            let (include, silent, slurp, paginate) = (self.include, self.silent, self.slurp, self.paginate)
+            let paginate = self.paginate
             let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
             let rawFields = try rawField.map { (argument) throws(SwaggerError) in try Self.field(argument, .raw) }
             let fields =
@@ -172,13 +170,14 @@ extension SwaggerCtl {
                 case .never: false
                 }
             let renderer = ResponseRenderer(forTerminal: Terminal.isTerminal(STDOUT_FILENO), colour: colour)
-            // Kept only for printing, so --silent keeps nothing.
-            var table = output == .table && !silent ? ItemTable(forTerminal: renderer.forTerminal) : nil
-            let spool =
-                try slurp && !silent && table == nil ? ItemSpool(environment: ProcessInfo.processInfo.environment) : nil
-            var lastFailure: APIResponse?
-            // Compiled before anything is sent: a mistake in it costs no request.
-            let program = try jq.map { (expression) throws(SwaggerError) in try Self.program(expression) }
+            // Chosen once, before anything is sent; the --jq program is compiled here, so a mistake in it costs no
+            // request.
+            var pages = try APIOutput(
+                .init(
+                    include: include, silent: silent, paginate: paginate, slurp: slurp, table: output == .table,
+                    jq: try jq.map { (expression) throws(SwaggerError) in try Self.program(expression) }),
+                renderer: renderer, environment: ProcessInfo.processInfo.environment,
+                write: Terminal.standardOutput.write)
             let target = APITarget(path)
             let outcome = try await Spinner.run("Waiting for \(path)") { spinner in
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
@@ -214,49 +213,12 @@ extension SwaggerCtl {
                     }
                     let paging = paginate ? SessionController.Paging(limit: maxPages, parallel: parallel) : nil
                     return try await controller.send(request, with: selection, paging: paging, elsewhere: location) {
-                        (response) throws(SwaggerError) in
-                        if include { Terminal.standardOutput.write(renderer.head(response)) }
-                        guard response.isSuccess else {
-                            lastFailure = response
-                            if !silent { Terminal.standardOutput.write(renderer.body(response.body)) }
-                            return
-                        }
-                        if table != nil {
-                            let rows = try table?.add(response.body, from: response.url) ?? ""
-                            if !rows.isEmpty { Terminal.standardOutput.write(Data(rows.utf8)) }
-                        } else if slurp {
-                            guard let pageItems = JSONText.items(of: response.body) ?? Self.single(response.body) else {
-                                throw SwaggerError(
-                                    .server,
-                                    "A page from \(response.url.absoluteString.prefix(300)) is not JSON, which --slurp needs."
-                                )
-                            }
-                            try spool?.append(pageItems)
-                        } else if let program, !silent {
-                            Terminal.standardOutput.write(try renderer.jq(program, on: response.body))
-                        } else if !silent {
-                            Terminal.standardOutput.write(renderer.body(response.body, separated: paginate))
-                        }
+                        (response) throws(SwaggerError) in try pages.receive(response)
                     }
                 }
             }
             guard let outcome else { return }
-            if var table, lastFailure == nil { Terminal.standardOutput.write(Data(table.finish().utf8)) }
-            if let spool, !silent, lastFailure == nil {
-                if let program {
-                    var whole = Data()
-                    try spool.array { whole.append($0) }
-                    Terminal.standardOutput.write(try renderer.jq(program, on: whole))
-                } else {
-                    try renderer.slurped(spool) { Terminal.standardOutput.write($0) }
-                }
-            }
-            if let lastFailure, let failure = ResponseRenderer.failure(lastFailure, outcome) { throw failure }
-            switch outcome.stoppedEarly.flatMap({ ResponseRenderer.stop($0, outcome) }) {
-            case .success(let warning): Terminal.warning(warning)
-            case .failure(let error): throw error
-            case nil: break
-            }
+            if let warning = try pages.finish(outcome) { Terminal.warning(warning) }
         }
 
         /// `--jq`'s program; a mistake in it is the person's, exit 64.
@@ -267,11 +229,6 @@ extension SwaggerCtl {
                 if case .noLibrary = error { throw SwaggerError(.failure, "\(error.description).") }
                 throw SwaggerError(.usage, "--jq: \(error.description).")
             }
-        }
-
-        /// A page that is JSON but not a list is one item.
-        private static func single(_ body: Data) -> [String]? {
-            JSONText.isJSON(body) ? [String(decoding: body, as: UTF8.self)] : nil
         }
 
         private static func field(_ argument: String, _ kind: RequestField.Kind) throws(SwaggerError) -> RequestField {

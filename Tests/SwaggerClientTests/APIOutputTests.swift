@@ -1,0 +1,73 @@
+import Foundation
+import SessionMachine
+import SwaggerModel
+import TestSupport
+import Testing
+
+@testable import SwaggerClient
+
+/// `swaggerctl api`'s output, chosen once from the options: what each page, a failure and the end write.
+@Suite("api's output: one sink for every page")
+struct APIOutputTests {
+    final class Written: @unchecked Sendable {
+        var text = ""
+    }
+
+    static let server = APIRequestTests.serverURL()
+
+    static func page(_ number: Int, status: Int = 200) -> APIResponse {
+        APIResponse(
+            url: APIRequestTests.url("https://api.example.com/v2/items?page=\(number)"), status: status,
+            reason: status == 200 ? "OK" : "Not Found", headers: [HeaderField(name: "X-Page", value: "\(number)")],
+            body: Data(#"{"items":[{"id":\#(number)}]}"#.utf8))
+    }
+
+    /// The text written for `pages` under `options`, and what the end reported.
+    static func run(_ options: APIOutput.Options, _ pages: [APIResponse]) throws -> (
+        String, Result<String?, SwaggerError>
+    ) {
+        let written = Written()
+        let scratch = try TemporaryDirectory()
+        var output = try APIOutput(
+            options, renderer: ResponseRenderer(forTerminal: false), environment: ["TMPDIR": scratch.url.path],
+            write: { written.text += String(decoding: $0, as: UTF8.self) })
+        for page in pages { try output.receive(page) }
+        let outcome = RequestCoordinator.Outcome(
+            status: pages.last?.status ?? 0, pages: pages.count, server: server, method: "GET")
+        let end = Result { () throws(SwaggerError) in try output.finish(outcome) }
+        return (written.text, end)
+    }
+
+    @Test("each page as received, one per line; --jq's results; a table's rows; --slurp's one array at the end")
+    func sinks() throws {
+        let pages = [Self.page(1), Self.page(2)]
+        #expect(try Self.run(.init(paginate: true), pages).0 == "{\"items\":[{\"id\":1}]}\n{\"items\":[{\"id\":2}]}\n")
+        #expect(try Self.run(.init(paginate: true, jq: JQProgram(".items[].id")), pages).0 == "1\n2\n")
+        #expect(try Self.run(.init(paginate: true, table: true), pages).0 == "id\n1\n2\n")
+        #expect(try Self.run(.init(paginate: true, slurp: true), pages).0 == "[{\"id\":1},{\"id\":2}]\n")
+        #expect(try Self.run(.init(paginate: true, slurp: true, jq: JQProgram("length")), pages).0 == "2\n")
+        #expect(try Self.run(.init(silent: true, paginate: true, slurp: true), pages).0 == "")
+    }
+
+    @Test("-i puts each response's status line and headers before its body")
+    func include() throws {
+        let (text, _) = try Self.run(.init(include: true), [Self.page(1)])
+        #expect(text == "HTTP 200 OK\nX-Page: 1\n\n{\"items\":[{\"id\":1}]}", "\(text)")
+    }
+
+    @Test("a failure's body is shown as received and decides the end; --slurp and a table print nothing of the list")
+    func failure() throws {
+        let pages = [Self.page(1), Self.page(2, status: 404)]
+        for options in [APIOutput.Options(paginate: true, slurp: true), .init(paginate: true, table: true)] {
+            let (text, end) = try Self.run(options, pages)
+            #expect(text == #"{"items":[{"id":2}]}"#, "\(text)")
+            guard case .failure(let error) = end else {
+                Issue.record("a 404 ended as \(end)")
+                continue
+            }
+            #expect(error.message.contains("HTTP 404"), "\(error.message)")
+        }
+        let (silent, _) = try Self.run(.init(silent: true), [Self.page(2, status: 404)])
+        #expect(silent == "")
+    }
+}
