@@ -93,15 +93,20 @@ let package = Package(
         // The controller that runs the coordinators over the storage and the API service, the configuration,
         // server discovery, and everything a command prints.
         .target(
+            name: "SwaggerOutput",
+            dependencies: ["SwaggerModel", "SessionMachine", "SwaggerHTTP", "CJQ"],
+            swiftSettings: essentialsOnly
+        ),
+        .target(
             name: "SwaggerClient",
             dependencies: [
                 "SwaggerModel",
                 "SessionMachine",
                 "SessionStorage",
                 "SwaggerHTTP",
+                "SwaggerOutput",
                 // OpenAPI documents in YAML, for discovery.
                 "CYAML",
-                "CJQ",
             ],
             swiftSettings: essentialsOnly
         ),
@@ -113,6 +118,7 @@ let package = Package(
                 "SessionMachine",
                 "SessionStorage",
                 "SwaggerHTTP",
+                "SwaggerOutput",
                 "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -177,6 +183,7 @@ let package = Package(
                 "SessionMachine",
                 "SessionStorage",
                 "SwaggerHTTP",
+                "SwaggerOutput",
                 "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

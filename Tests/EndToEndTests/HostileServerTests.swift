@@ -5,6 +5,7 @@ import SessionStorage
 import SwaggerClient
 import SwaggerHTTP
 import SwaggerModel
+import SwaggerOutput
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import SessionMachine
 import SwaggerModel
+import SwaggerOutput
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import SwaggerHTTP
 import SwaggerModel
+import SwaggerOutput
 import TestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import SessionMachine
 import SessionStorage
 import SwaggerHTTP
 import SwaggerModel
+import SwaggerOutput
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SwaggerClient
+@testable import SwaggerOutput
 
 @Suite("DisplayWidth: terminal columns of text")
 struct DisplayWidthTests {

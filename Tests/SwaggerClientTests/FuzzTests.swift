@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import SessionMachine
+import SwaggerOutput
 import TestSupport
 import Testing
 
@@ -108,8 +109,8 @@ struct FuzzTests {
             await Task.yield()
             let body = Data(FuzzInput.json(numbers).utf8)
             // Cut where it is shown, after the secrets in it were hidden whole.
-            let message = APIService.serverMessage(json: body).map(Messages.quoted)
-            #expect((message?.count ?? 0) <= Messages.serverTextLimit + "\"…\"".count)
+            let message = APIService.serverMessage(json: body).map(TerminalText.quoted)
+            #expect((message?.count ?? 0) <= TerminalText.serverTextLimit + "\"…\"".count)
             for status in [400, 401, 403, 404, 429, 503] {
                 let error = APIService.failure(status: status, operation: .login, headers: [:], body: body)
                 for preset in ["original", "identity", "fastapi-users"] {

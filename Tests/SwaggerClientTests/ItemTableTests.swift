@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SwaggerClient
 import SwaggerModel
+import SwaggerOutput
 import Testing
 
 /// The table `-o table` makes of a list, and the outline of a page that it and the pagination read.

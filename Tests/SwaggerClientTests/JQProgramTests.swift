@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SwaggerOutput
 import Testing
 
 @testable import SwaggerClient

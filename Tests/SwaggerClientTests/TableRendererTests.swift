@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SwaggerClient
+@testable import SwaggerOutput
 
 @Suite("TableRenderer: the exact text of key/value tables")
 struct TableRendererTests {

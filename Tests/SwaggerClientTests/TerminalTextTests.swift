@@ -1,4 +1,5 @@
 import Foundation
+import SwaggerOutput
 import Testing
 
 @testable import SwaggerClient

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SessionStorage
 import SwaggerModel
+import SwaggerOutput
 
 /// What the shell offers for `--server` and `--email`: the servers swaggerctl knows, and the accounts stored for
 /// the server on the command line so far. It reads only the session list and the server registry; nothing it meets

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SwaggerHTTP
 import SwaggerModel
+import SwaggerOutput
 
 extension APIRequest {
     /// Builds the request for one operation of the server's document: each field goes where the document puts its
@@ -9,10 +10,12 @@ extension APIRequest {
     ///
     /// - Parameters:
     ///   - operation: The operation, from `index`.
+    ///   - index: The document's operations, whose schemas check the fields.
     ///   - server: The session's server: the request goes to its origin, under the document's base path.
     ///   - method: `-X`, which may only repeat the operation's.
     ///   - headers: `-H`, each `Name: value`.
-    ///   - fields: `-f` and `-F`, with their files read. `raw` holds the keys that `-f` gave, whose values are text.
+    ///   - fields: `-f` and `-F`, with their files read.
+    ///   - raw: The keys that `-f` gave, whose values are text.
     ///   - input: `--input`'s bytes, the whole body.
     /// - Throws: `SwaggerError` with code `usage`, naming the field and what it takes, for a required parameter
     ///   that is missing, a name the operation does not take, or a value outside its schema.

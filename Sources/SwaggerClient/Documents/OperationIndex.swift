@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SwaggerModel
+import SwaggerOutput
 
 /// The operations of a server's OpenAPI document, read once from the document (OpenAPI 3.0, 3.1 or Swagger 2.0, JSON
 /// or YAML) and kept beside its copy, so that `api`, `operations` and the shell's completion read a small file
@@ -89,7 +90,7 @@ package struct APIOperation: Sendable, Hashable, Codable {
     package var label: String { id.map { "\($0) (\(method) \(path))" } ?? "\(method) \(path)" }
 
     /// Whether its requests stay on the session's origin, whatever fills its path: the path under `base` (the
-    /// document's) must be a path there (``ServerURL/isPathOnOrigin(_:)``), as OpenAPI says a path starts with `/`.
+    /// document's) must be a path there (`ServerURL.isPathOnOrigin(_:)`), as OpenAPI says a path starts with `/`.
     /// A parameter's value cannot move it, as it is percent-encoded whole. `api` refuses any other, and
     /// `operations` marks it.
     package func staysOnOrigin(under base: String) -> Bool {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SessionMachine
 import SwaggerModel
+import SwaggerOutput
 
 /// What `swaggerctl api` does with the body of each response that succeeded: one of the outputs, chosen once from
 /// the options before the first request.
@@ -164,13 +165,18 @@ private struct SlurpSink: PageSink {
     }
 
     mutating func finish() throws(SwaggerError) {
-        guard let program else {
-            try renderer.slurped(spool, write: write)
+        // A pipe gets the array straight from the spool; a terminal gets it indented, and --jq runs on it, each of
+        // which needs it whole.
+        if program == nil, !renderer.forTerminal {
+            try spool.array(write)
+            write(Data("\n".utf8))
             return
         }
         var whole = Data()
         try spool.array { whole.append($0) }
-        write(try renderer.jq(program, on: whole))
+        write(
+            try program.map { (program) throws(SwaggerError) in try renderer.jq(program, on: whole) }
+                ?? renderer.body(whole, separated: true))
     }
 }
 

@@ -8,7 +8,8 @@ package enum CurlLine {
     /// - Parameters:
     ///   - request: What would be sent.
     ///   - use: How the server takes the token.
-    ///   - server: The session's server, and `account`, the account asked for, if any, name the session.
+    ///   - server: The session's server, which names the session with `account`.
+    ///   - account: The account asked for, if any.
     ///   - input: `--input`'s file, `-` for stdin: curl reads the body from it rather than from the line.
     package static func render(
         _ request: APIRequest, token use: TokenUse, server: ServerURL, account: String?, input: String?

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SessionMachine
 import SwaggerModel
+import SwaggerOutput
 
 /// The words for everything that goes wrong: one sentence that says what happened, to which session, and what
 /// to do next. Server text is quoted, and every line is sanitised where it is printed.
@@ -24,7 +25,7 @@ package struct Messages: Sendable {
         case .requestFailed(let error, let server, let email, let description):
             return self.error(error, on: server, account: email, description: description)
         case .renewalRefused(let record, let status, let said):
-            let reason = said.map { ": \(Self.quoted($0))" } ?? ""
+            let reason = said.map { ": \(TerminalText.quoted($0))" } ?? ""
             return SwaggerError(
                 .failure,
                 "Renewal refused (HTTP \(status))\(reason); the session is kept. Log in again: "
@@ -42,7 +43,7 @@ package struct Messages: Sendable {
         case .sessionEnded(let account, let reason):
             let ended =
                 if case .forbidden(let message?) = reason {
-                    "The server ended the session (HTTP 403): \(Self.quoted(message))."
+                    "The server ended the session (HTTP 403): \(TerminalText.quoted(message))."
                 } else if case .requestRejected(410, _) = reason {
                     "The server ended the session (HTTP 410 Gone); it is removed here."
                 } else {
@@ -107,8 +108,8 @@ package struct Messages: Sendable {
             let address = account.server.isSameOrigin(url) ? url.pathAndQuery : url.absoluteString
             return SwaggerError(
                 .server,
-                "The profile at \(Self.cut(address, to: 40)) is not usable "
-                    + "(\(Self.cut(detail, to: 40))); nothing was stored. Set it with `server set --profile-path`."
+                "The profile at \(TerminalText.cut(address, to: 40)) is not usable "
+                    + "(\(TerminalText.cut(detail, to: 40))); nothing was stored. Set it with `server set --profile-path`."
             )
         case .notStored(_, let error):
             // The store's own words say which store, and what to do about it.
@@ -142,7 +143,8 @@ package struct Messages: Sendable {
             // The server knows better than a canned guess: a locked account, a disabled user.
             return SwaggerError(
                 .authentication,
-                "\(server) refused the login (HTTP \(status)): \(Self.quoted(said)). Check the account and password.")
+                "\(server) refused the login (HTTP \(status)): \(TerminalText.quoted(said)). Check the account and password."
+            )
         case .badCredentials(_, nil):
             return SwaggerError(
                 .authentication,
@@ -151,14 +153,15 @@ package struct Messages: Sendable {
         case .forbidden(let said):
             return SwaggerError(
                 .authentication,
-                "The server refused the token (HTTP 403)\(said.map { ": \(Self.quoted($0))" } ?? ""). Run `\(login)`.")
+                "The server refused the token (HTTP 403)\(said.map { ": \(TerminalText.quoted($0))" } ?? ""). Run `\(login)`."
+            )
         case .tokenRejected, .refreshRejected:
             return SwaggerError(
                 .authentication,
                 "\(server) rejected the stored token (expired or revoked). Run `\(login)`.")
         case .requestRejected(let status, let said) where status == 404 || status == 405:
             // Nothing there to answer: the URL is wrong, not the app id or the credentials.
-            let reason = said.map { ": \(Self.quoted($0))" } ?? ""
+            let reason = said.map { ": \(TerminalText.quoted($0))" } ?? ""
             return SwaggerError(
                 .failure,
                 "\(server) has nothing there (HTTP \(status))\(reason). Check the base URL and what `server show` "
@@ -169,14 +172,14 @@ package struct Messages: Sendable {
                 "\(server) does not implement this request (HTTP 501). Check that the URL is the API's base URL, such "
                     + "as https://host/api.")
         case .requestRejected(let status, let said):
-            let reason = said.map { ": \(Self.quoted($0))" } ?? " without saying why"
+            let reason = said.map { ": \(TerminalText.quoted($0))" } ?? " without saying why"
             return SwaggerError(
                 .failure,
                 "\(server) refused the request (HTTP \(status))\(reason). Check \(Self.checks(description)).")
         case .redirected(let status, let location):
             return SwaggerError(
                 .failure,
-                "\(server) redirected (HTTP \(status)) to \(location.map { Self.cut($0, to: 30) } ?? "another address"); "
+                "\(server) redirected (HTTP \(status)) to \(location.map { TerminalText.cut($0, to: 30) } ?? "another address"); "
                     + "credentials do not follow. Use the final URL.")
         case .serverFailed(429):
             return SwaggerError(
@@ -186,12 +189,12 @@ package struct Messages: Sendable {
         case .notAProfile(let detail):
             return SwaggerError(
                 .server,
-                "\(server) did not answer with a profile (\(Self.cut(detail, to: 40))). Check the URL, or the profile's "
+                "\(server) did not answer with a profile (\(TerminalText.cut(detail, to: 40))). Check the URL, or the profile's "
                     + "address (--profile-path).")
         case .contractViolation(let detail):
             return SwaggerError(
                 .server,
-                "\(server) does not answer as the API (\(Self.cut(detail, to: 64))). Check the URL.")
+                "\(server) does not answer as the API (\(TerminalText.cut(detail, to: 64))). Check the URL.")
         case .notHTTP:
             return SwaggerError(
                 .server,
@@ -410,7 +413,7 @@ package struct Messages: Sendable {
         let near = nearest.isEmpty ? "" : " Did you mean \(nearest.joined(separator: " or "))?"
         return SwaggerError(
             .usage,
-            "\(server)'s document has no operation \(quoted(String(name.prefix(60))))."
+            "\(server)'s document has no operation \(TerminalText.quoted(String(name.prefix(60))))."
                 + "\(near) `swaggerctl operations` lists them.")
     }
 
@@ -484,7 +487,7 @@ package struct Messages: Sendable {
     }
 
     static func browserLoginEnded(_ server: ServerURL, _ ending: SessionFailure.BrowserEnding) -> SwaggerError {
-        let said = { (text: String?) in text.map { ": \(Self.quoted($0))" } ?? "" }
+        let said = { (text: String?) in text.map { ": \(TerminalText.quoted($0))" } ?? "" }
         switch ending {
         case .denied(let description):
             return SwaggerError(
@@ -493,7 +496,7 @@ package struct Messages: Sendable {
         case .refused(let code, let description):
             return SwaggerError(
                 .authentication,
-                "\(server) ended the sign-in with \(Self.quoted(code))\(said(description)); nothing was stored. Check the "
+                "\(server) ended the sign-in with \(TerminalText.quoted(code))\(said(description)); nothing was stored. Check the "
                     + "client id and scope.")
         case .noCode:
             return SwaggerError(
@@ -529,23 +532,6 @@ package struct Messages: Sendable {
         login.account.lowercased() == "email" || login.email != nil
             ? ("E-mail: ", "Login cancelled: no e-mail given.", true)
             : ("User name: ", "Login cancelled: no user name given.", false)
-    }
-
-    /// Server text in quotes: it stands out as the server's words, not swaggerctl's. It is cut here, to
-    /// ``serverTextLimit`` characters, and not where it was read: the secrets in it were hidden whole first, so
-    /// no cut can leave part of one that the ``Redactor`` no longer recognises.
-    static func quoted(_ text: String) -> String {
-        // The sentence that follows has its own full stop.
-        let sentence = text.hasSuffix(".") && !text.hasSuffix("..") ? String(text.dropLast()) : text
-        return "\"\(cut(sentence))\""
-    }
-
-    /// The most characters of a server's words that an error line shows: enough for a sentence, and two lines for
-    /// the whole message. `-v` shows all of it.
-    static let serverTextLimit = 60
-
-    static func cut(_ text: String, to limit: Int = serverTextLimit) -> String {
-        text.count > limit ? text.prefix(limit) + "…" : text
     }
 
     /// The command that logs in again.

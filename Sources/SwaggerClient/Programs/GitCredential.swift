@@ -93,7 +93,9 @@ package enum GitCredentialAnswer {
 
     /// The `git config` lines that make swaggerctl git's helper for `server`'s origin, as `gh auth setup-git`
     /// writes them: the first clears helpers configured more generally, so that only this one answers there.
-    /// - Parameter program: This program's path, which git runs through a shell.
+    /// - Parameters:
+    ///   - server: The server whose origin git asks this program about.
+    ///   - program: This program's path, which git runs through a shell.
     package static func setup(for server: ServerURL, program: String) -> String {
         let origin = ServerURL.origin(of: server.url)?.absoluteString ?? server.string
         let key = "credential.\(origin).helper"

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SessionMachine
 import SwaggerModel
+import SwaggerOutput
 
 /// How `token --format` writes a token for the program that reads it.
 package enum TokenFormat: String, Sendable, CaseIterable {
@@ -14,7 +15,9 @@ package enum TokenFormat: String, Sendable, CaseIterable {
     case execCredential = "exec-credential"
 
     /// `token`'s text, ending in a newline.
-    /// - Parameter execInfo: `KUBERNETES_EXEC_INFO`, which kubectl sets to the `ExecCredential` it expects.
+    /// - Parameters:
+    ///   - token: The session's token, with its expiry.
+    ///   - execInfo: `KUBERNETES_EXEC_INFO`, which kubectl sets to the `ExecCredential` it expects.
     /// - Throws: `SwaggerError` with code `usage` for an `ExecCredential` version this does not write.
     package func render(_ token: UsableToken, execInfo: String?) throws(SwaggerError) -> String {
         switch self {

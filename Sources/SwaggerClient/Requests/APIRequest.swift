@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SwaggerHTTP
 import SwaggerModel
+import SwaggerOutput
 
 /// What `swaggerctl api` sends, built from its arguments: the method, the URL under the session's server, the
 /// extra headers and the body. The session's token is added when it is sent, and nowhere else.

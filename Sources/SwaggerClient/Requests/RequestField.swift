@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SwaggerModel
+import SwaggerOutput
 
 /// One field of `swaggerctl api`, as `gh api` takes them: `-f key=value` sends the text as it is; `-F key=value`
 /// types it (`true`, `false`, `null` and integers become JSON's, `@file` and `@-` read a file or standard input,

@@ -10,7 +10,7 @@ extension SessionController {
     /// `--paginate`'s settings: every page or at most `limit`, and how many on their way at once.
     package typealias Paging = RequestCoordinator.Paging
 
-    /// Sends the person's own request with the session's token, as ``RequestCoordinator`` decides: refreshed first
+    /// Sends the person's own request with the session's token, as `RequestCoordinator` decides: refreshed first
     /// when it has expired, and once more, with the request repeated, on a 401; redirects followed on the server's
     /// origin with the token, elsewhere only with `elsewhere` and without it; with `paging`, every page of the list,
     /// or up to its limit. The controller performs each action and reports its outcome; it decides nothing.

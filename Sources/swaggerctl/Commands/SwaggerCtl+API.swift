@@ -5,6 +5,7 @@ import SessionStorage
 import SwaggerClient
 import SwaggerHTTP
 import SwaggerModel
+import SwaggerOutput
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,7 @@ import FoundationEssentials
 import SessionMachine
 import SwaggerClient
 import SwaggerModel
+import SwaggerOutput
 
 extension SwaggerCtl {
     struct Details: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import SwaggerClient
 import SwaggerModel
+import SwaggerOutput
 
 extension SwaggerCtl {
     struct Operations: AsyncParsableCommand {

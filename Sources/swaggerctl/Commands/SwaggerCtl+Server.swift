@@ -4,6 +4,7 @@ import SessionStorage
 import SwaggerClient
 import SwaggerHTTP
 import SwaggerModel
+import SwaggerOutput
 
 extension SwaggerCtl {
     struct Server: AsyncParsableCommand {

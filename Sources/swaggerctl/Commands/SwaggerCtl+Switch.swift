@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import SwaggerClient
 import SwaggerModel
+import SwaggerOutput
 
 extension SwaggerCtl {
     struct Switch: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import CSpawn
 import Glibc
 import SwaggerClient
 import SwaggerModel
+import SwaggerOutput
 
 /// `exec`'s last step: this process becomes the person's command, as `env` and `aws-vault exec` do, so that its
 /// exit status, signals and standard streams are the command's own and no swaggerctl is left waiting.

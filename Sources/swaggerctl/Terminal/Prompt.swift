@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SwaggerClient
 import SwaggerModel
+import SwaggerOutput
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,7 @@ import Glibc
 import SwaggerClient
 import SwaggerHTTP
 import SwaggerModel
+import SwaggerOutput
 import Synchronization
 
 /// A spinner on standard error while a request is in flight, and only when standard error is a terminal. It

@@ -3,6 +3,7 @@ import FoundationEssentials
 import SessionStorage
 import SwaggerClient
 import SwaggerModel
+import SwaggerOutput
 
 #if canImport(Glibc)
     import Glibc

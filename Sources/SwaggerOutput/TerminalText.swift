@@ -85,4 +85,21 @@ package enum TerminalText {
     private static func isEmojiGlue(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value == 0x200D || (0xE0020...0xE007F).contains(scalar.value)
     }
+
+    /// Server text in quotes: it stands out as the server's words, not swaggerctl's. It is cut here, to
+    /// ``serverTextLimit`` characters, and not where it was read: the secrets in it were hidden whole first, so
+    /// no cut can leave part of one that the ``Redactor`` no longer recognises.
+    package static func quoted(_ text: String) -> String {
+        // The sentence that follows has its own full stop.
+        let sentence = text.hasSuffix(".") && !text.hasSuffix("..") ? String(text.dropLast()) : text
+        return "\"\(cut(sentence))\""
+    }
+
+    /// The most characters of a server's words that an error line shows: enough for a sentence, and two lines for
+    /// the whole message. `-v` shows all of it.
+    package static let serverTextLimit = 60
+
+    package static func cut(_ text: String, to limit: Int = serverTextLimit) -> String {
+        text.count > limit ? text.prefix(limit) + "…" : text
+    }
 }

@@ -2,16 +2,16 @@ import FoundationEssentials
 import SwaggerModel
 
 /// How far a time is from now, in words for people: "in 59 min", "2 h 5 min ago", "now".
-enum RelativeTime {
+package enum RelativeTime {
     /// `date` relative to `now`: "in 3 min", "3 min ago", or "now".
-    static func phrase(_ date: Date, from now: Date) -> String {
+    package static func phrase(_ date: Date, from now: Date) -> String {
         let seconds = Int(date.timeIntervalSince(now).rounded())
         guard seconds != 0 else { return "now" }
         return seconds > 0 ? "in \(span(seconds))" : "\(span(-seconds)) ago"
     }
 
     /// A length of time, rounded down to the units that matter: "45 s", "3 min", "2 h 5 min", "4 d".
-    static func span(_ seconds: Int) -> String {
+    package static func span(_ seconds: Int) -> String {
         switch seconds {
         case ..<60: "\(seconds) s"
         case ..<3600: "\(seconds / 60) min"

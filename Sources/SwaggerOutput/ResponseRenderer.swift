@@ -44,19 +44,6 @@ package struct ResponseRenderer: Sendable {
         return Data((lines.joined(separator: "\n") + "\n").utf8)
     }
 
-    /// `--slurp`'s output, handed to `write` a piece at a time: one JSON array of every item, each as the
-    /// server wrote it. A pipe gets it straight from the spool; a terminal gets it indented, which needs it whole.
-    package func slurped(_ spool: ItemSpool, write: (Data) -> Void) throws(SwaggerError) {
-        guard forTerminal else {
-            try spool.array(write)
-            write(Data("\n".utf8))
-            return
-        }
-        var whole = Data()
-        try spool.array { whole.append($0) }
-        write(body(whole, separated: true))
-    }
-
     /// `--jq`'s results of `program` run on `body`, for standard output, each on a line of its own: a string as its
     /// text, as `jq -r` and `gh api --jq` print it, and any other value as ``body(_:separated:)`` shows JSON.
     /// - Throws: `SwaggerError` with code `failure` when the body is not JSON or the program fails on it.
@@ -92,11 +79,11 @@ package struct ResponseRenderer: Sendable {
     /// `title`, or an error body's `message`.
     /// - Returns: The error: 401 is code `authentication`, another 4xx or a 3xx `failure`, and 5xx or anything
     ///   else `server`.
-    package static func failure(_ response: APIResponse, _ outcome: SessionController.RequestOutcome) -> SwaggerError? {
+    package static func failure(_ response: APIResponse, _ outcome: RequestCoordinator.Outcome) -> SwaggerError? {
         guard !response.isSuccess else { return nil }
-        let request = "\(outcome.method) \(Messages.cut(Self.address(response.url, outcome), to: 40))"
+        let request = "\(outcome.method) \(TerminalText.cut(Self.address(response.url, outcome), to: 40))"
         let status = "HTTP \(response.status)\(response.reason.isEmpty ? "" : " \(response.reason)")"
-        let said = APIService.serverMessage(json: response.body).map { ": \(Messages.quoted($0))" } ?? ""
+        let said = APIService.serverMessage(json: response.body).map { ": \(TerminalText.quoted($0))" } ?? ""
         switch response.status {
         // Another origin's 401, after a redirect followed with -L, was to a request that went without the token.
         case 401 where outcome.server.isSameOrigin(response.url):
@@ -106,7 +93,7 @@ package struct ResponseRenderer: Sendable {
                 : "If `swaggerctl details` says the session has ended, log in again."
             return SwaggerError(.authentication, "\(request): the token was refused (\(status)). \(advice)")
         case 300..<400:
-            let location = response.header("Location").map { " to \(Messages.cut($0, to: 40))" } ?? ""
+            let location = response.header("Location").map { " to \(TerminalText.cut($0, to: 40))" } ?? ""
             return SwaggerError(
                 .failure,
                 "\(request) was redirected (HTTP \(response.status))\(location); -L follows it, without the token.")
@@ -118,15 +105,15 @@ package struct ResponseRenderer: Sendable {
     }
 
     /// A page's address in a line: its path on the session's server, else the whole URL, cut short.
-    static func address(_ url: URL, _ outcome: SessionController.RequestOutcome) -> String {
+    static func address(_ url: URL, _ outcome: RequestCoordinator.Outcome) -> String {
         outcome.server.isSameOrigin(url)
-            ? Messages.cut(url.pathAndQuery, to: 40) : Messages.cut(url.absoluteString, to: 40)
+            ? TerminalText.cut(url.pathAndQuery, to: 40) : TerminalText.cut(url.absoluteString, to: 40)
     }
 
     /// The line for a `--paginate` that stopped before the last page, and its code: only the page limit is
     /// not an error, as it is asked for.
     /// - Returns: A warning's text, or an error.
-    package static func stop(_ next: Pagination.Next, _ outcome: SessionController.RequestOutcome)
+    package static func stop(_ next: Pagination.Next, _ outcome: RequestCoordinator.Outcome)
         -> Result<String, SwaggerError>?
     {
         switch next {
