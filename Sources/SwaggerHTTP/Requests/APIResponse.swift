@@ -1,7 +1,7 @@
 import FoundationEssentials
 import SwaggerModel
 
-/// A response to `swaggerctl api`, whatever its status.
+/// A response, whatever its status: to `swaggerctl api`, or to any request the service sends.
 package struct APIResponse: Sendable, Hashable {
     package var url: URL
     package var status: Int
@@ -9,13 +9,19 @@ package struct APIResponse: Sendable, Hashable {
     /// The headers, in order.
     package var headers: [HeaderField]
     package var body: Data
+    /// Whether the server asked this request to slow down: an attempt was answered 429, or 503 with `Retry-After`,
+    /// whether the retries then succeeded or not. Pages fetched several at a time go back to one at a time.
+    package var throttled: Bool
 
-    package init(url: URL, status: Int, reason: String, headers: [HeaderField], body: Data) {
+    package init(
+        url: URL, status: Int, reason: String, headers: [HeaderField], body: Data, throttled: Bool = false
+    ) {
         self.url = url
         self.status = status
         self.reason = reason
         self.headers = headers
         self.body = body
+        self.throttled = throttled
     }
 
     /// Whether the status is 2xx.
