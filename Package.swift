@@ -49,7 +49,7 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
-        // The account API contract, generated from openapi.yaml for both the client and the demo server.
+        // The account API contract, generated from openapi.yaml for the demo server; swaggerctl does not link it.
         .target(
             name: "SwaggerAPI",
             dependencies: [
@@ -74,19 +74,18 @@ let package = Package(
             dependencies: ["SwaggerModel", "CSecret"],
             swiftSettings: essentialsOnly + libsecretHeaders
         ),
-        // The HTTP side: the API service over AsyncHTTPClient, its middlewares, proxies and TLS. No libsecret.
+        // The HTTP side: the API service over AsyncHTTPClient, with its one request path, proxies and TLS. No
+        // libsecret.
         .target(
             name: "SwaggerHTTP",
             dependencies: [
                 "SwaggerModel",
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: essentialsOnly
         ),
@@ -170,8 +169,8 @@ let package = Package(
                 "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

@@ -1,37 +1,17 @@
 import AsyncHTTPClient
 import FoundationEssentials
-import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
-import OpenAPIRuntime
 import SwaggerModel
 
 extension APIService {
-    /// Sorts a thrown error into an ``APIServiceError``.
-    ///
-    /// The rule: if a response arrived, its status decides (a 2xx that failed to decode breaks the contract);
-    /// if none arrived, the transport failed, and the kind of transport error decides.
-    ///
-    /// `body` is the response body as the recorder kept it: a documented error status whose body does not
-    /// match its schema still has the server's words in it.
-    static func classify(_ error: any Error, operation: Operation, body: Data? = nil) -> APIServiceError {
+    /// Sorts a thrown error into an ``APIServiceError``: no answer came back, so the kind of transport error decides.
+    /// An answer that came back is classified from its status (``failure(_:operation:refusals:)``).
+    static func classify(_ error: any Error) -> APIServiceError {
         if let error = error as? APIServiceError { return error }
-        guard let clientError = error as? ClientError else { return transportFailure(error) }
-        if let known = clientError.underlyingError as? APIServiceError { return known }
-        if let response = clientError.response {
-            if (200..<300).contains(response.status.code) {
-                // A profile that is not even an object is not a profile at all, not a profile that is wrong.
-                if operation == .profile, let body, case .notAProfile(let detail)? = notAProfile(body, response) {
-                    return .notAProfile(detail)
-                }
-                return .contractViolation(contractDetail(clientError))
-            }
-            return failure(
-                status: response.status.code, operation: operation, headers: response.headerFields, body: body)
-        }
-        return transportFailure(clientError.underlyingError)
+        return transportFailure(error)
     }
 
     /// The operations, which read 401 and 403 differently.
@@ -49,8 +29,6 @@ extension APIService {
         case bearer
         /// A profile request: as ``bearer``, and an answer that is not a JSON object is not a profile.
         case profile
-        /// A document read without credentials, for discovery: every status is the caller's to read.
-        case document
     }
 
     /// Whether a login's failing answer refuses the credentials, rather than the request: 401 and 403, and
@@ -68,11 +46,20 @@ extension APIService {
         }
     }
 
-    /// The error for a status that is not a success, with the server's own words where its body has them.
+    /// Throws the error for a response that is not a success, nor one of the statuses `also` that a description
+    /// counts as one (a revocation's "revoked" and "gone"), with the command's secrets hidden in whatever it quotes;
     /// `refusals` are the statuses a login's document declares for refused credentials.
-    static func failure(status: Int, operation: Operation, headers: HTTPFields, body: Data?, refusals: [Int] = [])
-        -> APIServiceError
-    {
+    func requireSuccess(
+        _ response: APIResponse, _ operation: Operation, refusals: [Int] = [], also: [Int] = []
+    ) throws(APIServiceError) {
+        guard !response.isSuccess, !also.contains(response.status) else { return }
+        throw secretBook.scrub(Self.failure(response, operation: operation, refusals: refusals))
+    }
+
+    /// The error for a response whose status is not a success, with the server's own words where its body has
+    /// them. `refusals` are the statuses a login's document declares for refused credentials.
+    static func failure(_ response: APIResponse, operation: Operation, refusals: [Int] = []) -> APIServiceError {
+        let (status, body) = (response.status, response.body)
         let code = oauth2Error(json: body)
         switch (status, operation) {
         case (_, .login)
@@ -85,28 +72,20 @@ extension APIService {
             (400, .oauth2Refresh) where code == "invalid_grant",
             (401, .oauth2Refresh) where code == "invalid_grant":
             return .refreshRejected
-        case (401, .bearer), (401, .profile): return .tokenRejected(challenge: challengeScheme(headers))
+        case (401, .bearer), (401, .profile): return .tokenRejected(challenge: challengeScheme(response))
         case (403, .bearer), (403, .profile): return .forbidden(message: serverMessage(json: body))
         // Retried first where that is safe; still busy after that is the server's trouble, not the request's.
         case (429, _): return .serverFailed(status: status)
-        default: return failure(status: status, headers: headers, body: body)
-        }
-    }
-
-    /// The error when `body` is not a profile at all.
-    private static func notAProfile(_ body: Data, _ response: HTTPResponse) -> APIServiceError? {
-        do throws(APIServiceError) {
-            _ = try Profile(answer: body, contentType: response.headerFields[.contentType])
-            return nil
-        } catch {
-            return error
+        default: return failure(status: status, location: response.header("Location"), body: body)
         }
     }
 
     /// The authentication scheme of the first challenge in `WWW-Authenticate` (RFC 9110 §11.6.1), lowercased:
     /// `token` for Django REST framework's TokenAuthentication.
-    static func challengeScheme(_ headers: HTTPFields) -> String? {
-        guard let value = headers[.wwwAuthenticate]?.trimmingWhitespace(), !value.isEmpty else { return nil }
+    static func challengeScheme(_ response: APIResponse) -> String? {
+        guard let value = response.header("WWW-Authenticate")?.trimmingWhitespace(), !value.isEmpty else {
+            return nil
+        }
         let scheme = value.prefix { $0 != " " && $0 != "," }
         guard !scheme.isEmpty, scheme.count <= 64 else { return nil }
         return scheme.lowercased()
@@ -120,9 +99,9 @@ extension APIService {
         return code
     }
 
-    private static func failure(status: Int, headers: HTTPFields, body: Data?) -> APIServiceError {
+    private static func failure(status: Int, location: String?, body: Data?) -> APIServiceError {
         switch status {
-        case 300..<400: .redirected(status: status, location: headers[.location])
+        case 300..<400: .redirected(status: status, location: location)
         case 400..<500: .requestRejected(status: status, message: serverMessage(json: body))
         case 500..<600: .serverFailed(status: status)
         default: .contractViolation("an unexpected status (HTTP \(status))")
@@ -164,31 +143,6 @@ extension APIService {
             return nil
         default: return nil
         }
-    }
-
-    private static func contractDetail(_ error: ClientError) -> String {
-        switch error.underlyingError {
-        case let decoding as DecodingError:
-            switch decoding {
-            case .keyNotFound(let key, _): "the field \"\(key.stringValue)\" is missing"
-            case .typeMismatch(_, let context) where context.codingPath.isEmpty: "the answer is not a JSON object"
-            case .typeMismatch(_, let context), .valueNotFound(_, let context):
-                "the field \"\(path(context.codingPath))\" has the wrong type"
-            case .dataCorrupted(let context) where context.codingPath.isEmpty: "the body is not valid JSON"
-            case .dataCorrupted(let context): "the field \"\(path(context.codingPath))\" is malformed"
-            @unknown default: "the body could not be decoded"
-            }
-        default:
-            if let contentType = error.response?.headerFields[.contentType] {
-                "it sent \"\(contentType)\" instead of JSON"
-            } else {
-                "it sent no JSON body"
-            }
-        }
-    }
-
-    private static func path(_ codingPath: [any CodingKey]) -> String {
-        String(codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".").prefix(100))
     }
 
     /// BoringSSL's reason, in words; its own text (error codes and a build path) is never shown.
@@ -249,17 +203,5 @@ extension APIService {
         default:
             return .unreachable(String(describing: error))
         }
-    }
-}
-
-extension ResponseRecorder {
-    /// The error for the response recorded last, which the generated client decoded as a failure, with the
-    /// exchange's secrets hidden in whatever it quotes.
-    func failure(_ operation: APIService.Operation, refusals: [Int] = []) -> APIServiceError {
-        guard let response else { return .contractViolation("no response was recorded") }
-        let failure = APIService.failure(
-            status: response.status.code, operation: operation, headers: response.headerFields, body: body,
-            refusals: refusals)
-        return secrets.scrub(failure)
     }
 }

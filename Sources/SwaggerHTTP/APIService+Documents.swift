@@ -1,5 +1,5 @@
 import FoundationEssentials
-import HTTPTypes
+import NIOHTTP1
 import SwaggerModel
 
 /// A document read without credentials, for discovery: its body, and what its answer's headers say of it.
@@ -58,12 +58,9 @@ extension APIService {
     /// answers 405 to a `GET`) and where an address sends people.
     /// - Throws: ``APIServiceError`` when the server cannot be reached or answers with something that is not HTTP.
     package func probe(_ url: URL) async throws(APIServiceError) -> ProbeAnswer {
-        var request = Self.request(.get)
-        request.headerFields[.accept] = "application/json, */*;q=0.1"
-        let recorder = ResponseRecorder(secrets: secretBook)
-        let response = try await exchange(
-            request, body: nil, to: url, operation: .document, recorder: recorder, limit: 16 << 10, secrets: [])
-        return ProbeAnswer(status: response.status.code, location: response.headerFields[.location])
+        let response = try await send(
+            OutgoingRequest(.GET, url, headers: ["Accept": "application/json, */*;q=0.1"], limit: 16 << 10))
+        return ProbeAnswer(status: response.status, location: response.header("Location"))
     }
 
     /// Reads a document that needs no credentials again, asking the server to answer 304 when it still has the
@@ -72,21 +69,15 @@ extension APIService {
     package func document(at url: URL, unlessMatching etag: String?, modifiedSince lastModified: String?)
         async throws(APIServiceError) -> DocumentAnswer
     {
-        var request = Self.request(.get)
-        request.headerFields[.accept] = "application/json, application/yaml;q=0.9, */*;q=0.1"
-        if let etag { request.headerFields[.ifNoneMatch] = etag }
-        if let lastModified { request.headerFields[.ifModifiedSince] = lastModified }
-        let recorder = ResponseRecorder(secrets: secretBook)
-        let response = try await exchange(
-            request, body: nil, to: url, operation: .document, recorder: recorder, limit: Self.documentLimit,
-            secrets: [])
-        if response.status.code == 304, etag != nil || lastModified != nil { return .unchanged }
-        guard (200..<300).contains(response.status.code) else { return .missing }
-        let headers = response.headerFields
-        let link = HTTPField.Name("Link").map { headers[values: $0] } ?? []
+        var headers: HTTPHeaders = ["Accept": "application/json, application/yaml;q=0.9, */*;q=0.1"]
+        if let etag { headers.add(name: "If-None-Match", value: etag) }
+        if let lastModified { headers.add(name: "If-Modified-Since", value: lastModified) }
+        let response = try await send(OutgoingRequest(.GET, url, headers: headers, limit: Self.documentLimit))
+        if response.status == 304, etag != nil || lastModified != nil { return .unchanged }
+        guard response.isSuccess else { return .missing }
         return .fetched(
             FetchedDocument(
-                body: recorder.body ?? Data(), link: link.isEmpty ? nil : link.joined(separator: ", "),
-                etag: headers[.eTag], lastModified: headers[.lastModified]))
+                body: response.body, link: response.header("Link"), etag: response.header("ETag"),
+                lastModified: response.header("Last-Modified")))
     }
 }

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import HTTPTypes
+import NIOHTTP1
 import SwaggerModel
 
 /// The grants a person completes in a browser: the device authorization grant's two requests (RFC 8628), the
@@ -31,14 +31,14 @@ extension APIService {
         guard let url = description.deviceAuthorizationURL else {
             throw .contractViolation("the server names no device authorization endpoint")
         }
-        let recorder = ResponseRecorder(secrets: secretBook)
-        let response = try await exchange(
-            Self.form(description, clientSecret: clientSecret),
-            body: Data(FormEncoding.encode(Self.clientFields(description, clientSecret: clientSecret)).utf8),
-            to: url, operation: .login, recorder: recorder, secrets: [clientSecret], server: server)
-        try Self.requireSuccess(response, recorder, .login)
+        let response = try await send(
+            OutgoingRequest(
+                .POST, url, headers: Self.form(description, clientSecret: clientSecret),
+                body: Data(FormEncoding.encode(Self.clientFields(description, clientSecret: clientSecret)).utf8),
+                secrets: [clientSecret], server: server))
+        try requireSuccess(response, .login)
         return try reading { () throws(APIServiceError) in
-            try Self.deviceAuthorization(recorder.body, at: url)
+            try Self.deviceAuthorization(response.body, at: url)
         }
     }
 
@@ -51,13 +51,13 @@ extension APIService {
         let fields =
             [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", deviceCode)]
             + Self.clientFields(description, clientSecret: clientSecret, scope: false)
-        let recorder = ResponseRecorder(secrets: secretBook, tokenFields: description.login.answer)
-        let response = try await exchange(
-            Self.form(description, clientSecret: clientSecret), body: Data(FormEncoding.encode(fields).utf8),
-            to: description.login.url, operation: .login, recorder: recorder,
-            secrets: [deviceCode, clientSecret], server: server)
-        if response.status.code == 400 || response.status.code == 401 {
-            switch Self.oauth2Error(json: recorder.body) {
+        let response = try await send(
+            OutgoingRequest(
+                .POST, description.login.url, headers: Self.form(description, clientSecret: clientSecret),
+                body: Data(FormEncoding.encode(fields).utf8), secrets: [deviceCode, clientSecret],
+                tokenFields: description.login.answer, server: server))
+        if response.status == 400 || response.status == 401 {
+            switch Self.oauth2Error(json: response.body) {
             case "authorization_pending": return .pending
             case "slow_down": return .slowDown
             case "access_denied": return .denied
@@ -65,21 +65,14 @@ extension APIService {
             default: break
             }
         }
-        try Self.requireSuccess(response, recorder, .login)
+        try requireSuccess(response, .login)
         return .granted(
             try reading { () throws(APIServiceError) in
                 try TokenAnswer.grant(
-                    from: recorder.body, contentType: response.headerFields[.contentType],
+                    from: response.body, contentType: response.header("Content-Type"),
                     fields: description.login.answer,
                     operation: "login")
             })
-    }
-
-    private static func form(_ description: ServerDescription, clientSecret: String?) -> HTTPRequest {
-        var request = Self.request(.post, contentType: "application/x-www-form-urlencoded")
-        request.headerFields[.authorization] = Self.basic(description, clientSecret: clientSecret)
-        request.headerFields[.accept] = "application/json"
-        return request
     }
 
     /// Reads §3.2's answer. The user code and the URIs are shown on the terminal, so they are held to what they

@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import FoundationEssentials
-import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import SwaggerModel
@@ -17,8 +16,7 @@ extension APIService {
 
     /// Sends the person's own request to `url` with the token (none when `accessToken` is `nil`, for a redirect
     /// to another origin), as `use` says it goes, and the `User-Agent` that every request has. Idempotent methods
-    /// are retried on 429, 502, 503 and 504 as ``RetryingMiddleware`` retries. Redirects are returned, for the
-    /// caller to decide on.
+    /// are retried as ``RetryPolicy`` says. Redirects are returned, for the caller to decide on.
     /// - Returns: The response, whatever its status.
     /// - Throws: ``APIServiceError`` when no response arrives, or a successful one is larger than
     ///   ``responseLimit``.
@@ -29,98 +27,118 @@ extension APIService {
             .response()
     }
 
-    /// ``send(method:headers:body:to:accessToken:as:)``, started now and awaited later: on the command's loop, with
-    /// the connection free, the request is written before this returns, and its answer is read as it arrives.
-    ///
-    /// Every page of `api --paginate` is one of these, so the request goes to AsyncHTTPClient directly: through
-    /// the generated client's middlewares, its headers and body were converted to and from HTTPTypes and
-    /// OpenAPIRuntime's streamed body at each layer, a third of a page's instructions. Under `--verbose` it goes
-    /// through them after all, since the middleware that describes each attempt is one of them, and is sent only
-    /// when awaited.
+    /// ``send(method:headers:body:to:accessToken:as:)``, started now and awaited later, as ``start(_:)`` starts
+    /// every request.
     package func start(
         method: String, headers: [HeaderField], body: Data?, to url: URL, accessToken: String?, as use: TokenUse
     ) -> PendingResponse {
-        guard let method = HTTPRequest.Method(method) else {
+        guard HeaderField.isToken(method) else {
             return .failed(.contractViolation("\(method.prefix(40)) is not an HTTP method"))
         }
-        guard !describes else {
-            return PendingResponse {
-                () async throws(APIServiceError) -> APIResponse in
-                try await sendDescribed(
-                    method, headers: headers, body: body, to: url, accessToken: accessToken, as: use)
-            }
-        }
-        guard let origin = lastOrigin.of(url) else {
-            return .failed(.contractViolation("\(url.absoluteString.prefix(200)) is not an http or https URL"))
-        }
-        if let body, body.count > Self.requestBodyLimit {
-            return .failed(.requestTooLarge(limit: Self.requestBodyLimit))
-        }
-        let proxy = proxies.proxy(for: origin)
-        secretBook.learn([accessToken, proxy?.password])
         var fields = HTTPHeaders()
         fields.add(name: "Accept", value: Self.accepted)
-        // As the middlewares set theirs: the person's headers replace the defaults, and the User-Agent and the
-        // token replace the person's.
-        for header in headers where HTTPField.Name(header.name) != nil {
+        // The person's headers replace the defaults.
+        for header in headers where HeaderField.isToken(header.name) {
             fields.replaceOrAdd(name: header.name, value: header.value)
         }
-        fields.replaceOrAdd(name: "User-Agent", value: HeaderMiddleware.userAgent.value)
-        if let accessToken {
-            let token = HeaderMiddleware.token(accessToken, as: use)
-            fields.replaceOrAdd(name: token.name.rawName, value: token.value)
-        }
-        let transport = transport(through: proxy, limit: Self.responseLimit)
-        let request = Result {
-            try HTTPClient.Request(
-                url: url, method: HTTPMethod(rawValue: method.rawValue), headers: fields, body: body.map { .bytes($0) })
-        }
-        // The first attempt starts now; a retry, after the wait the policy gives it, once the answer is awaited.
-        let first = try? transport.start(request.get())
-        return PendingResponse(
-            answer: { () async throws(APIServiceError) -> APIResponse in
-                var first = first
-                let answer = try await reporting(origin, through: proxy, operation: .bearer, body: { nil }) {
-                    try await RetryingMiddleware.attempts(
-                        of: method, repeatable: true, sleep: { try await CommandLoop.sleep(for: $0) },
-                        status: { (Int($0.head.status.code), $0.head.headers.first(name: "Retry-After")) }
-                    ) {
-                        if let started = first.take() { return try await transport.collect(started) }
-                        return try await transport.collect(request.get())
-                    }
-                }
-                return APIResponse(
-                    url: url, status: Int(answer.head.status.code), reason: answer.head.status.reasonPhrase,
-                    headers: answer.head.headers.map { HeaderField(name: $0.name, value: $0.value) },
-                    body: method == .head ? Data() : answer.body.withUnsafeReadableBytes { Data($0) })
-            },
-            abandon: { first.map(transport.abandon) })
+        return start(
+            OutgoingRequest(
+                HTTPMethod(rawValue: method), url, headers: fields, body: body,
+                credential: accessToken.map { Credential(token: $0, use: use) }, retries: true,
+                limit: Self.responseLimit))
     }
 
     /// What `swaggerctl api` accepts: JSON first, anything else after.
     private static let accepted = "application/json, */*;q=0.5"
 
-    /// ``send(method:headers:body:to:accessToken:as:)`` through the generated client's middlewares, the one that
-    /// describes each attempt for `--verbose` among them.
-    private func sendDescribed(
-        _ method: HTTPRequest.Method, headers: [HeaderField], body: Data?, to url: URL, accessToken: String?,
-        as use: TokenUse
-    ) async throws(APIServiceError) -> APIResponse {
-        var message = Self.request(method)
-        message.headerFields[.accept] = Self.accepted
-        for header in headers {
-            guard let name = HTTPField.Name(header.name) else { continue }
-            message.headerFields[name] = header.value
+    /// `User-Agent: swaggerctl/<version>`, on every request.
+    static let userAgent = "swaggerctl/\(SwaggerctlVersion.current)"
+
+    /// Sends `request` and reads its answer, as ``start(_:)`` does.
+    func send(_ request: OutgoingRequest) async throws(APIServiceError) -> APIResponse {
+        try await start(request).response()
+    }
+
+    /// Sends `request`, as every request of the service is sent, and reads its answer when it is awaited: the
+    /// `User-Agent` and the credential over the request's own headers, ``RetryPolicy``'s retries, each attempt
+    /// described under `--verbose`, a login or refresh answer's tokens learned as secrets, and every failure
+    /// classified as an ``APIServiceError``.
+    ///
+    /// Without `--verbose`, on the command's loop with the connection free, the request is written before this
+    /// returns, and its answer is read as it arrives: `api --paginate` asks for the next page before it shows this
+    /// one, so that the server prepares it meanwhile. Under `--verbose` it is sent when awaited, so that its
+    /// description comes after the last answer's.
+    ///
+    /// Every page is one of these: the headers are NIO's, as AsyncHTTPClient takes them, and the body is bytes, so
+    /// nothing is converted on the way. Going through OpenAPIRuntime's middlewares, a page's headers and body were
+    /// converted to and from HTTPTypes and a streamed body at each layer, a third of its instructions.
+    func start(_ request: consuming OutgoingRequest) -> PendingResponse {
+        guard let origin = lastOrigin.of(request.url) else {
+            return .failed(.contractViolation("\(request.url.absoluteString.prefix(200)) is not an http or https URL"))
         }
-        let recorder = ResponseRecorder(secrets: secretBook)
-        let response = try await exchange(
-            message, body: body, to: url, operation: .bearer,
-            outer: (accessToken.map { [HeaderMiddleware.token($0, as: use)] } ?? []) + [RetryingMiddleware()],
-            recorder: recorder, limit: Self.responseLimit, secrets: [accessToken])
-        return APIResponse(
-            url: url, status: response.status.code, reason: response.status.reasonPhrase,
-            headers: response.headerFields.map { HeaderField(name: $0.name.rawName, value: $0.value) },
-            body: recorder.body ?? Data())
+        if let body = request.body, body.count > Self.requestBodyLimit {
+            return .failed(.requestTooLarge(limit: Self.requestBodyLimit))
+        }
+        let proxy = proxies.proxy(for: origin)
+        secretBook.learn([request.credential?.token, proxy?.password])
+        if !request.secrets.isEmpty { secretBook.learn(request.secrets) }
+        // The request's own headers replace the defaults it was made with; swaggerctl's User-Agent and the token
+        // replace whatever the request says.
+        request.headers.replaceOrAdd(name: "User-Agent", value: Self.userAgent)
+        if let credential = request.credential {
+            request.headers.replaceOrAdd(name: credential.use.header, value: credential.use.value(credential.token))
+        }
+        let transport = transport(through: proxy, limit: request.limit)
+        let outgoing = Result {
+            try HTTPClient.Request(
+                url: request.url, method: request.method, headers: request.headers,
+                body: request.body.map { .bytes($0) })
+        }
+        let log = log.map { VerboseLog(log: $0, secrets: secretBook, proxy: proxy) }
+        // The first attempt starts now; a retry, after the wait the policy gives it, once the answer is awaited.
+        let first = log == nil ? try? transport.start(outgoing.get()) : nil
+        let sent = request
+        return PendingResponse(
+            answer: { () async throws(APIServiceError) -> APIResponse in
+                var first = first
+                let (answer, throttled) = try await reporting(origin, through: proxy, server: sent.server) {
+                    try await RetryPolicy.attempts(
+                        of: sent.method, retrying: sent.retries, sleep: { try await CommandLoop.sleep(for: $0) },
+                        head: \.head
+                    ) {
+                        try await attempt(
+                            sent, started: first.take(), outgoing, to: origin, through: transport, log: log)
+                    }
+                }
+                return APIResponse(
+                    url: sent.url, status: Int(answer.head.status.code), reason: answer.head.status.reasonPhrase,
+                    headers: answer.head.headers.map { HeaderField(name: $0.name, value: $0.value) },
+                    body: sent.method == .HEAD ? Data() : answer.body.withUnsafeReadableBytes { Data($0) },
+                    throttled: throttled)
+            },
+            abandon: { first.map(transport.abandon) })
+    }
+
+    /// One attempt at `request`: the exchange `started` with it, or a new one of `outgoing`. It is described
+    /// before and after under `--verbose`, and a login's or refresh's tokens are learned before anything of its
+    /// answer is shown.
+    private func attempt(
+        _ request: OutgoingRequest, started: HTTPClientTransport.Exchange?,
+        _ outgoing: Result<HTTPClient.Request, any Error>, to origin: ServerURL, through transport: HTTPClientTransport,
+        log: VerboseLog?
+    ) async throws -> ResponseCollector.Answer {
+        let start = log.map { log in
+            let target = origin.url.absoluteString + request.url.pathAndQuery
+            log.request(request.method, target, headers: request.headers, body: request.body)
+            return ContinuousClock.now
+        }
+        let answer = try await transport.collect(started ?? transport.start(outgoing.get()))
+        if let fields = request.tokenFields, (200..<300).contains(answer.head.status.code) {
+            secretBook.learnTokens(
+                in: answer.body.withUnsafeReadableBytes { Data($0) }, headers: answer.head.headers, described: fields)
+        }
+        if let log, let start { log.response(answer, after: ContinuousClock.now - start) }
+        return answer
     }
 }
 

@@ -1,23 +1,22 @@
 import AsyncHTTPClient
 import FoundationEssentials
-import HTTPTypes
 import NIOCore
 import NIOPosix
 import NIOSSL
-import OpenAPIRuntime
 import SwaggerModel
 import Synchronization
 
 /// Talks to the server: posts credentials, refreshes and revokes sessions, fetches the profile, and sends the
 /// person's own requests, telling its delegate while it waits.
 ///
-/// Each call runs on an AsyncHTTPClient that goes through the proxy the environment names for the server, and
-/// trusts the certificate authorities of ``TrustSettings``; its transport bounds each attempt from connecting to
-/// the answer's last byte. Middlewares add the `User-Agent` (and the bearer token where needed), describe the
-/// exchange for `--verbose` with every secret hidden, and keep the response for classification; every failure
-/// becomes an ``APIServiceError``. The profile and the person's idempotent requests are retried on 429, 502, 503
-/// and 504 with exponential backoff; nothing else is ever repeated. Redirects are not followed, so a token is
-/// never sent to a host it was not issued for.
+/// Every request goes out by one path, ``start(_:)``, on an AsyncHTTPClient that goes through the proxy the
+/// environment names for the server, and trusts the certificate authorities of ``TrustSettings``; its transport
+/// bounds each attempt from connecting to the answer's last byte. That path adds the `User-Agent` (and the token
+/// where needed), describes each attempt for `--verbose` with every secret hidden, and returns the answer as an
+/// ``APIResponse``, from which a failing status is classified; every failure becomes an ``APIServiceError``. The
+/// profile and the person's idempotent requests are retried on 429, 502, 503 and 504 with exponential backoff
+/// (``RetryPolicy``); nothing else is ever repeated. Redirects are not followed, so a token is never sent to a host
+/// it was not issued for.
 ///
 /// Call ``shutdown()`` when done.
 package struct APIService: Sendable {
@@ -25,14 +24,13 @@ package struct APIService: Sendable {
     let timeout: Duration
     let proxies: ProxySettings
     private var trust: TrustSettings
-    private let log: (@Sendable (String) -> Void)?
+    /// Receives each line of `--verbose`.
+    let log: (@Sendable (String) -> Void)?
     private let pool = ClientPool()
     private let deadlines: Deadlines<HTTPClient.Task<ResponseCollector.Answer>>
     let lastOrigin = LastOrigin()
     /// Shared by every request of the command, and by the copies that ``trusting(_:)`` makes.
     let secretBook = SecretBook()
-    /// Whether each exchange is described, for `--verbose`.
-    var describes: Bool { log != nil }
 
     /// A service that makes no connection until its first request.
     /// - Parameters:
@@ -94,64 +92,17 @@ package struct APIService: Sendable {
         await pool.shutdown()
     }
 
-    /// Sends a request (a step of a server's description, a discovery document, `swaggerctl api` under
-    /// `--verbose`) through `outer` (the token, the retries), then the verbose log and the `recorder`, innermost
-    /// last, and classifies what goes wrong.
-    /// - Parameter limit: The most of the answer's body that is read (``ResponseCollector``).
-    /// - Returns: The response; its body is in `recorder`.
-    func exchange(
-        _ request: HTTPRequest, body: Data?, to url: URL, operation: Operation, outer: [any ClientMiddleware] = [],
-        recorder: ResponseRecorder, limit: Int = ResponseCollector.defaultLimit, secrets: [String?],
-        server: ServerURL? = nil
-    ) async throws(APIServiceError) -> HTTPResponse {
-        guard let origin = ServerURL(originOf: url) else {
-            throw .contractViolation("\(url.absoluteString.prefix(200)) is not an http or https URL")
-        }
-        let proxy = proxies.proxy(for: origin)
-        let transport = transport(through: proxy, limit: limit)
-        secretBook.learn(secrets + [proxy?.password])
-        let chain = middlewares(outer: outer, recorder: recorder, proxy: proxy)
-        var request = request
-        request.path = url.pathAndQuery
-        let sent = request
-        return try await reporting(
-            origin, through: proxy, operation: operation, body: { recorder.body }, server: server
-        ) {
-            var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = {
-                try await transport.send($0, body: $1, baseURL: $2, operationID: "raw")
-            }
-            for middleware in chain.reversed() {
-                let inner = next
-                next = { try await middleware.intercept($0, body: $1, baseURL: $2, operationID: "raw", next: inner) }
-            }
-            return try await next(sent, body.map { HTTPBody($0) }, origin.url).0
-        }
-    }
-
-    /// `User-Agent`, then `outer`, the verbose log and the `recorder`, outermost first.
-    private func middlewares(
-        outer: [any ClientMiddleware], recorder: ResponseRecorder, proxy: ProxySettings.Proxy?
-    ) -> [any ClientMiddleware] {
-        var middlewares: [any ClientMiddleware] = [HeaderMiddleware.userAgent] + outer
-        if let log {
-            middlewares.append(VerboseLogMiddleware(log: log, secrets: secretBook, proxy: proxy))
-        }
-        middlewares.append(recorder)
-        return middlewares
-    }
-
     /// The transport through `proxy`, which reads at most `limit` bytes of an answer's body.
     func transport(through proxy: ProxySettings.Proxy?, limit: Int) -> HTTPClientTransport {
         HTTPClientTransport(
             client: pool.client(through: proxy, timeout: timeout, trust: trust), deadlines: deadlines, limit: limit)
     }
 
-    /// Runs `call` to `origin` between the delegate's waiting on and off, classifying what it throws (with the
-    /// answer's `body`, where one was kept), and refining an untrusted certificate into its reason with a second
-    /// handshake. `server` is the session's, when the request goes elsewhere on its behalf.
+    /// Runs `call` to `origin` between the delegate's waiting on and off, classifying what it throws, and refining
+    /// an untrusted certificate into its reason with a second handshake. `server` is the session's, when the
+    /// request goes elsewhere on its behalf.
     func reporting<Output: Sendable>(
-        _ origin: ServerURL, through proxy: ProxySettings.Proxy?, operation: Operation, body: () -> Data?,
-        server: ServerURL? = nil, _ call: () async throws -> Output
+        _ origin: ServerURL, through proxy: ProxySettings.Proxy?, server: ServerURL?, _ call: () async throws -> Output
     ) async throws(APIServiceError) -> Output {
         delegate?.apiService(self, isWaiting: true)
         // Waiting ends before the outcome is reported, so a spinner is gone before anything is shown.
@@ -160,8 +111,7 @@ package struct APIService: Sendable {
             return try await call()
         } catch {
             // A server may quote what it was sent, the password included, in the words an error line shows.
-            let classified = Self.classify(error, operation: operation, body: body())
-            var failure = secretBook.scrub(classified)
+            var failure = secretBook.scrub(Self.classify(error))
             if let proxy { failure = Self.atProxy(failure, proxy) }
             if case .tls = failure {
                 // A trust store that cannot be loaded fails every handshake before it starts; say which one.

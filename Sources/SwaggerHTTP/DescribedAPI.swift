@@ -1,11 +1,9 @@
 import FoundationEssentials
-import HTTPTypes
-import OpenAPIRuntime
+import NIOHTTP1
 import SwaggerModel
 
-/// A server's requests as its ``ServerDescription`` says them, sent through
-/// ``APIService/exchange(_:body:to:operation:outer:recorder:limit:secrets:server:)``: the one sender of every
-/// server's login, refresh, revocation and profile.
+/// A server's requests as its ``ServerDescription`` says them, sent by ``APIService/send(_:)``: the one sender of
+/// every server's login, refresh, revocation and profile.
 struct DescribedAPI {
     let description: ServerDescription
 
@@ -74,14 +72,13 @@ struct DescribedAPI {
         let use = description.token
         switch step.shape {
         case .json(let field):
-            let recorder = ResponseRecorder(secrets: service.secretBook)
             let body = JSONValue.object([field: credentials.refreshToken.map(JSONValue.string) ?? .null])
-            let response = try await service.exchange(
-                APIService.request(.post, contentType: "application/json"), body: Data(body.compactJSON.utf8),
-                to: step.url, operation: .bearer,
-                outer: credentials.accessToken.map { [HeaderMiddleware.token($0, as: use)] } ?? [],
-                recorder: recorder, secrets: secrets, server: revocation.server)
-            try APIService.requireSuccess(response, recorder, .bearer, also: step.revoked + step.gone)
+            let response = try await service.send(
+                OutgoingRequest(
+                    .POST, step.url, headers: ["Content-Type": "application/json"], body: Data(body.compactJSON.utf8),
+                    credential: credentials.accessToken.map { Credential(token: $0, use: use) }, secrets: secrets,
+                    server: revocation.server))
+            try service.requireSuccess(response, .bearer, also: step.revoked + step.gone)
         case .bearer(let method):
             // Each token as the bearer of a request of its own, the refresh token first, as RFC 7009 orders it: it is
             // the one that could mint more. A server that takes only access tokens there (Litestar's documented
@@ -89,16 +86,15 @@ struct DescribedAPI {
             // revoked, and only the access token's refusal is a failure.
             var refused: APIServiceError?
             for token in [credentials.refreshToken, credentials.accessToken].compactMap({ $0 }) {
-                let recorder = ResponseRecorder(secrets: service.secretBook)
-                let response = try await service.exchange(
-                    APIService.request(HTTPRequest.Method(method) ?? .post), body: nil, to: step.url,
-                    operation: .revocation, outer: [HeaderMiddleware.token(token, as: use)], recorder: recorder,
-                    secrets: secrets, server: revocation.server)
+                let response = try await service.send(
+                    OutgoingRequest(
+                        HTTPMethod(rawValue: method), step.url, credential: Credential(token: token, use: use),
+                        secrets: secrets, server: revocation.server))
                 do throws(APIServiceError) {
-                    try APIService.requireSuccess(response, recorder, .revocation, also: step.revoked + step.gone)
+                    try service.requireSuccess(response, .revocation, also: step.revoked + step.gone)
                     refused = nil
                 } catch {
-                    guard token == credentials.refreshToken, (400..<500).contains(response.status.code) else {
+                    guard token == credentials.refreshToken, (400..<500).contains(response.status) else {
                         throw error
                     }
                     refused = error
@@ -110,28 +106,28 @@ struct DescribedAPI {
             // access tokens alive until they expire.
             let tokens = [(credentials.refreshToken, "refresh_token"), (credentials.accessToken, "access_token")]
             for case (let token?, let hint) in tokens {
-                var request = APIService.request(.post, contentType: "application/x-www-form-urlencoded")
+                var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
                 var fields = [("token", token), ("token_type_hint", hint)]
                 let secret = credentials.clientSecret
                 switch step.clientAuthentication ?? (secret == nil ? .none : .basic) {
                 case .none:
                     fields += clientFields(nil, scope: false)
                 case .basic:
-                    request.headerFields[.authorization] = basic(secret)
+                    if let basic = basic(secret) { headers.add(name: "Authorization", value: basic) }
                     if secret == nil { fields += clientFields(nil, scope: false) }
                 case .post:
                     fields += clientFields(nil, scope: false)
                     if let secret { fields.append(("client_secret", secret)) }
                 case .bearer:
                     if let access = credentials.accessToken {
-                        request.headerFields[.authorization] = TokenUse.bearer.value(access)
+                        headers.add(name: "Authorization", value: TokenUse.bearer.value(access))
                     }
                 }
-                let recorder = ResponseRecorder(secrets: service.secretBook)
-                let response = try await service.exchange(
-                    request, body: Data(FormEncoding.encode(fields).utf8), to: step.url, operation: .revocation,
-                    recorder: recorder, secrets: secrets, server: revocation.server)
-                try APIService.requireSuccess(response, recorder, .revocation, also: step.revoked + step.gone)
+                let response = try await service.send(
+                    OutgoingRequest(
+                        .POST, step.url, headers: headers, body: Data(FormEncoding.encode(fields).utf8),
+                        secrets: secrets, server: revocation.server))
+                try service.requireSuccess(response, .revocation, also: step.revoked + step.gone)
             }
         }
     }
@@ -141,18 +137,14 @@ struct DescribedAPI {
     /// a JSON object is ``APIServiceError/notAProfile(_:)``.
     func profile(_ request: ProfileRequest, through service: APIService) async throws(APIServiceError) -> Profile {
         let step = description.profile
-        let recorder = ResponseRecorder(secrets: service.secretBook)
-        var message = APIService.request(.get)
-        message.headerFields[.accept] = "application/json"
-        let response = try await service.exchange(
-            message, body: nil, to: step.url, operation: .profile,
-            outer: [HeaderMiddleware.token(request.accessToken, as: description.token), RetryingMiddleware()],
-            recorder: recorder, secrets: [request.accessToken], server: request.server)
-        try APIService.requireSuccess(response, recorder, .profile)
+        let response = try await service.send(
+            OutgoingRequest(
+                .GET, step.url, headers: ["Accept": "application/json"],
+                credential: Credential(token: request.accessToken, use: description.token), retries: true,
+                server: request.server))
+        try service.requireSuccess(response, .profile)
         return try service.reading { () throws(APIServiceError) in
-            try Profile(
-                answer: recorder.body ?? Data(), contentType: response.headerFields[.contentType],
-                unwrapping: step.unwrap)
+            try Profile(answer: response.body, contentType: response.header("Content-Type"), unwrapping: step.unwrap)
         }
     }
 
@@ -191,30 +183,23 @@ struct DescribedAPI {
         operation: APIService.Operation, refusals: [Int], secrets: [String?], server: ServerURL,
         through service: APIService
     ) async throws(APIServiceError) -> TokenGrant {
-        var request: HTTPRequest
-        var data: Data?
-        var outer: [any ClientMiddleware] = []
+        var request = OutgoingRequest(.POST, url, secrets: secrets, tokenFields: answer, server: server)
         switch body {
         case .json(let members, let nesting):
-            request = APIService.request(.post, contentType: "application/json")
-            data = Data((nesting ? JSONValue.nesting(members) : JSONValue.object(members)).compactJSON.utf8)
+            request.headers = ["Content-Type": "application/json", "Accept": "application/json"]
+            request.body = Data((nesting ? JSONValue.nesting(members) : JSONValue.object(members)).compactJSON.utf8)
         case .form(let fields):
-            request = APIService.request(.post, contentType: "application/x-www-form-urlencoded")
-            request.headerFields[.authorization] = basic(clientSecret)
-            data = Data(FormEncoding.encode(fields).utf8)
+            request.headers = APIService.form(description, clientSecret: clientSecret)
+            request.body = Data(FormEncoding.encode(fields).utf8)
         case .bearer(let token, let use):
-            request = APIService.request(.post)
-            outer = [HeaderMiddleware.token(token, as: use)]
+            request.headers = ["Accept": "application/json"]
+            request.credential = Credential(token: token, use: use)
         }
-        request.headerFields[.accept] = "application/json"
-        let recorder = ResponseRecorder(secrets: service.secretBook, tokenFields: answer)
-        let response = try await service.exchange(
-            request, body: data, to: url, operation: operation, outer: outer, recorder: recorder, secrets: secrets,
-            server: server)
-        try APIService.requireSuccess(response, recorder, operation, refusals: refusals)
+        let response = try await service.send(request)
+        try service.requireSuccess(response, operation, refusals: refusals)
         return try service.reading { () throws(APIServiceError) in
             try TokenAnswer.grant(
-                from: recorder.body, contentType: response.headerFields[.contentType], fields: answer,
+                from: response.body, contentType: response.header("Content-Type"), fields: answer,
                 operation: operation == .login ? "login" : "refresh")
         }
     }
@@ -253,20 +238,14 @@ extension APIService {
         return "Basic " + Data(pair.utf8).base64EncodedString()
     }
 
-    static func request(_ method: HTTPRequest.Method, contentType: String? = nil) -> HTTPRequest {
-        var request = HTTPRequest(method: method, scheme: nil, authority: nil, path: "/")
-        if let contentType { request.headerFields[.contentType] = contentType }
-        return request
-    }
-
-    /// Throws the error for a response that is not a success, nor one of the statuses `also` that a description
-    /// counts as one (a revocation's "revoked" and "gone"); `refusals` are the statuses a login's document declares
-    /// for refused credentials.
-    static func requireSuccess(
-        _ response: HTTPResponse, _ recorder: ResponseRecorder, _ operation: Operation, refusals: [Int] = [],
-        also: [Int] = []
-    ) throws(APIServiceError) {
-        guard !(200..<300).contains(response.status.code), !also.contains(response.status.code) else { return }
-        throw recorder.failure(operation, refusals: refusals)
+    /// A form's headers for a token endpoint: its content type, the client's secret by HTTP Basic where it has one,
+    /// and JSON as the answer.
+    static func form(_ description: ServerDescription, clientSecret: String?) -> HTTPHeaders {
+        var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
+        if let basic = basic(description, clientSecret: clientSecret) {
+            headers.add(name: "Authorization", value: basic)
+        }
+        headers.add(name: "Accept", value: "application/json")
+        return headers
     }
 }

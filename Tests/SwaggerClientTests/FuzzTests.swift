@@ -112,7 +112,8 @@ struct FuzzTests {
             let message = APIService.serverMessage(json: body).map(TerminalText.quoted)
             #expect((message?.count ?? 0) <= TerminalText.serverTextLimit + "\"…\"".count)
             for status in [400, 401, 403, 404, 429, 503] {
-                let error = APIService.failure(status: status, operation: .login, headers: [:], body: body)
+                let response = APIResponse(url: server.url, status: status, reason: "", headers: [], body: body)
+                let error = APIService.failure(response, operation: .login)
                 for preset in ["original", "identity", "fastapi-users"] {
                     let description = Fixtures.described(["preset": .string(preset)], under: server)
                     let line = TerminalText.escaped(

@@ -1,27 +1,19 @@
 import NIOCore
 import NIOEmbedded
-import Synchronization
 import Testing
 
 @testable import SwaggerHTTP
 
 @Suite("Deadlines: one timer for a service's requests, on a clock the test moves")
 struct DeadlinesTests {
-    /// What the deadlines expired, in order.
-    final class Expired: Sendable {
-        private let names = Mutex<[String]>([])
-        var all: [String] { names.withLock { $0 } }
-        func add(_ name: String) { names.withLock { $0.append(name) } }
-    }
-
-    static func deadlines(on loop: EmbeddedEventLoop, _ expired: Expired) -> Deadlines<String> {
+    static func deadlines(on loop: EmbeddedEventLoop, _ expired: Lines) -> Deadlines<String> {
         Deadlines(timeout: .seconds(30), on: loop) { expired.add($0) }
     }
 
     @Test("a request is expired at its deadline, not a nanosecond before")
     func atItsDeadline() {
         let loop = EmbeddedEventLoop()
-        let expired = Expired()
+        let expired = Lines()
         let deadlines = Self.deadlines(on: loop, expired)
         _ = deadlines.watch("a")
         loop.advanceTime(by: .seconds(30) - .nanoseconds(1))
@@ -33,7 +25,7 @@ struct DeadlinesTests {
     @Test("a request that ended is never expired; the timer its deadline set is set again for the next")
     func endedInTime() {
         let loop = EmbeddedEventLoop()
-        let expired = Expired()
+        let expired = Lines()
         let deadlines = Self.deadlines(on: loop, expired)
         deadlines.release(deadlines.watch("a"))
         loop.advanceTime(by: .seconds(10))
@@ -54,7 +46,7 @@ struct DeadlinesTests {
     @Test("requests that all end in time, as the pages of a long --paginate do, are never expired")
     func manyInTime() {
         let loop = EmbeddedEventLoop()
-        let expired = Expired()
+        let expired = Lines()
         let deadlines = Self.deadlines(on: loop, expired)
         var previous: Deadlines<String>.Ticket?
         // Two at a time, as the next page is asked for before this one is read: 2,000 pages over 200 seconds.

@@ -15,7 +15,7 @@ struct ProxyFailureTests {
     @Test("a 407, to a CONNECT or to a plain http request, is the proxy asking for credentials")
     func authenticationRequired() throws {
         let proxy = try Self.proxy()
-        let tunnel = APIService.classify(HTTPClientError.proxyAuthenticationRequired, operation: .login)
+        let tunnel = APIService.classify(HTTPClientError.proxyAuthenticationRequired)
         let plain = APIServiceError.requestRejected(status: 407, message: "Proxy Authentication Required")
         for failure in [tunnel, plain] {
             #expect(
@@ -31,7 +31,7 @@ struct ProxyFailureTests {
         #expect(
             APIService.atProxy(.unreachable("connection refused"), proxy)
                 == .proxyFailed(proxy: shown, .unreachable("connection refused")))
-        let tunnel = APIService.classify(HTTPClientError.invalidProxyResponse, operation: .login)
+        let tunnel = APIService.classify(HTTPClientError.invalidProxyResponse)
         #expect(APIService.atProxy(tunnel, proxy) == .proxyFailed(proxy: shown, .refused))
         #expect(APIService.atProxy(.tokenRejected(challenge: nil), proxy) == .tokenRejected(challenge: nil))
     }

@@ -133,16 +133,4 @@ extension HeaderField {
         }
         self.init(name: name, value: value)
     }
-
-    private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
-
-    /// RFC 9110's `tchar`, the characters of a method or header name.
-    static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default: tokenSymbols.contains(byte)
-        }
-    }
 }

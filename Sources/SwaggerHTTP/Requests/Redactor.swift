@@ -1,5 +1,5 @@
 import FoundationEssentials
-import HTTPTypes
+import NIOHTTP1
 import SwaggerModel
 import Synchronization
 
@@ -14,8 +14,8 @@ import Synchronization
 struct Redactor: Sendable {
     static let mask = "[redacted]"
 
-    /// Headers that carry credentials or sessions, whatever their names say.
-    static let headers: Set<HTTPField.Name> = [.authorization, .proxyAuthorization, .cookie, .setCookie]
+    /// Headers that carry credentials or sessions, whatever their names say, in lower case.
+    static let headers: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
 
     /// Names that carry credentials, compared without case, `_` or `-`: the usual ones, SimpleJWT's `access`
     /// and `refresh`, and session ids.
@@ -54,7 +54,7 @@ struct Redactor: Sendable {
     /// Learns the tokens of a login or refresh answer before it is shown: the members that the server's
     /// description names (`fields`), every string anywhere in it that could be a token, and the values of
     /// credential headers.
-    mutating func learnTokens(in body: Data, headers fields: HTTPFields, described: TokenFields?) {
+    mutating func learnTokens(in body: Data, headers fields: HTTPHeaders, described: TokenFields?) {
         var found: [String?] = fields.filter { Self.isSecret(header: $0.name) }.map(\.value)
         if let answer = try? JSONDecoder().decode(JSONValue.self, from: body) {
             if let described {
@@ -71,13 +71,13 @@ struct Redactor: Sendable {
     }
 
     /// Whether a header's value is hidden whole.
-    static func isSecret(header name: HTTPField.Name) -> Bool {
-        headers.contains(name) || isSecret(name.canonicalName)
+    static func isSecret(header name: String) -> Bool {
+        headers.contains(name.lowercased()) || isSecret(name)
     }
 
-    /// A header as `--verbose` shows it.
-    func header(_ field: HTTPField) -> String {
-        Self.isSecret(header: field.name) ? Self.mask : scrub(field.value)
+    /// A header's value as `--verbose` shows it.
+    func header(_ name: String, _ value: String) -> String {
+        Self.isSecret(header: name) ? Self.mask : scrub(value)
     }
 
     /// A body as text on one line: JSON with its credential members hidden, form fields likewise, anything
@@ -201,7 +201,7 @@ final class SecretBook: Sendable {
         known.withLock { $0.learn(secrets) }
     }
 
-    func learnTokens(in body: Data, headers: HTTPFields, described: TokenFields?) {
+    func learnTokens(in body: Data, headers: HTTPHeaders, described: TokenFields?) {
         known.withLock { $0.learnTokens(in: body, headers: headers, described: described) }
     }
 
