@@ -35,9 +35,9 @@ extension SwaggerCtl {
             commandName: "api",
             abstract: "Send an authenticated request to the server, and print the response.",
             discussion: """
-                OPERATION is an operationId or 'METHOD /path/{name}' of the server's document (`swaggerctl \
-                operations` lists them): its fields are checked, before anything is sent, and go where the \
-                document puts them. A PATH is sent as it is. As in gh api, -f sends text and -F types it.
+                OPERATION is an operationId or 'METHOD /path/{name}' of the server's document (see \
+                operations): its fields are checked first and go where it puts them. A PATH is sent as it \
+                is. As in gh api, -f sends text and -F types it.
                 Exit status: 0 for 2xx, 4 for 401, 1 for another 4xx, 5 for 5xx, 64 for a field refused. \
                 --keyring, --ca-cert and -v work as in every command (--help-hidden).
 
@@ -92,11 +92,8 @@ extension SwaggerCtl {
         @Option(help: ArgumentHelp("With --paginate, the most pages to fetch.", valueName: "count"))
         var maxPages: Int?
 
-        @Option(
-            help: ArgumentHelp(
-                "With --paginate, pages fetched at once where the list names them ahead (at most 16).",
-                valueName: "count"))
-        var parallel = 1
+        @Option(help: ArgumentHelp("With --paginate, up to this many pages at once.", valueName: "count"))
+        var parallel: Int?
 
         @Flag(
             name: [.customShort("i"), .long],
@@ -148,8 +145,10 @@ extension SwaggerCtl {
             if jq != nil, silent { throw ValidationError("--jq prints what --silent would hide; give one of them.") }
             if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1.") }
             if maxPages != nil, !paginate { throw ValidationError("--max-pages is for --paginate.") }
-            if !(1...16).contains(parallel) { throw ValidationError("--parallel takes 1 to 16 pages at once.") }
-            if parallel > 1, !paginate { throw ValidationError("--parallel is for --paginate.") }
+            if let parallel, !(1...16).contains(parallel) {
+                throw ValidationError("--parallel takes 1 to 16 pages at once.")
+            }
+            if parallel != nil, !paginate { throw ValidationError("--parallel is for --paginate.") }
             if paginate, let method, method.uppercased() != "GET" {
                 throw ValidationError("--paginate follows pages with GET; it cannot be used with -X \(method).")
             }
@@ -212,7 +211,7 @@ extension SwaggerCtl {
                                 account: session.account, input: input))
                         return nil
                     }
-                    let paging = paginate ? SessionController.Paging(limit: maxPages, parallel: parallel) : nil
+                    let paging = paginate ? SessionController.Paging(limit: maxPages, parallel: parallel ?? 1) : nil
                     return try await controller.send(request, with: selection, paging: paging, elsewhere: location) {
                         (response) throws(SwaggerError) in try pages.receive(response)
                     }
