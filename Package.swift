@@ -96,6 +96,12 @@ let package = Package(
             dependencies: ["SwaggerModel", "SessionMachine", "SwaggerHTTP", "CJQ"],
             swiftSettings: essentialsOnly
         ),
+        // OpenAPI documents read: JSON or YAML, their operations, and the checks of a request against them.
+        .target(
+            name: "SwaggerDocuments",
+            dependencies: ["SwaggerModel", "SwaggerOutput", "CYAML"],
+            swiftSettings: essentialsOnly
+        ),
         .target(
             name: "SwaggerClient",
             dependencies: [
@@ -104,8 +110,7 @@ let package = Package(
                 "SessionStorage",
                 "SwaggerHTTP",
                 "SwaggerOutput",
-                // OpenAPI documents in YAML, for discovery.
-                "CYAML",
+                "SwaggerDocuments",
             ],
             swiftSettings: essentialsOnly
         ),
@@ -118,6 +123,7 @@ let package = Package(
                 "SessionStorage",
                 "SwaggerHTTP",
                 "SwaggerOutput",
+                "SwaggerDocuments",
                 "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -183,6 +189,7 @@ let package = Package(
                 "SessionStorage",
                 "SwaggerHTTP",
                 "SwaggerOutput",
+                "SwaggerDocuments",
                 "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import SwaggerClient
+@testable import SwaggerDocuments
 
 @Suite("Discovery: reading an OAuth 2 server's documents")
 struct DiscoveryTests {

@@ -7,6 +7,7 @@ import Testing
 
 @testable import SessionStorage
 @testable import SwaggerClient
+@testable import SwaggerDocuments
 @testable import SwaggerHTTP
 @testable import SwaggerModel
 

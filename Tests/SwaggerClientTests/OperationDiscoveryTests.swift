@@ -3,6 +3,7 @@ import SwaggerModel
 import Testing
 
 @testable import SwaggerClient
+@testable import SwaggerDocuments
 
 @Suite("Discovery: a server's login, refresh, logout and profile from its OpenAPI document's operations")
 struct OperationDiscoveryTests {

@@ -4,6 +4,8 @@ import SwaggerHTTP
 import SwaggerModel
 import Testing
 
+@testable import SwaggerDocuments
+
 /// Operations by name: what is read from OpenAPI 3.0, 3.1 and Swagger 2.0 documents, how each field is placed, and
 /// what is refused before anything is sent.
 @Suite("Operations of a document: reading, placing and checking fields")

@@ -5,6 +5,8 @@ import SwaggerModel
 import TestSupport
 import Testing
 
+@testable import SwaggerDocuments
+
 /// The origin rule, without I/O: every URL a request of `api` goes to with the token is on the session's origin,
 /// whoever wrote it: the person, a document (its path keys and base), a value put into a path, a redirect or a page.
 @Suite("The origin rule: the token goes only to the session's origin")

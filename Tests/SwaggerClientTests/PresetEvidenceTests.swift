@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import SwaggerClient
+@testable import SwaggerDocuments
 
 /// No server is taken for a family without evidence: its document's operations, or what its endpoints answer to a
 /// `GET` without credentials; and the `original` preset is checked against the demo server's own document, so that

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SwaggerDocuments
 import SwaggerModel
 
 /// What the shell's completion offers from one server's document, kept as lines that are read without decoding

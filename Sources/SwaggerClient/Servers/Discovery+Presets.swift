@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SwaggerDocuments
 import SwaggerModel
 
 extension Discovery {

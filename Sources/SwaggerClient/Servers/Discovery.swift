@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SessionMachine
+import SwaggerDocuments
 import SwaggerModel
 
 /// Finding how to talk to a server from the documents it publishes: its OpenID Connect configuration, its RFC 8414
@@ -200,7 +201,7 @@ package enum Discovery {
         guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: data) else { return nil }
         func endpoint(_ name: String) -> URL? {
             guard case .string(let text)? = members[name] else { return nil }
-            return resolve(text, against: url)
+            return APIDocument.resolve(text, against: url)
         }
         func strings(_ name: String) -> [String]? {
             guard case .array(let values)? = members[name] else { return nil }
@@ -227,7 +228,7 @@ package enum Discovery {
         guard case .object(let document)? = DocumentText.value(of: data) else { return nil }
         var base = url
         if case .array(let servers)? = document["servers"], case .object(let first)? = servers.first,
-            case .string(let server)? = first["url"], let resolved = resolve(server, against: url)
+            case .string(let server)? = first["url"], let resolved = APIDocument.resolve(server, against: url)
         {
             // A server URL names a folder: "token" under "https://host/api" is "https://host/api/token".
             base = resolved.absoluteString.hasSuffix("/") ? resolved : resolved.appending(path: "")
@@ -253,7 +254,7 @@ package enum Discovery {
         }
         func address(_ member: String, of flow: [String: JSONValue]?) -> URL? {
             guard case .string(let text)? = flow?[member] else { return nil }
-            return resolve(text, against: base)
+            return APIDocument.resolve(text, against: base)
         }
         // A browser login's endpoints, from an authorization code flow.
         let code = flow("authorizationCode", swagger2: "accessCode")
@@ -274,7 +275,7 @@ package enum Discovery {
     /// `url`, the address it came from.
     package static func serviceDescriptions(link: String?, at url: URL) -> [URL] {
         guard let link, let target = LinkHeader.target(of: "service-desc", in: link) else { return [] }
-        return resolve(target, against: url).map { [$0] } ?? []
+        return APIDocument.resolve(target, against: url).map { [$0] } ?? []
     }
 
     /// The documents an API catalog names (RFC 9727's `/.well-known/api-catalog`, a linkset of RFC 9264): every
@@ -287,7 +288,7 @@ package enum Discovery {
         for case .object(let entry) in entries.prefix(100) {
             guard case .array(let links)? = entry["service-desc"] else { continue }
             for case .object(let link) in links.prefix(10) {
-                if case .string(let href)? = link["href"], let target = resolve(href, against: url) {
+                if case .string(let href)? = link["href"], let target = APIDocument.resolve(href, against: url) {
                     found.append(target)
                 }
             }
@@ -295,25 +296,8 @@ package enum Discovery {
         return unique(found)
     }
 
-    /// An http or https URL from `text`, read against `base` when relative.
-    static func resolve(_ text: String, against base: URL) -> URL? {
-        guard let url = URL(string: text, relativeTo: base)?.absoluteURL,
-            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
-        else { return nil }
-        return url
-    }
-
     static func unique(_ urls: [URL]) -> [URL] {
         var seen: Set<String> = []
         return urls.filter { seen.insert($0.absoluteString).inserted }
-    }
-}
-
-/// A document that may be JSON or YAML, as OpenAPI documents are.
-enum DocumentText {
-    /// The document as a value: JSON first, then YAML, of which JSON is a subset but that is slower to read.
-    static func value(of data: Data) -> JSONValue? {
-        if let value = try? JSONDecoder().decode(JSONValue.self, from: data) { return value }
-        return YAMLDocument.value(of: data)
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SessionStorage
+import SwaggerDocuments
 import SwaggerHTTP
 import SwaggerModel
 

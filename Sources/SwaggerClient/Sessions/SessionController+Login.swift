@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SessionMachine
 import SessionStorage
+import SwaggerDocuments
 import SwaggerHTTP
 import SwaggerModel
 
@@ -206,7 +207,7 @@ extension SessionController {
         let asked = exploration.metadata.count + exploration.openAPI.count
         var suggestion: URL?
         if let answer = try? await service.probe(server.url), (300..<400).contains(answer.status),
-            let location = answer.location, let target = Discovery.resolve(location, against: server.url),
+            let location = answer.location, let target = APIDocument.resolve(location, against: server.url),
             let named = try? ServerURL(target.absoluteString), named != server
         {
             suggestion = named.url

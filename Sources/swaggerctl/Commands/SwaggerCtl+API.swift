@@ -3,6 +3,7 @@ import FoundationEssentials
 import SessionMachine
 import SessionStorage
 import SwaggerClient
+import SwaggerDocuments
 import SwaggerHTTP
 import SwaggerModel
 import SwaggerOutput

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import SwaggerClient
+import SwaggerDocuments
 import SwaggerModel
 import SwaggerOutput
 

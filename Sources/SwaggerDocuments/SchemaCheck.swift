@@ -9,7 +9,7 @@ package struct SchemaCheck: Sendable {
     let schemas: [String: Schema]
 
     /// How deep a value is checked, and how many `$ref`s are followed in a row: schemas may refer to themselves.
-    static let depthLimit = 64
+    package static let depthLimit = 64
 
     package init(schemas: [String: Schema]) {
         self.schemas = schemas
@@ -30,7 +30,7 @@ package struct SchemaCheck: Sendable {
     }
 
     /// `schema` with its `$ref`s followed: the named schema, or one that takes anything when there is none.
-    func resolved(_ schema: Schema) -> Schema {
+    package func resolved(_ schema: Schema) -> Schema {
         var schema = schema
         for _ in 0..<Self.depthLimit {
             guard let name = schema.ref else { return schema }

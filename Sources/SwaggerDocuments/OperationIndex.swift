@@ -98,7 +98,7 @@ package struct APIOperation: Sendable, Hashable, Codable {
     }
 
     /// Why it is not sent: its path would take the token elsewhere.
-    func leavesOrigin(_ server: ServerURL) -> SwaggerError {
+    package func leavesOrigin(_ server: ServerURL) -> SwaggerError {
         let origin = ServerURL(originOf: server.url)?.string ?? server.string
         return SwaggerError(
             .usage,

@@ -36,7 +36,7 @@ extension OperationIndex {
         /// Where a `$ref` names a schema: OpenAPI 3's and Swagger 2's.
         static let schemaPrefixes = ["#/components/schemas/", "#/definitions/"]
         /// How deep a schema is read: the document's own nesting is bounded, and a named schema is read once.
-        static let depthLimit = 64
+        package static let depthLimit = 64
 
         var isSwagger2: Bool { document.root["swagger"] != nil }
 
