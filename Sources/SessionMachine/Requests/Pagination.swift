@@ -122,14 +122,13 @@ package struct Pagination: Sendable {
 
     /// A page arrived, successfully, from `url`, the URL it was asked for at.
     package mutating func received(_ page: APIResponse, from url: URL) -> Next {
-        let guessed = early.take()
-        let next = decide(page, from: url, guessed: guessed)
-        // A page asked for early that is not the one decided was never fetched: it is given up.
-        if let guessed, next != .fetch(guessed) { fetched.remove(guessed.absoluteString) }
-        return next
+        // The page asked for early is decided again with the rest: when it is the next one it passes the same
+        // tests and is counted again, and any other was never fetched.
+        if let guessed = early.take() { fetched.remove(guessed.absoluteString) }
+        return decide(page, from: url)
     }
 
-    private mutating func decide(_ page: APIResponse, from url: URL, guessed: URL?) -> Next {
+    private mutating func decide(_ page: APIResponse, from url: URL) -> Next {
         // Read once, for its structure: the members found, the list found and counted, without a copy of each item.
         let outline = JSONText.outline(of: page.body)
         if let outline, let list = outline.list, outline.count > 0 {
@@ -163,12 +162,9 @@ package struct Pagination: Sendable {
         case .unnamedPage(let member): return .unnamedPage(member: member)
         case .next(let found): next = found
         }
-        if guessed != next {
-            if let guessed { fetched.remove(guessed.absoluteString) }
-            let verdict = verdict(on: next)
-            guard case .fetch = verdict else { return verdict }
-            fetched.insert(next.absoluteString)
-        }
+        let verdict = verdict(on: next)
+        guard case .fetch = verdict else { return verdict }
+        fetched.insert(next.absoluteString)
         // The next page is the first of those that can be named ahead: the rest follow it.
         if let plan = style?.plan(from: read, paging: paging),
             Self.setting(plan.template, plan.parameter, to: String(plan.next)) == next
