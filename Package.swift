@@ -89,8 +89,7 @@ let package = Package(
             ],
             swiftSettings: essentialsOnly
         ),
-        // The controller that runs the coordinators over the storage and the API service, the configuration,
-        // server discovery, and everything a command prints.
+        // What a command prints: responses as bodies, tables and jq's output, profiles as detail rows.
         .target(
             name: "SwaggerOutput",
             dependencies: ["SwaggerModel", "SessionMachine", "SwaggerHTTP", "CJQ"],
@@ -99,9 +98,19 @@ let package = Package(
         // OpenAPI documents read: JSON or YAML, their operations, and the checks of a request against them.
         .target(
             name: "SwaggerDocuments",
-            dependencies: ["SwaggerModel", "SwaggerOutput", "CYAML"],
+            dependencies: ["SwaggerModel", "CYAML"],
             swiftSettings: essentialsOnly
         ),
+        // How to talk to a server, decided: the plan for a login or `server set`, discovery's reading of what a
+        // server publishes and its choice among a document's operations, the flags and files that describe a
+        // server. No I/O; the controller fetches what a plan names.
+        .target(
+            name: "SwaggerServers",
+            dependencies: ["SwaggerModel", "SessionMachine", "SwaggerDocuments"],
+            swiftSettings: essentialsOnly
+        ),
+        // The controller that runs the coordinators over the storage and the API service, fetches what a server
+        // plan names, and the configuration.
         .target(
             name: "SwaggerClient",
             dependencies: [
@@ -111,6 +120,7 @@ let package = Package(
                 "SwaggerHTTP",
                 "SwaggerOutput",
                 "SwaggerDocuments",
+                "SwaggerServers",
             ],
             swiftSettings: essentialsOnly
         ),
@@ -124,6 +134,7 @@ let package = Package(
                 "SwaggerHTTP",
                 "SwaggerOutput",
                 "SwaggerDocuments",
+                "SwaggerServers",
                 "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -190,9 +201,14 @@ let package = Package(
                 "SwaggerHTTP",
                 "SwaggerOutput",
                 "SwaggerDocuments",
+                "SwaggerServers",
                 "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "SwaggerServersTests",
+            dependencies: ["SwaggerServers", "SwaggerDocuments", "SessionMachine", "SwaggerModel", "TestSupport"]
         ),
         .testTarget(
             name: "SwaggerDemoServerTests",

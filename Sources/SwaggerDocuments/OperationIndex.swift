@@ -1,6 +1,5 @@
 import FoundationEssentials
 import SwaggerModel
-import SwaggerOutput
 
 /// The operations of a server's OpenAPI document, read once from the document (OpenAPI 3.0, 3.1 or Swagger 2.0, JSON
 /// or YAML) and kept beside its copy, so that `api`, `operations` and the shell's completion read a small file

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import SwaggerModel
-import SwaggerOutput
 
 /// Checks a request's values against the schemas of its operation before anything is sent, and says what a schema
 /// takes in a person's words.

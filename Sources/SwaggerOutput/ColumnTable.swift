@@ -1,3 +1,5 @@
+import SwaggerModel
+
 /// Rows of several columns, aligned by display width: `operations`' list, and `api -o table`'s items. Each cell goes
 /// through ``TerminalText/escaped(_:)``, as `details` shows a value, so that nothing from a server moves the cursor or
 /// adds a line.

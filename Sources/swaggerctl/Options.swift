@@ -5,6 +5,7 @@ import SessionStorage
 import SwaggerClient
 import SwaggerHTTP
 import SwaggerModel
+import SwaggerServers
 
 /// `-s/--server`: which API a command talks to. The shell completes it from the stored sessions.
 struct ServerOption: ParsableArguments {

@@ -133,7 +133,7 @@ struct FuzzTests {
             // Repeated, so that the nesting and the aliases it builds reach past the limits.
             for document in [text, String(repeating: text, count: 200)] {
                 guard let value = DocumentText.value(of: Data(document.utf8)) else { continue }
-                #expect(DiscoveryTests.depth(value) <= JSONValue.depthLimit, "\(text)")
+                #expect(value.nesting <= JSONValue.depthLimit, "\(text)")
             }
         }
     }

@@ -4,6 +4,7 @@ import Testing
 
 @testable import SwaggerClient
 @testable import SwaggerDocuments
+@testable import SwaggerServers
 
 @Suite("Discovery: a server's login, refresh, logout and profile from its OpenAPI document's operations")
 struct OperationDiscoveryTests {

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import SwaggerClient
+@testable import SwaggerServers
 
 /// `server set --set PATH=VALUE`: every part of the description language, one by one, over a preset.
 @Suite("--set reaches every part of the description language")

@@ -1,3 +1,5 @@
+import SwaggerModel
+
 /// Texts a few edits away from JSON, for comparing a reader of JSON text with a parser on what neither was written
 /// for.
 package enum JSONEdits {
@@ -20,6 +22,17 @@ package enum JSONEdits {
                 if bytes.isEmpty { bytes = [UInt8(ascii: "0")] }
             }
             return bytes
+        }
+    }
+}
+
+extension JSONValue {
+    /// How deeply the value nests: 0 for a scalar, 1 for an array or object of scalars.
+    package var nesting: Int {
+        switch self {
+        case .array(let elements): 1 + (elements.map(\.nesting).max() ?? 0)
+        case .object(let members): 1 + (members.values.map(\.nesting).max() ?? 0)
+        default: 0
         }
     }
 }

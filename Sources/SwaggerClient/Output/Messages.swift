@@ -2,6 +2,7 @@ import FoundationEssentials
 import SessionMachine
 import SwaggerModel
 import SwaggerOutput
+import SwaggerServers
 
 /// The words for everything that goes wrong: one sentence that says what happened, to which session, and what
 /// to do next. Server text is quoted, and every line is sanitised where it is printed.

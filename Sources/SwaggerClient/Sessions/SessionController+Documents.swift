@@ -3,6 +3,7 @@ import SessionStorage
 import SwaggerDocuments
 import SwaggerHTTP
 import SwaggerModel
+import SwaggerServers
 
 extension SessionController {
     /// How old a copy of a document may be before the server is asked, with its validators, whether it changed.
@@ -66,9 +67,8 @@ extension SessionController {
     /// Looks for the server's document where its description names it, then where the frameworks put theirs.
     private func findDocument(of server: ServerURL, entry: ServerEntry?) async throws(SwaggerError) -> OperationIndex {
         let description = entry?.description
-        let named = description?.document.map { [$0] } ?? []
         let service = service(for: nil, entry: entry)
-        for url in Discovery.unique(named + Discovery.openAPIDocuments(for: server)) {
+        for url in Discovery.openAPIDocuments(for: server, named: description?.document) {
             let fetched: FetchedDocument?
             do throws(APIServiceError) {
                 fetched = try await service.document(at: url)

@@ -4,6 +4,7 @@ import SessionStorage
 import SwaggerDocuments
 import SwaggerHTTP
 import SwaggerModel
+import SwaggerServers
 
 extension SessionController {
     /// How a login talks to its server, where each part of that came from, and what discovery found, if it ran.
@@ -58,10 +59,7 @@ extension SessionController {
         return choice
     }
 
-    /// Reads the documents a server may publish: every OAuth 2 metadata document, whose endpoints make it an OAuth 2
-    /// server where they name the profile (or something else does), then OpenAPI documents until one describes a
-    /// login: those the server names (a `Link` to its `service-desc`, an API catalog) first, then the frameworks'
-    /// usual places.
+    /// Reads and probes, without credentials, what ``ServerExploration`` asks for.
     /// - Returns: What was found, and the OpenAPI document it was found in; `nil` when the server publishes nothing.
     /// - Throws: `SwaggerError`: usage when documents were found but none describes a login and nothing else says
     ///   how to log in; the request's error for a server that could not be reached.
@@ -70,131 +68,50 @@ extension SessionController {
     {
         let server = selection.server
         let service = service(for: nil, entry: selection.entry)
-        var lacking: [String] = []
+        var machine = ServerExploration(exploration, server: server, confidential: confidential)
+        var event = ServerExploration.Event.start
         var failure: APIServiceError?
-        func read(_ url: URL) async -> FetchedDocument? {
-            guard failure == nil else { return nil }
-            do throws(APIServiceError) {
-                return try await service.document(at: url)
-            } catch {
-                // A server that cannot be reached, or not trusted, would fail the login the same way; a document
-                // that is merely unreadable is one fewer to read.
-                if error.meansUnreachable { failure = error }
-                return nil
-            }
-        }
-        // Does something other than the metadata say where the profile is?
-        let profileGiven = (exploration.below + exploration.over).contains { $0.json[path: "profile.url"] != nil }
-        var found = Discovery.Endpoints()
-        var metadata: [URL] = []
-        for url in exploration.metadata {
-            guard let document = await read(url), let named = Discovery.metadata(document.body, at: url) else {
-                continue
-            }
-            found = found.merging(named)
-            metadata.append(url)
-        }
-        if !metadata.isEmpty {
-            if found.token != nil, found.userinfo != nil || profileGiven {
-                let layer = DescriptionLayer(
-                    json: found.json(confidential: confidential),
-                    source: metadata.map(\.absoluteString).joined(separator: " "))
-                return (Discovery.Finding(preset: "oauth2", layer: layer, documents: metadata), nil)
-            }
-            lacking.append(
-                "\(metadata.map(\.absoluteString).joined(separator: " and ")) name\(metadata.count == 1 ? "s" : "") no "
-                    + "\(found.token == nil ? "token" : "userinfo") endpoint")
-        }
-        // A protocol that announces itself to a GET without credentials, as Matrix's client API does.
-        if !exploration.metadata.isEmpty {
-            for (preset, answers) in Discovery.protocolProbes(for: server) {
-                var shown = true
-                for answer in answers where shown {
-                    guard let document = await read(answer.url) else {
-                        shown = false
+        var last: (url: URL, document: FetchedDocument)?
+        while true {
+            switch machine.next(event) {
+            case .read(let url):
+                do throws(APIServiceError) {
+                    guard let document = try await service.document(at: url) else {
+                        event = .unreadable
                         continue
                     }
-                    shown = Discovery.holds(document.body, member: answer.member, containing: answer.containing)
+                    last = (url, document)
+                    event = .document(document.body, link: document.link)
+                } catch {
+                    // A server that cannot be reached, or not trusted, would fail the login the same way; a document
+                    // that is merely unreadable is one fewer to read.
+                    guard error.meansUnreachable else {
+                        event = .unreadable
+                        continue
+                    }
+                    failure = error
+                    event = .unreachable
                 }
-                if shown, let json = Discovery.presetLayer(preset) {
-                    let layer = DescriptionLayer(
-                        json: json, source: answers.map(\.url.absoluteString).joined(separator: " "))
-                    return (Discovery.Finding(layer: layer, documents: answers.map(\.url)), nil)
+            case .probe(let url):
+                do throws(APIServiceError) {
+                    event = .status(try await service.probe(url).status)
+                } catch {
+                    guard error.meansUnreachable else {
+                        event = .status(nil)
+                        continue
+                    }
+                    failure = error
+                    event = .unreachable
                 }
+            case .finished(let finding, let document):
+                return (finding, document.flatMap { $0 == last?.url ? last?.document : nil })
+            case .undescribed(let lacking):
+                throw Messages.nothingDescribed(server, lacking)
+            case .unreachable:
+                throw messages.error(
+                    failure ?? .unreachable(server.string), on: server, account: nil,
+                    description: selection.serverDescription)
             }
-        }
-        var candidates = exploration.openAPI
-        if !exploration.metadata.isEmpty {
-            // What the server says of itself comes before the frameworks' places.
-            var named = Discovery.serviceDescriptions(link: await read(server.url)?.link, at: server.url)
-            if let origin = ServerURL.origin(of: server.url),
-                let catalog = URL(string: origin.absoluteString + "/.well-known/api-catalog"),
-                let document = await read(catalog)
-            {
-                named += Discovery.catalog(document.body, at: catalog)
-            }
-            // Only the server's own host is read: a document elsewhere would describe another host's endpoints.
-            candidates = Discovery.unique(named.filter(server.isSameOrigin) + candidates)
-        }
-        for url in candidates {
-            guard let document = await read(url) else { continue }
-            // The OAuth 2 flows its security schemes name: the token endpoint, and where a browser signs in.
-            let flows = Discovery.openAPI(document.body, at: url)
-            // A preset whose steps the document has says what the document cannot, under what it says.
-            let preset = Discovery.preset(evidencedBy: document.body, at: url, server: server)
-            let reading = Discovery.operations(document.body, at: url)
-            var described: Discovery.Described?
-            if case .described(let found)? = reading { described = found }
-            if described != nil || preset != nil {
-                var json = (preset ?? [:]).merging(described?.json ?? [:])
-                json = json.merging(.object(["document": .string(url.absoluteString)]))
-                if let flows { json = json.merging(flows.browserJSON) }
-                let layer = DescriptionLayer(json: json, source: url.absoluteString)
-                return (Discovery.Finding(layer: layer, documents: [url], described: described), document)
-            }
-            if case .lacking(let why)? = reading { lacking.append("\(url.absoluteString) has \(why)") }
-            // A password flow whose token endpoint no operation describes is an OAuth 2 server's.
-            if let flows, flows.token != nil {
-                let layer = DescriptionLayer(
-                    json: flows.json(confidential: confidential).merging(["document": .string(url.absoluteString)]),
-                    source: url.absoluteString)
-                return (Discovery.Finding(preset: "oauth2", layer: layer, documents: [url]), document)
-            }
-        }
-        if let failure {
-            throw messages.error(failure, on: server, account: nil, description: selection.serverDescription)
-        }
-        // A preset or what was given may still say enough; ServerPlan says what is missing if not.
-        let given = !(exploration.below + exploration.over).isEmpty
-        guard lacking.isEmpty || given else { throw Messages.nothingDescribed(server, lacking) }
-        guard !given else { return (nil, nil) }
-        // No document: a preset's login and profile may still show themselves to a GET without credentials.
-        for preset in Discovery.presetProbes(for: server) {
-            var answers: [URL: Int] = [:]
-            for url in [preset.login, preset.profile] + preset.others.map(\.url) {
-                guard let status = try await probe(url, of: server, on: service) else { break }
-                answers[url] = status
-                // A login that is not there ends this preset's probe.
-                if url == preset.login, status != 405 { break }
-            }
-            if let json = Discovery.preset(probed: preset, answers: answers) {
-                let layer = DescriptionLayer(json: json, source: "probe of \(preset.login.pathAndQuery)")
-                return (Discovery.Finding(layer: layer, documents: []), nil)
-            }
-        }
-        return (nil, nil)
-    }
-
-    /// The status `url` answers without credentials; `nil` for no answer that says anything (an unreadable one).
-    /// - Throws: `SwaggerError` when the server cannot be reached.
-    private func probe(_ url: URL, of server: ServerURL, on service: any SessionService)
-        async throws(SwaggerError) -> Int?
-    {
-        do throws(APIServiceError) {
-            return try await service.probe(url).status
-        } catch {
-            guard error.meansUnreachable else { return nil }
-            throw messages.error(error, on: server, account: nil, description: nil)
         }
     }
 

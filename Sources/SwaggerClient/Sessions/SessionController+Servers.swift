@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SessionStorage
 import SwaggerModel
+import SwaggerServers
 
 extension SessionController {
     /// A server the registry knows, as `server list` and `server show` show it.

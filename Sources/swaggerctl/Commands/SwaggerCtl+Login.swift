@@ -4,6 +4,7 @@ import Glibc
 import SessionMachine
 import SwaggerClient
 import SwaggerModel
+import SwaggerServers
 
 extension SwaggerCtl {
     struct Login: AsyncParsableCommand {

@@ -5,6 +5,7 @@ import SwaggerClient
 import SwaggerHTTP
 import SwaggerModel
 import SwaggerOutput
+import SwaggerServers
 
 extension SwaggerCtl {
     struct Server: AsyncParsableCommand {

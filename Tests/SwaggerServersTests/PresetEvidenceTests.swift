@@ -3,8 +3,8 @@ import SwaggerModel
 import TestSupport
 import Testing
 
-@testable import SwaggerClient
 @testable import SwaggerDocuments
+@testable import SwaggerServers
 
 /// No server is taken for a family without evidence: its document's operations, or what its endpoints answer to a
 /// `GET` without credentials; and the `original` preset is checked against the demo server's own document, so that

@@ -167,15 +167,15 @@ package enum Discovery {
     /// API, or someone else's, on the same host. A framework's path that begins with the end of the typed one is
     /// joined to it, not appended: Flask-AppBuilder's `/api/v1/_openapi` under `…/api/v1` is `…/api/v1/_openapi`
     /// (and, appended, `…/api/v1/api/v1/_openapi` too).
-    /// - Returns: The candidates, in the order they are tried.
-    package static func openAPIDocuments(for server: ServerURL) -> [URL] {
+    /// - Returns: The candidates, in the order they are tried: `named`, the one a description names, first.
+    package static func openAPIDocuments(for server: ServerURL, named: URL? = nil) -> [URL] {
         let paths = [
             "/openapi.json", "/schema/openapi.json", "/api/schema/", "/api/openapi.json", "/schema/", "/swagger.json",
             "/swagger/v1/swagger.json", "/openapi/v1.json", "/v3/api-docs", "/api-json", "/swagger/doc.json",
             "/api/v1/_openapi", "/openapi.yaml", "/api-docs/v1/swagger.yaml", "/api-docs", "/__api__",
             "/_allauth/openapi.json",
         ]
-        return unique(paths.flatMap { joined(server, $0) }.compactMap(URL.init(string:)))
+        return unique((named.map { [$0] } ?? []) + paths.flatMap { joined(server, $0) }.compactMap(URL.init(string:)))
     }
 
     /// `path` under `server`: joined where `path` begins with the segments that `server`'s path ends with, and

@@ -3,7 +3,7 @@ import SwaggerModel
 import TestSupport
 import Testing
 
-@testable import SwaggerClient
+@testable import SwaggerServers
 
 @Suite("server set's flags and description files: one language, with the flags' names as its old spelling")
 struct ServerFileTests {

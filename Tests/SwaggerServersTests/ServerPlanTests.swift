@@ -3,7 +3,7 @@ import SwaggerModel
 import TestSupport
 import Testing
 
-@testable import SwaggerClient
+@testable import SwaggerServers
 
 @Suite("ServerPlan: a server's description from what is given, saved, preset and published")
 struct ServerPlanTests {

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import SwaggerModel
 
 /// JSON for standard output, as `--format json` prints it: pretty, keys sorted, safe on a terminal
 /// (``TerminalText/escapedJSON(_:)``), and ending in a newline.

@@ -1,13 +1,11 @@
 import Foundation
 import SessionMachine
-import SessionStorage
-import SwaggerHTTP
 import SwaggerModel
 import TestSupport
 import Testing
 
-@testable import SwaggerClient
 @testable import SwaggerDocuments
+@testable import SwaggerServers
 
 @Suite("Discovery: reading an OAuth 2 server's documents")
 struct DiscoveryTests {
@@ -220,15 +218,6 @@ struct DiscoveryTests {
         #expect(Discovery.Endpoints.revocationMethod(nil, confidential: true) == nil)
     }
 
-    /// How deeply `value` nests.
-    static func depth(_ value: JSONValue) -> Int {
-        switch value {
-        case .array(let elements): 1 + (elements.map(depth).max() ?? 0)
-        case .object(let members): 1 + (members.values.map(depth).max() ?? 0)
-        default: 0
-        }
-    }
-
     @Test("a document nested deeper than the limit is no document, in JSON or YAML, flow or block")
     func deepDocuments() {
         let limit = JSONValue.depthLimit
@@ -239,8 +228,8 @@ struct DiscoveryTests {
             Data((0..<depth).map { String(repeating: " ", count: 2 * $0) + "k:" }.joined(separator: "\n").utf8)
         }
         // The innermost value of flow(n) is an empty list at level n; of block(n), a null at level n + 1.
-        #expect(DocumentText.value(of: flow(limit)).map(Self.depth) == limit)
-        #expect(DocumentText.value(of: block(limit - 1)).map(Self.depth) == limit - 1)
+        #expect(DocumentText.value(of: flow(limit)).map(\.nesting) == limit)
+        #expect(DocumentText.value(of: block(limit - 1)).map(\.nesting) == limit - 1)
         #expect(DocumentText.value(of: flow(limit + 1)) == nil)
         #expect(DocumentText.value(of: block(limit)) == nil)
         // Unclosed, as a hostile server sends it: 200 KB crashed, and 2 MB took minutes, before the bound.

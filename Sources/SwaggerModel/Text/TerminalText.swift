@@ -1,5 +1,3 @@
-import SwaggerModel
-
 /// Text from a server, made harmless for a terminal: the one sanitiser for error lines, table cells and keys,
 /// notices, and JSON output.
 ///

@@ -1,8 +1,7 @@
 import Foundation
-import SwaggerOutput
 import Testing
 
-@testable import SwaggerClient
+@testable import SwaggerModel
 
 @Suite("TerminalText: one sanitiser for every piece of server text")
 struct TerminalTextTests {

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import SwaggerModel
-import SwaggerOutput
 
 /// A server's description in a file: what `server export` writes, and `server import` and `login --server-file`
 /// read.
