@@ -32,6 +32,21 @@ package enum OriginRule {
         return origins.filter(description.allowedOrigins.contains)
     }
 
+    /// The origins other than `server`'s that `new` may send a session's secrets to and `old` did not: its steps'
+    /// and the origins it allows, in that order. A change of description that reaches any moves the tokens of the
+    /// sessions kept under it, which the person is asked about.
+    package static func moved(_ server: ServerURL, from old: ServerDescription?, to new: ServerDescription)
+        -> [ServerURL]
+    {
+        func reached(_ description: ServerDescription) -> [ServerURL] {
+            steps(server, description).map(\.origin) + description.allowedOrigins
+        }
+        let before = Set(old.map(reached) ?? [])
+        var moved: [ServerURL] = []
+        for origin in reached(new) where !before.contains(origin) && !moved.contains(origin) { moved.append(origin) }
+        return moved
+    }
+
     /// The steps on another origin than `server`'s, in the description's order; the browser's sign-in page with them.
     private static func steps(_ server: ServerURL, _ description: ServerDescription) -> [Foreign] {
         let own = ServerURL(originOf: server.url)

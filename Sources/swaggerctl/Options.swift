@@ -279,6 +279,16 @@ struct FormatOptions: ParsableArguments {
 }
 
 /// `-v/--verbose`: each request and response described on stderr.
+/// `--yes`, for a change that sends existing sessions' tokens to another host.
+struct YesOption: ParsableArguments {
+    @Flag(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Save a description that sends the tokens of sessions already kept to another host, without asking. "
+                + "Off a terminal, such a change is refused without it."))
+    var yes = false
+}
+
 struct VerboseOption: ParsableArguments {
     @Flag(
         name: .shortAndLong,

@@ -122,6 +122,40 @@ struct OriginTests {
         }
     }
 
+    @Test("a description that moves a live session's tokens to another host asks first; the next use says it once")
+    func movingTokens() async throws {
+        try await Self.withOtherHost { other, requests in
+            try await withDemoServer { server in
+                let sandbox = try Sandbox()
+                let url = server.apiURL
+                try #require(try await sandbox.loginAsDemo(url).status == 0)
+                let file = sandbox.root.appending(path: "moved.json")
+                try Data(
+                    #"{"server": "\#(url)", "allowedOrigins": ["\#(other)"], "profile": {"url": "\#(other)/userinfo"}}"#
+                        .utf8
+                ).write(to: file)
+                // Off a terminal, each way of changing the description is refused, naming the session and the host.
+                for arguments in [["server", "import", file.path], ["server", "set", url, "--allow-origin", other]] {
+                    let refused = try await sandbox.swaggerctl(arguments)
+                    #expect(refused.status == 64, "\(arguments): \(refused)")
+                    #expect(refused.stderr.contains("demo@example.com on \(url) to \(other)"), "\(refused)")
+                    #expect(refused.stderr.contains("Nothing was saved; add --yes"), "\(refused)")
+                }
+                let unchanged = try await sandbox.swaggerctl("details")
+                #expect(unchanged.status == 0 && unchanged.stderr.isEmpty, "\(unchanged)")
+                #expect(requests.all.isEmpty)
+
+                let imported = try await sandbox.swaggerctl("server", "import", file.path, "--yes")
+                #expect(imported.status == 0, "\(imported)")
+                let first = try await sandbox.swaggerctl("details")
+                #expect(first.stderr.contains("now also send their tokens to \(other), as you allowed"), "\(first)")
+                #expect(requests.all == ["GET /userinfo"])
+                let second = try await sandbox.swaggerctl("details")
+                #expect(second.status == 0 && second.stderr.isEmpty, "\(second)")
+            }
+        }
+    }
+
     /// A listener on another loopback address than the servers', which must receive nothing: it writes down each
     /// request that reaches it, with the headers that could carry a credential, and answers 401 to all but two:
     /// `/hop?to=URL` redirects to URL, and `/loop` to itself.

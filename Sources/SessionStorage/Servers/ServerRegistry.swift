@@ -58,6 +58,20 @@ package struct ServerRegistry: Sendable {
         }
     }
 
+    /// Takes the origins that `server`'s entry holds to announce, leaving none: each is said once, by whichever
+    /// command takes it. An entry changed since it was read keeps everything else it now says.
+    package func takeAnnouncement(of server: ServerURL) throws(SwaggerError) -> [ServerURL] {
+        try file.update { (contents) throws(SwaggerError) in
+            guard let index = contents.servers.firstIndex(where: { $0.key == server }),
+                var entry = contents.servers[index].element, !entry.announce.isEmpty
+            else { return [] }
+            let announced = entry.announce
+            entry.announce = []
+            contents.servers[index] = .decoded(entry)
+            return announced
+        }
+    }
+
     /// Makes `server` the current one.
     package func makeCurrent(_ server: ServerURL) throws(SwaggerError) {
         try file.update { (contents) throws(SwaggerError) in contents.current = server }

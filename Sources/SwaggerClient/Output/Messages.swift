@@ -568,6 +568,29 @@ package struct Messages: Sendable {
         return "Signing in to \(server) through \(list), which you allowed (`swaggerctl server show \(server)`)."
     }
 
+    /// The line the first use of a session says after a change of description moved its tokens to `origins`.
+    package static func movedOrigins(_ server: ServerURL, _ origins: [ServerURL]) -> String {
+        let list = origins.map(\.string).joined(separator: ", ")
+        return "The sessions of \(server) now also send their tokens to \(list), as you allowed (`swaggerctl server "
+            + "show \(server)`)."
+    }
+
+    /// What a change of description would do to the sessions kept under its server, before it is saved.
+    package static func tokenMove(_ move: SessionController.TokenMove) -> String {
+        let list = move.origins.map(\.string).joined(separator: ", ")
+        return "This sends the tokens of \(accountsOf(move.accounts)) on \(move.server) to \(list) too."
+    }
+
+    /// The refusal of a change that moves tokens, off a terminal, without `--yes`.
+    package static func tokenMoveRefused(_ move: SessionController.TokenMove) -> SwaggerError {
+        SwaggerError(.usage, tokenMove(move) + " Nothing was saved; add --yes if you trust it.")
+    }
+
+    private static func accountsOf(_ accounts: [String]) -> String {
+        let others = accounts.count - 1
+        return others == 0 ? accounts[0] : "\(accounts[0]) and \(others) other session\(others == 1 ? "" : "s")"
+    }
+
     private func plainHTTPRefusal(sending what: String, to server: ServerURL) -> String {
         let allow = "set SWAGGERCTL_ALLOW_HTTP=1"
         // Only a proxy makes this machine's own address a refusal: the proxy reads what it carries.

@@ -263,7 +263,14 @@ extension SessionController {
             previous
             ?? ServerEntry(server: record.server, description: choice.serverDescription, updatedAt: now())
         // The login's own, which may have learnt more than the choice said: the scheme a 401 named, a client secret.
-        entry.description = record.serverDescription ?? choice.serverDescription
+        let description = record.serverDescription ?? choice.serverDescription
+        // The other sessions kept under the server go where the login's description says from now on: their next
+        // use says so, as the login did.
+        if let previous {
+            let moved = OriginRule.moved(record.server, from: previous.description, to: description)
+            entry.announce += moved.filter { !entry.announce.contains($0) }
+        }
+        entry.description = description
         entry.updatedAt = now()
         if !choice.sources.isEmpty { entry.sources = choice.sources }
         if let fetched = choice.document, let url = choice.finding?.documents.first {

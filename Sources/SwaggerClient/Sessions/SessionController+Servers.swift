@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SessionMachine
 import SessionStorage
 import SwaggerModel
 import SwaggerServers
@@ -45,15 +46,31 @@ extension SessionController {
         return summary
     }
 
-    /// Describes `server` and keeps the description: what is given (a file's layer, then the flags') over its saved
-    /// description, or, with `discover` or when there is nothing saved, over what the server publishes. `appID`
-    /// and `caCertificate`, when given, are kept for its later logins.
-    /// - Returns: The entry saved, and how it was made, for the line that says what was found.
+    /// A description made and not yet kept: ``keep(_:)`` saves it, once the person agreed to ``moves``.
+    package struct DescribedServer: Sendable {
+        package var entry: ServerEntry
+        package var choice: ServerChoice
+        /// Where the change sends the tokens of sessions kept under the server that they did not go before.
+        package var moves: TokenMove?
+        /// Whether no server was described before, which makes this one the current server.
+        fileprivate var first: Bool
+    }
+
+    /// The sessions whose tokens a change of description sends to other origins, and those origins.
+    package struct TokenMove: Sendable, Hashable {
+        package var server: ServerURL
+        package var accounts: [String]
+        package var origins: [ServerURL]
+    }
+
+    /// Describes `server`: what is given (a file's layer, then the flags') over its saved description, or, with
+    /// `discover` or when there is nothing saved, over what the server publishes. `appID` and `caCertificate`,
+    /// when given, are kept for its later logins. Nothing is saved until ``keep(_:)``.
     /// - Throws: `SwaggerError`: usage for a description that cannot be made whole; the request's error for a
     ///   server that could not be reached.
     package func describe(
         _ server: ServerURL, given: [DescriptionLayer], discover: Bool, appID: String?, caCertificate: String?
-    ) async throws(SwaggerError) -> (entry: ServerEntry, choice: ServerChoice) {
+    ) async throws(SwaggerError) -> DescribedServer {
         let known = try known()
         let saved = known.entries.first { $0.server == server }
         // The --ca-cert given is the configuration's too, so that discovery trusts it already.
@@ -69,10 +86,34 @@ extension SessionController {
         if let fetched = choice.document, let url = choice.finding?.documents.first {
             entry.document = keepCopy(of: fetched, from: url, for: server) ?? entry.document
         }
-        // The first server described becomes the one commands use, as the first one logged in to does; `-s` and
-        // SWAGGERCTL_SERVER still go over it.
-        try servers.save(entry, current: known.current == nil)
-        return (entry, choice)
+        let moves = tokenMove(to: choice.serverDescription, from: saved, records: known.records)
+        if let moves { entry.announce += moves.origins.filter { !entry.announce.contains($0) } }
+        return DescribedServer(entry: entry, choice: choice, moves: moves, first: known.current == nil)
+    }
+
+    /// Saves a description that ``describe(_:given:discover:appID:caCertificate:)`` made. The first server
+    /// described becomes the one commands use, as the first one logged in to does; `-s` and SWAGGERCTL_SERVER
+    /// still go over it.
+    package func keep(_ described: DescribedServer) throws(SwaggerError) {
+        try servers.save(described.entry, current: described.first)
+    }
+
+    /// Where a login with `choice` would send the tokens of the sessions already kept under its server.
+    package func tokenMove(_ choice: ServerChoice) throws(SwaggerError) -> TokenMove? {
+        let known = try known()
+        return tokenMove(
+            to: choice.serverDescription, from: known.entries.first { $0.server == choice.server },
+            records: known.records)
+    }
+
+    private func tokenMove(to description: ServerDescription, from saved: ServerEntry?, records: [SessionRecord])
+        -> TokenMove?
+    {
+        guard let saved else { return nil }
+        let accounts = records.filter { $0.server == saved.server }.map(\.name)
+        let origins = OriginRule.moved(saved.server, from: saved.description, to: description)
+        guard !accounts.isEmpty, !origins.isEmpty else { return nil }
+        return TokenMove(server: saved.server, accounts: accounts, origins: origins)
     }
 
     /// Forgets what the registry knows about `server`.

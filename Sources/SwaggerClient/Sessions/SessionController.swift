@@ -162,9 +162,15 @@ package struct SessionController: Sendable {
         guard let server = try configuration.server(flag: flag, current: known.current) else {
             throw SwaggerError.noServer
         }
-        return SessionSelection(
-            server: server, name: name, record: known.records.session(on: server, name: name),
-            entry: known.entries.first { $0.server == server })
+        let record = known.records.session(on: server, name: name)
+        let entry = known.entries.first { $0.server == server }
+        // Said once, by the command that takes it; a registry that cannot be written says it again next time.
+        if record != nil, entry?.announce.isEmpty == false, let origins = try? servers.takeAnnouncement(of: server),
+            !origins.isEmpty
+        {
+            warn(Messages.movedOrigins(server, origins))
+        }
+        return SessionSelection(server: server, name: name, record: record, entry: entry)
     }
 
     /// The server commands without `-s` use: `SWAGGERCTL_SERVER`, else the one last logged in to or switched to;

@@ -14,6 +14,9 @@ package struct ServerEntry: Sendable, Hashable {
     package var appID: String?
     /// Certificate authorities to trust for this server too (`server set --ca-cert`), as an absolute path.
     package var caCertificate: String?
+    /// The origins a change of description moved its sessions' tokens to, with the person's consent, which the
+    /// next use of a session says once.
+    package var announce: [ServerURL] = []
     package var updatedAt: Date
 
     package init(
@@ -49,7 +52,7 @@ package struct DocumentCopy: Sendable, Hashable, Codable {
 
 extension ServerEntry: Codable {
     private enum CodingKeys: String, CodingKey {
-        case server, description, sources, document, appID = "appId", caCertificate = "caCert", updatedAt
+        case server, description, sources, document, appID = "appId", caCertificate = "caCert", announce, updatedAt
     }
 
     package init(from decoder: any Decoder) throws {
@@ -66,6 +69,7 @@ extension ServerEntry: Codable {
         document = try container.decodeIfPresent(DocumentCopy.self, forKey: .document)
         appID = try container.decodeIfPresent(String.self, forKey: .appID)
         caCertificate = try container.decodeIfPresent(String.self, forKey: .caCertificate)
+        announce = try container.decodeIfPresent([ServerURL].self, forKey: .announce) ?? []
         updatedAt = try container.decode(Date.self, forKey: .updatedAt)
     }
 
@@ -79,6 +83,7 @@ extension ServerEntry: Codable {
         try container.encodeIfPresent(document, forKey: .document)
         try container.encodeIfPresent(appID, forKey: .appID)
         try container.encodeIfPresent(caCertificate, forKey: .caCertificate)
+        if !announce.isEmpty { try container.encode(announce, forKey: .announce) }
         try container.encode(updatedAt, forKey: .updatedAt)
     }
 }

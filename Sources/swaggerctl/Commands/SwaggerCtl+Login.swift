@@ -71,6 +71,7 @@ extension SwaggerCtl {
         var allowHttp = false
 
         @OptionGroup var origins: OriginOptions
+        @OptionGroup var yes: YesOption
 
         // Hidden, to keep the help to what a login is: -v as every command has it (or SWAGGERCTL_DEBUG=1); where tokens
         // go and whom to trust, which have their variables (SWAGGERCTL_KEYRING, SWAGGERCTL_CA_CERT) and `server set`;
@@ -155,6 +156,8 @@ extension SwaggerCtl {
         ) async throws(SwaggerError) -> SessionController.LoginOutcome {
             let choice = try await controller.serverChoice(
                 given: layers, on: selection, confidential: clientSecretStdin)
+            // Before anything else is asked: a description that sends other sessions' tokens elsewhere needs a yes.
+            try Prompt.consent(to: controller.tokenMove(choice), yes: yes.yes)
             try await controller.checkStores(on: selection.server)
             // Before the password is asked for: it says where the password will go. Another host than the one
             // named is said whatever -q says.

@@ -119,6 +119,7 @@ extension SwaggerCtl.Server {
         var appID: String?
 
         @OptionGroup var caCert: CACertOption
+        @OptionGroup var yes: YesOption
         @OptionGroup var verbose: VerboseOption
 
         func run() async throws {
@@ -128,15 +129,19 @@ extension SwaggerCtl.Server {
             let (_, given) = try givenLayers(file: nil, flags: serverDescription, client: client, origins: origins)
             let rediscover = discover || (given.isEmpty && appID == nil && caCert.caCert == nil)
             let caCertificate = configuration.trust.additionalCertificates.map(Self.absolute)
-            let (entry, choice) = try await Spinner.run("Reading what \(url) publishes") { spinner in
+            let described = try await Spinner.run("Reading what \(url) publishes") { spinner in
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
                     (controller) throws(SwaggerError) in
                     try await controller.describe(
                         url, given: given, discover: rediscover, appID: appID, caCertificate: caCertificate)
                 }
             }
-            Messages.discovery(choice).forEach(Terminal.notice)
-            Terminal.notice("Saved how to talk to \(entry.server).")
+            Messages.discovery(described.choice).forEach(Terminal.notice)
+            try Prompt.consent(to: described.moves, yes: yes.yes)
+            try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
+                try controller.keep(described)
+            }
+            Terminal.notice("Saved how to talk to \(described.entry.server).")
         }
 
         /// A certificate file's absolute path, as the registry keeps it for later commands run elsewhere.
@@ -194,6 +199,7 @@ extension SwaggerCtl.Server {
         var file: String
 
         @OptionGroup var serverOption: ServerOption
+        @OptionGroup var yes: YesOption
         @OptionGroup var verbose: VerboseOption
 
         func run() async throws {
@@ -203,11 +209,15 @@ extension SwaggerCtl.Server {
                 throw SwaggerError(.usage, "\(file) does not say which server it describes; name it with -s.")
             }
             let layer = read.layer
-            let (entry, _) = try await SessionController.atTerminal(configuration) {
+            let described = try await SessionController.atTerminal(configuration) {
                 (controller) throws(SwaggerError) in
                 try await controller.describe(url, given: [layer], discover: false, appID: nil, caCertificate: nil)
             }
-            Terminal.notice("Saved how to talk to \(entry.server), from \(file).")
+            try Prompt.consent(to: described.moves, yes: yes.yes)
+            try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
+                try controller.keep(described)
+            }
+            Terminal.notice("Saved how to talk to \(described.entry.server), from \(file).")
         }
     }
 }

@@ -38,6 +38,19 @@ enum Prompt {
         return text
     }
 
+    /// Goes on with a change of description that sends sessions' tokens to other origins (`move`) only with
+    /// `--yes` (`yes`), or when the person at the terminal says so; off a terminal, it is refused.
+    /// - Throws: `SwaggerError`: usage off a terminal, cancelled for any answer but yes.
+    static func consent(to move: SessionController.TokenMove?, yes: Bool) throws(SwaggerError) {
+        guard let move, !yes else { return }
+        guard Terminal.isTerminal(STDIN_FILENO), Terminal.isTerminal(STDERR_FILENO) else {
+            throw Messages.tokenMoveRefused(move)
+        }
+        Terminal.notice(Messages.tokenMove(move))
+        let answer = try line("Go on? [y/N] ", cancelled: "Nothing was saved.")
+        guard ["y", "yes"].contains(answer.lowercased()) else { throw SwaggerError(.cancelled, "Nothing was saved.") }
+    }
+
     /// The most `--password-stdin` reads: far more than any password, and a bound on `< /dev/zero`.
     static let passwordLimit = 64 * 1024
 
