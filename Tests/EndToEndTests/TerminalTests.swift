@@ -107,6 +107,24 @@ struct TerminalTests {
         }
     }
 
+    @Test("a change that moves a session's tokens to another host is asked about: no keeps what was, y saves it")
+    func tokenMoveAsked() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let url = server.apiURL
+            try #require(try await sandbox.loginAsDemo(url).status == 0)
+            let other = "https://login.example.com"
+            let question = "Go on? [y/N] "
+            let refused = try await sandbox.onTerminal("server", "set", url, "--allow-origin", other)
+            #expect(try await refused.answer([(question, "n\n")]) == 130, "\(refused.transcript)")
+            #expect(refused.transcript.contains("demo@example.com on \(url) to \(other) too"), "\(refused.transcript)")
+            #expect(try await sandbox.swaggerctl("server", "show").row("Other hosts") == nil)
+            let agreed = try await sandbox.onTerminal("server", "set", url, "--allow-origin", other)
+            #expect(try await agreed.answer([(question, "y\n")]) == 0, "\(agreed.transcript)")
+            #expect(try await sandbox.swaggerctl("server", "show").row("Other hosts") == "\(other) (allowed)")
+        }
+    }
+
     @Test("keys are dimmed on a colour terminal, and plain with NO_COLOR")
     func colour() async throws {
         let sandbox = try Sandbox()
