@@ -7,7 +7,7 @@ import SwaggerModel
 import TestSupport
 import Testing
 
-@Suite("APIService against a live loopback server")
+@Suite("APIService against a live loopback server", .timeLimit(.minutes(15)))
 struct APIServiceTests {
     /// A bound on a hung request, generous for a busy machine; the timeout's own test sets a short one.
     static let patience: Duration = .seconds(60)

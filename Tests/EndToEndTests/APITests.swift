@@ -3,7 +3,7 @@ import Testing
 
 /// `swaggerctl api` against the FastAPI app: each pagination style, `--slurp`, the page limit, a 401 renewed
 /// and repeated, the statuses' exit codes, and the token kept to the session's server.
-@Suite("api: authenticated requests and pagination, against FastAPI")
+@Suite("api: authenticated requests and pagination, against FastAPI", .timeLimit(.minutes(15)))
 struct APITests {
     /// Logs in to the FastAPI app, then runs `body`.
     func withSession(_ body: (Sandbox, PythonServer) async throws -> Void) async throws {

@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// Several accounts on one or more servers: which one commands use, `switch`, and `logout --all`.
-@Suite("Accounts: switch and logout --all")
+@Suite("Accounts: switch and logout --all", .timeLimit(.minutes(15)))
 struct AccountsTests {
     static let ana = (email: "ana@example.com", password: "ana-password")
 

@@ -4,7 +4,9 @@ import Testing
 /// Logins that a person finishes in a browser, against Django OAuth Toolkit: the authorization code grant with
 /// PKCE and a loopback redirect (`--web`), and the device authorization grant (`--device`). The browser is
 /// `browser.py`, which signs in on DOT's real login page and approves or refuses on DOT's real pages.
-@Suite("Browser logins: --web (PKCE, loopback redirect) and --device (RFC 8628) against Django OAuth Toolkit")
+@Suite(
+    "Browser logins: --web (PKCE, loopback redirect) and --device (RFC 8628) against Django OAuth Toolkit",
+    .timeLimit(.minutes(15)))
 struct BrowserLoginTests {
     static let ana = (email: "ana@example.com", password: "Passw0rd!")
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("The command loop")
+@Suite("The command loop", .timeLimit(.minutes(15)))
 struct CommandLoopTests {
     @Test("a command runs on one thread: details starts none from its start to its exit, shutdown included")
     func oneThread() async throws {

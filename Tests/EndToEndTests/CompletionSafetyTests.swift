@@ -7,7 +7,7 @@ import Testing
 /// Completion offers what servers wrote (operation ids, paths, field names, enum values, account names chosen by a
 /// provider, server URLs from an imported file) as data: in bash, zsh and fish, nothing of it runs, on Tab or when
 /// the completed line runs, and nothing with a control character is offered.
-@Suite("Completion is data: server text never runs in bash, zsh or fish")
+@Suite("Completion is data: server text never runs in bash, zsh or fish", .timeLimit(.minutes(15)))
 struct CompletionSafetyTests {
     /// Every hostile text creates a file in `markers` when a shell runs it; the folder must stay empty.
     struct Hostile: Sendable {

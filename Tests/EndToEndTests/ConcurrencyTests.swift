@@ -7,7 +7,7 @@ import SwaggerModel
 import TestSupport
 import Testing
 
-@Suite("Concurrent processes")
+@Suite("Concurrent processes", .timeLimit(.minutes(15)))
 struct ConcurrencyTests {
     @Test("20 concurrent logins to 20 accounts, from separate processes, leave all 20 sessions")
     func twentyLogins() async throws {

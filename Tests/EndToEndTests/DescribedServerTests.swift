@@ -3,7 +3,9 @@ import Testing
 
 /// flask-jwt-extended as its documentation's examples set it up, whose refresh takes the refresh token as the
 /// bearer and whose logout is a `DELETE`: described once in a `--server-file`, and by its kind.
-@Suite("flask-jwt-extended, refreshed by the bearer and logged out with DELETE: in a server file, and by its kind")
+@Suite(
+    "flask-jwt-extended, refreshed by the bearer and logged out with DELETE: in a server file, and by its kind",
+    .timeLimit(.minutes(15)))
 struct DescribedServerTests {
     static let description = #"""
         {"kind": "custom", "login-path": "/login", "refresh-path": "/refresh", "refresh-with": "bearer",

@@ -13,7 +13,7 @@ import Testing
 /// A pipeline fails when any command in it fails (`pipefail`). The `api` examples run against the FastAPI app,
 /// whose routes for them answer with what they were sent, so an example whose comment names a method (`# GET`)
 /// is checked to send it.
-@Suite("Documentation: every command example runs as written")
+@Suite("Documentation: every command example runs as written", .timeLimit(.minutes(15)))
 struct DocumentationTests {
     struct Example: CustomTestStringConvertible, Sendable {
         var source: String

@@ -7,7 +7,7 @@ import SwaggerModel
 import TestSupport
 import Testing
 
-@Suite("Failures: one line on stderr, a documented exit code, nothing lost")
+@Suite("Failures: one line on stderr, a documented exit code, nothing lost", .timeLimit(.minutes(15)))
 struct FailureTests {
     /// Each failure's stderr is exactly one line starting with "swaggerctl: ".
     private func expectOneLine(_ result: CommandResult, sourceLocation: SourceLocation = #_sourceLocation) {

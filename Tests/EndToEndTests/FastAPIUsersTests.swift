@@ -3,7 +3,9 @@ import Testing
 
 /// fastapi-users, set up as its documentation does, with a database strategy so that a logout deletes the token
 /// on the server. Its OpenAPI document describes it: the address and the account are all a login needs.
-@Suite("fastapi-users: a form login, a bearer logout and users/me, found from its OpenAPI document")
+@Suite(
+    "fastapi-users: a form login, a bearer logout and users/me, found from its OpenAPI document",
+    .timeLimit(.minutes(15)))
 struct FastAPIUsersTests {
     static let ana = (email: "ana@example.com", password: "Passw0rd!")
 

@@ -4,7 +4,7 @@ import Testing
 /// Servers made with the widely used Python frameworks, each set up as its own documentation says, and none of them
 /// known to swaggerctl by name: the address and the account are all a login needs, and what the server's document
 /// describes is what swaggerctl does.
-@Suite("Frameworks: a login from the address alone, to servers nobody here described")
+@Suite("Frameworks: a login from the address alone, to servers nobody here described", .timeLimit(.minutes(15)))
 struct FrameworkTests {
     static let password = "Passw0rd!\n"
 

@@ -4,7 +4,9 @@ import Testing
 /// Debian's glewlwyd, an OpenID Connect provider nobody here wrote, set up through its own admin API: its metadata
 /// describes it, its endpoints are spelt with a double slash, its public client has no password grant, and the
 /// account is whoever the ID token says signed in.
-@Suite("glewlwyd: an OpenID Connect provider described by its metadata, signed in to with a device code")
+@Suite(
+    "glewlwyd: an OpenID Connect provider described by its metadata, signed in to with a device code",
+    .timeLimit(.minutes(15)))
 struct GlewlwydTests {
     static func browser(_ sandbox: Sandbox) -> [String: String] {
         ["BROWSER": Glewlwyd.browser.path, "BROWSER_LOG": sandbox.root.appending(path: "browser.log").path]

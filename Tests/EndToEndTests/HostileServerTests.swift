@@ -15,7 +15,7 @@ import Testing
 
 /// What a hostile or broken server found in swaggerctl, each reproduced against a small local server: the
 /// defects that fuzzing and probing turned up, and the risks closed with them.
-@Suite("Hostile servers: each defect found by fuzzing and probing")
+@Suite("Hostile servers: each defect found by fuzzing and probing", .timeLimit(.minutes(15)))
 struct HostileServerTests {
     /// Escape sequences and invisible characters a server may send: an OSC 52 clipboard write, a screen
     /// clear, a forged second line, a bidi override, a zero-width space, a C1 CSI and DEL.

@@ -9,7 +9,7 @@ import Testing
 
 /// `--kind identity` against a server shaped like ASP.NET Core Identity's bearer endpoints, and the per-server
 /// overrides of paths and token fields.
-@Suite("Server kinds: ASP.NET Core Identity, and overrides")
+@Suite("Server kinds: ASP.NET Core Identity, and overrides", .timeLimit(.minutes(15)))
 struct IdentityTests {
     static let ana = (email: "ana@example.com", password: "Passw0rd!")
 

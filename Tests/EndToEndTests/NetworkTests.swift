@@ -9,7 +9,7 @@ import Testing
 
 /// The networks people work on: a real proxy (tinyproxy), real TLS with a throwaway CA made by openssl, plain
 /// HTTP to another machine, and a verbose log that shows everything but the secrets.
-@Suite("Networks: proxies, TLS trust, plain HTTP, --verbose")
+@Suite("Networks: proxies, TLS trust, plain HTTP, --verbose", .timeLimit(.minutes(15)))
 struct NetworkTests {
     /// Each failure's stderr is exactly one line starting with "swaggerctl: ".
     private func expectOneLine(_ result: CommandResult, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -9,7 +9,7 @@ import Testing
 
 /// `--kind oauth2` against servers nobody here wrote: a FastAPI app on OAuth2PasswordRequestForm, and
 /// Django OAuth Toolkit, a real OAuth 2 authorization server.
-@Suite("Server kinds: OAuth 2 against FastAPI and Django OAuth Toolkit")
+@Suite("Server kinds: OAuth 2 against FastAPI and Django OAuth Toolkit", .timeLimit(.minutes(15)))
 struct OAuth2Tests {
     static let ana = (email: "ana@example.com", password: "Passw0rd!")
     static let publicClient = "swaggerctl-public"

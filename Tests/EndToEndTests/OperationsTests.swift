@@ -6,7 +6,7 @@ import Testing
 /// `api` with the server's document: operations by name against the demo server (OpenAPI 3.1, YAML), FastAPI (3.1,
 /// JSON) and Flask-RESTX (Swagger 2.0); fields checked before anything is sent; the copy kept and asked for again;
 /// `--jq`, `-o table`, redirects and completion.
-@Suite("api by operation: the demo server, FastAPI and Flask-RESTX documents")
+@Suite("api by operation: the demo server, FastAPI and Flask-RESTX documents", .timeLimit(.minutes(15)))
 struct OperationsTests {
     /// A framework whose document names `createPet` and `getPet`, and how to log in to it.
     struct Framework: Sendable, CustomTestStringConvertible {

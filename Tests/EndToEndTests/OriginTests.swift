@@ -8,7 +8,7 @@ import Testing
 
 /// A server whose documents send the password elsewhere: its OAuth metadata, or its OpenAPI document's `servers:`,
 /// names another host, which counts what reaches it.
-@Suite("Secrets go only to the host the person named, unless they allowed another")
+@Suite("Secrets go only to the host the person named, unless they allowed another", .timeLimit(.minutes(15)))
 struct OriginTests {
     /// The requests that reached the other host.
     final class Log: Sendable {

@@ -5,7 +5,7 @@ import Testing
 /// `exec`, `token --format` and `git-credential`, each driven by the program that uses it: a shell and Python
 /// under `exec`, kubectl with swaggerctl as its credential plugin, and git with swaggerctl as its helper against
 /// git-http-backend.
-@Suite("Other programs use the session: exec, token formats, kubectl and git")
+@Suite("Other programs use the session: exec, token formats, kubectl and git", .timeLimit(.minutes(15)))
 struct OtherProgramsTests {
     static let rotated = SessionRefreshTests.rotated
 

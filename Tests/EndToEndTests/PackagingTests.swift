@@ -6,7 +6,7 @@ import Testing
 
 /// What gets installed: the completion scripts in real shells, the man page through man and groff, and the
 /// Debian package through dpkg-deb.
-@Suite("Packaging: completions, the man page and the Debian package")
+@Suite("Packaging: completions, the man page and the Debian package", .timeLimit(.minutes(15)))
 struct PackagingTests {
     /// `swaggerctl completion SHELL`, written to a file of its own.
     static func completionScript(_ shell: String, in sandbox: Sandbox) async throws -> URL {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("Profiles as real servers send them")
+@Suite("Profiles as real servers send them", .timeLimit(.minutes(15)))
 struct ProfileTests {
     static let profile = """
         {"id": 7, "name": null, "surname": "Šimić", "fullName": "Ivo Šimić", "imageId": 3, "adress": null,

@@ -5,7 +5,7 @@ import Testing
 
 /// The refresh path's writes, seen through strace: how many reach the disk, in what order, and what a process
 /// killed at any one of them leaves.
-@Suite("A refresh's writes: the fewest, in order, and whole when killed at any of them")
+@Suite("A refresh's writes: the fewest, in order, and whole when killed at any of them", .timeLimit(.minutes(15)))
 struct RefreshCrashTests {
     /// The system calls that change a file or send a message: a kill at the entry of each is a crash at each write.
     static let writes = ["write", "writev", "fsync", "rename", "unlink"]

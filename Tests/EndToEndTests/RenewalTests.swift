@@ -6,7 +6,9 @@ import Testing
 
 /// What `refresh` and `api` say of a session that cannot be renewed, or that the token alone does not
 /// describe.
-@Suite("Renewal: what refresh and api make of opaque tokens, and of sessions without a refresh token")
+@Suite(
+    "Renewal: what refresh and api make of opaque tokens, and of sessions without a refresh token",
+    .timeLimit(.minutes(15)))
 struct RenewalTests {
     /// An unsigned JWT whose only claim is `exp`, `offset` seconds from now.
     static func jwt(expiresIn offset: TimeInterval) -> String {

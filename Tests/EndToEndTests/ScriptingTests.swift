@@ -19,7 +19,7 @@ enum ExitCodes {
 }
 
 /// What scripts rely on: quiet success, JSON that parses, and exit codes that mean what the docs say.
-@Suite("Scripting: --quiet, JSON output and exit codes")
+@Suite("Scripting: --quiet, JSON output and exit codes", .timeLimit(.minutes(15)))
 struct ScriptingTests {
     /// Parses `text` with `python3 -m json.tool`, an independent JSON parser.
     static func parsesAsJSON(_ text: String) async throws -> Bool {

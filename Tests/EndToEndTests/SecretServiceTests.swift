@@ -9,7 +9,7 @@ import Testing
 
 /// The Secret Service backend against the real gnome-keyring-daemon of `scripts/keyring-session`, and the
 /// faults it must survive on private buses of its own.
-@Suite("Secret Service: the token in the desktop keyring, bounded, with an honest fallback")
+@Suite("Secret Service: the token in the desktop keyring, bounded, with an honest fallback", .timeLimit(.minutes(15)))
 struct SecretServiceTests {
     /// A sandbox whose swaggerctl talks to the bus at `bus`, with `--keyring` left at auto.
     static func sandbox(bus: String?, keyringTimeout: String? = nil) throws -> Sandbox {

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 /// The server registry, servers.json: what swaggerctl knows of each server, apart from the sessions on it.
-@Suite("The server registry: list, export, forget and import; descriptions that outlive sessions; an upgrade")
+@Suite(
+    "The server registry: list, export, forget and import; descriptions that outlive sessions; an upgrade",
+    .timeLimit(.minutes(15)))
 struct ServerRegistryTests {
     @Test("a description outlives its sessions, is exported, forgotten once nobody needs it, and imported again")
     func roundTrip() async throws {

@@ -4,7 +4,7 @@ import Testing
 /// Four real server stacks, each set up as its own documentation tells a deployer, logged in to with nothing but their
 /// address: django-allauth's headless API (session tokens, and its JWT strategy), Kinto and Synapse. Each is checked
 /// on the server's side: the session ended there, and no account made by a login.
-@Suite("Real servers by their address alone: allauth, allauth's JWT, Kinto, Synapse")
+@Suite("Real servers by their address alone: allauth, allauth's JWT, Kinto, Synapse", .timeLimit(.minutes(15)))
 struct ServerStacksTests {
     static let password = "Passw0rd!"
 

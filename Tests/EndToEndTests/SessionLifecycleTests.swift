@@ -7,7 +7,7 @@ import SwaggerModel
 import TestSupport
 import Testing
 
-@Suite("A session, from login to logout, across processes")
+@Suite("A session, from login to logout, across processes", .timeLimit(.minutes(15)))
 struct SessionLifecycleTests {
     @Test("login stores the token and prints the profile; details in a new process reuses it; logout removes it")
     func loginDetailsLogout() async throws {

@@ -9,7 +9,7 @@ import Testing
 
 /// Sessions that outlive their access token: refresh and rotation across processes, revocation, the saved
 /// profile, and `SWAGGERCTL_TOKEN`, against the demo server, whose clock and swaggerctl's the tests move.
-@Suite("Sessions that last: refresh, rotation, revoke, offline")
+@Suite("Sessions that last: refresh, rotation, revoke, offline", .timeLimit(.minutes(15)))
 struct SessionRefreshTests {
     static let rotated = "refresh token rotated"
     static let revoked = "session revoked"

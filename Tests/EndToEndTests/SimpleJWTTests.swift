@@ -3,7 +3,7 @@ import Testing
 
 /// Django REST framework with djangorestframework-simplejwt, set up as its documentation does, with rotation
 /// and the blacklist: `--kind simplejwt` and the profile's path are all a login needs.
-@Suite("simplejwt: Django REST framework's JWT login, with rotation and the blacklist")
+@Suite("simplejwt: Django REST framework's JWT login, with rotation and the blacklist", .timeLimit(.minutes(15)))
 struct SimpleJWTTests {
     static let ana = (user: "ana", password: "Passw0rd!")
 

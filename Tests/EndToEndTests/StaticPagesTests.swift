@@ -3,7 +3,9 @@ import Testing
 
 /// `api --paginate` against pages that nginx serves from files, set up as its documentation does: the paging
 /// styles a static site can have, each to its last item and exit 0.
-@Suite("api --paginate against nginx: body links, Link and Next-Page headers, numbered pages, offsets")
+@Suite(
+    "api --paginate against nginx: body links, Link and Next-Page headers, numbered pages, offsets",
+    .timeLimit(.minutes(15)))
 struct StaticPagesTests {
     static let pages = 3
     static let perPage = 3

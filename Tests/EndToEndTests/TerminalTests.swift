@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The terminal interactions, on a real pseudo-terminal. Reads block, so each runs on its own thread.
-@Suite("At a terminal")
+@Suite("At a terminal", .timeLimit(.minutes(15)))
 struct TerminalTests {
     @Test("the password is read without echo, and the terminal echoes again afterwards")
     func passwordWithoutEcho() async throws {

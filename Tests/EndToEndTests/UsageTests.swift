@@ -3,7 +3,7 @@ import SwaggerClient
 import SwaggerModel
 import Testing
 
-@Suite("Usage: help, bad arguments and a bad environment")
+@Suite("Usage: help, bad arguments and a bad environment", .timeLimit(.minutes(15)))
 struct UsageTests {
     @Test("--help lists the commands, the README's quick start and the exit codes")
     func help() async throws {

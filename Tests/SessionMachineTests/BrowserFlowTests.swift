@@ -5,7 +5,7 @@ import Testing
 
 @testable import SessionMachine
 
-@Suite("BrowserFlow: what each request to the loopback redirect means")
+@Suite("BrowserFlow: what each request to the loopback redirect means", .timeLimit(.minutes(5)))
 struct BrowserFlowTests {
     @Test("the code is taken when the state is the one sent; a second request after it is only answered")
     func code() {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SessionMachine
 
-@Suite("DeviceFlow: when a device-code login polls, and what each answer means")
+@Suite("DeviceFlow: when a device-code login polls, and what each answer means", .timeLimit(.minutes(5)))
 struct DeviceFlowTests {
     static let authorization = DeviceAuthorization(
         deviceCode: "d", userCode: "WDJB-MJHT", verificationURI: URL(filePath: "/device"), interval: .seconds(5),

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SessionMachine
 
-@Suite("LoginCoordinator: every decision of a login, with no I/O")
+@Suite("LoginCoordinator: every decision of a login, with no I/O", .timeLimit(.minutes(5)))
 struct LoginCoordinatorTests {
     static let now = MainCoordinatorTests.now
     static let profile = MainCoordinatorTests.profile

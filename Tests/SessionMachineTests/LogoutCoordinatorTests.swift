@@ -5,7 +5,7 @@ import Testing
 
 @testable import SessionMachine
 
-@Suite("LogoutCoordinator: lock, revoke, then remove, with no I/O")
+@Suite("LogoutCoordinator: lock, revoke, then remove, with no I/O", .timeLimit(.minutes(5)))
 struct LogoutCoordinatorTests {
     static let tokens = Credentials(accessToken: "a1", refreshToken: "r1")
     static let record = Fixtures.record(Fixtures.ana)

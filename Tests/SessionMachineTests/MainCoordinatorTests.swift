@@ -5,7 +5,7 @@ import Testing
 
 @testable import SessionMachine
 
-@Suite("MainCoordinator: every decision of a use of a session, with no I/O")
+@Suite("MainCoordinator: every decision of a use of a session, with no I/O", .timeLimit(.minutes(5)))
 struct MainCoordinatorTests {
     /// 2033-05-18T03:33:20Z.
     static let now = Date(timeIntervalSince1970: 2_000_000_000)

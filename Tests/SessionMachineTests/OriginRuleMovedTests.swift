@@ -4,7 +4,9 @@ import SwaggerModel
 import TestSupport
 import Testing
 
-@Suite("OriginRule.moved: where a changed description sends a session's tokens that it did not before")
+@Suite(
+    "OriginRule.moved: where a changed description sends a session's tokens that it did not before",
+    .timeLimit(.minutes(5)))
 struct OriginRuleMovedTests {
     static let server = Fixtures.serverURL("https://api.example.com/v1")
 

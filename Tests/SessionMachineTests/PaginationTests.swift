@@ -7,7 +7,7 @@ import Testing
 
 /// `--paginate`'s decisions, page by page: each style of ``PageStyle/known`` read from a first page and followed to
 /// its end, the pages named ahead, and the stops.
-@Suite("Pagination: where the next page is and where the list ends, with no I/O")
+@Suite("Pagination: where the next page is and where the list ends, with no I/O", .timeLimit(.minutes(5)))
 struct PaginationTests {
     static let server = PaginationTests.serverURL()
     static let first = url("https://api.example.com/v2/items?sort=new")

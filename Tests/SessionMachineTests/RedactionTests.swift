@@ -5,7 +5,7 @@ import Testing
 
 @testable import SessionMachine
 
-@Suite("Redaction: descriptions never show a token")
+@Suite("Redaction: descriptions never show a token", .timeLimit(.minutes(5)))
 struct RedactionTests {
     static let credentials = Credentials(accessToken: "eyJ-access-SECRET", refreshToken: "refresh-SECRET")
 

@@ -5,7 +5,7 @@ import Testing
 @testable import SessionMachine
 
 /// Which redirects `api` follows, with or without the token.
-@Suite("Redirects: the rule for each hop, with no I/O")
+@Suite("Redirects: the rule for each hop, with no I/O", .timeLimit(.minutes(5)))
 struct RedirectTests {
     static let server = PaginationTests.serverURL()
     static let page = server.url.appending(path: "items")

@@ -8,7 +8,9 @@ import Testing
 /// `swaggerctl api`'s machine as a table: each row an event fed in and the one action that comes out, with no I/O.
 /// Together the rows feed every event in each state where it can happen: starting, the token read and renewed, a
 /// request sent, awaited, refused, redirected, failed, cancelled, and a page delivered.
-@Suite("RequestCoordinator: the person's request, its redirects and pages, one event in and one action out")
+@Suite(
+    "RequestCoordinator: the person's request, its redirects and pages, one event in and one action out",
+    .timeLimit(.minutes(5)))
 struct RequestCoordinatorTests {
     static let now = Date(timeIntervalSince1970: 2_000_000_000)
     static let fresh = Fixtures.record(Fixtures.ana, expiresAt: now.addingTimeInterval(600))

@@ -6,7 +6,7 @@ import Testing
 
 @testable import SessionStorage
 
-@Suite("BoundedCall: a blocking keyring call never holds its caller past the deadline")
+@Suite("BoundedCall: a blocking keyring call never holds its caller past the deadline", .timeLimit(.minutes(5)))
 struct BoundedCallTests {
     @Test("a call that finishes in time returns its value")
     func inTime() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SessionStorage
 
-@Suite("FileBackend: tokens in a private, locked, atomically replaced file")
+@Suite("FileBackend: tokens in a private, locked, atomically replaced file", .timeLimit(.minutes(5)))
 struct FileBackendTests {
     let temporary: TemporaryDirectory
     /// The configuration folder, not created until the first write.

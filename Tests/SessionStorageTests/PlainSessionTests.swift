@@ -2,7 +2,8 @@ import Testing
 
 @testable import SessionStorage
 
-@Suite("PlainSession: a plain Secret Service session only on a bus reached through Unix sockets")
+@Suite(
+    "PlainSession: a plain Secret Service session only on a bus reached through Unix sockets", .timeLimit(.minutes(5)))
 struct PlainSessionTests {
     @Test(
         "Unix-socket addresses may be plain; any TCP, nonce-TCP or launchd transport keeps libsecret's encryption",

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SessionStorage
 
-@Suite("SessionList: the list of stored sessions in sessions.json")
+@Suite("SessionList: the list of stored sessions in sessions.json", .timeLimit(.minutes(5)))
 struct SessionListTests {
     /// A record as the session list keeps it: its server's description is the registry's, never the list's.
     static func record(

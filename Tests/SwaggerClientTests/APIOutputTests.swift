@@ -8,7 +8,7 @@ import Testing
 @testable import SwaggerClient
 
 /// `swaggerctl api`'s output, chosen once from the options: what each page, a failure and the end write.
-@Suite("api's output: one sink for every page")
+@Suite("api's output: one sink for every page", .timeLimit(.minutes(5)))
 struct APIOutputTests {
     final class Written: @unchecked Sendable {
         var text = ""

@@ -8,7 +8,7 @@ import Testing
 @testable import SwaggerClient
 
 /// `swaggerctl api`'s parts with no I/O: the request it builds, the pages it follows, and the JSON it shows.
-@Suite("api: requests, pagination and JSON text")
+@Suite("api: requests, pagination and JSON text", .timeLimit(.minutes(5)))
 struct APIRequestTests {
     static let server = APIRequestTests.serverURL()
 

@@ -8,7 +8,8 @@ import Testing
 
 @testable import SwaggerClient
 
-@Suite("Configuration: settings from the environment, and flag > environment > saved > default")
+@Suite(
+    "Configuration: settings from the environment, and flag > environment > saved > default", .timeLimit(.minutes(5)))
 struct ConfigurationTests {
     let temporary: TemporaryDirectory
 

@@ -9,7 +9,7 @@ import Testing
 
 @testable import SwaggerClient
 
-@Suite("DetailsViewModel: the rows of the details table")
+@Suite("DetailsViewModel: the rows of the details table", .timeLimit(.minutes(5)))
 struct DetailsViewModelTests {
     /// The labels the original preset gives the bundled API's profile.
     static let original = Fixtures.original().profile.labels

@@ -3,7 +3,7 @@ import Testing
 @testable import SwaggerClient
 @testable import SwaggerOutput
 
-@Suite("DisplayWidth: terminal columns of text")
+@Suite("DisplayWidth: terminal columns of text", .timeLimit(.minutes(5)))
 struct DisplayWidthTests {
     @Test(
         "the width of text is the sum of its characters' widths",

@@ -17,7 +17,7 @@ import Testing
 /// The properties run one at a time, and each iteration yields: they are CPU-bound, and the suite shares the
 /// cooperative thread pool (as wide as the cores) with end-to-end tests whose servers and timers must keep
 /// running on time.
-@Suite("Fuzzing the decoders and the sanitiser", .serialized)
+@Suite("Fuzzing the decoders and the sanitiser", .serialized, .timeLimit(.minutes(5)))
 struct FuzzTests {
     /// Iterations per property: `SWAGGERCTL_FUZZ_COUNT`, else a number that keeps `make test` quick.
     static let count = ProcessInfo.processInfo.environment["SWAGGERCTL_FUZZ_COUNT"].flatMap(Int.init) ?? 400

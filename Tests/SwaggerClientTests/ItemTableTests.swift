@@ -5,7 +5,7 @@ import SwaggerOutput
 import Testing
 
 /// The table `-o table` makes of a list, and the outline of a page that it and the pagination read.
-@Suite("Item tables and page outlines")
+@Suite("Item tables and page outlines", .timeLimit(.minutes(5)))
 struct ItemTableTests {
     static let page = APIRequestTests.serverURL().url.appending(path: "items")
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import SwaggerClient
 
-@Suite("JQProgram: jq 1.6 through libjq, strings as text and other values as compact JSON")
+@Suite("JQProgram: jq 1.6 through libjq, strings as text and other values as compact JSON", .timeLimit(.minutes(5)))
 struct JQProgramTests {
     /// Every output of `expression` run on `json`.
     func outputs(_ expression: String, on json: String) throws(JQError) -> [JQOutput] {

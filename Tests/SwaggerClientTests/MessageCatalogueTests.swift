@@ -9,7 +9,7 @@ import Testing
 /// Every error and warning the session flows can print, with values of a usual length, held to one style: at most
 /// two lines at 80 columns with the prefix it is printed with, one way of writing seconds and statuses, and no
 /// doubled full stop.
-@Suite("Message catalogue: every failure and warning fits two lines, in one style")
+@Suite("Message catalogue: every failure and warning fits two lines, in one style", .timeLimit(.minutes(5)))
 struct MessageCatalogueTests {
     static let server = Fixtures.serverURL("https://api.example.com")
     static let other = Fixtures.serverURL("https://auth.example.com")

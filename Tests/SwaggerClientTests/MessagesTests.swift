@@ -6,7 +6,7 @@ import Testing
 
 @testable import SwaggerClient
 
-@Suite("Messages: what each failure says, with what the server's description sends")
+@Suite("Messages: what each failure says, with what the server's description sends", .timeLimit(.minutes(5)))
 struct MessagesTests {
     static let messages = Messages(timeout: .seconds(10), now: Date())
     static let oauth2 = Fixtures.described(["preset": "oauth2", "login": ["url": "/t"], "profile": ["url": "/u"]])

@@ -6,7 +6,9 @@ import Testing
 @testable import SwaggerDocuments
 @testable import SwaggerServers
 
-@Suite("Discovery: a server's login, refresh, logout and profile from its OpenAPI document's operations")
+@Suite(
+    "Discovery: a server's login, refresh, logout and profile from its OpenAPI document's operations",
+    .timeLimit(.minutes(5)))
 struct OperationDiscoveryTests {
     static func url(_ text: String) -> URL {
         URL(string: text) ?? URL(filePath: "/")

@@ -8,7 +8,7 @@ import Testing
 
 /// Operations by name: what is read from OpenAPI 3.0, 3.1 and Swagger 2.0 documents, how each field is placed, and
 /// what is refused before anything is sent.
-@Suite("Operations of a document: reading, placing and checking fields")
+@Suite("Operations of a document: reading, placing and checking fields", .timeLimit(.minutes(5)))
 struct OperationTests {
     static let server: ServerURL = {
         do {

@@ -9,7 +9,7 @@ import Testing
 
 /// The origin rule, without I/O: every URL a request of `api` goes to with the token is on the session's origin,
 /// whoever wrote it: the person, a document (its path keys and base), a value put into a path, a redirect or a page.
-@Suite("The origin rule: the token goes only to the session's origin")
+@Suite("The origin rule: the token goes only to the session's origin", .timeLimit(.minutes(5)))
 struct OriginRuleTests {
     static let server = Fixtures.serverURL("http://127.0.0.1:5001")
     static let other = "127.0.0.2:5001"

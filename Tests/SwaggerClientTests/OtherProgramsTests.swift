@@ -5,7 +5,7 @@ import SwaggerModel
 import TestSupport
 import Testing
 
-@Suite("The faces other programs use: token formats, exec's variables and git's helper")
+@Suite("The faces other programs use: token formats, exec's variables and git's helper", .timeLimit(.minutes(5)))
 struct OtherProgramsTests {
     /// 2023-11-14T22:43:20Z.
     static let expiry = Date(timeIntervalSince1970: 1_700_001_800)

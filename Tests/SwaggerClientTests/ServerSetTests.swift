@@ -7,7 +7,7 @@ import Testing
 @testable import SwaggerServers
 
 /// `server set --set PATH=VALUE`: every part of the description language, one by one, over a preset.
-@Suite("--set reaches every part of the description language")
+@Suite("--set reaches every part of the description language", .timeLimit(.minutes(5)))
 struct ServerSetTests {
     static let server = Fixtures.serverURL("https://h.example.com/api")
 

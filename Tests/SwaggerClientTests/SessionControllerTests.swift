@@ -11,7 +11,7 @@ import Testing
 
 /// The controller carrying out the coordinators' actions, behind its seams: a scripted server, tokens in
 /// memory, a clock that stands still, and the session list and saved profiles in a folder of their own.
-@Suite("SessionController: each flow's I/O, in order, without a process or a network")
+@Suite("SessionController: each flow's I/O, in order, without a process or a network", .timeLimit(.minutes(5)))
 struct SessionControllerTests {
     /// 2033-05-18T03:33:20Z.
     static let start = Date(timeIntervalSince1970: 2_000_000_000)

@@ -9,7 +9,7 @@ import Testing
 
 @testable import SwaggerClient
 
-@Suite("SessionStatus: what `swaggerctl status` shows")
+@Suite("SessionStatus: what `swaggerctl status` shows", .timeLimit(.minutes(5)))
 struct SessionStatusTests {
     /// 2033-05-18T03:33:20Z.
     static let now = Date(timeIntervalSince1970: 2_000_000_000)
@@ -264,7 +264,7 @@ struct SessionStatusTests {
     }
 }
 
-@Suite("RefreshReport: what refresh prints")
+@Suite("RefreshReport: what refresh prints", .timeLimit(.minutes(5)))
 struct RefreshReportTests {
     static let now = Date(timeIntervalSince1970: 2_000_000_000)
 

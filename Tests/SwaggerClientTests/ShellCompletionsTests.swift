@@ -8,7 +8,7 @@ import Testing
 
 @testable import SwaggerClient
 
-@Suite("ShellCompletions: what the shell offers for --server and --email")
+@Suite("ShellCompletions: what the shell offers for --server and --email", .timeLimit(.minutes(5)))
 struct ShellCompletionsTests {
     /// A configuration folder holding ana and ivo on the demo server (ivo newer) and ana on another server.
     static func folder() throws -> TemporaryDirectory {

@@ -3,7 +3,7 @@ import Testing
 @testable import SwaggerClient
 @testable import SwaggerOutput
 
-@Suite("TableRenderer: the exact text of key/value tables")
+@Suite("TableRenderer: the exact text of key/value tables", .timeLimit(.minutes(5)))
 struct TableRendererTests {
     static func rows(_ pairs: KeyValuePairs<String, String>) -> [DetailsViewModel] {
         pairs.map { DetailsViewModel(key: $0.key, value: $0.value) }

@@ -4,7 +4,7 @@ import Hummingbird
 import SwaggerAPI
 import Testing
 
-@Suite("AccountDirectory seeds")
+@Suite("AccountDirectory seeds", .timeLimit(.minutes(5)))
 struct AccountDirectoryTests {
     /// The extra fields of `alice`'s profile.
     struct AliceExtras: Decodable, Equatable {

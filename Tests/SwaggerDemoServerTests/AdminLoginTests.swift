@@ -4,7 +4,7 @@ import Hummingbird
 import SwaggerAPI
 import Testing
 
-@Suite("POST /api/User/AdminLogin")
+@Suite("POST /api/User/AdminLogin", .timeLimit(.minutes(5)))
 struct AdminLoginTests {
     @Test("the demo account signs in with username, accessToken and refreshToken")
     func demoAccountSignsIn() async throws {

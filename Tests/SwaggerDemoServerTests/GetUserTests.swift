@@ -4,7 +4,7 @@ import HummingbirdTesting
 import SwaggerAPI
 import Testing
 
-@Suite("GET /api/User/User")
+@Suite("GET /api/User/User", .timeLimit(.minutes(5)))
 struct GetUserTests {
     /// The demo profile's fields of the server's own.
     struct DemoExtras: Decodable, Equatable {

@@ -3,7 +3,7 @@ import Hummingbird
 import SwaggerAPI
 import Testing
 
-@Suite("Malformed login requests")
+@Suite("Malformed login requests", .timeLimit(.minutes(5)))
 struct MalformedRequestTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String

@@ -5,7 +5,9 @@ import HummingbirdTesting
 import SwaggerAPI
 import Testing
 
-@Suite("POST /api/User/RefreshToken and POST /api/User/Logout: rotation, reuse detection, revocation")
+@Suite(
+    "POST /api/User/RefreshToken and POST /api/User/Logout: rotation, reuse detection, revocation",
+    .timeLimit(.minutes(5)))
 struct RefreshTokenTests {
     @Test("a refresh returns new tokens for the same user, and the new access token works")
     func rotates() async throws {

@@ -5,7 +5,9 @@ import HummingbirdTesting
 import SwaggerAPI
 import Testing
 
-@Suite("HTTP rules: Accept, methods the document does not list, body size, and passwords bcrypt cannot hold")
+@Suite(
+    "HTTP rules: Accept, methods the document does not list, body size, and passwords bcrypt cannot hold",
+    .timeLimit(.minutes(5)))
 struct RouteRulesTests {
     @Test(
         "an Accept header that does not name JSON is disregarded: the answer is JSON, never a 500",

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@Suite("POST /_test/clock: tokens that expire without waiting")
+@Suite("POST /_test/clock: tokens that expire without waiting", .timeLimit(.minutes(5)))
 struct TestClockTests {
     static func server(exposingClock: Bool) async throws -> TestServer {
         var options = DemoServer.Options.forTests

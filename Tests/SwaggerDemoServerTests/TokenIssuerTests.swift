@@ -3,7 +3,7 @@ import Testing
 
 @testable import DemoServer
 
-@Suite("TokenIssuer")
+@Suite("TokenIssuer", .timeLimit(.minutes(5)))
 struct TokenIssuerTests {
     static func issuer(lifetime: Duration) async throws -> TokenIssuer {
         let database = try DemoDatabase.open(path: nil)

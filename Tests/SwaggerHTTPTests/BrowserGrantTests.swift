@@ -5,7 +5,8 @@ import Testing
 
 @testable import SwaggerHTTP
 
-@Suite("The browser grants' pieces: PKCE, the loopback listener, the device authorization answer")
+@Suite(
+    "The browser grants' pieces: PKCE, the loopback listener, the device authorization answer", .timeLimit(.minutes(5)))
 struct BrowserGrantTests {
     @Test("S256 of RFC 7636's Appendix B verifier is its challenge; fresh verifiers are 43 characters and differ")
     func pkce() {

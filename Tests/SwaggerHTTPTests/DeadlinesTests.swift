@@ -4,7 +4,7 @@ import Testing
 
 @testable import SwaggerHTTP
 
-@Suite("Deadlines: one timer for a service's requests, on a clock the test moves")
+@Suite("Deadlines: one timer for a service's requests, on a clock the test moves", .timeLimit(.minutes(5)))
 struct DeadlinesTests {
     static func deadlines(on loop: EmbeddedEventLoop, _ expired: Lines) -> Deadlines<String> {
         Deadlines(timeout: .seconds(30), on: loop) { expired.add($0) }

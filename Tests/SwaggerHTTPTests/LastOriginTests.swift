@@ -4,7 +4,7 @@ import Testing
 
 @testable import SwaggerHTTP
 
-@Suite("LastOrigin: the origin of each request, kept from the one before when they share it")
+@Suite("LastOrigin: the origin of each request, kept from the one before when they share it", .timeLimit(.minutes(5)))
 struct LastOriginTests {
     @Test("each URL in turn has the origin it would have alone, however the one before was spelled")
     func originInTurn() throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// tinyproxy, the proxy the end-to-end tests run, answers missing credentials with 401 rather than 407, so a
 /// 407 is classified here, from the error AsyncHTTPClient throws for a tunnel and the status of a plain request.
-@Suite("Failures through a proxy")
+@Suite("Failures through a proxy", .timeLimit(.minutes(5)))
 struct ProxyFailureTests {
     static func proxy() throws -> ProxySettings.Proxy {
         try #require(try ProxySettings(environment: ["HTTPS_PROXY": "http://me:pw@10.0.0.1:3128"]).https)

@@ -7,7 +7,7 @@ import Testing
 
 /// The one path every request takes, against a real server on a loopback port. The retries it meets are asked
 /// for with `Retry-After: 0`, so nothing waits.
-@Suite("APIService: the one path of every request, on the wire")
+@Suite("APIService: the one path of every request, on the wire", .timeLimit(.minutes(5)))
 struct RequestPathTests {
     static let tooMany = ScriptedServer.Reply(status: .tooManyRequests, headers: [("Retry-After", "0")])
     static let ok = ScriptedServer.Reply(status: .ok, headers: [("Content-Type", "application/json")], body: "[]")

@@ -5,7 +5,9 @@ import Testing
 
 @testable import SwaggerHTTP
 
-@Suite("RetryPolicy: which attempts are repeated, after which waits, and whether the server asked to slow down")
+@Suite(
+    "RetryPolicy: which attempts are repeated, after which waits, and whether the server asked to slow down",
+    .timeLimit(.minutes(5)))
 struct RetryPolicyTests {
     /// One scripted outcome of an attempt.
     enum Outcome: Sendable, CustomStringConvertible {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SwaggerHTTP
 
-@Suite("APIService: the sentence a refusal's JSON body carries for people")
+@Suite("APIService: the sentence a refusal's JSON body carries for people", .timeLimit(.minutes(5)))
 struct ServerMessageTests {
     @Test(
         "the best member that holds a sentence, or the first of a list of them, else the object itself",

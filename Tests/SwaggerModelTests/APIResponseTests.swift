@@ -3,7 +3,7 @@ import Testing
 
 @testable import SwaggerModel
 
-@Suite("APIResponse: its headers by name")
+@Suite("APIResponse: its headers by name", .timeLimit(.minutes(5)))
 struct APIResponseTests {
     static let response = APIResponse(
         url: URL(filePath: "/items"), status: 200, reason: "OK",

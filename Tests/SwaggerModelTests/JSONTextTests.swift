@@ -6,7 +6,7 @@ import Testing
 
 /// JSON read as text, as the pages of a list are: RFC 8259's grammar, a page's outline and edges, its items, and
 /// indenting, each checked against Foundation's parser.
-@Suite("JSON text: read without a parser, as sent")
+@Suite("JSON text: read without a parser, as sent", .timeLimit(.minutes(5)))
 struct JSONTextTests {
     @Test("indenting keeps member order, number spellings and escapes, and empty containers stay on one line")
     func indented() {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SwaggerModel
 
-@Suite("JWTClaims: the expiry of an unverified JWT")
+@Suite("JWTClaims: the expiry of an unverified JWT", .timeLimit(.minutes(5)))
 struct JWTClaimsTests {
     /// Base64url without padding, as JWTs use it.
     static func base64url(_ text: String) -> String {

@@ -4,7 +4,9 @@ import Testing
 
 @testable import SwaggerModel
 
-@Suite("ServerDescription: the description language, the presets, and the descriptions sessions kept before")
+@Suite(
+    "ServerDescription: the description language, the presets, and the descriptions sessions kept before",
+    .timeLimit(.minutes(5)))
 struct ServerDescriptionTests {
     static let server = Fixtures.serverURL("https://h.example.com/api")
 

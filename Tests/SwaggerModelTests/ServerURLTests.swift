@@ -3,7 +3,7 @@ import Testing
 
 @testable import SwaggerModel
 
-@Suite("ServerURL: one canonical spelling per API base URL")
+@Suite("ServerURL: one canonical spelling per API base URL", .timeLimit(.minutes(5)))
 struct ServerURLTests {
     @Test(
         "base URLs are normalised: scheme and host lowercased, default port and trailing slashes removed",

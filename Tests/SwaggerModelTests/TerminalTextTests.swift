@@ -3,7 +3,7 @@ import Testing
 
 @testable import SwaggerModel
 
-@Suite("TerminalText: one sanitiser for every piece of server text")
+@Suite("TerminalText: one sanitiser for every piece of server text", .timeLimit(.minutes(5)))
 struct TerminalTextTests {
     @Test(
         "escaped shows controls, separators and invisible format characters as \\u{…}, and nothing else",

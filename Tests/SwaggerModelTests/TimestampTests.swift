@@ -4,7 +4,7 @@ import Testing
 
 @testable import SwaggerModel
 
-@Suite("Timestamp: the session files' dates, against Foundation's ISO 8601 style")
+@Suite("Timestamp: the session files' dates, against Foundation's ISO 8601 style", .timeLimit(.minutes(5)))
 struct TimestampTests {
     static let foundation = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 

@@ -7,7 +7,7 @@ import Testing
 @testable import SwaggerDocuments
 @testable import SwaggerServers
 
-@Suite("Discovery: reading an OAuth 2 server's documents")
+@Suite("Discovery: reading an OAuth 2 server's documents", .timeLimit(.minutes(5)))
 struct DiscoveryTests {
     static let fastAPI = Data(
         #"""

@@ -9,7 +9,7 @@ import Testing
 /// No server is taken for a family without evidence: its document's operations, or what its endpoints answer to a
 /// `GET` without credentials; and the `original` preset is checked against the demo server's own document, so that
 /// the two cannot drift.
-@Suite("Presets are taken on evidence: documents and probes, never by default")
+@Suite("Presets are taken on evidence: documents and probes, never by default", .timeLimit(.minutes(5)))
 struct PresetEvidenceTests {
     static let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SwaggerServers
 
-@Suite("ServerExploration: what is read of a server, in what order, and when the reading ends")
+@Suite("ServerExploration: what is read of a server, in what order, and when the reading ends", .timeLimit(.minutes(5)))
 struct ServerExplorationTests {
     typealias Event = ServerExploration.Event
     typealias Action = ServerExploration.Action

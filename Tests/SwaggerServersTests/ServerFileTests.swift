@@ -5,7 +5,9 @@ import Testing
 
 @testable import SwaggerServers
 
-@Suite("server set's flags and description files: one language, with the flags' names as its old spelling")
+@Suite(
+    "server set's flags and description files: one language, with the flags' names as its old spelling",
+    .timeLimit(.minutes(5)))
 struct ServerFileTests {
     static let server = Fixtures.serverURL("https://api.example.com/v1")
 

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SwaggerServers
 
-@Suite("ServerPlan: a server's description from what is given, saved, preset and published")
+@Suite("ServerPlan: a server's description from what is given, saved, preset and published", .timeLimit(.minutes(5)))
 struct ServerPlanTests {
     static let server = Fixtures.serverURL("https://h.example.com/api")
 
