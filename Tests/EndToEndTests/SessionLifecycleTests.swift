@@ -56,7 +56,7 @@ struct SessionLifecycleTests {
         #expect(profiles.headers.map { $0[.authorization] } == ["Bearer header-test-token"])
     }
 
-    @Test("a logout killed at any instant leaves the session whole or gone, never a record without its tokens")
+    @Test("a logout killed at each of its writes leaves the session whole or gone, never a record without its tokens")
     func killedLogout() async throws {
         let sandbox = try Sandbox()
         try await withDemoServer { server in
@@ -68,37 +68,45 @@ struct SessionLifecycleTests {
                 try session.writePrivately(to: sandbox.sessionsFile)
                 try tokens.writePrivately(to: sandbox.credentialsFile)
             }
-            // How long a whole logout takes here; the kills are spread from its start to a little past its end.
-            let began = ContinuousClock.now
-            try #require(try await sandbox.swaggerctl("logout", "--local").status == 0)
-            let whole = (ContinuousClock.now - began) * 1.25
+            let log = sandbox.root.appending(path: "strace.log")
+            let writes = RefreshCrashTests.writes
+            func logout(killedAt point: (call: String, count: Int)?) async throws -> CommandResult {
+                let inject = point.map { ["-e", "inject=\($0.call):signal=KILL:when=\($0.count)"] } ?? []
+                return try await sandbox.run(
+                    URL(filePath: "/usr/bin/strace"),
+                    ["-f", "-qq", "-s", "64", "-o", log.path, "-e", "trace=" + writes.joined(separator: ",")]
+                        + inject + [Binaries.swaggerctl.path, "logout", "--local"])
+            }
+            // Every write of a whole logout, as (call, its count so far): each is a point to kill at.
+            try #require(try await logout(killedAt: nil).status == 0)
+            var seen: [String: Int] = [:]
+            let points = try RefreshCrashTests.Trace(log).lines.compactMap { line -> (call: String, count: Int)? in
+                guard let call = writes.first(where: { line.hasPrefix("\($0)(") }) else { return nil }
+                seen[call, default: 0] += 1
+                return (call, seen[call]!)
+            }
+            try #require(points.count >= 4, "\(points)")
             var outcomes = (whole: 0, gone: 0)
-            let tries = 100
-            for attempt in 0..<tries {
+            for point in points {
                 try restore()
-                let delay = (whole * attempt / tries).timeInterval
-                _ = try await runProgram(
-                    URL(filePath: "/usr/bin/timeout"),
-                    [
-                        "-s", "KILL", String(format: "%.4f", max(delay, 0.0001)), Binaries.swaggerctl.path, "logout",
-                        "--local",
-                    ],
-                    environment: sandbox.environment)
+                let killed = try await logout(killedAt: point)
+                let place = "killed at \(point.call) #\(point.count) (exit \(killed.status))"
                 let listed = try sandbox.sessions.records().contains { $0.account == account }
                 let stored = try await sandbox.file.credentials(for: account) != nil
                 if listed {
-                    #expect(stored, "try \(attempt): the session is listed, and its tokens are gone")
+                    #expect(stored, "\(place): the session is listed, and its tokens are gone")
                     outcomes.whole += 1
                     continue
                 }
                 outcomes.gone += 1
                 // Gone, perhaps with tokens left: the next logout on the server removes them.
                 if stored {
-                    #expect(try await sandbox.swaggerctl("logout", "--local").status == 0)
-                    #expect(try await sandbox.file.credentials(for: account) == nil, "try \(attempt)")
+                    #expect(try await sandbox.swaggerctl("logout", "--local").status == 0, "\(place)")
+                    #expect(try await sandbox.file.credentials(for: account) == nil, "\(place)")
                 }
             }
-            #expect(outcomes.whole + outcomes.gone == tries)
+            // Both kinds of end were reached: killed before the record went, and after.
+            #expect(outcomes.whole > 0 && outcomes.gone > 0, "\(outcomes)")
         }
     }
 
