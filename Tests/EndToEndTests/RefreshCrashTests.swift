@@ -33,6 +33,31 @@ struct RefreshCrashTests {
             return lines[(start + 1)...].contains { $0.hasPrefix("<... \(call) resumed>") && $0.hasSuffix("= 0") }
         }
 
+        /// Every write, as (call, its count so far): each is a point to kill a run again at.
+        var writePoints: [(call: String, count: Int)] {
+            var seen: [String: Int] = [:]
+            return lines.compactMap { line in
+                guard let call = RefreshCrashTests.writes.first(where: { line.hasPrefix("\($0)(") }) else { return nil }
+                seen[call, default: 0] += 1
+                return (call, seen[call, default: 0])
+            }
+        }
+
+        /// Runs swaggerctl with `arguments` in `sandbox` under strace, which logs its writes to `log`, killed at the
+        /// entry of `point` when it is given.
+        static func run(
+            _ arguments: [String], in sandbox: Sandbox, log: URL, killedAt point: (call: String, count: Int)?
+        ) async throws -> CommandResult {
+            let inject = point.map { ["-e", "inject=\($0.call):signal=KILL:when=\($0.count)"] } ?? []
+            return try await sandbox.run(
+                URL(filePath: "/usr/bin/strace"),
+                [
+                    "-f", "-qq", "-s", "64", "-o", log.path, "-e",
+                    "trace=" + RefreshCrashTests.writes.joined(separator: ","),
+                ]
+                    + inject + [Binaries.swaggerctl.path] + arguments)
+        }
+
         /// Whether the request whose first line contains `text` was handed whole to the kernel.
         func sent(_ text: String) -> Bool {
             lines.contains {
@@ -91,21 +116,12 @@ struct RefreshCrashTests {
             try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
             let log = sandbox.root.appending(path: "strace.log")
             func refresh(killedAt point: (call: String, count: Int)?) async throws -> CommandResult {
-                let inject = point.map { ["-e", "inject=\($0.call):signal=KILL:when=\($0.count)"] } ?? []
-                return try await sandbox.run(
-                    URL(filePath: "/usr/bin/strace"),
-                    ["-f", "-qq", "-s", "64", "-o", log.path, "-e", "trace=" + Self.writes.joined(separator: ",")]
-                        + inject + [Binaries.swaggerctl.path, "refresh", "-s", server.apiURL])
+                try await Trace.run(["refresh", "-s", server.apiURL], in: sandbox, log: log, killedAt: point)
             }
 
-            // Every write of a whole refresh, as (call, its count so far): each is a point to kill at.
+            // Every write of a whole refresh: each is a point to kill at.
             try #require(try await refresh(killedAt: nil).status == 0)
-            var seen: [String: Int] = [:]
-            let points = try Trace(log).lines.compactMap { line -> (call: String, count: Int)? in
-                guard let call = Self.writes.first(where: { line.hasPrefix("\($0)(") }) else { return nil }
-                seen[call, default: 0] += 1
-                return (call, seen[call]!)
-            }
+            let points = try Trace(log).writePoints
             try #require(points.count >= 10, "\(points)")
 
             var outcomes = (unspent: 0, spent: 0, newTokensOldRecord: 0, renewed: 0)

@@ -69,22 +69,12 @@ struct SessionLifecycleTests {
                 try tokens.writePrivately(to: sandbox.credentialsFile)
             }
             let log = sandbox.root.appending(path: "strace.log")
-            let writes = RefreshCrashTests.writes
             func logout(killedAt point: (call: String, count: Int)?) async throws -> CommandResult {
-                let inject = point.map { ["-e", "inject=\($0.call):signal=KILL:when=\($0.count)"] } ?? []
-                return try await sandbox.run(
-                    URL(filePath: "/usr/bin/strace"),
-                    ["-f", "-qq", "-s", "64", "-o", log.path, "-e", "trace=" + writes.joined(separator: ",")]
-                        + inject + [Binaries.swaggerctl.path, "logout", "--local"])
+                try await RefreshCrashTests.Trace.run(["logout", "--local"], in: sandbox, log: log, killedAt: point)
             }
-            // Every write of a whole logout, as (call, its count so far): each is a point to kill at.
+            // Every write of a whole logout: each is a point to kill at.
             try #require(try await logout(killedAt: nil).status == 0)
-            var seen: [String: Int] = [:]
-            let points = try RefreshCrashTests.Trace(log).lines.compactMap { line -> (call: String, count: Int)? in
-                guard let call = writes.first(where: { line.hasPrefix("\($0)(") }) else { return nil }
-                seen[call, default: 0] += 1
-                return (call, seen[call]!)
-            }
+            let points = try RefreshCrashTests.Trace(log).writePoints
             try #require(points.count >= 4, "\(points)")
             var outcomes = (whole: 0, gone: 0)
             for point in points {
