@@ -96,7 +96,7 @@ struct OperationsTests {
             #expect(!token.stdout.isEmpty && !dry.stdout.contains(token.stdout.trimmingCharacters(in: .newlines)))
             #expect(
                 dry.stdout.hasPrefix(
-                    "curl \(server.apiURL)/User/User -H \"Authorization: Bearer $(swaggerctl token -s "))
+                    "curl \(server.apiURL)/User/User -H 'Authorization: Bearer '\"$(swaggerctl token -s "))
             // The line runs as it is, with swaggerctl on the PATH.
             let ran = try await runProgram(
                 URL(filePath: "/bin/sh"), ["-c", dry.stdout + " -sS"],

@@ -172,4 +172,28 @@ struct OtherProgramsTests {
 
                 """)
     }
+
+    @Test("--setup's lines expand nothing of the program's path, in the shell that runs them or in the one git runs")
+    func setupQuoted() throws {
+        let folder = try TemporaryDirectory()
+        let marker = folder.appending("ran")
+        // A shell expands `~root` at the start of a word, which needs no other character to be special.
+        for program in [
+            "/opt/$(touch \(marker.path))/`touch \(marker.path)`/$HOME/it's/swaggerctl", "~root/swaggerctl",
+        ] {
+            let lines = GitCredentialAnswer.setup(for: Fixtures.otherServer, program: program).split(separator: "\n")
+            // printf in git's place prints the words git would get.
+            let words = try lines.map { try OperationTests.shellWords("printf '%s\\n'" + $0.dropFirst("git".count)) }
+            let key = "credential.https://api.example.com.helper"
+            #expect(words.first == "config\n--global\n\(key)\n\n")
+            let added = try #require(words.last?.split(separator: "\n").map(String.init))
+            #expect(added.dropLast() == ["config", "--global", "--add", key])
+            let helper = try #require(added.last)
+            #expect(helper.hasPrefix("!"))
+            // git runs what follows the `!` through a shell.
+            let run = try OperationTests.shellWords("printf '%s\\n' " + helper.dropFirst())
+            #expect(run == "\(program)\ngit-credential\n", "\(lines)")
+        }
+        withExtendedLifetime(folder) { #expect(!FileManager.default.fileExists(atPath: marker.path)) }
+    }
 }
