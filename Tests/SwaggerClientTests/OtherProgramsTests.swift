@@ -151,6 +151,48 @@ struct OtherProgramsTests {
                 == nil)
     }
 
+    @Test("without a path git gets the active session at the root, not another account's on a deeper path")
+    func activeWithoutPath() {
+        // The root's session was active last; ana's on /api is older.
+        let records = [Self.root, Self.api]
+        #expect(Self.request("protocol=http\nhost=127.0.0.1:8080\n").session(among: records) == Self.root)
+        #expect(Self.request("url=http://127.0.0.1:8080\n").session(among: records) == Self.root)
+        // With credential.useHttpPath, the path chooses.
+        #expect(
+            Self.request("protocol=http\nhost=127.0.0.1:8080\npath=api/x.git\n").session(among: records) == Self.api)
+    }
+
+    @Test(
+        "the path is matched once its dot segments are removed, as the server will remove them",
+        arguments: [
+            ("sub/../api/x.git", "api"), ("api/../x.git", "root"), ("api/./x.git", "api"), ("./api/x.git", "api"),
+            ("api/%2e%2E/x.git", "root"), ("api/sub/%2E./x.git", "api"), ("../../api/x.git", "api"),
+            ("api/..", "root"), ("api/x/..", "api"), ("api/.", "api"),
+        ])
+    func dotSegments(path: String, server: String) {
+        let records = [Self.api, Self.root]
+        let chosen = Self.request("protocol=http\nhost=127.0.0.1:8080\npath=\(path)\n").session(among: records)
+        #expect(chosen == (server == "api" ? Self.api : Self.root), "\(path)")
+    }
+
+    @Test(
+        "an account name's control and bidi characters never reach git: one line each for the user name and password",
+        arguments: [
+            ("ana\npassword_expiry_utc=1", "anapassword_expiry_utc=1"), ("ana\r\nquit=1", "anaquit=1"),
+            ("\u{1B}]52;c;aGk=\u{07}ana", "]52;c;aGk=ana"), ("ana\u{202E}moc.elpmaxe", "anamoc.elpmaxe"),
+            ("\u{2066}ana\u{2069}\u{200F}", "ana"), ("a\u{0}n\u{85}a\u{9B}31m", "ana31m"), ("\n\r\u{1B}", "swaggerctl"),
+        ])
+    func controlCharacters(name: String, shown: String) throws {
+        let record = Fixtures.record(Account(server: Fixtures.server, name: name), expiresAt: Self.expiry)
+        let token = UsableToken("tok-en.1", from: .stored(record))
+        let asked = Self.request("protocol=http\nhost=127.0.0.1:8080\n")
+        let lines = GitCredentialAnswer.text(token, for: asked).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines == ["username=\(shown)", "password=tok-en.1", "password_expiry_utc=1700001800", ""])
+        // The user name git sent is answered back the same way.
+        let named = Self.request("protocol=http\nhost=127.0.0.1:8080\nusername=\u{1B}[2J\u{202E}ivo\n")
+        #expect(GitCredentialAnswer.text(token, for: named).hasPrefix("username=[2Jivo\npassword=tok-en.1\n"))
+    }
+
     @Test("the answer is the user name, the token as the password and its expiry in Unix seconds")
     func answer() {
         let asked = Self.request("protocol=http\nhost=127.0.0.1:8080\n")
