@@ -43,14 +43,19 @@ struct OtherProgramsTests {
         }
     }
 
-    @Test("exec: the command inherits the standard streams only, no blocked or ignored signal, and dies by its own")
-    func execReplaces() async throws {
-        // The keyring's D-Bus connection is open when exec runs: it is one descriptor the command must not get.
-        let sandbox = try Sandbox(
+    /// A sandbox whose tokens are in the keyring: its D-Bus connection is open when exec runs, beside the command
+    /// loop's epoll descriptor, and is one more descriptor the command must not get.
+    static func keyringSandbox() throws -> Sandbox {
+        try Sandbox(
             environment: [
                 "DBUS_SESSION_BUS_ADDRESS": try TestKeyring.busAddress(), "SWAGGERCTL_KEYRING": "secret-service",
             ]
         )
+    }
+
+    @Test("exec: the command inherits the standard streams only, no blocked or ignored signal, and dies by its own")
+    func execReplaces() async throws {
+        let sandbox = try Self.keyringSandbox()
         try await withDemoServer { server in
             try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
             let descriptors = try await sandbox.swaggerctl("exec", "--", "sh", "-c", "ls /proc/$$/fd")
@@ -102,6 +107,28 @@ struct OtherProgramsTests {
                 #expect(usage.status == 64 && usage.stderr.hasPrefix("swaggerctl: "), "\(arguments): \(usage)")
             }
             #expect(!FileManager.default.fileExists(atPath: marker.path))
+        }
+    }
+
+    @Test("exec: a standard stream the caller closed is /dev/null for the command, never a descriptor of swaggerctl's")
+    func execClosedStreams() async throws {
+        let sandbox = try Self.keyringSandbox()
+        try await withDemoServer { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            // Each stream closed in turn; the command's shell says what it has in that slot on a stream that is
+            // open, through a pipe, so that no redirection of its own changes the slot first.
+            for (slot, report) in [(0, "1"), (1, "2"), (2, "1")] {
+                let result = try await sandbox.run(
+                    Self.sh,
+                    [
+                        "-c", #"exec "$1" exec -- sh -c 'readlink /proc/$$/fd/'"$2"' | cat >&'"$3" \#(slot)>&-"#,
+                        "sh",
+                        Binaries.swaggerctl.path, "\(slot)", report,
+                    ])
+                #expect(result.status == 0, "fd \(slot): \(result)")
+                let shown = slot == 1 ? result.stderr : result.stdout
+                #expect(shown == "/dev/null\n", "fd \(slot): \(result)")
+            }
         }
     }
 
