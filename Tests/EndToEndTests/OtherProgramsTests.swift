@@ -110,6 +110,68 @@ struct OtherProgramsTests {
         }
     }
 
+    @Test("exec: --env may not name what the loader reads, which would show the token or load it as a library")
+    func execLoaderVariables() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            for name in ["LD_PRELOAD", "LD_DEBUG_OUTPUT", "GCONV_PATH", "MALLOC_TRACE", "TMPDIR", "GLIBC_TUNABLES"] {
+                let refused = try await sandbox.swaggerctl("exec", "--env", name, "--", "sh", "-c", "echo ran")
+                #expect(refused.status == 64 && refused.stdout.isEmpty, "\(name): \(refused)")
+                #expect(
+                    refused.stderr.hasPrefix(
+                        "swaggerctl: --env \(name) is read by the dynamic loader or the C library, which would take the "
+                            + "token as a setting; name another variable.\n"), "\(name): \(refused)")
+            }
+        }
+    }
+
+    @Test("exec: a command is found as command -v finds it, and only what execve runs is run: no ./ls, no /bin/sh")
+    func execSearch() async throws {
+        let sandbox = try Sandbox()
+        let folder = sandbox.root.appending(path: "here")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let marker = sandbox.root.appending(path: "ran")
+        // The scripts name touch's path: under an empty PATH, sh finds no command by name either.
+        let touch = "/usr/bin/touch '\(marker.path)'\n"
+        for (name, text) in [("planted", "#!/bin/sh\n" + touch), ("noshebang", touch)] {
+            let file = folder.appending(path: name)
+            try Data(text.utf8).write(to: file)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+        }
+        /// `swaggerctl exec -- COMMAND` in `folder`, with PATH set to `path` for it.
+        func exec(_ command: String, path: String) async throws -> CommandResult {
+            try await sandbox.run(
+                Self.sh,
+                [
+                    "-c", #"cd "$1" && PATH="$2" exec "$3" exec -- "$4""#, "sh", folder.path, path,
+                    Binaries.swaggerctl.path, command,
+                ])
+        }
+        try await withDemoServer { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            for path in ["", ":", "/nowhere::/nowhere"] {
+                let unsearched = try await exec("planted", path: path)
+                #expect(unsearched.status == 127, "PATH=\(path): \(unsearched)")
+                #expect(unsearched.stderr == "swaggerctl: planted: command not found; check the name and PATH.\n")
+                #expect(!FileManager.default.fileExists(atPath: marker.path), "PATH=\(path)")
+            }
+            // Named with a slash, or with the current folder in PATH, it is the person's choice, and runs.
+            for (command, path) in [("./planted", ""), ("planted", ".")] {
+                #expect(try await exec(command, path: path).status == 0)
+                #expect(FileManager.default.fileExists(atPath: marker.path), "\(command), PATH=\(path)")
+                try FileManager.default.removeItem(at: marker)
+            }
+            // A script without #! is not given to /bin/sh.
+            let script = try await exec("./noshebang", path: "/usr/bin:/bin")
+            #expect(script.status == 126, "\(script)")
+            #expect(
+                script.stderr == "swaggerctl: ./noshebang cannot be run: it is neither a program nor a script with a "
+                    + "#! line, and swaggerctl runs no shell.\n")
+            #expect(!FileManager.default.fileExists(atPath: marker.path))
+        }
+    }
+
     @Test("exec: a standard stream the caller closed is /dev/null for the command, never a descriptor of swaggerctl's")
     func execClosedStreams() async throws {
         let sandbox = try Self.keyringSandbox()

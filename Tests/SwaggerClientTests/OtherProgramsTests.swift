@@ -105,6 +105,37 @@ struct OtherProgramsTests {
         }
     }
 
+    @Test(
+        "exec refuses --env names that the dynamic loader or the C library reads: glibc's unsecvars.h, LD_*, MALLOC_*",
+        arguments: [
+            "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "LD_DEBUG_OUTPUT", "LD_ANYTHING", "GCONV_PATH", "GETCONF_DIR",
+            "GLIBC_TUNABLES", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH", "MALLOC_TRACE", "MALLOC_ARENA_MAX", "NIS_PATH",
+            "NLSPATH", "RESOLV_HOST_CONF", "RES_OPTIONS", "TMPDIR", "TZDIR",
+        ])
+    func loaderVariables(name: String) {
+        #expect(UsableToken.isTokenVariable(name) && UsableToken.isReadByLoader(name))
+    }
+
+    @Test("names the loader does not read stay free for --env")
+    func otherVariables() {
+        for name in ["SWAGGERCTL_TOKEN", "API_TOKEN", "GITHUB_TOKEN", "LD", "OLD_PRELOAD", "ld_preload", "TMP", "PATH"]
+        {
+            #expect(!UsableToken.isReadByLoader(name), "\(name)")
+        }
+    }
+
+    @Test(
+        "exec's command is found as command -v finds it: a name with a slash is that file; an empty PATH names no folder",
+        arguments: [
+            ("ls", "/usr/local/bin:/usr/bin", ["/usr/local/bin/ls", "/usr/bin/ls"]),
+            ("ls", "", []), ("ls", ":", []), ("ls", "::/bin:", ["/bin/ls"]), ("ls", ".:/bin/", ["./ls", "/bin/ls"]),
+            ("ls", nil, ["/bin/ls", "/usr/bin/ls"]), ("./ls", "", ["./ls"]), ("sub/ls", "/bin", ["sub/ls"]),
+            ("/bin/ls", nil, ["/bin/ls"]),
+        ])
+    func programSearch(name: String, path: String?, candidates: [String]) {
+        #expect(ProgramSearch.candidates(for: name, path: path) == candidates)
+    }
+
     static let api = Fixtures.record(Fixtures.ana)
     static let ivoAPI = Fixtures.record(Fixtures.ivo)
     static let root = Fixtures.record(Account(server: Fixtures.serverURL("http://127.0.0.1:8080"), name: "root@x.com"))
