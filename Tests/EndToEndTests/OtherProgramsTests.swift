@@ -194,6 +194,35 @@ struct OtherProgramsTests {
         }
     }
 
+    @Test("exec under a caller's SWAGGERCTL_TOKEN, or its own copy of --env's name: one line each, the token given")
+    func execReplacesCallersVariables() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            try await SessionRefreshTests.loginAndExpire(sandbox, server)
+            /// The lines of the command's environment that set `name`.
+            func lines(_ result: CommandResult, _ name: String) -> [String] {
+                Self.lines(result).filter { $0.hasPrefix(name + "=") }
+            }
+            let stale = ["API_TOKEN": "stale", "SWAGGERCTL_AUTHORIZATION": "Bearer stale"]
+            // A stored session, renewed first: the command gets the fresh token, once.
+            let named = try await sandbox.swaggerctl(["exec", "--env", "API_TOKEN", "--", "env"], environment: stale)
+            #expect(named.status == 0, "\(named)")
+            let fresh = try #require(lines(named, "API_TOKEN").first.map { String($0.dropFirst("API_TOKEN=".count)) })
+            #expect(fresh != "stale" && lines(named, "API_TOKEN") == ["API_TOKEN=\(fresh)"], "\(named)")
+            #expect(lines(named, "SWAGGERCTL_AUTHORIZATION") == ["SWAGGERCTL_AUTHORIZATION=Bearer \(fresh)"])
+            #expect(lines(named, "SWAGGERCTL_SERVER") == ["SWAGGERCTL_SERVER=\(server.apiURL)"])
+            #expect(server.logLines(containing: Self.rotated) == 1, "\(server.log)")
+            // The caller's SWAGGERCTL_TOKEN is the token: the command gets it once, under each name asked for.
+            let given = stale.merging(["SWAGGERCTL_TOKEN": fresh, "SWAGGERCTL_SERVER": server.apiURL]) { $1 }
+            let inherited = try await sandbox.swaggerctl(["exec", "--", "env"], environment: given)
+            #expect(lines(inherited, "SWAGGERCTL_TOKEN") == ["SWAGGERCTL_TOKEN=\(fresh)"], "\(inherited)")
+            let renamed = try await sandbox.swaggerctl(["exec", "--env", "API_TOKEN", "--", "env"], environment: given)
+            #expect(lines(renamed, "API_TOKEN") == ["API_TOKEN=\(fresh)"], "\(renamed)")
+            #expect(lines(renamed, "SWAGGERCTL_TOKEN") == ["SWAGGERCTL_TOKEN=\(fresh)"], "\(renamed)")
+            #expect(lines(renamed, "SWAGGERCTL_AUTHORIZATION") == ["SWAGGERCTL_AUTHORIZATION=Bearer \(fresh)"])
+        }
+    }
+
     @Test("ten execs at once after the access token expired: one refresh, and every command gets the new token")
     func concurrentExecs() async throws {
         let sandbox = try Sandbox()
