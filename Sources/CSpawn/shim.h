@@ -21,8 +21,7 @@ static inline int swaggerctl_set_undumpable(void) {
     return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
-// execvpe and close_range are GNU extensions, declared under _GNU_SOURCE only; see above.
-extern int execvpe(const char *file, char *const argv[], char *const envp[]);
+// close_range is a GNU extension, declared under _GNU_SOURCE only; see above.
 extern int close_range(unsigned int first, unsigned int last, int flags);
 
 /// Marks every descriptor from `from` up close-on-exec, so that a program that replaces this process by exec

@@ -389,10 +389,12 @@ extension APIDocument {
         case .string("http")?:
             guard case .string(let name)? = scheme["scheme"], name.lowercased() != "basic" else { return nil }
             let written = name.lowercased() == "bearer" ? "Bearer" : name.prefix(1).uppercased() + name.dropFirst()
-            return TokenUse(text: "Authorization: \(written)")
+            // Taken as written, not checked here: the description language refuses a scheme or a header name that
+            // is not an HTTP token, naming it, where a document's would otherwise be passed over in silence.
+            return TokenUse(header: "Authorization", scheme: written)
         case .string("apiKey")?:
             guard scheme["in"] == .string("header"), case .string(let header)? = scheme["name"] else { return nil }
-            guard header.lowercased() == "authorization" else { return TokenUse(text: header) }
+            guard header.lowercased() == "authorization" else { return TokenUse(header: header, scheme: nil) }
             let description: String = if case .string(let text)? = scheme["description"] { text } else { "" }
             return TokenUse(text: "Authorization: \(prefix(in: description) ?? "Bearer")")
         default:

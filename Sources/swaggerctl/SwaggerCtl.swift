@@ -45,6 +45,9 @@ struct SwaggerCtl: AsyncParsableCommand {
     ///
     /// Parsing comes first, on the bare main thread: `--version`, help and a usage error never pay for the loop.
     static func main() {
+        guard StandardDescriptors.openClosed() else {
+            fail(SwaggerError(.failure, "/dev/null could not be opened in place of a closed standard stream."))
+        }
         // A core dump, or another process of the same user reading this one's memory, would show the password or
         // the tokens: neither may happen to a process that holds them.
         _ = swaggerctl_set_undumpable()

@@ -583,6 +583,28 @@ struct HostileServerTests {
         }
     }
 
+    @Test("a cache folder another user owns is left as it is: no profile, no documents folder, no copy in it")
+    func foreignCacheFolder() async throws {
+        guard geteuid() == 0 else { return }
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(at: sandbox.cacheDirectory, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.cacheDirectory.path)
+        try chown(sandbox.cacheDirectory, to: 65534)
+        try await withDemoServer { server in
+            // The login reads the demo server's document, whose copy would go to the cache folder, and so does
+            // `operations` when the registry notes no copy.
+            let login = try await sandbox.loginAsDemo(server.apiURL)
+            #expect(login.status == 0, "\(login)")
+            #expect(login.stderr.contains("belongs to another user (uid 65534)"), "\(login)")
+            let operations = try await sandbox.swaggerctl("operations")
+            #expect(operations.status == 0 && operations.stdout.contains("getUser"), "\(operations)")
+            #expect(try await sandbox.swaggerctl("details").status == 0)
+        }
+        #expect(try FileManager.default.names(in: sandbox.cacheDirectory).isEmpty)
+        let mode = try FileManager.default.attributesOfItem(atPath: sandbox.cacheDirectory.path)[.posixPermissions]
+        #expect(mode as? Int == 0o755, "another user's folder is never changed")
+    }
+
     @Test("an answer that ends by closing the connection, with no Content-Length, is read whole every time")
     func closeDelimitedAnswer() async throws {
         let body = #"{"accessToken": "close-delimited-token"}"#

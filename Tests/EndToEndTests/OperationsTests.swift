@@ -96,12 +96,31 @@ struct OperationsTests {
             #expect(!token.stdout.isEmpty && !dry.stdout.contains(token.stdout.trimmingCharacters(in: .newlines)))
             #expect(
                 dry.stdout.hasPrefix(
-                    "curl \(server.apiURL)/User/User -H \"Authorization: Bearer $(swaggerctl token -s "))
+                    "curl \(server.apiURL)/User/User -H 'Authorization: Bearer '\"$(swaggerctl token -s "))
             // The line runs as it is, with swaggerctl on the PATH.
             let ran = try await runProgram(
                 URL(filePath: "/bin/sh"), ["-c", dry.stdout + " -sS"],
                 environment: sandbox.environment.merging(["PATH": Binaries.directory.path + ":/usr/bin:/bin"]) { $1 })
             #expect(ran.status == 0 && ran.stdout == user.stdout, "\(ran)")
+        }
+    }
+
+    @Test("a token header's name and scheme with $ and backticks reach curl from --dry-run's line as written")
+    func dryRunQuotesTheHeader() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            // Every character of the name and the scheme is one that RFC 9110 allows in a token.
+            let use = "X-$HOME`id`'x: `id`$USER"
+            let set = try await sandbox.swaggerctl("server", "set", server.apiURL, "--token", use)
+            try #require(set.status == 0, "\(set)")
+            let dry = try await sandbox.swaggerctl("api", "getUser", "--dry-run")
+            #expect(dry.status == 0, "\(dry)")
+            let ran = try await runProgram(
+                URL(filePath: "/bin/sh"), ["-c", dry.stdout + " -sS -v"],
+                environment: sandbox.environment.merging(["PATH": Binaries.directory.path + ":/usr/bin:/bin"]) { $1 })
+            // curl -v shows each header it sends after "> ".
+            #expect(ran.stderr.contains("> \(use) "), "\(dry.stdout)\n\(ran)")
         }
     }
 

@@ -43,14 +43,19 @@ struct OtherProgramsTests {
         }
     }
 
-    @Test("exec: the command inherits the standard streams only, no blocked or ignored signal, and dies by its own")
-    func execReplaces() async throws {
-        // The keyring's D-Bus connection is open when exec runs: it is one descriptor the command must not get.
-        let sandbox = try Sandbox(
+    /// A sandbox whose tokens are in the keyring: its D-Bus connection is open when exec runs, beside the command
+    /// loop's epoll descriptor, and is one more descriptor the command must not get.
+    static func keyringSandbox() throws -> Sandbox {
+        try Sandbox(
             environment: [
                 "DBUS_SESSION_BUS_ADDRESS": try TestKeyring.busAddress(), "SWAGGERCTL_KEYRING": "secret-service",
             ]
         )
+    }
+
+    @Test("exec: the command inherits the standard streams only, no blocked or ignored signal, and dies by its own")
+    func execReplaces() async throws {
+        let sandbox = try Self.keyringSandbox()
         try await withDemoServer { server in
             try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
             let descriptors = try await sandbox.swaggerctl("exec", "--", "sh", "-c", "ls /proc/$$/fd")
@@ -102,6 +107,119 @@ struct OtherProgramsTests {
                 #expect(usage.status == 64 && usage.stderr.hasPrefix("swaggerctl: "), "\(arguments): \(usage)")
             }
             #expect(!FileManager.default.fileExists(atPath: marker.path))
+        }
+    }
+
+    @Test("exec: --env may not name what the loader reads, which would show the token or load it as a library")
+    func execLoaderVariables() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            for name in ["LD_PRELOAD", "LD_DEBUG_OUTPUT", "GCONV_PATH", "MALLOC_TRACE", "TMPDIR", "GLIBC_TUNABLES"] {
+                let refused = try await sandbox.swaggerctl("exec", "--env", name, "--", "sh", "-c", "echo ran")
+                #expect(refused.status == 64 && refused.stdout.isEmpty, "\(name): \(refused)")
+                #expect(
+                    refused.stderr.hasPrefix(
+                        "swaggerctl: --env \(name) is read by the dynamic loader or the C library, which would take the "
+                            + "token as a setting; name another variable.\n"), "\(name): \(refused)")
+            }
+        }
+    }
+
+    @Test("exec: a command is found as command -v finds it, and only what execve runs is run: no ./ls, no /bin/sh")
+    func execSearch() async throws {
+        let sandbox = try Sandbox()
+        let folder = sandbox.root.appending(path: "here")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let marker = sandbox.root.appending(path: "ran")
+        // The scripts name touch's path: under an empty PATH, sh finds no command by name either.
+        let touch = "/usr/bin/touch '\(marker.path)'\n"
+        for (name, text) in [("planted", "#!/bin/sh\n" + touch), ("noshebang", touch)] {
+            let file = folder.appending(path: name)
+            try Data(text.utf8).write(to: file)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+        }
+        /// `swaggerctl exec -- COMMAND` in `folder`, with PATH set to `path` for it.
+        func exec(_ command: String, path: String) async throws -> CommandResult {
+            try await sandbox.run(
+                Self.sh,
+                [
+                    "-c", #"cd "$1" && PATH="$2" exec "$3" exec -- "$4""#, "sh", folder.path, path,
+                    Binaries.swaggerctl.path, command,
+                ])
+        }
+        try await withDemoServer { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            for path in ["", ":", "/nowhere::/nowhere"] {
+                let unsearched = try await exec("planted", path: path)
+                #expect(unsearched.status == 127, "PATH=\(path): \(unsearched)")
+                #expect(unsearched.stderr == "swaggerctl: planted: command not found; check the name and PATH.\n")
+                #expect(!FileManager.default.fileExists(atPath: marker.path), "PATH=\(path)")
+            }
+            // Named with a slash, or with the current folder in PATH, it is the person's choice, and runs.
+            for (command, path) in [("./planted", ""), ("planted", ".")] {
+                #expect(try await exec(command, path: path).status == 0)
+                #expect(FileManager.default.fileExists(atPath: marker.path), "\(command), PATH=\(path)")
+                try FileManager.default.removeItem(at: marker)
+            }
+            // A script without #! is not given to /bin/sh.
+            let script = try await exec("./noshebang", path: "/usr/bin:/bin")
+            #expect(script.status == 126, "\(script)")
+            #expect(
+                script.stderr == "swaggerctl: ./noshebang cannot be run: it is neither a program nor a script with a "
+                    + "#! line, and swaggerctl runs no shell.\n")
+            #expect(!FileManager.default.fileExists(atPath: marker.path))
+        }
+    }
+
+    @Test("exec: a standard stream the caller closed is /dev/null for the command, never a descriptor of swaggerctl's")
+    func execClosedStreams() async throws {
+        let sandbox = try Self.keyringSandbox()
+        try await withDemoServer { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            // Each stream closed in turn; the command's shell says what it has in that slot on a stream that is
+            // open, through a pipe, so that no redirection of its own changes the slot first.
+            for (slot, report) in [(0, "1"), (1, "2"), (2, "1")] {
+                let result = try await sandbox.run(
+                    Self.sh,
+                    [
+                        "-c", #"exec "$1" exec -- sh -c 'readlink /proc/$$/fd/'"$2"' | cat >&'"$3" \#(slot)>&-"#,
+                        "sh",
+                        Binaries.swaggerctl.path, "\(slot)", report,
+                    ])
+                #expect(result.status == 0, "fd \(slot): \(result)")
+                let shown = slot == 1 ? result.stderr : result.stdout
+                #expect(shown == "/dev/null\n", "fd \(slot): \(result)")
+            }
+        }
+    }
+
+    @Test("exec under a caller's SWAGGERCTL_TOKEN, or its own copy of --env's name: one line each, the token given")
+    func execReplacesCallersVariables() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            try await SessionRefreshTests.loginAndExpire(sandbox, server)
+            /// The lines of the command's environment that set `name`.
+            func lines(_ result: CommandResult, _ name: String) -> [String] {
+                Self.lines(result).filter { $0.hasPrefix(name + "=") }
+            }
+            let stale = ["API_TOKEN": "stale", "SWAGGERCTL_AUTHORIZATION": "Bearer stale"]
+            // A stored session, renewed first: the command gets the fresh token, once.
+            let named = try await sandbox.swaggerctl(["exec", "--env", "API_TOKEN", "--", "env"], environment: stale)
+            #expect(named.status == 0, "\(named)")
+            let fresh = try #require(lines(named, "API_TOKEN").first.map { String($0.dropFirst("API_TOKEN=".count)) })
+            #expect(fresh != "stale" && lines(named, "API_TOKEN") == ["API_TOKEN=\(fresh)"], "\(named)")
+            #expect(lines(named, "SWAGGERCTL_AUTHORIZATION") == ["SWAGGERCTL_AUTHORIZATION=Bearer \(fresh)"])
+            #expect(lines(named, "SWAGGERCTL_SERVER") == ["SWAGGERCTL_SERVER=\(server.apiURL)"])
+            #expect(server.logLines(containing: Self.rotated) == 1, "\(server.log)")
+            // The caller's SWAGGERCTL_TOKEN is the token: the command gets it once, under each name asked for.
+            let given = stale.merging(["SWAGGERCTL_TOKEN": fresh, "SWAGGERCTL_SERVER": server.apiURL]) { $1 }
+            let inherited = try await sandbox.swaggerctl(["exec", "--", "env"], environment: given)
+            #expect(lines(inherited, "SWAGGERCTL_TOKEN") == ["SWAGGERCTL_TOKEN=\(fresh)"], "\(inherited)")
+            let renamed = try await sandbox.swaggerctl(["exec", "--env", "API_TOKEN", "--", "env"], environment: given)
+            #expect(lines(renamed, "API_TOKEN") == ["API_TOKEN=\(fresh)"], "\(renamed)")
+            #expect(lines(renamed, "SWAGGERCTL_TOKEN") == ["SWAGGERCTL_TOKEN=\(fresh)"], "\(renamed)")
+            #expect(lines(renamed, "SWAGGERCTL_AUTHORIZATION") == ["SWAGGERCTL_AUTHORIZATION=Bearer \(fresh)"])
         }
     }
 

@@ -174,6 +174,9 @@ struct UsageTests {
             (["details"], ["SWAGGERCTL_SERVER": "host-without-scheme"], "is not an http or https URL"),
             (["status"], ["SWAGGERCTL_KEYRING": "vault"], "Unknown keyring \"vault\""),
             (["status"], ["SWAGGERCTL_TIMEOUT": "soon"], "SWAGGERCTL_TIMEOUT must be a number of seconds"),
+            (["status"], ["SWAGGERCTL_LOCK_TIMEOUT": "0"], "SWAGGERCTL_LOCK_TIMEOUT must be a number of seconds"),
+            (["logout", "--all"], ["SWAGGERCTL_LOCK_TIMEOUT": "1e300"], "SWAGGERCTL_LOCK_TIMEOUT must be a number"),
+            (["token"], ["SWAGGERCTL_LOCK_TIMEOUT": "nan"], "SWAGGERCTL_LOCK_TIMEOUT must be a number of seconds"),
         ])
     func badInput(arguments: [String], environment: [String: String], message: String) async throws {
         let result = try await Sandbox(environment: environment).swaggerctl(arguments)

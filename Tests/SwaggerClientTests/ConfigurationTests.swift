@@ -141,6 +141,26 @@ struct ConfigurationTests {
         #expect(Self.code { try Configuration(environment: environment) } == .usage)
     }
 
+    @Test(
+        "a SWAGGERCTL_LOCK_TIMEOUT that is not a positive number of seconds is a usage error that names it",
+        arguments: ["0", "-1", "nan", "inf", "1e300", "abc", "3601"])
+    func badLockTimeout(value: String) {
+        let environment = Self.home.merging(["SWAGGERCTL_LOCK_TIMEOUT": value]) { $1 }
+        do {
+            _ = try Configuration(environment: environment)
+            Issue.record("SWAGGERCTL_LOCK_TIMEOUT=\(value) was taken")
+        } catch {
+            #expect(error.code == .usage)
+            #expect(
+                error.message == "SWAGGERCTL_LOCK_TIMEOUT must be a number of seconds, such as 60; got \"\(value)\".")
+        }
+        for good in ["0.5", "60", "3600", ""] {
+            #expect(throws: Never.self) {
+                try Configuration(environment: Self.home.merging(["SWAGGERCTL_LOCK_TIMEOUT": good]) { $1 })
+            }
+        }
+    }
+
     @Test("a tiny positive SWAGGERCTL_TIMEOUT is rejected or kept, never truncated to a zero timeout")
     func tinyTimeout() throws {
         let environment = Self.home.merging(["SWAGGERCTL_TIMEOUT": "0.0001"]) { $1 }

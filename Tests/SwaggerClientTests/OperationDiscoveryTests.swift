@@ -359,6 +359,36 @@ struct OperationDiscoveryTests {
         #expect(found.profile?.url.absoluteString == "http://h:8000/auth/user/")
     }
 
+    @Test(
+        "a security scheme's header name that is not an HTTP token, or a scheme of two words, refuses the description",
+        arguments: [
+            (#"{"type": "apiKey", "in": "header", "name": "X-Key $(id)"}"#, "X-Key $(id)"),
+            (#"{"type": "apiKey", "in": "header", "name": "X-\"Key\""}"#, #"X-"Key""#),
+            (#"{"type": "apiKey", "in": "header", "name": "X-Key\r\nHost: b"}"#, "X-Key\r\nHost: b"),
+            (#"{"type": "http", "scheme": "bearer x"}"#, "Authorization: Bearer x"),
+            (#"{"type": "http", "scheme": "to(ken)"}"#, "Authorization: To(ken)"),
+        ])
+    func untokenScheme(scheme: String, text: String) throws {
+        let document = Data(
+            #"""
+            {"openapi": "3.0.0", "security": [{"s": []}], "paths": {
+              "/auth/login/": {"post": {"security": [], "requestBody": {"content": {"application/json": {"schema": {
+                "properties": {"username": {}, "password": {}}}}}},
+                "responses": {"200": {"content": {"application/json": {"schema": {"properties": {"key": {}}}}}}}}},
+              "/auth/user/": {"get": {"responses": {}}}},
+             "components": {"securitySchemes": {"s": \#(scheme)}}}
+            """#.utf8)
+        let found = try Self.described(document)
+        #expect(found.json[path: "token"] == .string(text))
+        let server = try ServerURL("http://h:8000")
+        let refusal = #expect(throws: ServerDescription.Invalid.self) {
+            try ServerDescription(json: found.json, under: server)
+        }
+        #expect(
+            refusal?.reason.hasPrefix("token must be a header and its scheme") == true, "\(String(describing: refusal))"
+        )
+    }
+
     @Test("schemas that refer to each other in a loop, or fan out beyond reading, end the walk rather than never")
     func boundedWalks() {
         // allOf's parts refer back to each other.

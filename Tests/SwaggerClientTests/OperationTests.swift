@@ -2,6 +2,7 @@ import Foundation
 import SwaggerClient
 import SwaggerHTTP
 import SwaggerModel
+import TestSupport
 import Testing
 
 @testable import SwaggerDocuments
@@ -272,7 +273,7 @@ struct OperationTests {
             post, token: .bearer, server: Self.server, account: "ana@example.com", input: nil)
         #expect(
             line
-                == "curl https://api.example.com/v1/pets -H \"Authorization: Bearer $(swaggerctl token -s "
+                == "curl https://api.example.com/v1/pets -H 'Authorization: Bearer '\"$(swaggerctl token -s "
                 + "https://api.example.com/v1 -e ana@example.com)\" -H 'Content-Type: application/json' --data-binary "
                 + #"'{"kind":"dog","name":"Ana'\''s"}'"#)
         let get = try Self.request(Self.openAPI30, "getPet", ["petId=7"])
@@ -280,7 +281,7 @@ struct OperationTests {
             get, token: TokenUse(header: "X-API-Key", scheme: nil), server: Self.server, account: nil, input: nil)
         #expect(
             header
-                == "curl https://api.example.com/v1/pets/7 -H \"X-API-Key: $(swaggerctl token -s https://api.example.com/v1)\""
+                == "curl https://api.example.com/v1/pets/7 -H 'X-API-Key: '\"$(swaggerctl token -s https://api.example.com/v1)\""
         )
         let patch = try Self.request(Self.openAPI30, "updatePet", ["petId=7"], raw: ["name=x"])
         #expect(
@@ -288,6 +289,25 @@ struct OperationTests {
         )
         let shell = try #require(try? Self.shellWords("printf '%s\\n' " + line.dropFirst("curl ".count)))
         #expect(shell.contains(#"{"kind":"dog","name":"Ana's"}"#))
+    }
+
+    @Test("--dry-run's line expands nothing a description or a person wrote: the header, the scheme, the account")
+    func curlLineQuotesEverything() throws {
+        let folder = try TemporaryDirectory()
+        let marker = folder.appending("ran")
+        // Every character of this header's name and scheme is one that RFC 9110 allows in a token.
+        let use = try #require(TokenUse(text: "X-$HOME`id`'x: `id`$USER"))
+        let get = try Self.request(Self.openAPI30, "getPet", ["petId=7"])
+        for account in ["$(touch \(marker.path))", "`touch \(marker.path)`", "~root", "a=~root", "a b'c\"d"] {
+            let line = CurlLine.render(get, token: use, server: Self.server, account: account, input: nil)
+            let words = try Self.shellWords("printf '%s\\n' " + line.dropFirst("curl ".count))
+            #expect(
+                words.split(separator: "\n").map(String.init) == [
+                    "https://api.example.com/v1/pets/7", "-H",
+                    "X-$HOME`id`'x: `id`$USER token -s https://api.example.com/v1 -e \(account)",
+                ], "\(line)")
+        }
+        withExtendedLifetime(folder) { #expect(!FileManager.default.fileExists(atPath: marker.path)) }
     }
 
     /// What `sh` makes of a line's words, one per line, with the `$(…)` left unrun.

@@ -105,6 +105,37 @@ struct OtherProgramsTests {
         }
     }
 
+    @Test(
+        "exec refuses --env names that the dynamic loader or the C library reads: glibc's unsecvars.h, LD_*, MALLOC_*",
+        arguments: [
+            "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "LD_DEBUG_OUTPUT", "LD_ANYTHING", "GCONV_PATH", "GETCONF_DIR",
+            "GLIBC_TUNABLES", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH", "MALLOC_TRACE", "MALLOC_ARENA_MAX", "NIS_PATH",
+            "NLSPATH", "RESOLV_HOST_CONF", "RES_OPTIONS", "TMPDIR", "TZDIR",
+        ])
+    func loaderVariables(name: String) {
+        #expect(UsableToken.isTokenVariable(name) && UsableToken.isReadByLoader(name))
+    }
+
+    @Test("names the loader does not read stay free for --env")
+    func otherVariables() {
+        for name in ["SWAGGERCTL_TOKEN", "API_TOKEN", "GITHUB_TOKEN", "LD", "OLD_PRELOAD", "ld_preload", "TMP", "PATH"]
+        {
+            #expect(!UsableToken.isReadByLoader(name), "\(name)")
+        }
+    }
+
+    @Test(
+        "exec's command is found as command -v finds it: a name with a slash is that file; an empty PATH names no folder",
+        arguments: [
+            ("ls", "/usr/local/bin:/usr/bin", ["/usr/local/bin/ls", "/usr/bin/ls"]),
+            ("ls", "", []), ("ls", ":", []), ("ls", "::/bin:", ["/bin/ls"]), ("ls", ".:/bin/", ["./ls", "/bin/ls"]),
+            ("ls", nil, ["/bin/ls", "/usr/bin/ls"]), ("./ls", "", ["./ls"]), ("sub/ls", "/bin", ["sub/ls"]),
+            ("/bin/ls", nil, ["/bin/ls"]),
+        ])
+    func programSearch(name: String, path: String?, candidates: [String]) {
+        #expect(ProgramSearch.candidates(for: name, path: path) == candidates)
+    }
+
     static let api = Fixtures.record(Fixtures.ana)
     static let ivoAPI = Fixtures.record(Fixtures.ivo)
     static let root = Fixtures.record(Account(server: Fixtures.serverURL("http://127.0.0.1:8080"), name: "root@x.com"))
@@ -151,6 +182,48 @@ struct OtherProgramsTests {
                 == nil)
     }
 
+    @Test("without a path git gets the active session at the root, not another account's on a deeper path")
+    func activeWithoutPath() {
+        // The root's session was active last; ana's on /api is older.
+        let records = [Self.root, Self.api]
+        #expect(Self.request("protocol=http\nhost=127.0.0.1:8080\n").session(among: records) == Self.root)
+        #expect(Self.request("url=http://127.0.0.1:8080\n").session(among: records) == Self.root)
+        // With credential.useHttpPath, the path chooses.
+        #expect(
+            Self.request("protocol=http\nhost=127.0.0.1:8080\npath=api/x.git\n").session(among: records) == Self.api)
+    }
+
+    @Test(
+        "the path is matched once its dot segments are removed, as the server will remove them",
+        arguments: [
+            ("sub/../api/x.git", "api"), ("api/../x.git", "root"), ("api/./x.git", "api"), ("./api/x.git", "api"),
+            ("api/%2e%2E/x.git", "root"), ("api/sub/%2E./x.git", "api"), ("../../api/x.git", "api"),
+            ("api/..", "root"), ("api/x/..", "api"), ("api/.", "api"),
+        ])
+    func dotSegments(path: String, server: String) {
+        let records = [Self.api, Self.root]
+        let chosen = Self.request("protocol=http\nhost=127.0.0.1:8080\npath=\(path)\n").session(among: records)
+        #expect(chosen == (server == "api" ? Self.api : Self.root), "\(path)")
+    }
+
+    @Test(
+        "an account name's control and bidi characters never reach git: one line each for the user name and password",
+        arguments: [
+            ("ana\npassword_expiry_utc=1", "anapassword_expiry_utc=1"), ("ana\r\nquit=1", "anaquit=1"),
+            ("\u{1B}]52;c;aGk=\u{07}ana", "]52;c;aGk=ana"), ("ana\u{202E}moc.elpmaxe", "anamoc.elpmaxe"),
+            ("\u{2066}ana\u{2069}\u{200F}", "ana"), ("a\u{0}n\u{85}a\u{9B}31m", "ana31m"), ("\n\r\u{1B}", "swaggerctl"),
+        ])
+    func controlCharacters(name: String, shown: String) throws {
+        let record = Fixtures.record(Account(server: Fixtures.server, name: name), expiresAt: Self.expiry)
+        let token = UsableToken("tok-en.1", from: .stored(record))
+        let asked = Self.request("protocol=http\nhost=127.0.0.1:8080\n")
+        let lines = GitCredentialAnswer.text(token, for: asked).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines == ["username=\(shown)", "password=tok-en.1", "password_expiry_utc=1700001800", ""])
+        // The user name git sent is answered back the same way.
+        let named = Self.request("protocol=http\nhost=127.0.0.1:8080\nusername=\u{1B}[2J\u{202E}ivo\n")
+        #expect(GitCredentialAnswer.text(token, for: named).hasPrefix("username=[2Jivo\npassword=tok-en.1\n"))
+    }
+
     @Test("the answer is the user name, the token as the password and its expiry in Unix seconds")
     func answer() {
         let asked = Self.request("protocol=http\nhost=127.0.0.1:8080\n")
@@ -171,5 +244,29 @@ struct OtherProgramsTests {
                 git config --global --add credential.https://api.example.com.helper '!'\\''/opt/my tools/swaggerctl'\\'' git-credential'
 
                 """)
+    }
+
+    @Test("--setup's lines expand nothing of the program's path, in the shell that runs them or in the one git runs")
+    func setupQuoted() throws {
+        let folder = try TemporaryDirectory()
+        let marker = folder.appending("ran")
+        // A shell expands `~root` at the start of a word, which needs no other character to be special.
+        for program in [
+            "/opt/$(touch \(marker.path))/`touch \(marker.path)`/$HOME/it's/swaggerctl", "~root/swaggerctl",
+        ] {
+            let lines = GitCredentialAnswer.setup(for: Fixtures.otherServer, program: program).split(separator: "\n")
+            // printf in git's place prints the words git would get.
+            let words = try lines.map { try OperationTests.shellWords("printf '%s\\n'" + $0.dropFirst("git".count)) }
+            let key = "credential.https://api.example.com.helper"
+            #expect(words.first == "config\n--global\n\(key)\n\n")
+            let added = try #require(words.last?.split(separator: "\n").map(String.init))
+            #expect(added.dropLast() == ["config", "--global", "--add", key])
+            let helper = try #require(added.last)
+            #expect(helper.hasPrefix("!"))
+            // git runs what follows the `!` through a shell.
+            let run = try OperationTests.shellWords("printf '%s\\n' " + helper.dropFirst())
+            #expect(run == "\(program)\ngit-credential\n", "\(lines)")
+        }
+        withExtendedLifetime(folder) { #expect(!FileManager.default.fileExists(atPath: marker.path)) }
     }
 }

@@ -215,14 +215,16 @@ package struct PrivateDirectory: Sendable {
         return descriptor
     }
 
+    /// The variable that sets ``lockTimeout``.
+    package static let lockTimeoutVariable = "SWAGGERCTL_LOCK_TIMEOUT"
+
     /// How long a command waits for a lock that another process holds: `SWAGGERCTL_LOCK_TIMEOUT` seconds, else 60,
     /// far more than any refresh or logout holds one (each request is bounded by `SWAGGERCTL_TIMEOUT`). Read here,
-    /// where every lock is taken, so that no caller can take one without the bound.
+    /// where every lock is taken, so that no caller can take one without the bound. A value the rule refuses is
+    /// the command's usage error before any lock (`Configuration`); this reading never sees one.
     static let lockTimeout: Duration = {
-        guard let text = getenv("SWAGGERCTL_LOCK_TIMEOUT").map({ String(cString: $0) }), let seconds = Double(text),
-            seconds > 0, seconds <= 3600
-        else { return .seconds(60) }
-        return .seconds(seconds)
+        let text = getenv(lockTimeoutVariable).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        return (try? Duration.seconds(of: lockTimeoutVariable, text, example: "60")) ?? .seconds(60)
     }()
 
     /// Takes the `flock(2)` `operation` on `descriptor`, the lock file at `path`, waiting at most ``lockTimeout``

@@ -5,17 +5,27 @@ import SwaggerModel
 /// Copies of servers' OpenAPI documents, in the cache folder's `documents` folder: one file for each server, 0600 in
 /// a 0700 folder, replaced atomically. A copy can always be fetched again, so none is waited onto the disk.
 package struct DocumentCache: Sendable {
+    private let cache: PrivateDirectory
     private let directory: PrivateDirectory
 
     /// The copies under the cache folder `cacheDirectory`.
     package init(cacheDirectory: URL) {
+        cache = PrivateDirectory(cacheDirectory)
         directory = PrivateDirectory(cacheDirectory.appending(path: "documents", directoryHint: .isDirectory))
+    }
+
+    /// Makes the `documents` folder, once the cache folder is made or found to be this user's: `create` refuses
+    /// only the folder it is given, and a root who made `documents` inside another user's cache folder would write
+    /// there.
+    private func create() throws(SwaggerError) {
+        try cache.create()
+        try directory.create()
     }
 
     /// Keeps `data` as `server`'s document, in place of any copy before.
     /// - Returns: The copy's file name.
     package func save(_ data: Data, for server: ServerURL) throws(SwaggerError) -> String {
-        try directory.create()
+        try create()
         let name = Self.fileName(for: server)
         // What was read from the copy before goes first: a reading never outlives its copy.
         for reading in Reading.allCases where unlink(directory.fileURL(Self.readingName(reading, of: name)).path) != 0 {
@@ -39,7 +49,7 @@ package struct DocumentCache: Sendable {
 
     /// Keeps `data`, the `reading` of the copy called `copy`, beside it.
     package func saveReading(_ data: Data, _ reading: Reading, of copy: String) throws(SwaggerError) {
-        try directory.create()
+        try create()
         try directory.write(data, to: Self.readingName(reading, of: copy), durability: .cache)
     }
 

@@ -80,11 +80,15 @@ package struct Configuration: Sendable {
             backendChoice = try BackendChoice(parsing: value("SWAGGERCTL_KEYRING") ?? BackendChoice.auto.rawValue)
         }
         timeout =
-            try Self.seconds(value("SWAGGERCTL_TIMEOUT"), name: "SWAGGERCTL_TIMEOUT", example: "10")
+            try Duration.seconds(of: "SWAGGERCTL_TIMEOUT", value("SWAGGERCTL_TIMEOUT"), example: "10")
             ?? Self.defaultTimeout
         keyringTimeout =
-            try Self.seconds(value("SWAGGERCTL_KEYRING_TIMEOUT"), name: "SWAGGERCTL_KEYRING_TIMEOUT", example: "3")
+            try Duration.seconds(of: "SWAGGERCTL_KEYRING_TIMEOUT", value("SWAGGERCTL_KEYRING_TIMEOUT"), example: "3")
             ?? KeyringBackend.defaultTimeout
+        // Read where every lock is taken (`PrivateDirectory`), by the same rule; checked here, so that a wrong one
+        // stops every command before it starts, as a wrong SWAGGERCTL_TIMEOUT does.
+        _ = try Duration.seconds(
+            of: PrivateDirectory.lockTimeoutVariable, value(PrivateDirectory.lockTimeoutVariable), example: "60")
         sessionBusAddress = SessionBus.address(in: environment)
         proxies = try ProxySettings(environment: environment)
         trust = try TrustSettings(environment: environment, caCertificate: caCertificate)
@@ -103,15 +107,6 @@ package struct Configuration: Sendable {
         case "1", "true", "yes": return true
         case let other?: throw SwaggerError(.usage, "\(name) must be 1 or 0; got \"\(other)\".")
         }
-    }
-
-    /// A duration given in seconds by an environment variable, or `nil` when the variable is unset.
-    private static func seconds(_ text: String?, name: String, example: String) throws(SwaggerError) -> Duration? {
-        guard let text else { return nil }
-        guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
-            throw SwaggerError(.usage, "\(name) must be a number of seconds, such as \(example); got \"\(text)\".")
-        }
-        return .seconds(seconds)
     }
 
     /// The server to talk to: `--server` (`flag`), else `SWAGGERCTL_SERVER`, else the current server (the one last

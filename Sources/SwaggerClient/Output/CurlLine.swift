@@ -19,14 +19,15 @@ package enum CurlLine {
         if request.method == "HEAD" {
             words.append("-I")
         } else if request.method != (request.body == nil ? "GET" : "POST") {
-            words += ["-X", request.method]
+            words += ["-X", quoted(request.method)]
         }
         words.append(quoted(request.url.absoluteString))
         let selection = " -s \(quoted(server.string))" + (account.map { " -e \(quoted($0))" } ?? "")
         let value = use.scheme.map { "\($0) " } ?? ""
-        // In double quotes, so that the shell runs the substitution; the header's name and scheme are tokens,
-        // which need no escape there.
-        words += ["-H", "\"\(use.header): \(value)$(swaggerctl token\(selection))\""]
+        // The header's name and scheme come from a description, and `$`, `` ` `` and `'` are characters of an HTTP
+        // token: they are quoted as any other value, and only the substitution that follows is in double quotes,
+        // so that the shell runs it.
+        words += ["-H", quoted("\(use.header): \(value)") + "\"$(swaggerctl token\(selection))\""]
         for header in request.headers {
             words += ["-H", quoted("\(header.name): \(header.value)")]
         }
@@ -38,11 +39,22 @@ package enum CurlLine {
         return words.joined(separator: " ")
     }
 
-    /// `text` in single quotes, for a POSIX shell: a quote inside is closed, escaped and opened again.
+    /// `text` as one word of a POSIX shell: in single quotes, where a quote inside is closed, escaped and opened
+    /// again, unless every character stands for itself anywhere in a word. POSIX lists `~`, `=` and `%` among those
+    /// that may need quoting (bash expands `x=~user`, zsh `=name`), so they are quoted too.
     package static func quoted(_ text: String) -> String {
-        if !text.isEmpty, text.utf8.allSatisfy({ PercentEncoding.isUnreserved($0) || "/:@%+=,".utf8.contains($0) }) {
+        if !text.isEmpty, text.utf8.allSatisfy(isPlain) {
             return text
         }
         return "'" + text.replacing("'", with: #"'\''"#) + "'"
+    }
+
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: "-._/:@+,".utf8.contains(byte)
+        }
     }
 }

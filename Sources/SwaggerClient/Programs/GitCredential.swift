@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SessionMachine
 import SwaggerModel
+import SwaggerOutput
 
 /// What git asks a credential helper (gitcredentials(7)): `key=value` lines, of which the helper reads
 /// `protocol`, `host`, `path`, `username` and `url`, and ignores the rest, as git's own helpers do.
@@ -45,17 +46,39 @@ package struct GitCredentialRequest: Sendable, Hashable {
         if let user = components.user { username = user }
     }
 
-    /// The URL git is about to send the credential to; `nil` when git named no http or https host.
+    /// The URL git is about to send the credential to, its path with the dot segments removed as the server will
+    /// remove them; `nil` when git named no http or https host.
     var url: URL? {
         guard let scheme = self.protocol, scheme == "http" || scheme == "https", let host, !host.isEmpty,
             !host.contains(where: { "/?#@".contains($0) })
         else { return nil }
-        return URL(string: "\(scheme)://\(host)/\(path ?? "")")
+        return URL(string: "\(scheme)://\(host)/\(path.map(Self.removingDotSegments) ?? "")")
     }
 
-    /// The session to answer with, from `records` (most recently active first): one on the origin git names,
-    /// under the path it names when it names one (the deepest such server), and of the account it names when it
-    /// names one. A credential goes to the origin of the session it came from, and nowhere else.
+    /// `path` (without its leading `/`) with its `.` and `..` segments applied, as RFC 3986 §5.2.4 removes them:
+    /// `sub/../repo` is `repo`, which is where the request goes. `%2E` is a dot there too (§6.2.2.2).
+    static func removingDotSegments(_ path: String) -> String {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        var kept: [Substring] = []
+        for (index, segment) in segments.enumerated() {
+            let isLast = index == segments.count - 1
+            switch segment.lowercased().replacing("%2e", with: ".") {
+            case ".":
+                if isLast { kept.append("") }
+            case "..":
+                _ = kept.popLast()
+                if isLast { kept.append("") }
+            default:
+                kept.append(segment)
+            }
+        }
+        return kept.joined(separator: "/")
+    }
+
+    /// The session to answer with, from `records` (most recently active first), among those on the origin git names
+    /// and of the account it names when it names one: the active one when git names no path (the first, whatever
+    /// its server's path), else the one whose server's path holds the repository's most closely. A credential goes
+    /// to the origin of the session it came from, and nowhere else.
     package func session(among records: [SessionRecord]) -> SessionRecord? {
         guard let url else { return nil }
         let gitPath = url.path(percentEncoded: true)
@@ -70,6 +93,7 @@ package struct GitCredentialRequest: Sendable, Hashable {
             return record.name == username || record.username == username
                 || (record.name.contains("@") && record.name.lowercased() == username.lowercased())
         }
+        guard path != nil else { return candidates.first }
         let deepest = candidates.map { $0.server.url.path(percentEncoded: true).count }.max()
         return candidates.first { $0.server.url.path(percentEncoded: true).count == deepest }
     }
@@ -79,9 +103,13 @@ package struct GitCredentialRequest: Sendable, Hashable {
 /// and when it expires, so that git (2.41 and later) asks again rather than send a stale one.
 package enum GitCredentialAnswer {
     package static func text(_ token: UsableToken, for request: GitCredentialRequest) -> String {
-        // A value may not hold a newline or a NUL: git would read the rest as another key.
+        // A newline or a NUL would make the rest another key for git, and an escape sequence or a bidi override
+        // would reach the terminal of a person who runs `git credential fill`: every control and format character
+        // is left out.
         func clean(_ value: String) -> String? {
-            value.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) ? nil : value
+            var scalars = value.unicodeScalars
+            scalars.removeAll(where: TerminalText.isUnsafe)
+            return scalars.isEmpty ? nil : String(scalars)
         }
         let username = request.username.flatMap(clean) ?? token.account.flatMap(clean) ?? "swaggerctl"
         var lines = ["username=\(username)", "password=\(token.value)"]

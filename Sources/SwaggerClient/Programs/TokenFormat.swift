@@ -127,4 +127,17 @@ extension UsableToken {
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+
+    /// Whether the dynamic loader or the C library reads `name` as a setting as the command starts: a token there
+    /// would be a library to load (`LD_PRELOAD`), a file to write (`LD_DEBUG_OUTPUT`, `MALLOC_TRACE`) or a folder
+    /// to read, and the loader's complaint about it shows the token. These are glibc's `unsecvars.h`, which it
+    /// removes for a set-user-ID program, and every `LD_` and `MALLOC_` name.
+    package static func isReadByLoader(_ name: String) -> Bool {
+        name.hasPrefix("LD_") || name.hasPrefix("MALLOC_") || loaderVariables.contains(name)
+    }
+
+    private static let loaderVariables: Set<String> = [
+        "GCONV_PATH", "GETCONF_DIR", "GLIBC_TUNABLES", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH", "NIS_PATH", "NLSPATH",
+        "RESOLV_HOST_CONF", "RES_OPTIONS", "TMPDIR", "TZDIR",
+    ]
 }

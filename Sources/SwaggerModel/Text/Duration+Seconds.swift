@@ -19,4 +19,16 @@ extension Duration {
             }
         return "\(whole)\(decimals) s"
     }
+
+    /// The duration that the environment variable `name` gives in seconds (`text`): more than none and at most an
+    /// hour; `nil` when it is unset. Every timeout the environment sets is read by this one rule.
+    /// - Throws: `SwaggerError` with code `usage`, naming the variable, for any other text: `0`, `-1`, `nan`, `inf`,
+    ///   `1e300`, `abc`.
+    package static func seconds(of name: String, _ text: String?, example: String) throws(SwaggerError) -> Duration? {
+        guard let text else { return nil }
+        guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+            throw SwaggerError(.usage, "\(name) must be a number of seconds, such as \(example); got \"\(text)\".")
+        }
+        return .seconds(seconds)
+    }
 }

@@ -14,6 +14,11 @@ extension SwaggerCtl {
                 SWAGGERCTL_SERVER and the header's value, such as "Bearer …", in SWAGGERCTL_AUTHORIZATION. A \
                 swaggerctl run by COMMAND uses that token. The token is never on a command line, where ps shows it.
 
+                COMMAND is found as the shell's `command -v` finds it: a name with a / is that file, any other is \
+                looked for in the folders of PATH (an empty PATH names none, and an empty entry is not the \
+                current folder). It runs only as execve(2) runs it: a script needs a #! line. --env may not name \
+                a variable that the dynamic loader or the C library reads (LD_*, MALLOC_*, GCONV_PATH, TMPDIR …).
+
                 The exit status, signals and streams are COMMAND's; 127 if it is not found, 126 if it cannot be \
                 run. A session that cannot give a token fails as `swaggerctl token` does, and COMMAND is not run.
 
@@ -45,6 +50,11 @@ extension SwaggerCtl {
                 throw ValidationError(
                     "--env takes a variable name of letters, digits and _, other than SWAGGERCTL_SERVER and "
                         + "SWAGGERCTL_AUTHORIZATION.")
+            }
+            guard !UsableToken.isReadByLoader(variable) else {
+                throw ValidationError(
+                    "--env \(variable) is read by the dynamic loader or the C library, which would take the token "
+                        + "as a setting; name another variable.")
             }
         }
 

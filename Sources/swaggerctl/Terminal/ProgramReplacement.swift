@@ -7,27 +7,47 @@ import SwaggerOutput
 /// `exec`'s last step: this process becomes the person's command, as `env` and `aws-vault exec` do, so that its
 /// exit status, signals and standard streams are the command's own and no swaggerctl is left waiting.
 enum ProgramReplacement {
-    /// Runs `command` (searched for in `PATH`, never through a shell) in place of this process, with this
-    /// process's environment and `variables` set over it. It returns only when the command could not be run.
+    /// Runs `command` in place of this process, with this process's environment and `variables` set over it: the
+    /// file ``ProgramSearch`` finds, as `execve(2)` runs it, never through a shell, so a script without `#!` is
+    /// refused rather than given to `/bin/sh`. It returns only when the command could not be run.
     ///
     /// - Returns: What stopped it: not found (a shell's 127) or not runnable (126).
     static func replace(with command: [String], setting variables: [(name: String, value: String)]) -> SwaggerError {
         let environment = self.environment(setting: variables)
+        let name = TerminalText.escaped(command[0])
+        guard let program = program(named: command[0], path: getenv("PATH").map { String(cString: $0) }) else {
+            return SwaggerError(.commandNotFound, "\(name): command not found; check the name and PATH.")
+        }
         inheritNothing()
-        // C strings for execvpe, each array ending in a null pointer; freed only if the exec fails.
+        // C strings for execve, each array ending in a null pointer; freed only if the exec fails.
         let argv = command.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
-        let status = execvpe(argv[0], argv, envp)
+        let status = execve(program, argv, envp)
         let error = errno
-        precondition(status == -1, "execvpe returns only when it fails")
-        let name = TerminalText.escaped(command[0])
+        precondition(status == -1, "execve returns only when it fails")
         switch error {
         case ENOENT:
             return SwaggerError(.commandNotFound, "\(name): command not found; check the name and PATH.")
+        case ENOEXEC:
+            return SwaggerError(
+                .commandNotRunnable,
+                "\(name) cannot be run: it is neither a program nor a script with a #! line, and swaggerctl runs no shell."
+            )
         default:
             return SwaggerError(.commandNotRunnable, "\(name) cannot be run: \(String(cString: strerror(error))).")
         }
+    }
+
+    /// The first of ``ProgramSearch``'s candidates that is an executable file, as `command -v` takes it; else the
+    /// first that exists, for `execve` to say why it cannot be run; `nil` when none does.
+    private static func program(named name: String, path: String?) -> String? {
+        let candidates = ProgramSearch.candidates(for: name, path: path)
+        func isProgram(_ file: String) -> Bool {
+            var status = stat()
+            return stat(file, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && access(file, X_OK) == 0
+        }
+        return candidates.first(where: isProgram) ?? candidates.first { access($0, F_OK) == 0 }
     }
 
     /// `NAME=value` entries: this process's, in their order, without the names set here, then those set here.
