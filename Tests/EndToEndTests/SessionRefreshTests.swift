@@ -11,6 +11,29 @@ import Testing
 /// profile, and `SWAGGERCTL_TOKEN`, against the demo server, whose clock and swaggerctl's the tests move.
 @Suite("Sessions that last: refresh, rotation, revoke, offline", .timeLimit(.minutes(15)))
 struct SessionRefreshTests {
+    @Test("a refresh the server never answers is waited out once: the commands waiting for it fail the same way")
+    func refreshTimeoutShared() async throws {
+        let sandbox = try Sandbox(environment: ["SWAGGERCTL_TIMEOUT": "3"])
+        let access = Fixtures.jwt(exp: Int(Date().timeIntervalSince1970) + 600)
+        let login = FaultServer.Reply(body: #"{"accessToken":"\#(access)","refreshToken":"r1"}"#)
+        let refreshes = FaultServer.Replies([FaultServer.Reply(body: "{}", held: true)])
+        try await FaultServer.run(
+            logins: .init([login]), profiles: .init([FaultServer.Reply(body: "{}")]), refreshes: refreshes
+        ) { url in
+            try #require(try await sandbox.login(url, email: "ana@example.com", password: "pw").status == 0)
+            sandbox.advanceClock(by: .seconds(1200))
+            let results = try await withThrowingTaskGroup(of: CommandResult.self) { group in
+                for _ in 0..<6 { group.addTask { try await sandbox.swaggerctl("token") } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.allSatisfy { $0.status == 3 }, "\(results)")
+            #expect(Set(results.map(\.stderr)).count == 1, "\(results)")
+            // One refresh, which every other command waited for; a second only from a command so slow to start
+            // on a busy machine that it began waiting after the first had failed.
+            #expect(refreshes.count <= 2, "\(refreshes.count) refreshes")
+        }
+    }
+
     static let rotated = "refresh token rotated"
     static let revoked = "session revoked"
 

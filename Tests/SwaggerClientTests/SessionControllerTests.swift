@@ -259,6 +259,44 @@ struct SessionControllerTests {
         #expect(journal.lines == ["read", "profile theirs"])
     }
 
+    @Test("a refresh that could not reach the server is seen by those that waited: they fail alike, asking nothing")
+    func refreshFailureShared() async throws {
+        try storedSession()
+        var script = ScriptedService.Script()
+        script.refreshes = [.failure(.timedOut)]
+        let controller = try controller(script)
+        clock.advance(by: 1000)
+        let first = await #expect(throws: SwaggerError.self) {
+            _ = try await controller.accessToken(selection(controller))
+        }
+        #expect(first?.code == .network)
+        #expect(journal.lines == ["read", "check access-1", "refresh refresh-1"])
+        // A command that was waiting for the lock when the refresh failed (the clock stands still): the same line.
+        let waited = await #expect(throws: SwaggerError.self) {
+            _ = try await controller.accessToken(selection(controller))
+        }
+        #expect(waited == first)
+        #expect(journal.lines == ["read", "check access-1", "refresh refresh-1", "read"])
+        // One that began waiting after it tries again.
+        clock.advance(by: 1)
+        await #expect(throws: SwaggerError.self) { _ = try await controller.accessToken(selection(controller)) }
+        #expect(journal.lines.filter { $0.hasPrefix("refresh") }.count == 2)
+    }
+
+    @Test("a refresh failure's note stands only for the same session, and only for those waiting before it")
+    func refreshNote() throws {
+        let record = Fixtures.record(Fixtures.ana, savedAt: Self.start, expiresAt: Self.start.addingTimeInterval(900))
+        let note = try #require(RefreshNote(failedAt: Self.start.addingTimeInterval(10), renewing: record, .timedOut))
+        #expect(RefreshNote(failedAt: Self.start, renewing: record, .refreshRejected) == nil)
+        #expect(note.stands(for: record, waitingSince: Self.start.addingTimeInterval(5)))
+        #expect(note.stands(for: record, waitingSince: Self.start.addingTimeInterval(10)))
+        #expect(!note.stands(for: record, waitingSince: Self.start.addingTimeInterval(11)))
+        var renewed = record
+        renewed.expiresAt = Self.start.addingTimeInterval(1800)
+        #expect(!note.stands(for: renewed, waitingSince: Self.start))
+        #expect(!note.stands(for: nil, waitingSince: Self.start))
+    }
+
     @Test("a second 401 ends the session: its tokens, record and saved profile are removed")
     func sessionEnded() async throws {
         try storedSession()

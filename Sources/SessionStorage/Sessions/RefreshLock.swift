@@ -43,6 +43,24 @@ package struct RefreshLock: ~Copyable {
         close(descriptor)
     }
 
+    /// What the last refresh that failed under this lock left for those who waited; `nil` when it left nothing, or
+    /// nothing that reads as a note.
+    package func note() -> RefreshNote? {
+        var bytes = [UInt8](repeating: 0, count: RefreshNote.sizeLimit)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return try? JSONDecoder.swaggerctl.decode(RefreshNote.self, from: Data(bytes[..<count]))
+    }
+
+    /// Leaves `note` for the processes waiting for the lock, or, with `nil`, clears what a failure left. Nothing
+    /// depends on it but their choice to fail at once, so a note that could not be written costs only that.
+    package func leave(_ note: RefreshNote?) {
+        let data = note.flatMap { try? JSONEncoder.swaggerctl.encode($0) } ?? Data()
+        guard data.count <= RefreshNote.sizeLimit else { return }
+        _ = ftruncate(descriptor, 0)
+        _ = data.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    }
+
     /// Releases the lock and removes the lock file: the account is gone, and so is its lock.
     package consuming func releaseRemovingFile() {
         // Unlinked while still held, so that no process can lock this file after it has gone.

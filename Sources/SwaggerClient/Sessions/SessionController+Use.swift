@@ -108,6 +108,7 @@ extension SessionController {
     func underLock<Flow: TokenFlow>(_ account: Account, _ coordinator: inout Flow)
         async throws(SwaggerError) -> Flow.Step
     {
+        let waitingSince = now()
         let lock = try RefreshLock(for: account, in: lockDirectory)
         let record = try currentRecord(of: account)
         let credentials = if let record { try await tokens.credentials(for: record) } else { Credentials?.none }
@@ -118,7 +119,10 @@ extension SessionController {
         case .endSession(let end): throw await endSession(end, releasing: lock)
         case .fail(let failure): throw message(for: failure)
         }
-        if let record, let credentials {
+        // A refresh of this same session that could not reach the server while this command waited is this one's
+        // too: the server is not waited out again by every waiter in turn.
+        let met = lock.note().flatMap { $0.stands(for: record, waitingSince: waitingSince) ? $0.error : nil }
+        if met == nil, let record, let credentials {
             do throws(SwaggerError) {
                 try await checkRenewable(Session(record: record, credentials: credentials))
             } catch {
@@ -127,8 +131,12 @@ extension SessionController {
         }
         let grant: TokenGrant
         do throws(APIServiceError) {
+            if let met { throw met }
             grant = try await service(for: record).refresh(request)
         } catch {
+            if met == nil, let record, let note = RefreshNote(failedAt: now(), renewing: record, error) {
+                lock.leave(note)
+            }
             switch coordinator.refreshFailed(error) {
             case .endSession(let end): throw await endSession(end, releasing: lock)
             case .proceed(let step): return step
@@ -142,6 +150,7 @@ extension SessionController {
         } catch {
             throw message(for: coordinator.rotationNotStored(error))
         }
+        lock.leave(nil)
         return coordinator.rotationStored()
     }
 
