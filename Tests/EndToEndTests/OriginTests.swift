@@ -148,7 +148,7 @@ struct OriginTests {
                 let imported = try await sandbox.swaggerctl("server", "import", file.path, "--yes")
                 #expect(imported.status == 0, "\(imported)")
                 let first = try await sandbox.swaggerctl("details")
-                #expect(first.stderr.contains("now also send their tokens to \(other), as you allowed"), "\(first)")
+                #expect(first.stderr.contains("sessions now send tokens to \(other) too, as you allowed"), "\(first)")
                 #expect(requests.all == ["GET /userinfo"])
                 let second = try await sandbox.swaggerctl("details")
                 #expect(second.status == 0 && second.stderr.isEmpty, "\(second)")

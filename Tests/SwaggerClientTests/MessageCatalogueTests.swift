@@ -84,10 +84,12 @@ struct MessageCatalogueTests {
                 Messages.nothingDescribed(server, ["no login operation", "no profile operation"]),
                 Messages.noBrowserLogin(server, description), Messages.noDeviceAuthorization(server, description),
                 Messages.noPasswordGrant(server, description),
+                Messages.tokenMoveRefused(
+                    SessionController.TokenMove(server: server, accounts: ["ana@example.com"], origins: [other])),
             ].map { "swaggerctl: \($0.message)" }
             + [
                 Messages.nowActive("ivo@example.com", on: server), Messages.browserWrongState,
-                Messages.browserLatecomer,
+                Messages.browserLatecomer, Messages.movedOrigins(server, [other]),
             ]
             .map { "swaggerctl: warning: \($0)" }
             + [

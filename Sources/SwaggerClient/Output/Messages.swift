@@ -571,8 +571,7 @@ package struct Messages: Sendable {
     /// The line the first use of a session says after a change of description moved its tokens to `origins`.
     package static func movedOrigins(_ server: ServerURL, _ origins: [ServerURL]) -> String {
         let list = origins.map(\.string).joined(separator: ", ")
-        return "The sessions of \(server) now also send their tokens to \(list), as you allowed (`swaggerctl server "
-            + "show \(server)`)."
+        return "\(server)'s sessions now send tokens to \(list) too, as you allowed (`swaggerctl server show`)."
     }
 
     /// What a change of description would do to the sessions kept under its server, before it is saved.
