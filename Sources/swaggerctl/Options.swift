@@ -278,8 +278,7 @@ struct FormatOptions: ParsableArguments {
     var format: Format = .table
 }
 
-/// `-v/--verbose`: each request and response described on stderr.
-/// `--yes`, for a change that sends existing sessions' tokens to another host.
+/// `-y/--yes`, for a change that sends existing sessions' tokens to another host.
 struct YesOption: ParsableArguments {
     @Flag(
         name: .shortAndLong,
@@ -289,6 +288,7 @@ struct YesOption: ParsableArguments {
     var yes = false
 }
 
+/// `-v/--verbose`: each request and response described on stderr.
 struct VerboseOption: ParsableArguments {
     @Flag(
         name: .shortAndLong,

@@ -31,6 +31,17 @@ extension SwaggerCtl {
 }
 
 extension SwaggerCtl.Server {
+    /// Saves what `server set` or `server import` described, once the person agreed where it moves sessions'
+    /// tokens: asked here, outside the spinner, and kept by a controller of its own.
+    static func keep(
+        _ described: SessionController.DescribedServer, yes: YesOption, _ configuration: Configuration
+    ) async throws(SwaggerError) {
+        try Prompt.consent(to: described.moves, yes: yes.yes)
+        try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
+            try controller.keep(described)
+        }
+    }
+
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
@@ -137,10 +148,7 @@ extension SwaggerCtl.Server {
                 }
             }
             Messages.discovery(described.choice).forEach(Terminal.notice)
-            try Prompt.consent(to: described.moves, yes: yes.yes)
-            try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
-                try controller.keep(described)
-            }
+            try await SwaggerCtl.Server.keep(described, yes: yes, configuration)
             Terminal.notice("Saved how to talk to \(described.entry.server).")
         }
 
@@ -213,10 +221,7 @@ extension SwaggerCtl.Server {
                 (controller) throws(SwaggerError) in
                 try await controller.describe(url, given: [layer], discover: false, appID: nil, caCertificate: nil)
             }
-            try Prompt.consent(to: described.moves, yes: yes.yes)
-            try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
-                try controller.keep(described)
-            }
+            try await SwaggerCtl.Server.keep(described, yes: yes, configuration)
             Terminal.notice("Saved how to talk to \(described.entry.server), from \(file).")
         }
     }

@@ -15,8 +15,9 @@ enum ProgramReplacement {
     static func replace(with command: [String], setting variables: [(name: String, value: String)]) -> SwaggerError {
         let environment = self.environment(setting: variables)
         let name = TerminalText.escaped(command[0])
+        let notFound = SwaggerError(.commandNotFound, "\(name): command not found; check the name and PATH.")
         guard let program = program(named: command[0], path: getenv("PATH").map { String(cString: $0) }) else {
-            return SwaggerError(.commandNotFound, "\(name): command not found; check the name and PATH.")
+            return notFound
         }
         inheritNothing()
         // C strings for execve, each array ending in a null pointer; freed only if the exec fails.
@@ -28,7 +29,7 @@ enum ProgramReplacement {
         precondition(status == -1, "execve returns only when it fails")
         switch error {
         case ENOENT:
-            return SwaggerError(.commandNotFound, "\(name): command not found; check the name and PATH.")
+            return notFound
         case ENOEXEC:
             return SwaggerError(
                 .commandNotRunnable,
