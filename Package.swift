@@ -86,6 +86,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // A confidential client's assertions (RFC 7523), signed with its own key.
+                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             swiftSettings: essentialsOnly
         ),

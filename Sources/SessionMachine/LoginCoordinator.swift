@@ -21,15 +21,18 @@ package struct LoginCoordinator: Sendable {
         package var previous: SessionRecord?
         /// `--allow-http` or `SWAGGERCTL_ALLOW_HTTP`.
         package var plainHTTP: PlainHTTP
-        /// The OAuth 2 client secret, kept with the tokens.
-        package var clientSecret: String?
+        /// What the OAuth 2 client proves itself with, kept with the tokens.
+        package var client: ClientProof
+        /// Whether the client signs in as itself (RFC 6749 §4.4): the account is the client, and the session is
+        /// renewed by asking again.
+        package var asClient: Bool
         /// `--ca-cert` or `SWAGGERCTL_CA_CERT`, as an absolute path.
         package var caCertificate: String?
 
         package init(
             server: ServerURL, name: AccountName?, serverDescription: ServerDescription, appIDFlag: String? = nil,
             appIDFromEnvironment: String? = nil, previous: SessionRecord? = nil, plainHTTP: PlainHTTP = PlainHTTP(),
-            clientSecret: String? = nil, caCertificate: String? = nil
+            client: ClientProof = ClientProof(), asClient: Bool = false, caCertificate: String? = nil
         ) {
             self.server = server
             self.name = name
@@ -38,7 +41,8 @@ package struct LoginCoordinator: Sendable {
             self.appIDFromEnvironment = appIDFromEnvironment
             self.previous = previous
             self.plainHTTP = plainHTTP
-            self.clientSecret = clientSecret
+            self.client = client
+            self.asClient = asClient
             self.caCertificate = caCertificate
         }
     }
@@ -96,10 +100,12 @@ package struct LoginCoordinator: Sendable {
     private struct Pending: Sendable {
         var attempt: LoginAttempt
         var allowsPlainHTTP: Bool?
-        var clientSecret: String?
+        var client: ClientProof
         var caCertificate: String?
         /// Whether the person signed in in a browser, where anyone may sign in: the account is who did.
         var inBrowser: Bool
+        /// Whether the client signed in as itself: the account is the client.
+        var isClient: Bool
     }
 
     /// A login that the server accepted: everything the new session's record needs but its account and backend.
@@ -121,14 +127,16 @@ package struct LoginCoordinator: Sendable {
             SessionRecord(
                 account: account, appID: pending.attempt.appID, username: username, backend: backend,
                 savedAt: savedAt, expiresAt: expiresAt, issuedAt: issuedAt,
-                refreshable: credentials.refreshToken != nil, allowsPlainHTTP: pending.allowsPlainHTTP,
-                caCertificate: pending.caCertificate, serverDescription: description)
+                refreshable: credentials.refreshToken != nil || pending.isClient,
+                allowsPlainHTTP: pending.allowsPlainHTTP, caCertificate: pending.caCertificate,
+                serverDescription: description, signIn: pending.isClient ? .client : nil)
         }
 
         func profileRequest() -> ProfileRequest {
             ProfileRequest(
                 server: pending.attempt.server, serverDescription: description,
-                accessToken: credentials.accessToken ?? "")
+                accessToken: credentials.accessToken ?? "",
+                client: pending.isClient ? pending.attempt.name?.value : nil)
         }
     }
 
@@ -160,7 +168,7 @@ package struct LoginCoordinator: Sendable {
         }
         // A client secret given with this login makes the client a confidential one from now on.
         var description = request.serverDescription
-        if request.clientSecret != nil { description.usesClientSecret = true }
+        if request.client.secret != nil { description.usesClientSecret = true }
         let attempt = LoginAttempt(
             server: server, name: request.name, serverDescription: description,
             appID: request.appIDFlag ?? request.appIDFromEnvironment ?? request.previous?.appID ?? Self.defaultAppID)
@@ -168,9 +176,10 @@ package struct LoginCoordinator: Sendable {
         let needed = PlainHTTP(proxies: plainHTTP.proxies).refusal(server, request.serverDescription) != nil
         state = .authenticating(
             Pending(
-                attempt: attempt, allowsPlainHTTP: needed ? true : nil, clientSecret: request.clientSecret,
+                attempt: attempt, allowsPlainHTTP: needed ? true : nil, client: request.client,
                 caCertificate: request.caCertificate ?? request.previous?.caCertificate,
-                inBrowser: request.serverDescription.signIn != .password))
+                inBrowser: [.web, .device].contains(request.serverDescription.signIn),
+                isClient: request.asClient))
         return .authenticate(attempt)
     }
 
@@ -179,7 +188,8 @@ package struct LoginCoordinator: Sendable {
     package mutating func authenticated(_ grant: TokenGrant, now: Date) -> ProfileRequest {
         guard case .authenticating(let pending) = state else { invalid("authenticated") }
         var credentials = grant.credentials
-        credentials.clientSecret = pending.clientSecret
+        credentials.clientSecret = pending.client.secret
+        credentials.clientKey = pending.client.key
         let (issuedAt, expiresAt) = Expiry.times(of: grant, now: now)
         let granted = Granted(
             pending: pending, credentials: credentials, username: grant.username,

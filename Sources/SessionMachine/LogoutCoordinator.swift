@@ -156,8 +156,8 @@ package struct LogoutCoordinator: Sendable {
             state = .refreshing(credentials, description)
             return .refresh(
                 RefreshRequest(
-                    server: record.server, serverDescription: description, refreshToken: refreshToken,
-                    appID: record.appID, clientSecret: credentials.clientSecret))
+                    server: record.server, serverDescription: description, renewal: .refreshToken(refreshToken),
+                    appID: record.appID, client: credentials.client))
         }
         state = .revoking(description)
         return .revoke(Revocation(server: record.server, serverDescription: description, credentials: credentials))
@@ -172,7 +172,7 @@ package struct LogoutCoordinator: Sendable {
             record: record,
             credentials: Credentials(
                 accessToken: grant.accessToken, refreshToken: grant.refreshToken ?? credentials.refreshToken,
-                clientSecret: credentials.clientSecret))
+                clientSecret: credentials.clientSecret, clientKey: credentials.clientKey))
         (session.record.issuedAt, session.record.expiresAt) = Expiry.times(of: grant, now: now)
         state = .storingRotation(session, description)
         return session

@@ -166,7 +166,12 @@ package struct MainCoordinator<Purpose: SessionPurpose>: TokenFlow {
             flow.renewed = true
             return .proceed(use(replaced, in: flow))
         }
-        guard let refreshToken = credentials.refreshToken else {
+        let renewal: Renewal
+        if let refreshToken = credentials.refreshToken {
+            renewal = .refreshToken(refreshToken)
+        } else if record.isClient, credentials.client.isConfidential {
+            renewal = .clientCredentials
+        } else {
             guard let accessToken = credentials.accessToken else { return .fail(.noStoredToken(record.account)) }
             if case .rejected = reason {
                 guard let step = purpose.rejectedWithoutRefreshToken(record) else {
@@ -185,8 +190,8 @@ package struct MainCoordinator<Purpose: SessionPurpose>: TokenFlow {
         state = .refreshing(flow, Session(record: record, credentials: credentials))
         return .refresh(
             RefreshRequest(
-                server: record.server, serverDescription: description, refreshToken: refreshToken,
-                appID: record.appID, clientSecret: credentials.clientSecret))
+                server: record.server, serverDescription: description, renewal: renewal, appID: record.appID,
+                client: credentials.client))
     }
 
     /// The server renewed the tokens.
@@ -196,10 +201,10 @@ package struct MainCoordinator<Purpose: SessionPurpose>: TokenFlow {
         guard case .refreshing(let flow, var session) = state else { invalid("refreshed") }
         // A server that does not rotate sends no new refresh token; the one it has is still good (RFC 6749 §6).
         let refreshToken = grant.refreshToken ?? session.credentials.refreshToken
-        session.credentials = Credentials(
-            accessToken: grant.accessToken, refreshToken: refreshToken, clientSecret: session.credentials.clientSecret)
+        session.credentials.accessToken = grant.accessToken
+        session.credentials.refreshToken = refreshToken
         (session.record.issuedAt, session.record.expiresAt) = Expiry.times(of: grant, now: now)
-        session.record.refreshable = refreshToken != nil
+        session.record.refreshable = refreshToken != nil || session.record.isClient
         if let username = grant.username { session.record.username = username }
         state = .storingRotation(flow, session, accessToken: grant.accessToken)
         return session

@@ -140,6 +140,11 @@ package enum TokenSource: Sendable, Hashable, Redacting {
         }
     }
 
+    /// The client id of a client's own session; `nil` for a person's, and for a token from the environment.
+    package var client: String? {
+        if case .stored(let record) = self, record.isClient { record.name } else { nil }
+    }
+
     var isStored: Bool {
         if case .stored = self { true } else { false }
     }

@@ -55,7 +55,10 @@ package struct ProfilePurpose: SessionPurpose {
         guard let description = source.serverDescription else {
             preconditionFailure("MainCoordinator starts no profile without a description")
         }
-        return .fetch(ProfileRequest(server: source.server, serverDescription: description, accessToken: accessToken))
+        return .fetch(
+            ProfileRequest(
+                server: source.server, serverDescription: description, accessToken: accessToken,
+                client: source.client))
     }
 
     /// The expiry is only what the token says; the server decides.

@@ -12,14 +12,15 @@ extension APIService {
         _ description: ServerDescription, code: String, verifier: String, redirectURI: URL, clientSecret: String?,
         server: ServerURL
     ) async throws(APIServiceError) -> TokenGrant {
-        let fields =
-            [
-                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI.absoluteString),
-                ("code_verifier", verifier),
-            ] + Self.clientFields(description, clientSecret: clientSecret, scope: false)
+        let fields = [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI.absoluteString),
+            ("code_verifier", verifier),
+        ]
+        let client = ClientProof(secret: clientSecret)
         return try await DescribedAPI(description: description).tokens(
-            from: description.login.url, .form(fields), answer: description.login.answer, clientSecret: clientSecret,
-            operation: .login, refusals: [], secrets: [code, verifier, clientSecret], server: server, through: self)
+            from: description.login.url, .form(fields, scope: false), answer: description.login.answer,
+            client: client, operation: .login, refusals: [], secrets: [code, verifier] + client.secrets,
+            server: server, through: self)
     }
 
     /// Asks the description's device authorization endpoint for a code (§3.1), with the client's id and scope.
@@ -31,11 +32,11 @@ extension APIService {
         guard let url = description.deviceAuthorizationURL else {
             throw .contractViolation("the server names no device authorization endpoint")
         }
+        let form = try await Self.clientForm(
+            description, ClientProof(secret: clientSecret), to: url, fields: [], scope: true)
         let response = try await send(
-            OutgoingRequest(
-                .POST, url, headers: Self.form(description, clientSecret: clientSecret),
-                body: Data(FormEncoding.encode(Self.clientFields(description, clientSecret: clientSecret)).utf8),
-                secrets: [clientSecret], server: server))
+            OutgoingRequest(.POST, url, headers: form.headers, body: form.body, secrets: [clientSecret], server: server)
+        )
         try requireSuccess(response, .login)
         return try reading { () throws(APIServiceError) in
             try Self.deviceAuthorization(response.body, at: url)
@@ -48,13 +49,14 @@ extension APIService {
     package func pollDeviceToken(
         _ description: ServerDescription, deviceCode: String, clientSecret: String?, server: ServerURL
     ) async throws(APIServiceError) -> DevicePoll {
-        let fields =
-            [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", deviceCode)]
-            + Self.clientFields(description, clientSecret: clientSecret, scope: false)
+        let form = try await Self.clientForm(
+            description, ClientProof(secret: clientSecret), to: description.login.url,
+            fields: [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", deviceCode)],
+            scope: false)
         let response = try await send(
             OutgoingRequest(
-                .POST, description.login.url, headers: Self.form(description, clientSecret: clientSecret),
-                body: Data(FormEncoding.encode(fields).utf8), secrets: [deviceCode, clientSecret],
+                .POST, description.login.url, headers: form.headers, body: form.body,
+                secrets: [deviceCode, clientSecret],
                 tokenFields: description.login.answer, server: server))
         if response.status == 400 || response.status == 401 {
             switch Self.oauth2Error(json: response.body) {

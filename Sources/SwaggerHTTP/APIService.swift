@@ -52,11 +52,20 @@ package struct APIService: Sendable {
 
     /// Posts the credentials, as the server's description says.
     /// - Throws: ``APIServiceError``; refused credentials are ``APIServiceError/badCredentials(status:message:)``.
-    package func login(_ attempt: LoginAttempt, password: String, clientSecret: String?)
+    package func login(_ attempt: LoginAttempt, password: String, client: ClientProof)
         async throws(APIServiceError) -> TokenGrant
     {
         try await DescribedAPI(description: attempt.serverDescription).login(
-            attempt, password: password, clientSecret: clientSecret, through: self)
+            attempt, password: password, client: client, through: self)
+    }
+
+    /// Asks for tokens for the client itself, with its own proof (RFC 6749 §4.4).
+    /// - Throws: ``APIServiceError``; a refused client is ``APIServiceError/badCredentials(status:message:)``.
+    package func clientCredentials(_ attempt: LoginAttempt, client: ClientProof) async throws(APIServiceError)
+        -> TokenGrant
+    {
+        try await DescribedAPI(description: attempt.serverDescription).clientCredentials(
+            client, server: attempt.server, operation: .login, through: self)
     }
 
     /// Spends the refresh token for new tokens.

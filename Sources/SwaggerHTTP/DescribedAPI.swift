@@ -10,7 +10,7 @@ struct DescribedAPI {
     /// The account and the password in the members the login names, with its other members, as JSON or as a
     /// form; a form to a token endpoint carries the client's fields too (RFC 6749 §4.3, a client secret by HTTP
     /// Basic, §2.3.1). Refused credentials are ``APIServiceError/badCredentials(status:message:)``.
-    func login(_ attempt: LoginAttempt, password: String, clientSecret: String?, through service: APIService)
+    func login(_ attempt: LoginAttempt, password: String, client: ClientProof, through service: APIService)
         async throws(APIServiceError) -> TokenGrant
     {
         let login = description.login
@@ -31,24 +31,45 @@ struct DescribedAPI {
             let ordered = members.sorted {
                 ($0.key == "grant_type" ? 0 : 1, $0.key) < ($1.key == "grant_type" ? 0 : 1, $1.key)
             }
-            body = .form(ordered.map { ($0.key, Self.formValue($0.value)) } + clientFields(clientSecret))
+            body = .form(ordered.map { ($0.key, Self.formValue($0.value)) }, scope: true)
         }
         return try await tokens(
-            from: login.url, body, answer: login.answer, clientSecret: clientSecret, operation: .login,
-            refusals: login.refusals, secrets: [password, clientSecret], server: attempt.server, through: service)
+            from: login.url, body, answer: login.answer, client: client, operation: .login,
+            refusals: login.refusals, secrets: [password] + client.secrets, server: attempt.server, through: service)
+    }
+
+    /// Asks the token endpoint for tokens for the client itself (RFC 6749 §4.4), at login and at each renewal.
+    func clientCredentials(
+        _ client: ClientProof, server: ServerURL, operation: APIService.Operation,
+        through service: APIService
+    ) async throws(APIServiceError) -> TokenGrant {
+        try await tokens(
+            from: description.login.url, .form([("grant_type", "client_credentials")], scope: true),
+            answer: description.login.answer, client: client, operation: operation, refusals: [],
+            secrets: client.secrets, server: server, through: service)
     }
 
     /// The refresh token in a JSON member, as OAuth 2's `grant_type=refresh_token` (RFC 6749 §6), or as the
     /// bearer. A refused refresh (a 401, or `invalid_grant`) is ``APIServiceError/refreshRejected``.
     func refresh(_ request: RefreshRequest, through service: APIService) async throws(APIServiceError) -> TokenGrant {
+        let refreshToken: String
+        switch request.renewal {
+        case .refreshToken(let token): refreshToken = token
+        case .clientCredentials:
+            // A refusal now is the client's, whose proof no longer holds: the session has ended.
+            do throws(APIServiceError) {
+                return try await clientCredentials(
+                    request.client, server: request.server, operation: .login, through: service)
+            } catch {
+                if case .badCredentials = error { throw .refreshRejected }
+                throw error
+            }
+        }
         guard let step = description.refresh else { throw .refreshRejected }
-        let refreshToken = request.refreshToken
         let body: TokenRequestBody
         switch step.shape {
         case .grant:
-            body = .form(
-                [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
-                    + clientFields(request.clientSecret, scope: false))
+            body = .form([("grant_type", "refresh_token"), ("refresh_token", refreshToken)], scope: false)
         case .json(let field):
             var members: [String: JSONValue] = [field: .string(refreshToken)]
             if let appID = step.appID { members[appID] = .string(request.appID) }
@@ -57,9 +78,9 @@ struct DescribedAPI {
             body = .bearer(refreshToken, step.token ?? description.token)
         }
         return try await tokens(
-            from: step.url, body, answer: step.answer ?? description.login.answer, clientSecret: request.clientSecret,
+            from: step.url, body, answer: step.answer ?? description.login.answer, client: request.client,
             operation: step.shape == .grant ? .oauth2Refresh : .refresh, refusals: [],
-            secrets: [refreshToken, request.clientSecret], server: request.server, through: service)
+            secrets: [refreshToken] + request.client.secrets, server: request.server, through: service)
     }
 
     /// RFC 7009 revokes the refresh token and then the access token (§2.1), its client authenticated as the
@@ -68,7 +89,7 @@ struct DescribedAPI {
     func revoke(_ revocation: Revocation, through service: APIService) async throws(APIServiceError) {
         guard let step = description.revocation else { return }
         let credentials = revocation.credentials
-        let secrets = [credentials.accessToken, credentials.refreshToken, credentials.clientSecret]
+        let secrets = [credentials.accessToken, credentials.refreshToken] + credentials.client.secrets
         let use = description.token
         switch step.shape {
         case .json(let field):
@@ -106,27 +127,24 @@ struct DescribedAPI {
             // access tokens alive until they expire.
             let tokens = [(credentials.refreshToken, "refresh_token"), (credentials.accessToken, "access_token")]
             for case (let token?, let hint) in tokens {
-                var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
-                var fields = [("token", token), ("token_type_hint", hint)]
-                let secret = credentials.clientSecret
-                switch step.clientAuthentication ?? (secret == nil ? .none : .basic) {
-                case .none:
-                    fields += clientFields(nil, scope: false)
-                case .basic:
-                    if let basic = basic(secret) { headers.add(name: "Authorization", value: basic) }
-                    if secret == nil { fields += clientFields(nil, scope: false) }
-                case .post:
-                    fields += clientFields(nil, scope: false)
-                    if let secret { fields.append(("client_secret", secret)) }
-                case .bearer:
+                let fields = [("token", token), ("token_type_hint", hint)]
+                var form: (headers: HTTPHeaders, body: Data)
+                if step.clientAuthentication == .bearer {
+                    form = try await APIService.clientForm(
+                        description, ClientProof(), to: step.url, fields: fields, scope: false,
+                        method: ClientAuthentication.none)
                     if let access = credentials.accessToken {
-                        headers.add(name: "Authorization", value: TokenUse.bearer.value(access))
+                        form.headers.add(name: "Authorization", value: TokenUse.bearer.value(access))
                     }
+                } else {
+                    form = try await APIService.clientForm(
+                        description, credentials.client, to: step.url, fields: fields, scope: false,
+                        method: step.clientAuthentication)
                 }
                 let response = try await service.send(
                     OutgoingRequest(
-                        .POST, step.url, headers: headers, body: Data(FormEncoding.encode(fields).utf8),
-                        secrets: secrets, server: revocation.server))
+                        .POST, step.url, headers: form.headers, body: form.body, secrets: secrets,
+                        server: revocation.server))
                 try service.requireSuccess(response, .revocation, also: step.revoked + step.gone)
             }
         }
@@ -136,6 +154,8 @@ struct DescribedAPI {
     /// as every profile is: the answer's object, or the object the description unwraps. An answer that is not
     /// a JSON object is ``APIServiceError/notAProfile(_:)``.
     func profile(_ request: ProfileRequest, through service: APIService) async throws(APIServiceError) -> Profile {
+        // A client that signed in as itself has no person to ask the server about; its token says who it is.
+        if let client = request.client { return Profile(client: client, token: request.accessToken) }
         let step = description.profile
         let response = try await service.send(
             OutgoingRequest(
@@ -173,13 +193,14 @@ struct DescribedAPI {
     enum TokenRequestBody {
         /// A JSON object; with `nesting`, a member named with dots goes into nested objects.
         case json([String: JSONValue], nesting: Bool)
-        case form([(String, String)])
+        /// A form's own fields, to which the client's proof is added, and the `scope` where wanted.
+        case form([(String, String)], scope: Bool)
         case bearer(String, TokenUse)
     }
 
     /// Sends a login or refresh, and reads its answer's tokens where `answer` says they are.
     func tokens(
-        from url: URL, _ body: TokenRequestBody, answer: TokenFields, clientSecret: String?,
+        from url: URL, _ body: TokenRequestBody, answer: TokenFields, client: ClientProof,
         operation: APIService.Operation, refusals: [Int], secrets: [String?], server: ServerURL,
         through service: APIService
     ) async throws(APIServiceError) -> TokenGrant {
@@ -188,9 +209,9 @@ struct DescribedAPI {
         case .json(let members, let nesting):
             request.headers = ["Content-Type": "application/json", "Accept": "application/json"]
             request.body = Data((nesting ? JSONValue.nesting(members) : JSONValue.object(members)).compactJSON.utf8)
-        case .form(let fields):
-            request.headers = APIService.form(description, clientSecret: clientSecret)
-            request.body = Data(FormEncoding.encode(fields).utf8)
+        case .form(let fields, let scope):
+            (request.headers, request.body) = try await APIService.clientForm(
+                description, client, to: url, fields: fields, scope: scope)
         case .bearer(let token, let use):
             request.headers = ["Accept": "application/json"]
             request.credential = Credential(token: token, use: use)
@@ -204,15 +225,6 @@ struct DescribedAPI {
         }
     }
 
-    /// `scope` (unless not wanted) and, for a client without a secret, `client_id`, as form fields.
-    func clientFields(_ clientSecret: String?, scope: Bool = true) -> [(String, String)] {
-        APIService.clientFields(description, clientSecret: clientSecret, scope: scope)
-    }
-
-    func basic(_ clientSecret: String?) -> String? {
-        APIService.basic(description, clientSecret: clientSecret)
-    }
-
     /// A member's value as a form writes it: a string as it is, anything else as its JSON text.
     static func formValue(_ value: JSONValue) -> String {
         if case .string(let text) = value { text } else { value.compactJSON }
@@ -220,32 +232,42 @@ struct DescribedAPI {
 }
 
 extension APIService {
-    /// `scope` (unless not wanted) and, for a client without a secret, `client_id`, as form fields.
-    static func clientFields(_ description: ServerDescription, clientSecret: String?, scope: Bool = true) -> [(
-        String, String
-    )] {
-        var fields: [(String, String)] = []
-        if scope, let value = description.scope { fields.append(("scope", value)) }
-        // A client with a secret authenticates by HTTP Basic instead (RFC 6749 §2.3.1).
-        if clientSecret == nil, let clientID = description.clientID { fields.append(("client_id", clientID)) }
-        return fields
-    }
-
-    /// `Basic base64(urlencode(id):urlencode(secret))`, RFC 6749 §2.3.1; `nil` without a secret or a client id.
-    static func basic(_ description: ServerDescription, clientSecret: String?) -> String? {
-        guard let clientSecret, let clientID = description.clientID else { return nil }
-        let pair = FormEncoding.escape(clientID) + ":" + FormEncoding.escape(clientSecret)
-        return "Basic " + Data(pair.utf8).base64EncodedString()
-    }
-
-    /// A form's headers for a token endpoint: its content type, the client's secret by HTTP Basic where it has one,
-    /// and JSON as the answer.
-    static func form(_ description: ServerDescription, clientSecret: String?) -> HTTPHeaders {
+    /// A form to `endpoint` from the description's client: `fields`, the `scope` where wanted, and the client's
+    /// proof, as `method` says, else as the description says, else as the proof allows: a private key signs an
+    /// assertion (RFC 7523) or, with its certificate, is shown in TLS (RFC 8705); a secret goes by HTTP Basic
+    /// (RFC 6749 §2.3.1); a public client sends its `client_id`.
+    static func clientForm(
+        _ description: ServerDescription, _ client: ClientProof, to endpoint: URL, fields: [(String, String)],
+        scope: Bool, method: ClientAuthentication? = nil
+    ) async throws(APIServiceError) -> (headers: HTTPHeaders, body: Data) {
+        var fields = fields
         var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
-        if let basic = basic(description, clientSecret: clientSecret) {
-            headers.add(name: "Authorization", value: basic)
+        if scope, let value = description.scope { fields.append(("scope", value)) }
+        let clientID = description.clientID
+        switch (method ?? description.clientAuthentication ?? Self.authentication(of: client), clientID) {
+        case (.basic, let clientID?) where client.secret != nil:
+            let pair = FormEncoding.escape(clientID) + ":" + FormEncoding.escape(client.secret ?? "")
+            headers.add(name: "Authorization", value: "Basic " + Data(pair.utf8).base64EncodedString())
+        case (.post, let clientID?) where client.secret != nil:
+            fields += [("client_id", clientID), ("client_secret", client.secret ?? "")]
+        case (.privateKeyJWT, let clientID?) where client.key != nil:
+            guard let key = client.key else { break }
+            let assertion = try await ClientAssertion.make(key, clientID: clientID, endpoint: endpoint, now: Date())
+            fields += [
+                ("client_id", clientID), ("client_assertion_type", ClientAssertion.type),
+                ("client_assertion", assertion),
+            ]
+        default:
+            // A public client, a client proven in TLS, and one whose proof is not at hand name themselves.
+            if let clientID { fields.append(("client_id", clientID)) }
         }
         headers.add(name: "Accept", value: "application/json")
-        return headers
+        return (headers, Data(FormEncoding.encode(fields).utf8))
+    }
+
+    /// How a client with `proof` proves itself when nothing says how.
+    static func authentication(of proof: ClientProof) -> ClientAuthentication {
+        if let key = proof.key { return key.certificate == nil ? .privateKeyJWT : .tlsClientAuth }
+        return proof.secret == nil ? .none : .basic
     }
 }

@@ -240,18 +240,24 @@ struct ServerFileOption: ParsableArguments {
     static func read(_ serverFile: String) throws(SwaggerError) -> (server: ServerURL?, layer: DescriptionLayer) {
         // A description is a few lines; a file far larger is not one, and is refused rather than read in part.
         let limit = 1 << 16
-        let data: Data
-        do throws(DescriptorIO.Failure) {
-            data = try DescriptorIO.readFile(serverFile, limit: limit + 1)
-        } catch {
-            throw SwaggerError(.usage, "\(serverFile) cannot be read: \(error).")
-        }
-        guard data.count <= limit else {
+        guard let data = try smallFile(serverFile, limit: limit) else {
             throw SwaggerError(
                 .usage, "\(serverFile) holds more than \(limit >> 10) KiB; a server's description is a few lines.")
         }
         return try DescriptionFile.read(data, named: serverFile)
     }
+}
+
+/// The file at `path` (standard input for `-`), read whole; `nil` when it holds more than `limit` bytes, which is
+/// refused rather than read in part.
+func smallFile(_ path: String, limit: Int) throws(SwaggerError) -> Data? {
+    let data: Data
+    do throws(DescriptorIO.Failure) {
+        data = try DescriptorIO.readFile(path, limit: limit + 1)
+    } catch {
+        throw SwaggerError(.usage, "\(path) cannot be read: \(error).")
+    }
+    return data.count <= limit ? data : nil
 }
 
 /// The description layers a login or `server set` is given: a `--server-file`'s (`server set` takes none), then

@@ -25,7 +25,7 @@ struct APIServiceTests {
         let attempt = LoginAttempt(
             server: server, name: AccountName("e", isEmail: true), serverDescription: Fixtures.original(server),
             appID: "x")
-        return try await service.login(attempt, password: "p", clientSecret: nil)
+        return try await service.login(attempt, password: "p", client: ClientProof())
     }
 
     @Test("the delegate hears waiting on and off around the request; the profile is exactly as received")

@@ -21,7 +21,7 @@ struct LoginCoordinatorTests {
         LoginCoordinator.Request(
             server: account.server, name: AccountName(account.name, isEmail: true), serverDescription: description,
             appIDFlag: appIDFlag, appIDFromEnvironment: environment, previous: previous,
-            plainHTTP: PlainHTTP(allowed: plainHTTPAllowed), clientSecret: clientSecret)
+            plainHTTP: PlainHTTP(allowed: plainHTTPAllowed), client: ClientProof(secret: clientSecret))
     }
 
     /// What `action` says to store, if it says to store anything.

@@ -141,8 +141,9 @@ struct LogoutCoordinatorTests {
             action
                 == .refresh(
                     RefreshRequest(
-                        server: record.server, serverDescription: Fixtures.description(of: record), refreshToken: "r1",
-                        appID: record.appID, clientSecret: nil)))
+                        server: record.server, serverDescription: Fixtures.description(of: record),
+                        renewal: .refreshToken("r1"),
+                        appID: record.appID, client: ClientProof())))
         let renewed = coordinator.refreshed(TokenGrant(accessToken: "a2", refreshToken: "r2"), now: Self.now)
         #expect(renewed.credentials == Credentials(accessToken: "a2", refreshToken: "r2"))
         #expect(coordinator.rotationStored() == Self.revocation(record, renewed.credentials))

@@ -40,13 +40,14 @@ struct MainCoordinatorTests {
     static func fetch(_ token: String, _ record: SessionRecord = fresh) -> ProfilePurpose.Step {
         .fetch(
             ProfileRequest(
-                server: record.server, serverDescription: Fixtures.description(of: record), accessToken: token))
+                server: record.server, serverDescription: Fixtures.description(of: record), accessToken: token,
+                client: record.isClient ? record.name : nil))
     }
 
     static func refresh(_ token: String = "old-refresh", _ record: SessionRecord = expired) -> RefreshRequest {
         RefreshRequest(
-            server: record.server, serverDescription: Fixtures.description(of: record), refreshToken: token,
-            appID: record.appID, clientSecret: nil)
+            server: record.server, serverDescription: Fixtures.description(of: record), renewal: .refreshToken(token),
+            appID: record.appID, client: ClientProof())
     }
 
     static func failure(_ error: APIServiceError, _ record: SessionRecord = fresh) -> SessionFailure {
@@ -573,8 +574,8 @@ struct MainCoordinatorTests {
             coordinator.lockTaken(record: record, credentials: credentials, now: Self.now)
                 == .refresh(
                     RefreshRequest(
-                        server: Fixtures.server, serverDescription: Fixtures.identity, refreshToken: "r1",
-                        appID: record.appID, clientSecret: "s3cret")))
+                        server: Fixtures.server, serverDescription: Fixtures.identity, renewal: .refreshToken("r1"),
+                        appID: record.appID, client: ClientProof(secret: "s3cret"))))
         let renewed = coordinator.refreshed(
             TokenGrant(accessToken: "a2", refreshToken: "r2", expiresIn: .seconds(60)),
             now: Self.now)
@@ -586,6 +587,36 @@ struct MainCoordinatorTests {
             return
         }
         #expect(outcome.labels.isEmpty)
+    }
+
+    @Test("a client's own session, due, asks again with the client's proof, keeps it, and stays renewable")
+    func clientSession() {
+        var record = Self.record(expiresIn: -10)
+        record.serverDescription = Fixtures.identity
+        record.signIn = .client
+        let key = ClientKey(privateKey: "PEM", keyID: "k1")
+        let credentials = Credentials(accessToken: "a1", clientKey: key)
+        var coordinator = Self.waitingForLock(Self.details, record)
+        #expect(
+            coordinator.lockTaken(record: record, credentials: credentials, now: Self.now)
+                == .refresh(
+                    RefreshRequest(
+                        server: Fixtures.server, serverDescription: Fixtures.identity, renewal: .clientCredentials,
+                        appID: record.appID, client: ClientProof(key: key))))
+        let renewed = coordinator.refreshed(TokenGrant(accessToken: "a2", expiresIn: .seconds(60)), now: Self.now)
+        #expect(renewed.credentials == Credentials(accessToken: "a2", clientKey: key))
+        #expect(renewed.record.refreshable == true)
+        #expect(coordinator.rotationStored() == Self.fetch("a2", renewed.record))
+    }
+
+    @Test("a person's session without a refresh token is not renewed with a client secret it happens to keep")
+    func personWithSecret() {
+        var record = Self.record(expiresIn: -10)
+        record.serverDescription = Fixtures.identity
+        var coordinator = Self.waitingForLock(Self.details, record)
+        let action = coordinator.lockTaken(
+            record: record, credentials: Credentials(accessToken: "a1", clientSecret: "s3cret"), now: Self.now)
+        if case .refresh = action { Issue.record("\(action) renews a person's session as its client") }
     }
 
     // MARK: - A server nothing describes

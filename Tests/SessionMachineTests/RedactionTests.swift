@@ -41,15 +41,15 @@ struct RedactionTests {
                 .fetch(ProfileRequest(server: Fixtures.server, serverDescription: description, accessToken: "SECRET"))),
             MainCoordinator<TokenPurpose>.LockedAction.refresh(
                 RefreshRequest(
-                    server: Fixtures.server, serverDescription: description, refreshToken: "SECRET", appID: "app",
-                    clientSecret: "SECRET")),
+                    server: Fixtures.server, serverDescription: description, renewal: .refreshToken("SECRET"),
+                    appID: "app", client: ClientProof(secret: "SECRET", key: ClientKey(privateKey: "SECRET")))),
             MainCoordinator<RequestPurpose>.StartAction.proceed(.send(accessToken: "SECRET")),
             TokenSource.environment(token: "SECRET", server: Fixtures.server, description: Fixtures.original()),
             TokenGrant(accessToken: "SECRET", refreshToken: "SECRET"),
             LoginCoordinator.StoreTokens(account: Fixtures.ana, credentials: Self.credentials),
             LoginCoordinator.Request(
                 server: Fixtures.server, name: AccountName("ana", isEmail: false), serverDescription: description,
-                clientSecret: "SECRET"),
+                client: ClientProof(secret: "SECRET")),
             Revocation(server: Fixtures.server, serverDescription: description, credentials: Self.credentials),
         ]
         for value in values {

@@ -49,15 +49,23 @@ final class ScriptedService: SessionService {
         self.script = Mutex((script, 0, 0, 0, 0))
     }
 
-    func login(_ attempt: LoginAttempt, password: String, clientSecret: String?) async throws(APIServiceError)
+    func login(_ attempt: LoginAttempt, password: String, client: ClientProof) async throws(APIServiceError)
         -> TokenGrant
     {
         journal.record("login \(attempt.accountName.value) app \(attempt.appID)")
         return try script.withLock { $0.script.login }.get()
     }
 
+    func clientCredentials(_ attempt: LoginAttempt, client: ClientProof) async throws(APIServiceError) -> TokenGrant {
+        journal.record("client credentials \(attempt.accountName.value)")
+        return try script.withLock { $0.script.login }.get()
+    }
+
     func refresh(_ request: RefreshRequest) async throws(APIServiceError) -> TokenGrant {
-        journal.record("refresh \(request.refreshToken)")
+        switch request.renewal {
+        case .refreshToken(let token): journal.record("refresh \(token)")
+        case .clientCredentials: journal.record("client credentials again")
+        }
         return try script.withLock { state in
             defer { state.refreshes += 1 }
             return state.script.refreshes[min(state.refreshes, state.script.refreshes.count - 1)]

@@ -32,7 +32,7 @@ struct MessageCatalogueTests {
         .serverFailed(status: 503), .serverFailed(status: 429), .serverFailed(status: 501),
         .contractViolation("an unexpected status (HTTP 418)"),
         .notAProfile("the body is not a JSON object"),
-        .unreachable("connection refused"), .timedOut, .requestTooLarge(limit: 16 << 20),
+        .unreachable("connection refused"), .timedOut, .requestTooLarge(limit: 16 << 20), .clientKeyUnusable,
         .proxyFailed(proxy: "http://proxy.example.com:3128", .unreachable("connection refused")),
         .proxyFailed(proxy: "http://proxy.example.com:3128", .authenticationRequired),
         .proxyFailed(proxy: "http://proxy.example.com:3128", .refused),
@@ -84,6 +84,7 @@ struct MessageCatalogueTests {
                 Messages.nothingDescribed(server, ["no login operation", "no profile operation"]),
                 Messages.noBrowserLogin(server, description), Messages.noDeviceAuthorization(server, description),
                 Messages.noPasswordGrant(server, description),
+                Messages.clientRefused(server, AccountName("ci-deploy-bot", isEmail: false)),
                 Messages.tokenMoveRefused(
                     SessionController.TokenMove(server: server, accounts: ["ana@example.com"], origins: [other])),
             ].map { "swaggerctl: \($0.message)" }

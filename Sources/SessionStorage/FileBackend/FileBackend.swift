@@ -52,6 +52,7 @@ package struct FileBackend: TokenBackend {
         var accessToken: String?
         var refreshToken: String?
         var clientSecret: String?
+        var clientKey: ClientKey?
 
         init(account: Account, credentials: Credentials) {
             server = account.server
@@ -59,11 +60,13 @@ package struct FileBackend: TokenBackend {
             accessToken = credentials.accessToken
             refreshToken = credentials.refreshToken
             clientSecret = credentials.clientSecret
+            clientKey = credentials.clientKey
         }
 
         var account: Account { Account(server: server, name: email) }
         var credentials: Credentials {
-            Credentials(accessToken: accessToken, refreshToken: refreshToken, clientSecret: clientSecret)
+            Credentials(
+                accessToken: accessToken, refreshToken: refreshToken, clientSecret: clientSecret, clientKey: clientKey)
         }
     }
 }

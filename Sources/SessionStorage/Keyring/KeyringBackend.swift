@@ -1,3 +1,4 @@
+import FoundationEssentials
 import SwaggerModel
 import Synchronization
 
@@ -17,8 +18,9 @@ import Synchronization
 /// and the label `swaggerctl token for <email> on <server>`. Its secret is the access token alone, so
 /// `secret-tool lookup service swaggerctl:<url> username <email>` prints a usable bearer token.
 ///
-/// A refresh token is a second item, with `refresh-token-for` in place of `service`, and an OAuth 2 client
-/// secret a third, with `client-secret-for`. They are kept apart so that a lookup by `service` and
+/// A refresh token is a second item, with `refresh-token-for` in place of `service`, an OAuth 2 client
+/// secret a third, with `client-secret-for`, and a client's private key a fourth, with `client-key-for` (its PEM,
+/// key id and certificate as a JSON object). They are kept apart so that a lookup by `service` and
 /// `username` can only ever find the access token.
 ///
 /// `swaggerctl-item` marks the items as swaggerctl's own: another program that stores a secret under the
@@ -64,11 +66,12 @@ package final class KeyringBackend: TokenBackend {
     /// The attribute that marks an item as swaggerctl's.
     static let marker = "swaggerctl-item"
 
-    /// The three items of a session.
+    /// The items of a session.
     enum Item: String, CaseIterable {
         case access
         case refresh
         case clientSecret = "client-secret"
+        case clientKey = "client-key"
 
         /// The item's attributes as swaggerctl wrote them before it marked its items.
         func unmarkedAttributes(for account: Account) -> [String: String] {
@@ -77,6 +80,7 @@ package final class KeyringBackend: TokenBackend {
                 case .access: "service"
                 case .refresh: "refresh-token-for"
                 case .clientSecret: "client-secret-for"
+                case .clientKey: "client-key-for"
                 }
             return [name: KeyringBackend.service(for: account), "username": account.name]
         }
@@ -92,9 +96,20 @@ package final class KeyringBackend: TokenBackend {
                 case .access: "token"
                 case .refresh: "refresh token"
                 case .clientSecret: "client secret"
+                case .clientKey: "client key"
                 }
             return "swaggerctl \(what) for \(account.name) on \(account.server)"
         }
+    }
+
+    /// A client key as its item keeps it.
+    private static func text(_ key: ClientKey) -> String {
+        (try? JSONEncoder().encode(key)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// The client key an item keeps; `nil` for text that is not one, which leaves the session without it.
+    private static func clientKey(_ text: String) -> ClientKey? {
+        try? JSONDecoder().decode(ClientKey.self, from: Data(text.utf8))
     }
 
     /// The attributes by which `secret-tool lookup` finds `account`'s access token.
@@ -123,6 +138,7 @@ package final class KeyringBackend: TokenBackend {
     {
         try await replace(.refresh, of: account, with: credentials.refreshToken, until: deadline)
         try await replace(.clientSecret, of: account, with: credentials.clientSecret, until: deadline)
+        try await replace(.clientKey, of: account, with: credentials.clientKey.map(Self.text), until: deadline)
         try await replace(.access, of: account, with: credentials.accessToken, until: deadline)
     }
 
@@ -154,7 +170,10 @@ package final class KeyringBackend: TokenBackend {
                 return try await adoptUnmarked(account, until: deadline)
             }
             let clientSecret = try await lookup(Item.clientSecret.attributes(for: account), until: deadline)
-            return Credentials(accessToken: accessToken, refreshToken: refreshToken, clientSecret: clientSecret)
+            let clientKey = try await lookup(Item.clientKey.attributes(for: account), until: deadline)
+            return Credentials(
+                accessToken: accessToken, refreshToken: refreshToken, clientSecret: clientSecret,
+                clientKey: clientKey.flatMap(Self.clientKey))
         }
     }
 

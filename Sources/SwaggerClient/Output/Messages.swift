@@ -230,6 +230,11 @@ package struct Messages: Sendable {
             return SwaggerError(
                 .usage,
                 "The request body is larger than \(limit >> 20) MiB, the most swaggerctl sends; nothing was sent.")
+        case .clientKeyUnusable:
+            return SwaggerError(
+                .usage,
+                "The client's key cannot sign: it must be an EC P-256 or P-384, RSA or Ed25519 private key in PEM. "
+                    + "Log in again with another --client-key.")
         case .tls(.unloadableTrustStore(let path)):
             return SwaggerError(
                 .usage,
@@ -436,7 +441,7 @@ package struct Messages: Sendable {
     /// A login that names no way to sign in, to a server that offers no password grant.
     package static func signInChosen(_ server: ServerURL, _ chosen: SignIn, hasBrowser: Bool) -> String {
         switch chosen {
-        case .password: ""
+        case .password, .client: ""
         case .web:
             "\(server) does not offer the password grant; signing in in the browser instead (--web). With --device, "
                 + "you sign in with a code in a browser anywhere."
@@ -543,6 +548,13 @@ package struct Messages: Sendable {
 
     static func login(_ account: Account) -> String {
         login(account.server, account.name)
+    }
+
+    /// A client credentials login that the server refused.
+    static func clientRefused(_ server: ServerURL, _ client: AccountName) -> SwaggerError {
+        SwaggerError(
+            .authentication,
+            "\(server) refused the client \(client.value): check its id and its credentials. Nothing was stored.")
     }
 
     /// The account that became the active one on `server` when the active one's session was removed.

@@ -74,6 +74,7 @@ package enum ServerView {
             switch description.signIn {
             case .web: "login in the browser (authorization code with PKCE)"
             case .device: "login with a device code"
+            case .client: "login as the client itself (client credentials)"
             case .password where !description.offersPasswordGrant:
                 "no password login: "
                     + (description.browserSignIns.isEmpty

@@ -30,6 +30,8 @@ package struct SessionStatus: Sendable, Hashable {
     /// How the server is spoken to.
     /// `nil` when nothing describes the server any more: the session cannot be used until something does.
     package var serverDescription: ServerDescription?
+    /// ``SignIn/client`` for a client's own session; `nil` for a person's.
+    package var signIn: SignIn?
 
     /// Why a session is its server's active one.
     package enum ActiveReason: String, Sendable, Hashable, Codable {
@@ -67,7 +69,7 @@ package struct SessionStatus: Sendable, Hashable {
                 backend: record.backend, savedAt: record.savedAt, expiresAt: record.expiresAt, active: active,
                 activeBecause: reason, isDefault: active && record.server == defaultServer,
                 expired: record.expiresAt.map { Expiry.hasExpired($0, now: now) },
-                refreshable: record.refreshable, serverDescription: record.serverDescription)
+                refreshable: record.refreshable, serverDescription: record.serverDescription, signIn: record.signIn)
         }
     }
 
@@ -106,6 +108,11 @@ package struct SessionStatus: Sendable, Hashable {
             DetailsViewModel(key: "Account", value: email),
         ]
         if let username { rows.append(DetailsViewModel(key: "User name", value: username)) }
+        if signIn == .client {
+            rows.append(
+                DetailsViewModel(
+                    key: "Signs in", value: "as the client itself (client credentials), again when the token expires"))
+        }
         // The app id is the session's own, for a server whose login sends one. How the server is spoken to is the
         // server's: `server show` says it whole.
         if serverDescription?.login.appID != nil { rows.append(DetailsViewModel(key: "App ID", value: appID)) }
@@ -157,7 +164,7 @@ extension SessionStatus: Codable {
     private enum CodingKeys: String, CodingKey {
         case server, email, username, appID = "appId", backend = "keystore", savedAt, expiresAt, active
         case activeBecause, expired, refreshable, check, preset, serverDescription = "description"
-        case isDefault = "default"
+        case isDefault = "default", signIn
     }
 
     package init(from decoder: any Decoder) throws {
@@ -172,6 +179,7 @@ extension SessionStatus: Codable {
         active = try container.decode(Bool.self, forKey: .active)
         activeBecause = try container.decodeIfPresent(ActiveReason.self, forKey: .activeBecause)
         isDefault = try container.decode(Bool.self, forKey: .isDefault)
+        signIn = try container.decodeIfPresent(SignIn.self, forKey: .signIn)
         expired = try container.decodeIfPresent(Bool.self, forKey: .expired)
         refreshable = try container.decodeIfPresent(Bool.self, forKey: .refreshable)
         check = try container.decodeIfPresent(Check.self, forKey: .check)
@@ -196,6 +204,7 @@ extension SessionStatus: Codable {
         try container.encode(active, forKey: .active)
         try container.encodeIfPresent(activeBecause, forKey: .activeBecause)
         try container.encode(isDefault, forKey: .isDefault)
+        try container.encodeIfPresent(signIn, forKey: .signIn)
         try container.encodeIfPresent(expired, forKey: .expired)
         try container.encodeIfPresent(refreshable, forKey: .refreshable)
         try container.encodeIfPresent(check, forKey: .check)

@@ -157,6 +157,10 @@ extension SessionController {
         /// The authorization code grant with PKCE: `open` shows the authorization URL in a browser, and the code
         /// comes back to a loopback listener within `timeout`.
         case browser(open: @Sendable (URL) -> Void, timeout: Duration)
+        /// The client credentials grant: the client, named as the account, signs in as itself with its proof.
+        case client
+
+        var isClient: Bool { if case .client = self { true } else { false } }
     }
 
     /// Logs in, checks the new session with a profile request, stores it with its server's description, and shows
@@ -166,19 +170,20 @@ extension SessionController {
     /// says both; when the answer is not a profile at all, nothing is stored. A sign-in in the browser is kept under
     /// whoever signed in: `name`, when given, must be that account.
     ///
-    /// A password is sent to the server and never stored; `clientSecret`, the OAuth 2 client secret, is kept with
-    /// the tokens. `selection` is the server and its active session, whose app id is reused, and `choice` comes
+    /// A password is sent to the server and never stored; `client`, what the OAuth 2 client proves itself with (its
+    /// secret or its private key), is kept with the tokens. `selection` is the server and its active session, whose app id is reused, and `choice` comes
     /// from ``serverChoice(given:on:confidential:)``.
     package func login(
         as name: AccountName?, method: LoginMethod, on selection: SessionSelection, appIDFlag: String?,
-        choice: ServerChoice, clientSecret: String? = nil
+        choice: ServerChoice, client: ClientProof = ClientProof()
     ) async throws(SwaggerError) -> LoginOutcome {
         var coordinator = LoginCoordinator()
         let entry = selection.entry
         let request = LoginCoordinator.Request(
             server: selection.server, name: name, serverDescription: choice.serverDescription,
             appIDFlag: appIDFlag ?? entry?.appID, appIDFromEnvironment: configuration.appIDFromEnvironment,
-            previous: selection.record, plainHTTP: configuration.plainHTTP, clientSecret: clientSecret,
+            previous: selection.record, plainHTTP: configuration.plainHTTP, client: client,
+            asClient: method.isClient,
             caCertificate: configuration.trust.additionalCertificates ?? entry?.caCertificate)
         let service = service(for: selection.record, entry: entry)
         let attempt: LoginAttempt
@@ -190,15 +195,23 @@ extension SessionController {
         switch method {
         case .password(let password):
             do throws(APIServiceError) {
-                grant = try await service.login(attempt, password: password, clientSecret: clientSecret)
+                grant = try await service.login(attempt, password: password, client: client)
             } catch {
                 throw message(for: coordinator.authenticationFailed(error))
             }
+        case .client:
+            do throws(APIServiceError) {
+                grant = try await service.clientCredentials(attempt, client: client)
+            } catch {
+                let failure = coordinator.authenticationFailed(error)
+                if case .badCredentials = error { throw Messages.clientRefused(attempt.server, attempt.accountName) }
+                throw message(for: failure)
+            }
         case .device(let show):
-            grant = try await deviceGrant(attempt, service: service, clientSecret: clientSecret, show: show)
+            grant = try await deviceGrant(attempt, service: service, clientSecret: client.secret, show: show)
         case .browser(let open, let timeout):
             grant = try await browserGrant(
-                attempt, service: service, clientSecret: clientSecret, open: open, timeout: timeout)
+                attempt, service: service, clientSecret: client.secret, open: open, timeout: timeout)
         }
         let toStore = try await checked(coordinator.authenticated(grant, now: now()), &coordinator, service)
         let record: SessionRecord

@@ -6,8 +6,9 @@ import SwaggerModel
 
 /// What the controller asks of the server: the `APIService`, or a stand-in in tests.
 package protocol SessionService: Sendable {
-    func login(_ attempt: LoginAttempt, password: String, clientSecret: String?) async throws(APIServiceError)
+    func login(_ attempt: LoginAttempt, password: String, client: ClientProof) async throws(APIServiceError)
         -> TokenGrant
+    func clientCredentials(_ attempt: LoginAttempt, client: ClientProof) async throws(APIServiceError) -> TokenGrant
     func refresh(_ request: RefreshRequest) async throws(APIServiceError) -> TokenGrant
     func revoke(_ revocation: Revocation) async throws(APIServiceError)
     func profile(_ request: ProfileRequest) async throws(APIServiceError) -> Profile

@@ -26,6 +26,9 @@ package struct ServerDescription: Sendable, Hashable {
     package var scope: String?
     /// Whether a client secret is kept with the tokens (RFC 6749 §2.3.1).
     package var usesClientSecret = false
+    /// How the client proves itself to the token endpoint; `nil` for HTTP Basic with a secret, and the `client_id`
+    /// field without one.
+    package var clientAuthentication: ClientAuthentication?
     /// The OAuth 2 authorization endpoint (RFC 6749 §3.1), for `login --web`.
     package var authorizationURL: URL?
     /// The OAuth 2 device authorization endpoint (RFC 8628), for `login --device`.
@@ -297,6 +300,8 @@ package enum SignIn: String, Sendable, Hashable, Codable {
     case web
     /// `--device`: the device authorization grant.
     case device
+    /// `--client-credentials`: the client signs in as itself (RFC 6749 §4.4), and renews by asking again.
+    case client = "client-credentials"
 }
 
 /// How a refresh sends the refresh token.
@@ -320,8 +325,9 @@ package enum RevocationShape: Sendable, Hashable {
     case bearer(method: String)
 }
 
-/// How an RFC 7009 revocation authenticates the client, as `revocation_endpoint_auth_methods_supported` names
-/// the ways (RFC 8414 §2).
+/// How a client proves itself to the token endpoint or an RFC 7009 revocation, as
+/// `token_endpoint_auth_methods_supported` and `revocation_endpoint_auth_methods_supported` name the ways (RFC 8414
+/// §2).
 package enum ClientAuthentication: String, Sendable, Hashable, CaseIterable {
     /// A public client: its `client_id` in the form.
     case none
@@ -331,6 +337,10 @@ package enum ClientAuthentication: String, Sendable, Hashable, CaseIterable {
     case post = "client_secret_post"
     /// The access token as the bearer, as Glewlwyd takes it from a public client.
     case bearer
+    /// An assertion signed with the client's private key (RFC 7523 §2.2).
+    case privateKeyJWT = "private_key_jwt"
+    /// The client's certificate, presented in TLS (RFC 8705 §2.1).
+    case tlsClientAuth = "tls_client_auth"
 }
 
 /// The names of the members of a login or refresh answer that hold the tokens. A name with dots is a path

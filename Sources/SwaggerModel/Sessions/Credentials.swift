@@ -19,11 +19,16 @@ package struct Credentials: Sendable, Hashable, Codable, Redacting {
     package var refreshToken: String?
     /// The OAuth 2 client secret the session authenticates its client with, when it has one.
     package var clientSecret: String?
+    /// The private key the session's client proves itself with, in place of a secret.
+    package var clientKey: ClientKey?
 
-    package init(accessToken: String?, refreshToken: String? = nil, clientSecret: String? = nil) {
+    package init(
+        accessToken: String?, refreshToken: String? = nil, clientSecret: String? = nil, clientKey: ClientKey? = nil
+    ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.clientSecret = clientSecret
+        self.clientKey = clientKey
     }
 
     /// Whether `text` can be a token: one or more visible ASCII characters, which is what an `Authorization`

@@ -24,24 +24,31 @@ package struct LoginAttempt: Sendable, Hashable {
     }
 }
 
-/// A refresh to send: the refresh token to spend, and where.
+/// A refresh to send: what renews the session, and where.
 package struct RefreshRequest: Sendable, Hashable, Redacting {
     package var server: ServerURL
     package var serverDescription: ServerDescription
-    package var refreshToken: String
+    package var renewal: Renewal
     package var appID: String
-    package var clientSecret: String?
+    package var client: ClientProof
 
     package init(
-        server: ServerURL, serverDescription: ServerDescription, refreshToken: String, appID: String,
-        clientSecret: String?
+        server: ServerURL, serverDescription: ServerDescription, renewal: Renewal, appID: String, client: ClientProof
     ) {
         self.server = server
         self.serverDescription = serverDescription
-        self.refreshToken = refreshToken
+        self.renewal = renewal
         self.appID = appID
-        self.clientSecret = clientSecret
+        self.client = client
     }
+}
+
+/// What renews a session.
+package enum Renewal: Sendable, Hashable {
+    /// The refresh token, spent (RFC 6749 §6).
+    case refreshToken(String)
+    /// A client that signed in as itself asks again with its own proof (RFC 6749 §4.4): there is no refresh token.
+    case clientCredentials
 }
 
 /// A profile request to send: with which token, and where.
@@ -49,11 +56,14 @@ package struct ProfileRequest: Sendable, Hashable, Redacting {
     package var server: ServerURL
     package var serverDescription: ServerDescription
     package var accessToken: String
+    /// The client id of a client's own session, whose profile is what its token says of it: there is no person.
+    package var client: String?
 
-    package init(server: ServerURL, serverDescription: ServerDescription, accessToken: String) {
+    package init(server: ServerURL, serverDescription: ServerDescription, accessToken: String, client: String? = nil) {
         self.server = server
         self.serverDescription = serverDescription
         self.accessToken = accessToken
+        self.client = client
     }
 }
 

@@ -85,3 +85,20 @@ extension JWTClaims {
         claims(of: token).flatMap(Identity.init(claims:))
     }
 }
+
+extension Profile {
+    /// A client's own session described as a profile, from what its token says (unverified, as `status` reads
+    /// expiry): the client, the scope it was given, who issued the token, and when it expires. A token that is not
+    /// a JWT says only the client.
+    package init(client: String, token: String) {
+        var fields: [String: JSONValue] = ["client_id": .string(client)]
+        let claims = JWTClaims.claims(of: token) ?? [:]
+        for name in ["scope", "iss", "sub"] {
+            if case .string(let value)? = claims[name], !value.isEmpty { fields[name] = .string(value) }
+        }
+        if let expiry = JWTClaims.times(of: token).expiresAt {
+            fields["expires_at"] = .string(expiry.formatted(.iso8601))
+        }
+        self.init(fields: fields)
+    }
+}

@@ -27,6 +27,9 @@ package struct SessionRecord: Sendable, Hashable {
     /// When a logout began removing this session: from then on it is gone, and what is left of it (its tokens, if
     /// the logout was stopped before they went) is removed by the next logout on its server or login of its account.
     package var removingSince: Date?
+    /// How the session was made, where it matters later: ``SignIn/client`` for a client that signed in as itself,
+    /// which renews by asking again and has no person's profile; `nil` for a person's session.
+    package var signIn: SignIn?
     /// How to talk to the server: its entry in the server registry, joined to the record when both are read, else
     /// what a record written before the registry kept. `nil` when neither says: nothing describes the server, and the
     /// session cannot be used until something does. It is not written with the record.
@@ -44,7 +47,8 @@ package struct SessionRecord: Sendable, Hashable {
     package init(
         account: Account, appID: String, username: String? = nil, backend: BackendKind, savedAt: Date,
         expiresAt: Date? = nil, issuedAt: Date? = nil, refreshable: Bool? = nil, allowsPlainHTTP: Bool? = nil,
-        caCertificate: String? = nil, selectedAt: Date? = nil, serverDescription: ServerDescription? = nil
+        caCertificate: String? = nil, selectedAt: Date? = nil, serverDescription: ServerDescription? = nil,
+        signIn: SignIn? = nil
     ) {
         self.account = account
         self.appID = appID
@@ -58,6 +62,7 @@ package struct SessionRecord: Sendable, Hashable {
         self.caCertificate = caCertificate
         self.selectedAt = selectedAt
         self.joinedDescription = serverDescription
+        self.signIn = signIn
     }
 
     package var server: ServerURL { account.server }
@@ -66,6 +71,9 @@ package struct SessionRecord: Sendable, Hashable {
     /// When this session last became the one to use: its login, or a later `switch` to it. The latest on a
     /// server is that server's active session, and the latest overall names the default server.
     package var activeSince: Date { max(savedAt, selectedAt ?? savedAt) }
+
+    /// Whether the session is a client's own (RFC 6749 §4.4), not a person's.
+    package var isClient: Bool { signIn == .client }
 }
 
 extension SessionRecord: Codable {
@@ -74,7 +82,7 @@ extension SessionRecord: Codable {
     private enum CodingKeys: String, CodingKey {
         case server, email, appID = "appId", username, backend = "keystore", savedAt, expiresAt, issuedAt
         case refreshable, allowsPlainHTTP, selectedAt, serverDescription = "dialect", caCertificate = "caCert"
-        case removingSince
+        case removingSince, signIn
     }
 
     package init(from decoder: any Decoder) throws {
@@ -92,6 +100,7 @@ extension SessionRecord: Codable {
         selectedAt = try container.decodeIfPresent(Date.self, forKey: .selectedAt)
         caCertificate = try container.decodeIfPresent(String.self, forKey: .caCertificate)
         removingSince = try container.decodeIfPresent(Date.self, forKey: .removingSince)
+        signIn = try container.decodeIfPresent(SignIn.self, forKey: .signIn)
         if let legacy = try container.decodeIfPresent(JSONValue.self, forKey: .serverDescription) {
             do throws(ServerDescription.Invalid) {
                 legacyDescription = try ServerDescription(legacy: legacy, under: server)
@@ -118,6 +127,7 @@ extension SessionRecord: Codable {
         try container.encodeIfPresent(selectedAt, forKey: .selectedAt)
         try container.encodeIfPresent(caCertificate, forKey: .caCertificate)
         try container.encodeIfPresent(removingSince, forKey: .removingSince)
+        try container.encodeIfPresent(signIn, forKey: .signIn)
         try container.encodeIfPresent(legacyDialect, forKey: .serverDescription)
     }
 }

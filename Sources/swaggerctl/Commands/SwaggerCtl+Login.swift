@@ -29,6 +29,7 @@ extension SwaggerCtl {
                   swaggerctl login -e me@example.com --password-stdin -q < password.txt
                   swaggerctl login --web -s https://auth.example.com
                   swaggerctl login --server-file team-api.json -e me@example.com
+                  swaggerctl login --client-credentials --client-id ci-bot --client-secret-stdin < secret.txt
                 """)
 
         @Option(name: .shortAndLong, help: ArgumentHelp("The account's e-mail.", valueName: "email"))
@@ -53,6 +54,24 @@ extension SwaggerCtl {
                 "Sign in in the browser instead of with a password (the authorization code grant with PKCE), answered "
                     + "on a port of this machine. $BROWSER, else xdg-open, opens the address, which is printed too."))
         var web = false
+
+        @Flag(
+            help: ArgumentHelp(
+                "Sign in as the OAuth 2 client itself (the client credentials grant), for a machine: the client named "
+                    + "by --client-id, proven by --client-secret-stdin or --client-key. Renewed by asking again."))
+        var clientCredentials = false
+
+        @Option(
+            help: ArgumentHelp(
+                "The client's private key (PEM: EC P-256 or P-384, RSA, Ed25519), which signs its assertions "
+                    + "(private_key_jwt) in place of a secret. Kept with the session in the token store.",
+                valueName: "file"))
+        var clientKey: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "The key id (kid) the server knows --client-key by, where it holds several.", valueName: "kid"))
+        var clientKeyId: String?
 
         @OptionGroup var serverOption: ServerOption
         @OptionGroup var serverFile: ServerFileOption
@@ -88,7 +107,10 @@ extension SwaggerCtl {
         @Option(help: ArgumentHelp(visibility: .hidden))
         var browserTimeout: Int?
 
-        @Flag(help: ArgumentHelp(visibility: .hidden))
+        @Flag(
+            help: ArgumentHelp(
+                "Read a confidential client's secret from standard input: its only line, or, with --password-stdin, "
+                    + "its second. Kept with the session in the token store."))
         var clientSecretStdin = false
 
         func validate() throws {
@@ -109,6 +131,25 @@ extension SwaggerCtl {
                     "\(device ? "--device" : "--web") signs in in the browser, where the password is typed; it takes "
                         + "none. A confidential client's secret comes on standard input.")
             }
+            if clientCredentials {
+                let other = [
+                    (email != nil, "--email"), (username != nil, "--username"), (passwordStdin, "--password-stdin"),
+                    (web, "--web"), (device, "--device"),
+                ].first { $0.0 }
+                if let other {
+                    throw ValidationError(
+                        "--client-credentials signs in as the client, not as a person; \(other.1) does not go with it.")
+                }
+                guard clientSecretStdin != (clientKey != nil) else {
+                    throw ValidationError(
+                        "--client-credentials needs the client's proof: give --client-secret-stdin or --client-key.")
+                }
+            } else if clientKey != nil || clientKeyId != nil {
+                throw ValidationError("--client-key and --client-key-id are for --client-credentials.")
+            }
+            if clientKeyId != nil, clientKey == nil {
+                throw ValidationError("--client-key-id names the key of --client-key; give that too.")
+            }
             if passwordStdin, email == nil, username == nil {
                 throw ValidationError(
                     "Give the account with --email or --username when the password comes from standard input.")
@@ -124,6 +165,7 @@ extension SwaggerCtl {
                     (controller) throws(SwaggerError) in
                     // Piped secrets are read first: input that is not a password is refused before anything is sent.
                     let piped = passwordStdin ? try secrets(for: nil) : nil
+                    let proof = clientCredentials ? try clientProof() : nil
                     let (fileServer, layers) = try givenLayers(
                         file: serverFile, flags: serverDescription, client: client, origins: origins)
                     let formerDefault = try controller.defaultServer()
@@ -131,7 +173,7 @@ extension SwaggerCtl {
                     let server = if let named { named } else { try askedServer() }
                     let selection = try controller.select(server: server, name: nil)
                     let login = try await signIn(
-                        controller, selection, layers: layers, piped: piped, spinner: spinner)
+                        controller, selection, layers: layers, piped: piped, proof: proof, spinner: spinner)
                     // A login makes its server the default (unless SWAGGERCTL_SERVER names one); a move from another
                     // server is said.
                     let nowDefault = try controller.defaultServer()
@@ -152,7 +194,7 @@ extension SwaggerCtl {
         /// Signs in to the selected server as its description and the flags say.
         private func signIn(
             _ controller: SessionController, _ selection: SessionSelection, layers: [DescriptionLayer],
-            piped: (password: String, clientSecret: String?)?, spinner: Spinner?
+            piped: (password: String, clientSecret: String?)?, proof: ClientProof?, spinner: Spinner?
         ) async throws(SwaggerError) -> SessionController.LoginOutcome {
             let choice = try await controller.serverChoice(
                 given: layers, on: selection, confidential: clientSecretStdin)
@@ -167,6 +209,9 @@ extension SwaggerCtl {
             let environment = ProcessInfo.processInfo.environment
             let hasBrowser = Browser.command(environment) != nil && Terminal.isTerminal(STDIN_FILENO)
             // Without --web or --device: as the last login to the server, else as its documents say.
+            if let proof {
+                return try await clientSignIn(controller, selection, choice: choice, proof: proof, spinner: spinner)
+            }
             let signIn = ServerPlan.signIn(
                 flag: web ? .web : device ? .device : passwordStdin ? .password : nil,
                 description: choice.serverDescription, hasBrowser: hasBrowser)
@@ -190,7 +235,7 @@ extension SwaggerCtl {
                             let opened = Self.openBrowser(url, environment, folder: controller.configuration.directory)
                             Terminal.notice(Messages.browserAddress(url, opened: opened))
                         }, timeout: .seconds(browserTimeout ?? 300)),
-                    on: selection, appIDFlag: appID, choice: chosen, clientSecret: browserSecret)
+                    on: selection, appIDFlag: appID, choice: chosen, client: ClientProof(secret: browserSecret))
             case .device:
                 spinner?.label = "Waiting for the sign-in to \(selection.server)"
                 return try await controller.login(
@@ -199,7 +244,10 @@ extension SwaggerCtl {
                         let address = code.verificationURIComplete ?? code.verificationURI
                         let opened = Self.openBrowser(address, environment, folder: controller.configuration.directory)
                         Terminal.notice(Messages.deviceCode(code, opened: opened))
-                    }), on: selection, appIDFlag: appID, choice: chosen, clientSecret: browserSecret)
+                    }), on: selection, appIDFlag: appID, choice: chosen, client: ClientProof(secret: browserSecret))
+            case .client:
+                throw SwaggerError(
+                    .usage, "\(selection.server) is described as signing in as a client; give --client-credentials.")
             case .password:
                 guard chosen.serverDescription.offersPasswordGrant else {
                     throw Messages.noPasswordGrant(selection.server, chosen.serverDescription)
@@ -209,8 +257,38 @@ extension SwaggerCtl {
                 spinner?.label = "Logging in to \(selection.server)"
                 return try await controller.login(
                     as: name, method: .password(password), on: selection, appIDFlag: appID, choice: chosen,
-                    clientSecret: clientSecret)
+                    client: ClientProof(secret: clientSecret))
             }
+        }
+
+        /// Signs in as the client itself, named by its id, with the proof the flags give.
+        private func clientSignIn(
+            _ controller: SessionController, _ selection: SessionSelection, choice: SessionController.ServerChoice,
+            proof: ClientProof, spinner: Spinner?
+        ) async throws(SwaggerError) -> SessionController.LoginOutcome {
+            guard let clientID = choice.serverDescription.clientID else {
+                throw SwaggerError(.usage, "--client-credentials signs in as a client: name it with --client-id.")
+            }
+            spinner?.label = "Logging in to \(selection.server) as \(clientID)"
+            return try await controller.login(
+                as: AccountName(clientID, isEmail: false), method: .client, on: selection, appIDFlag: appID,
+                choice: choice, client: proof)
+        }
+
+        /// What the client proves itself with: the key in --client-key's file, else the secret from standard input.
+        private func clientProof() throws(SwaggerError) -> ClientProof {
+            guard let clientKey else { return ClientProof(secret: try clientSecret()) }
+            return ClientProof(key: ClientKey(privateKey: try Self.privateKey(at: clientKey), keyID: clientKeyId))
+        }
+
+        /// The PEM private key in the file at `path`: a few lines, refused whole when it is anything else.
+        private static func privateKey(at path: String) throws(SwaggerError) -> String {
+            guard let data = try smallFile(path, limit: 1 << 16), let pem = String(data: data, encoding: .utf8),
+                pem.contains("-----BEGIN "), pem.contains("PRIVATE KEY-----")
+            else {
+                throw SwaggerError(.usage, "\(path) holds no private key in PEM (-----BEGIN … PRIVATE KEY-----).")
+            }
+            return pem
         }
 
         /// Opens `url` in the browser, and says so when that fails, now or when the browser ends.

@@ -2,10 +2,13 @@ import Foundation
 import Testing
 
 /// Debian's glewlwyd, an OpenID Connect provider, as Tests/Fixtures/glewlwyd/start sets it up: ana, the public
-/// client `swaggerctl` (code, device code, refresh) and the confidential `swaggerctl-secret`.
+/// client `swaggerctl` (code, device code, refresh), the confidential `swaggerctl-secret`, and `swaggerctl-key`, which
+/// proves itself with assertions signed by its key.
 struct Glewlwyd: Sendable {
     /// `http://HOST:PORT`.
     let origin: String
+    /// The folder the start script keeps glewlwyd's files in.
+    let folder: URL
     /// The OpenID Connect issuer, the address a person gives: `http://HOST:PORT/api/oidc`.
     var issuer: String { origin + "/api/oidc" }
 
@@ -13,6 +16,9 @@ struct Glewlwyd: Sendable {
 
     /// The script that stands in for a person's browser at a device-code login: it approves the code as ana.
     static var browser: URL { fixtures.appending(path: "browser") }
+
+    /// The private key of the client `swaggerctl-key`, as PEM.
+    var clientKey: URL { folder.appending(path: "client-key.pem") }
 
     /// Whether glewlwyd holds `token` as alive, as its introspection endpoint (RFC 7662) says.
     func isActive(_ token: String) async throws -> Bool {
@@ -39,7 +45,10 @@ func withGlewlwyd<Result: Sendable>(_ body: (Glewlwyd) async throws -> Result) a
             environment: environment, log: log
         ) { lines in
             guard lines[0].hasPrefix("listening on ") else { throw SupportFailure("glewlwyd printed \(lines[0])") }
-            return try await body(Glewlwyd(origin: String(lines[0].dropFirst("listening on ".count))))
+            return try await body(
+                Glewlwyd(
+                    origin: String(lines[0].dropFirst("listening on ".count)),
+                    folder: folder.appending(path: "server")))
         }
     } catch let failure as StartFailure {
         let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
