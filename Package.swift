@@ -88,6 +88,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // A confidential client's assertions (RFC 7523), signed with its own key.
                 .product(name: "JWTKit", package: "jwt-kit"),
+                // DPoP proofs (RFC 9449), signed at every request with the session's P-256 key.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: essentialsOnly
         ),
@@ -191,6 +193,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
         .testTarget(

@@ -26,13 +26,16 @@ package struct LoginCoordinator: Sendable {
         /// Whether the client signs in as itself (RFC 6749 §4.4): the account is the client, and the session is
         /// renewed by asking again.
         package var asClient: Bool
+        /// The DPoP key the tokens are asked to be bound to, kept with them.
+        package var proof: ProofBinding?
         /// `--ca-cert` or `SWAGGERCTL_CA_CERT`, as an absolute path.
         package var caCertificate: String?
 
         package init(
             server: ServerURL, name: AccountName?, serverDescription: ServerDescription, appIDFlag: String? = nil,
             appIDFromEnvironment: String? = nil, previous: SessionRecord? = nil, plainHTTP: PlainHTTP = PlainHTTP(),
-            client: ClientProof = ClientProof(), asClient: Bool = false, caCertificate: String? = nil
+            client: ClientProof = ClientProof(), asClient: Bool = false, proof: ProofBinding? = nil,
+            caCertificate: String? = nil
         ) {
             self.server = server
             self.name = name
@@ -43,6 +46,7 @@ package struct LoginCoordinator: Sendable {
             self.plainHTTP = plainHTTP
             self.client = client
             self.asClient = asClient
+            self.proof = proof
             self.caCertificate = caCertificate
         }
     }
@@ -106,6 +110,7 @@ package struct LoginCoordinator: Sendable {
         var inBrowser: Bool
         /// Whether the client signed in as itself: the account is the client.
         var isClient: Bool
+        var proof: ProofBinding?
     }
 
     /// A login that the server accepted: everything the new session's record needs but its account and backend.
@@ -129,7 +134,8 @@ package struct LoginCoordinator: Sendable {
                 savedAt: savedAt, expiresAt: expiresAt, issuedAt: issuedAt,
                 refreshable: credentials.refreshToken != nil || pending.isClient,
                 allowsPlainHTTP: pending.allowsPlainHTTP, caCertificate: pending.caCertificate,
-                serverDescription: description, signIn: pending.isClient ? .client : nil)
+                serverDescription: description, signIn: pending.isClient ? .client : nil,
+                proofKey: pending.proof?.thumbprint)
         }
 
         func profileRequest() -> ProfileRequest {
@@ -179,7 +185,7 @@ package struct LoginCoordinator: Sendable {
                 attempt: attempt, allowsPlainHTTP: needed ? true : nil, client: request.client,
                 caCertificate: request.caCertificate ?? request.previous?.caCertificate,
                 inBrowser: [.web, .device].contains(request.serverDescription.signIn),
-                isClient: request.asClient))
+                isClient: request.asClient, proof: request.proof))
         return .authenticate(attempt)
     }
 
@@ -190,6 +196,7 @@ package struct LoginCoordinator: Sendable {
         var credentials = grant.credentials
         credentials.clientSecret = pending.client.secret
         credentials.clientKey = pending.client.key
+        credentials.proofKey = pending.proof?.privateKey
         let (issuedAt, expiresAt) = Expiry.times(of: grant, now: now)
         let granted = Granted(
             pending: pending, credentials: credentials, username: grant.username,

@@ -172,7 +172,8 @@ package struct LogoutCoordinator: Sendable {
             record: record,
             credentials: Credentials(
                 accessToken: grant.accessToken, refreshToken: grant.refreshToken ?? credentials.refreshToken,
-                clientSecret: credentials.clientSecret, clientKey: credentials.clientKey))
+                clientSecret: credentials.clientSecret, clientKey: credentials.clientKey,
+                proofKey: credentials.proofKey))
         (session.record.issuedAt, session.record.expiresAt) = Expiry.times(of: grant, now: now)
         state = .storingRotation(session, description)
         return session

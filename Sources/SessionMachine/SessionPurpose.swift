@@ -102,6 +102,9 @@ package struct UsableToken: Sendable, Hashable, Redacting {
     package var account: String?
     /// The stored expiry, or the JWT's `exp` of `SWAGGERCTL_TOKEN`; `nil` when neither says.
     package var expiresAt: Date?
+    /// The thumbprint of the DPoP key the token is bound to: alone, without a proof signed with that key, it is of no
+    /// use. `nil` for a bearer token.
+    package var boundTo: String?
 
     package init(_ value: String, from source: TokenSource) {
         self.value = value
@@ -111,6 +114,11 @@ package struct UsableToken: Sendable, Hashable, Redacting {
         case .stored(let record):
             account = record.name
             expiresAt = record.expiresAt
+            boundTo = record.proofKey
+            // RFC 9449 §7.1: a bound token goes under the DPoP scheme.
+            if boundTo != nil, use.header.lowercased() == "authorization" {
+                use = TokenUse(header: use.header, scheme: "DPoP")
+            }
         case .environment:
             account = nil
             expiresAt = JWTClaims.times(of: value).expiresAt

@@ -73,7 +73,7 @@ extension APIService {
                 try TokenAnswer.grant(
                     from: response.body, contentType: response.header("Content-Type"),
                     fields: description.login.answer,
-                    operation: "login")
+                    operation: "login", bound: proofKey != nil)
             })
     }
 

@@ -89,11 +89,8 @@ extension APIService {
             request.headers.replaceOrAdd(name: credential.use.header, value: credential.use.value(credential.token))
         }
         let transport = transport(through: proxy, limit: request.limit)
-        let outgoing = Result {
-            try HTTPClient.Request(
-                url: request.url, method: request.method, headers: request.headers,
-                body: request.body.map { .bytes($0) })
-        }
+        let proving = proofKey != nil && (request.credential != nil || request.tokenFields != nil)
+        let outgoing = outgoing(request, to: origin)
         let log = log.map { VerboseLog(log: $0, secrets: secretBook, proxy: proxy) }
         // The first attempt starts now; a retry, after the wait the policy gives it, once the answer is awaited.
         let first = log == nil ? try? transport.start(outgoing.get()) : nil
@@ -101,14 +98,28 @@ extension APIService {
         return PendingResponse(
             answer: { () async throws(APIServiceError) -> APIResponse in
                 var first = first
+                var attempted = false
                 let (answer, throttled) = try await reporting(origin, through: proxy, server: sent.server) {
-                    try await RetryPolicy.attempts(
+                    var (answer, throttled) = try await RetryPolicy.attempts(
                         of: sent.method, retrying: sent.retries, sleep: { try await CommandLoop.sleep(for: $0) },
                         head: \.head
                     ) {
-                        try await attempt(
-                            sent, started: first.take(), outgoing, to: origin, through: transport, log: log)
+                        // Every proof is used once: a retry signs a new one.
+                        let again = attempted && proving
+                        attempted = true
+                        return try await attempt(
+                            sent, started: first.take(), again ? self.outgoing(sent, to: origin) : outgoing,
+                            to: origin, through: transport, log: log)
                     }
+                    // A server that wants its nonce in proofs says so once (RFC 9449 §8, §9): the request is made again
+                    // with it, and every later proof to that origin carries it.
+                    if proving, nonces.learn(from: answer, for: origin) {
+                        answer = try await attempt(
+                            sent, started: nil, self.outgoing(sent, to: origin), to: origin, through: transport,
+                            log: log)
+                        throttled = false
+                    }
+                    return (answer, throttled)
                 }
                 return APIResponse(
                     url: sent.url, status: Int(answer.head.status.code), reason: answer.head.status.reasonPhrase,
@@ -117,6 +128,27 @@ extension APIService {
                     throttled: throttled)
             },
             abandon: { first.map(transport.abandon) })
+    }
+
+    /// `request` as AsyncHTTPClient takes it; with a DPoP key, its token presented as DPoP and a fresh proof beside
+    /// it.
+    private func outgoing(_ request: OutgoingRequest, to origin: ServerURL) -> Result<HTTPClient.Request, any Error> {
+        var headers = request.headers
+        if let proofKey, request.credential != nil || request.tokenFields != nil {
+            // A token request carries the proof alone; a request that presents a token, the token's hash too.
+            let presented = request.tokenFields == nil ? request.credential : nil
+            if let presented, presented.use.header.lowercased() == "authorization" {
+                headers.replaceOrAdd(name: "Authorization", value: "DPoP " + presented.token)
+            }
+            let proof = proofKey.proof(
+                method: request.method.rawValue, url: request.url, accessToken: presented?.token,
+                nonce: nonces.nonce(for: origin), now: Date())
+            headers.replaceOrAdd(name: "DPoP", value: proof)
+        }
+        return Result {
+            try HTTPClient.Request(
+                url: request.url, method: request.method, headers: headers, body: request.body.map { .bytes($0) })
+        }
     }
 
     /// One attempt at `request`: the exchange `started` with it, or a new one of `outgoing`. It is described

@@ -31,6 +31,10 @@ package struct APIService: Sendable {
     let lastOrigin = LastOrigin()
     /// Shared by every request of the command, and by the copies that ``trusting(_:)`` makes.
     let secretBook = SecretBook()
+    /// The key that proves the session's requests (DPoP), in the copy that ``proving(with:)`` makes.
+    private(set) var proofKey: ProofKey?
+    /// The nonce each origin last asked DPoP proofs to carry.
+    let nonces = ProofNonces()
 
     /// A service that makes no connection until its first request.
     /// - Parameters:
@@ -92,6 +96,14 @@ package struct APIService: Sendable {
         guard trust.additionalCertificates == nil else { return self }
         var service = self
         service.trust.additionalCertificates = caCertificate
+        return service
+    }
+
+    /// This service, proving every token request and every request that presents a token with `key` (DPoP, RFC
+    /// 9449): a session whose tokens are bound to it. It shares this service's connection pools.
+    package func proving(with key: ProofKey) -> APIService {
+        var service = self
+        service.proofKey = key
         return service
     }
 

@@ -128,23 +128,17 @@ struct DescribedAPI {
             let tokens = [(credentials.refreshToken, "refresh_token"), (credentials.accessToken, "access_token")]
             for case (let token?, let hint) in tokens {
                 let fields = [("token", token), ("token_type_hint", hint)]
-                var form: (headers: HTTPHeaders, body: Data)
-                if step.clientAuthentication == .bearer {
-                    form = try await APIService.clientForm(
-                        description, ClientProof(), to: step.url, fields: fields, scope: false,
-                        method: ClientAuthentication.none)
-                    if let access = credentials.accessToken {
-                        form.headers.add(name: "Authorization", value: TokenUse.bearer.value(access))
-                    }
-                } else {
-                    form = try await APIService.clientForm(
-                        description, credentials.client, to: step.url, fields: fields, scope: false,
-                        method: step.clientAuthentication)
-                }
+                // The access token as the bearer is the client's credential here, proven like any use of it where the
+                // session's tokens are bound to a key.
+                let bearer = step.clientAuthentication == .bearer
+                let form = try await APIService.clientForm(
+                    description, bearer ? ClientProof() : credentials.client, to: step.url, fields: fields,
+                    scope: false, method: bearer ? ClientAuthentication.none : step.clientAuthentication)
                 let response = try await service.send(
                     OutgoingRequest(
-                        .POST, step.url, headers: form.headers, body: form.body, secrets: secrets,
-                        server: revocation.server))
+                        .POST, step.url, headers: form.headers, body: form.body,
+                        credential: bearer ? credentials.accessToken.map { Credential(token: $0, use: .bearer) } : nil,
+                        secrets: secrets, server: revocation.server))
                 try service.requireSuccess(response, .revocation, also: step.revoked + step.gone)
             }
         }
@@ -221,7 +215,7 @@ struct DescribedAPI {
         return try service.reading { () throws(APIServiceError) in
             try TokenAnswer.grant(
                 from: response.body, contentType: response.header("Content-Type"), fields: answer,
-                operation: operation == .login ? "login" : "refresh")
+                operation: operation == .login ? "login" : "refresh", bound: service.proofKey != nil)
         }
     }
 

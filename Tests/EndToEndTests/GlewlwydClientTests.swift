@@ -82,12 +82,7 @@ struct GlewlwydClientTests {
                     "swaggerctl: \(server.issuer) refused the client swaggerctl-secret: check its id and its "
                         + "credentials. Nothing was stored.\n"), "\(secret)")
 
-            let other = sandbox.root.appending(path: "other.pem")
-            let made = try await runProgram(
-                URL(filePath: "/usr/bin/openssl"),
-                ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", other.path],
-                environment: sandbox.environment, stdin: nil)
-            try #require(made.status == 0, "\(made)")
+            let other = try await sandbox.newKey(named: "other.pem")
             let key = try await sandbox.swaggerctl(
                 "login", "-s", server.issuer, "--client-credentials", "--client-id", "swaggerctl-key", "--client-key",
                 other.path)

@@ -135,6 +135,8 @@ final class ScriptedService: SessionService {
     }
 
     func trusting(_ caCertificate: String) -> Self { self }
+
+    func proving(with key: ProofKey) -> Self { self }
 }
 
 /// Tokens kept in memory, as one backend, and written in the journal; `failure` makes every change fail.

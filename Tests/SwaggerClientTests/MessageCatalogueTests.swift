@@ -33,6 +33,7 @@ struct MessageCatalogueTests {
         .contractViolation("an unexpected status (HTTP 418)"),
         .notAProfile("the body is not a JSON object"),
         .unreachable("connection refused"), .timedOut, .requestTooLarge(limit: 16 << 20), .clientKeyUnusable,
+        .tokenNotBound("Bearer"),
         .proxyFailed(proxy: "http://proxy.example.com:3128", .unreachable("connection refused")),
         .proxyFailed(proxy: "http://proxy.example.com:3128", .authenticationRequired),
         .proxyFailed(proxy: "http://proxy.example.com:3128", .refused),
@@ -89,7 +90,7 @@ struct MessageCatalogueTests {
                     SessionController.TokenMove(server: server, accounts: ["ana@example.com"], origins: [other])),
             ].map { "swaggerctl: \($0.message)" }
             + [
-                Messages.nowActive("ivo@example.com", on: server), Messages.browserWrongState,
+                Messages.nowActive("ivo@example.com", on: server), Messages.browserWrongState, Messages.boundToken,
                 Messages.browserLatecomer, Messages.movedOrigins(server, [other]),
             ]
             .map { "swaggerctl: warning: \($0)" }

@@ -53,6 +53,7 @@ package struct FileBackend: TokenBackend {
         var refreshToken: String?
         var clientSecret: String?
         var clientKey: ClientKey?
+        var proofKey: String?
 
         init(account: Account, credentials: Credentials) {
             server = account.server
@@ -61,12 +62,14 @@ package struct FileBackend: TokenBackend {
             refreshToken = credentials.refreshToken
             clientSecret = credentials.clientSecret
             clientKey = credentials.clientKey
+            proofKey = credentials.proofKey
         }
 
         var account: Account { Account(server: server, name: email) }
         var credentials: Credentials {
             Credentials(
-                accessToken: accessToken, refreshToken: refreshToken, clientSecret: clientSecret, clientKey: clientKey)
+                accessToken: accessToken, refreshToken: refreshToken, clientSecret: clientSecret, clientKey: clientKey,
+                proofKey: proofKey)
         }
     }
 }

@@ -20,7 +20,7 @@ import Synchronization
 ///
 /// A refresh token is a second item, with `refresh-token-for` in place of `service`, an OAuth 2 client
 /// secret a third, with `client-secret-for`, and a client's private key a fourth, with `client-key-for` (its PEM,
-/// key id and certificate as a JSON object). They are kept apart so that a lookup by `service` and
+/// key id and certificate as a JSON object), and a DPoP key a fifth, with `proof-key-for` (its PEM). They are kept apart so that a lookup by `service` and
 /// `username` can only ever find the access token.
 ///
 /// `swaggerctl-item` marks the items as swaggerctl's own: another program that stores a secret under the
@@ -72,6 +72,7 @@ package final class KeyringBackend: TokenBackend {
         case refresh
         case clientSecret = "client-secret"
         case clientKey = "client-key"
+        case proofKey = "proof-key"
 
         /// The item's attributes as swaggerctl wrote them before it marked its items.
         func unmarkedAttributes(for account: Account) -> [String: String] {
@@ -81,6 +82,7 @@ package final class KeyringBackend: TokenBackend {
                 case .refresh: "refresh-token-for"
                 case .clientSecret: "client-secret-for"
                 case .clientKey: "client-key-for"
+                case .proofKey: "proof-key-for"
                 }
             return [name: KeyringBackend.service(for: account), "username": account.name]
         }
@@ -97,6 +99,7 @@ package final class KeyringBackend: TokenBackend {
                 case .refresh: "refresh token"
                 case .clientSecret: "client secret"
                 case .clientKey: "client key"
+                case .proofKey: "DPoP key"
                 }
             return "swaggerctl \(what) for \(account.name) on \(account.server)"
         }
@@ -139,6 +142,7 @@ package final class KeyringBackend: TokenBackend {
         try await replace(.refresh, of: account, with: credentials.refreshToken, until: deadline)
         try await replace(.clientSecret, of: account, with: credentials.clientSecret, until: deadline)
         try await replace(.clientKey, of: account, with: credentials.clientKey.map(Self.text), until: deadline)
+        try await replace(.proofKey, of: account, with: credentials.proofKey, until: deadline)
         try await replace(.access, of: account, with: credentials.accessToken, until: deadline)
     }
 
@@ -171,9 +175,10 @@ package final class KeyringBackend: TokenBackend {
             }
             let clientSecret = try await lookup(Item.clientSecret.attributes(for: account), until: deadline)
             let clientKey = try await lookup(Item.clientKey.attributes(for: account), until: deadline)
+            let proofKey = try await lookup(Item.proofKey.attributes(for: account), until: deadline)
             return Credentials(
                 accessToken: accessToken, refreshToken: refreshToken, clientSecret: clientSecret,
-                clientKey: clientKey.flatMap(Self.clientKey))
+                clientKey: clientKey.flatMap(Self.clientKey), proofKey: proofKey)
         }
     }
 

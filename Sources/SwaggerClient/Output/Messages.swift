@@ -230,6 +230,11 @@ package struct Messages: Sendable {
             return SwaggerError(
                 .usage,
                 "The request body is larger than \(limit >> 20) MiB, the most swaggerctl sends; nothing was sent.")
+        case .tokenNotBound(let type):
+            return SwaggerError(
+                .failure,
+                "\(server) answered a DPoP proof with a \(TerminalText.quoted(String(type.prefix(20)))) token, "
+                    + "not bound to the key. Log in without --dpop.")
         case .clientKeyUnusable:
             return SwaggerError(
                 .usage,
@@ -549,6 +554,11 @@ package struct Messages: Sendable {
     static func login(_ account: Account) -> String {
         login(account.server, account.name)
     }
+
+    /// `token`, `exec` or `git-credential` of a session whose token is bound to a DPoP key.
+    package static let boundToken =
+        "the token is bound to this session's DPoP key: a request that carries it needs a proof signed with the key "
+        + "(`swaggerctl api` makes them)."
 
     /// A client credentials login that the server refused.
     static func clientRefused(_ server: ServerURL, _ client: AccountName) -> SwaggerError {

@@ -32,6 +32,8 @@ package struct SessionStatus: Sendable, Hashable {
     package var serverDescription: ServerDescription?
     /// ``SignIn/client`` for a client's own session; `nil` for a person's.
     package var signIn: SignIn?
+    /// The thumbprint of the DPoP key the session's tokens are bound to; `nil` for bearer tokens.
+    package var proofKey: String?
 
     /// Why a session is its server's active one.
     package enum ActiveReason: String, Sendable, Hashable, Codable {
@@ -69,7 +71,8 @@ package struct SessionStatus: Sendable, Hashable {
                 backend: record.backend, savedAt: record.savedAt, expiresAt: record.expiresAt, active: active,
                 activeBecause: reason, isDefault: active && record.server == defaultServer,
                 expired: record.expiresAt.map { Expiry.hasExpired($0, now: now) },
-                refreshable: record.refreshable, serverDescription: record.serverDescription, signIn: record.signIn)
+                refreshable: record.refreshable, serverDescription: record.serverDescription, signIn: record.signIn,
+                proofKey: record.proofKey)
         }
     }
 
@@ -128,6 +131,9 @@ package struct SessionStatus: Sendable, Hashable {
             DetailsViewModel(key: "Saved", value: Self.format(savedAt, now: now)),
             DetailsViewModel(key: "Expires", value: expiresAt.map { Self.format($0, now: now) } ?? "unknown"),
         ]
+        if let proofKey {
+            rows.append(DetailsViewModel(key: "Bound to", value: "a DPoP key (RFC 9449), thumbprint \(proofKey)"))
+        }
         switch check {
         case .valid: rows.append(DetailsViewModel(key: "Checked", value: "valid: the server accepts the token"))
         case .refreshed:
@@ -164,7 +170,7 @@ extension SessionStatus: Codable {
     private enum CodingKeys: String, CodingKey {
         case server, email, username, appID = "appId", backend = "keystore", savedAt, expiresAt, active
         case activeBecause, expired, refreshable, check, preset, serverDescription = "description"
-        case isDefault = "default", signIn
+        case isDefault = "default", signIn, proofKey = "dpopKey"
     }
 
     package init(from decoder: any Decoder) throws {
@@ -180,6 +186,7 @@ extension SessionStatus: Codable {
         activeBecause = try container.decodeIfPresent(ActiveReason.self, forKey: .activeBecause)
         isDefault = try container.decode(Bool.self, forKey: .isDefault)
         signIn = try container.decodeIfPresent(SignIn.self, forKey: .signIn)
+        proofKey = try container.decodeIfPresent(String.self, forKey: .proofKey)
         expired = try container.decodeIfPresent(Bool.self, forKey: .expired)
         refreshable = try container.decodeIfPresent(Bool.self, forKey: .refreshable)
         check = try container.decodeIfPresent(Check.self, forKey: .check)
@@ -205,6 +212,7 @@ extension SessionStatus: Codable {
         try container.encodeIfPresent(activeBecause, forKey: .activeBecause)
         try container.encode(isDefault, forKey: .isDefault)
         try container.encodeIfPresent(signIn, forKey: .signIn)
+        try container.encodeIfPresent(proofKey, forKey: .proofKey)
         try container.encodeIfPresent(expired, forKey: .expired)
         try container.encodeIfPresent(refreshable, forKey: .refreshable)
         try container.encodeIfPresent(check, forKey: .check)

@@ -50,6 +50,7 @@ private struct TokenJSON: Encodable {
     var expiry: String?
     var server: String
     var account: String?
+    var dpopThumbprint: String?
 
     init(_ usable: UsableToken) {
         token = usable.value
@@ -58,6 +59,7 @@ private struct TokenJSON: Encodable {
         expiry = usable.expiresAt.map(TokenFormat.rfc3339)
         server = usable.server.description
         account = usable.account
+        dpopThumbprint = usable.boundTo
     }
 
     // Unknowns are written as null rather than left out: a script reads the same keys from every session.
@@ -69,9 +71,14 @@ private struct TokenJSON: Encodable {
         try container.encode(expiry, forKey: .expiry)
         try container.encode(server, forKey: .server)
         try container.encode(account, forKey: .account)
+        try container.encode(dpopThumbprint, forKey: .dpopThumbprint)
     }
 
-    private enum CodingKeys: String, CodingKey { case token, header, scheme, expiry, server, account }
+    private enum CodingKeys: String, CodingKey {
+        case token, header, scheme, expiry, server, account
+        /// The JWK thumbprint (RFC 7638) of the key the token is bound to, for a program that signs its own proofs.
+        case dpopThumbprint = "dpop_jkt"
+    }
 }
 
 /// `client.authentication.k8s.io`'s `ExecCredential`, as a credential plugin answers kubectl.

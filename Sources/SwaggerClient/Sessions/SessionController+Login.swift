@@ -175,7 +175,7 @@ extension SessionController {
     /// from ``serverChoice(given:on:confidential:)``.
     package func login(
         as name: AccountName?, method: LoginMethod, on selection: SessionSelection, appIDFlag: String?,
-        choice: ServerChoice, client: ClientProof = ClientProof()
+        choice: ServerChoice, client: ClientProof = ClientProof(), proof: ProofKey? = nil
     ) async throws(SwaggerError) -> LoginOutcome {
         var coordinator = LoginCoordinator()
         let entry = selection.entry
@@ -184,8 +184,10 @@ extension SessionController {
             appIDFlag: appIDFlag ?? entry?.appID, appIDFromEnvironment: configuration.appIDFromEnvironment,
             previous: selection.record, plainHTTP: configuration.plainHTTP, client: client,
             asClient: method.isClient,
+            proof: proof.map { ProofBinding(privateKey: $0.pem, thumbprint: $0.thumbprint) },
             caCertificate: configuration.trust.additionalCertificates ?? entry?.caCertificate)
-        let service = service(for: selection.record, entry: entry)
+        var service = service(for: selection.record, entry: entry)
+        if let proof { service = service.proving(with: proof) }
         let attempt: LoginAttempt
         switch coordinator.loginRequested(request) {
         case .authenticate(let next): attempt = next

@@ -60,7 +60,6 @@ extension SessionController {
         var coordinator = LogoutCoordinator(record, revoke: revoke, plainHTTP: configuration.plainHTTP)
         // Held throughout, so that no refresh in another process can store new tokens for the session.
         let lock = try RefreshLock(for: coordinator.start(), in: lockDirectory)
-        let service = service(for: record)
         let removal: SessionRecord
         switch coordinator.lockTaken() {
         case .remove(let record):
@@ -73,6 +72,10 @@ extension SessionController {
                 removal = coordinator.tokensUnreadable(error)
                 break
             }
+            // A DPoP key that cannot be read leaves the session's tokens to go unproven, which the server may refuse:
+            // the logout goes on, and its outcome says what the server did.
+            try? proofKeys.keep(credentials, of: record)
+            let service = service(for: record)
             switch coordinator.tokensRead(credentials, now: now()) {
             case .remove(let record):
                 removal = record

@@ -31,7 +31,8 @@ extension SessionController {
                 paging: paging))
         // Once, not for every page: a description made from a preset is built each time it is asked for.
         let use = selection.tokenUse
-        let service = service(for: selection.record, entry: selection.entry)
+        // Made once the token is read: a session bound to a DPoP key proves its requests with the key read beside it.
+        var service: (any SessionService)?
         var out: [Int: PendingResponse] = [:]
         defer { for pending in out.values { pending.cancel() } }
         var action = machine.start(try source(of: selection), now: now(), plainHTTP: configuration.plainHTTP)
@@ -42,7 +43,9 @@ extension SessionController {
             case .lockForRefresh(let account):
                 action = try await underLock(account, &machine)
             case .send(let outgoing):
-                out[outgoing.id] = service.start(
+                let sending = service ?? self.service(for: selection.record, entry: selection.entry)
+                service = sending
+                out[outgoing.id] = sending.start(
                     request.sent(as: outgoing), to: outgoing.url, accessToken: outgoing.accessToken, as: use)
                 action = machine.sent()
             case .await(let id):

@@ -89,7 +89,16 @@ extension SessionController {
     {
         switch action {
         case .readAccessToken(let record):
-            switch coordinator.tokenRead(try await tokens.accessToken(for: record)) {
+            let accessToken: String?
+            if record.proofKey != nil {
+                // A token bound to a key is of no use without it: both are read, in one visit to the store.
+                let credentials = try await tokens.credentials(for: record)
+                try proofKeys.keep(credentials, of: record)
+                accessToken = credentials?.accessToken
+            } else {
+                accessToken = try await tokens.accessToken(for: record)
+            }
+            switch coordinator.tokenRead(accessToken) {
             case .lockForRefresh(let account): return try await underLock(account, &coordinator)
             case .proceed(let step): return step
             case .fail(let failure): throw message(for: failure)
@@ -112,6 +121,7 @@ extension SessionController {
         let lock = try RefreshLock(for: account, in: lockDirectory)
         let record = try currentRecord(of: account)
         let credentials = if let record { try await tokens.credentials(for: record) } else { Credentials?.none }
+        if let record { try proofKeys.keep(credentials, of: record) }
         let request: RefreshRequest
         switch coordinator.lockTaken(record: record, credentials: credentials, now: now()) {
         case .refresh(let refresh): request = refresh

@@ -35,6 +35,8 @@ package protocol SessionService: Sendable {
     /// This service, trusting the certificate authorities in the PEM file `caCertificate` too, unless the
     /// command named a file of its own.
     func trusting(_ caCertificate: String) -> Self
+    /// This service, proving the token requests and the token's every use with `key` (DPoP).
+    func proving(with key: ProofKey) -> Self
 }
 
 extension SessionService {
@@ -91,6 +93,8 @@ package struct SessionController: Sendable {
     let warn: @Sendable (String) -> Void
     /// How a device-code login waits between polls: the task's clock, or a test's.
     let sleep: @Sendable (Duration) async throws -> Void
+    /// The DPoP keys of the sessions this command read, which their requests are proven with.
+    let proofKeys = ProofKeys()
 
     package init(
         configuration: Configuration, tokens: any TokenStoring, service: any SessionService,
@@ -240,8 +244,12 @@ package struct SessionController: Sendable {
     /// The service for `record`'s requests: one that trusts the certificate authorities its login was given
     /// with `--ca-cert`, or that the registry keeps for its server, when the command names none.
     func service(for record: SessionRecord?, entry: ServerEntry? = nil) -> any SessionService {
-        guard let caCertificate = record?.caCertificate ?? entry?.caCertificate else { return service }
-        return service.trusting(caCertificate)
+        var service = self.service
+        if let caCertificate = record?.caCertificate ?? entry?.caCertificate {
+            service = service.trusting(caCertificate)
+        }
+        if let record, let key = proofKeys.key(of: record.account) { service = service.proving(with: key) }
+        return service
     }
 
     func source(of selection: SessionSelection) throws(SwaggerError) -> TokenSource {

@@ -121,6 +121,7 @@ struct Redactor: Sendable {
         case .notAProfile(let detail): .notAProfile(scrub(detail))
         case .unreachable(let detail): .unreachable(scrub(detail))
         case .elsewhere(let origin, let failure): .elsewhere(origin, scrub(failure))
+        case .tokenNotBound(let type): .tokenNotBound(scrub(type))
         case .tokenRejected, .refreshRejected, .serverFailed, .timedOut, .tls, .requestTooLarge, .proxyFailed, .notHTTP,
             .clientKeyUnusable:
             error

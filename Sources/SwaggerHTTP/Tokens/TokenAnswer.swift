@@ -3,7 +3,8 @@ import SwaggerModel
 
 /// A login or refresh answer, read with the server description's member names.
 enum TokenAnswer {
-    static func grant(from body: Data?, contentType: String?, fields: TokenFields, operation: String)
+    /// `bound` says the request carried a DPoP proof, so that the token must be bound to its key.
+    static func grant(from body: Data?, contentType: String?, fields: TokenFields, operation: String, bound: Bool)
         throws(APIServiceError) -> TokenGrant
     {
         if let named = MediaType.other(than: "json", contentType) {
@@ -24,8 +25,11 @@ enum TokenAnswer {
         guard Credentials.isToken(access), refresh.map(Credentials.isToken) ?? true else {
             throw .contractViolation("the \(operation) response's token has characters that no token has")
         }
-        // RFC 6749 §7.1: a client must understand the token type; a Bearer client cannot use a MAC token.
-        if case .string(let type)? = answer[path: "token_type"], type.lowercased() != "bearer" {
+        // RFC 6749 §7.1: a client must understand the token type; a Bearer client cannot use a MAC token. A token
+        // asked for with a proof must be bound to its key (RFC 9449 §5): a Bearer one would work for anyone.
+        let type: String? = if case .string(let type)? = answer[path: "token_type"] { type.lowercased() } else { nil }
+        if bound, type != "dpop" { throw .tokenNotBound(type ?? "none") }
+        if !bound, let type, type != "bearer" {
             throw .contractViolation("the \(operation) response's token type is \"\(type)\", not Bearer")
         }
         let lifetime: Int64? =

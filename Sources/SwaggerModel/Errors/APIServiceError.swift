@@ -34,6 +34,8 @@ package enum APIServiceError: Error, Sendable, Hashable {
     case tls(TLSFailure)
     /// The request body is larger than `limit` bytes, so nothing was sent.
     case requestTooLarge(limit: Int)
+    /// The server answered a request made with a DPoP proof with a token of this type, not bound to the key.
+    case tokenNotBound(String)
     /// The client's private key cannot sign: it is not an EC P-256 or P-384, RSA or Ed25519 key in PEM.
     case clientKeyUnusable
     /// The proxy (as logs show it, its password hidden) failed the request before the server could answer.

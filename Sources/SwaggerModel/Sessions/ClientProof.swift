@@ -35,6 +35,18 @@ package struct ClientProof: Sendable, Hashable, Redacting {
     package var secrets: [String?] { [secret, key?.privateKey] }
 }
 
+/// A DPoP key made for a login (RFC 9449): its private half, kept only with the session's tokens, and its public
+/// half's thumbprint, which the record keeps to say that the tokens are bound.
+package struct ProofBinding: Sendable, Hashable, Redacting {
+    package var privateKey: String
+    package var thumbprint: String
+
+    package init(privateKey: String, thumbprint: String) {
+        self.privateKey = privateKey
+        self.thumbprint = thumbprint
+    }
+}
+
 extension Credentials {
     /// What the session's client proves itself with.
     package var client: ClientProof { ClientProof(secret: clientSecret, key: clientKey) }

@@ -21,14 +21,19 @@ package struct Credentials: Sendable, Hashable, Codable, Redacting {
     package var clientSecret: String?
     /// The private key the session's client proves itself with, in place of a secret.
     package var clientKey: ClientKey?
+    /// The private key, as PEM, that the session's tokens are bound to (DPoP, RFC 9449), and that signs a proof for
+    /// every request that presents them.
+    package var proofKey: String?
 
     package init(
-        accessToken: String?, refreshToken: String? = nil, clientSecret: String? = nil, clientKey: ClientKey? = nil
+        accessToken: String?, refreshToken: String? = nil, clientSecret: String? = nil, clientKey: ClientKey? = nil,
+        proofKey: String? = nil
     ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.clientSecret = clientSecret
         self.clientKey = clientKey
+        self.proofKey = proofKey
     }
 
     /// Whether `text` can be a token: one or more visible ASCII characters, which is what an `Authorization`

@@ -30,6 +30,9 @@ package struct SessionRecord: Sendable, Hashable {
     /// How the session was made, where it matters later: ``SignIn/client`` for a client that signed in as itself,
     /// which renews by asking again and has no person's profile; `nil` for a person's session.
     package var signIn: SignIn?
+    /// The JWK thumbprint (RFC 7638) of the key the session's tokens are bound to (DPoP, RFC 9449); `nil` for bearer
+    /// tokens, which work for whoever holds them.
+    package var proofKey: String?
     /// How to talk to the server: its entry in the server registry, joined to the record when both are read, else
     /// what a record written before the registry kept. `nil` when neither says: nothing describes the server, and the
     /// session cannot be used until something does. It is not written with the record.
@@ -48,7 +51,7 @@ package struct SessionRecord: Sendable, Hashable {
         account: Account, appID: String, username: String? = nil, backend: BackendKind, savedAt: Date,
         expiresAt: Date? = nil, issuedAt: Date? = nil, refreshable: Bool? = nil, allowsPlainHTTP: Bool? = nil,
         caCertificate: String? = nil, selectedAt: Date? = nil, serverDescription: ServerDescription? = nil,
-        signIn: SignIn? = nil
+        signIn: SignIn? = nil, proofKey: String? = nil
     ) {
         self.account = account
         self.appID = appID
@@ -63,6 +66,7 @@ package struct SessionRecord: Sendable, Hashable {
         self.selectedAt = selectedAt
         self.joinedDescription = serverDescription
         self.signIn = signIn
+        self.proofKey = proofKey
     }
 
     package var server: ServerURL { account.server }
@@ -82,7 +86,7 @@ extension SessionRecord: Codable {
     private enum CodingKeys: String, CodingKey {
         case server, email, appID = "appId", username, backend = "keystore", savedAt, expiresAt, issuedAt
         case refreshable, allowsPlainHTTP, selectedAt, serverDescription = "dialect", caCertificate = "caCert"
-        case removingSince, signIn
+        case removingSince, signIn, proofKey = "dpopKey"
     }
 
     package init(from decoder: any Decoder) throws {
@@ -101,6 +105,7 @@ extension SessionRecord: Codable {
         caCertificate = try container.decodeIfPresent(String.self, forKey: .caCertificate)
         removingSince = try container.decodeIfPresent(Date.self, forKey: .removingSince)
         signIn = try container.decodeIfPresent(SignIn.self, forKey: .signIn)
+        proofKey = try container.decodeIfPresent(String.self, forKey: .proofKey)
         if let legacy = try container.decodeIfPresent(JSONValue.self, forKey: .serverDescription) {
             do throws(ServerDescription.Invalid) {
                 legacyDescription = try ServerDescription(legacy: legacy, under: server)
@@ -128,6 +133,7 @@ extension SessionRecord: Codable {
         try container.encodeIfPresent(caCertificate, forKey: .caCertificate)
         try container.encodeIfPresent(removingSince, forKey: .removingSince)
         try container.encodeIfPresent(signIn, forKey: .signIn)
+        try container.encodeIfPresent(proofKey, forKey: .proofKey)
         try container.encodeIfPresent(legacyDialect, forKey: .serverDescription)
     }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import SessionMachine
 import SwaggerClient
+import SwaggerHTTP
 import SwaggerModel
 import SwaggerServers
 
@@ -72,6 +73,12 @@ extension SwaggerCtl {
             help: ArgumentHelp(
                 "The key id (kid) the server knows --client-key by, where it holds several.", valueName: "kid"))
         var clientKeyId: String?
+
+        @Flag(
+            help: ArgumentHelp(
+                "Bind the session's tokens to a key made now and kept with them (DPoP, RFC 9449): every request "
+                    + "carries a proof signed with it, so a copied token is of no use alone."))
+        var dpop = false
 
         @OptionGroup var serverOption: ServerOption
         @OptionGroup var serverFile: ServerFileOption
@@ -166,6 +173,7 @@ extension SwaggerCtl {
                     // Piped secrets are read first: input that is not a password is refused before anything is sent.
                     let piped = passwordStdin ? try secrets(for: nil) : nil
                     let proof = clientCredentials ? try clientProof() : nil
+                    let proofKey = dpop ? ProofKey() : nil
                     let (fileServer, layers) = try givenLayers(
                         file: serverFile, flags: serverDescription, client: client, origins: origins)
                     let formerDefault = try controller.defaultServer()
@@ -173,7 +181,8 @@ extension SwaggerCtl {
                     let server = if let named { named } else { try askedServer() }
                     let selection = try controller.select(server: server, name: nil)
                     let login = try await signIn(
-                        controller, selection, layers: layers, piped: piped, proof: proof, spinner: spinner)
+                        controller, selection, layers: layers, piped: piped, proof: proof, proofKey: proofKey,
+                        spinner: spinner)
                     // A login makes its server the default (unless SWAGGERCTL_SERVER names one); a move from another
                     // server is said.
                     let nowDefault = try controller.defaultServer()
@@ -194,7 +203,8 @@ extension SwaggerCtl {
         /// Signs in to the selected server as its description and the flags say.
         private func signIn(
             _ controller: SessionController, _ selection: SessionSelection, layers: [DescriptionLayer],
-            piped: (password: String, clientSecret: String?)?, proof: ClientProof?, spinner: Spinner?
+            piped: (password: String, clientSecret: String?)?, proof: ClientProof?, proofKey: ProofKey?,
+            spinner: Spinner?
         ) async throws(SwaggerError) -> SessionController.LoginOutcome {
             let choice = try await controller.serverChoice(
                 given: layers, on: selection, confidential: clientSecretStdin)
@@ -210,7 +220,8 @@ extension SwaggerCtl {
             let hasBrowser = Browser.command(environment) != nil && Terminal.isTerminal(STDIN_FILENO)
             // Without --web or --device: as the last login to the server, else as its documents say.
             if let proof {
-                return try await clientSignIn(controller, selection, choice: choice, proof: proof, spinner: spinner)
+                return try await clientSignIn(
+                    controller, selection, choice: choice, proof: proof, proofKey: proofKey, spinner: spinner)
             }
             let signIn = ServerPlan.signIn(
                 flag: web ? .web : device ? .device : passwordStdin ? .password : nil,
@@ -235,7 +246,8 @@ extension SwaggerCtl {
                             let opened = Self.openBrowser(url, environment, folder: controller.configuration.directory)
                             Terminal.notice(Messages.browserAddress(url, opened: opened))
                         }, timeout: .seconds(browserTimeout ?? 300)),
-                    on: selection, appIDFlag: appID, choice: chosen, client: ClientProof(secret: browserSecret))
+                    on: selection, appIDFlag: appID, choice: chosen, client: ClientProof(secret: browserSecret),
+                    proof: proofKey)
             case .device:
                 spinner?.label = "Waiting for the sign-in to \(selection.server)"
                 return try await controller.login(
@@ -244,7 +256,8 @@ extension SwaggerCtl {
                         let address = code.verificationURIComplete ?? code.verificationURI
                         let opened = Self.openBrowser(address, environment, folder: controller.configuration.directory)
                         Terminal.notice(Messages.deviceCode(code, opened: opened))
-                    }), on: selection, appIDFlag: appID, choice: chosen, client: ClientProof(secret: browserSecret))
+                    }), on: selection, appIDFlag: appID, choice: chosen, client: ClientProof(secret: browserSecret),
+                    proof: proofKey)
             case .client:
                 throw SwaggerError(
                     .usage, "\(selection.server) is described as signing in as a client; give --client-credentials.")
@@ -257,14 +270,14 @@ extension SwaggerCtl {
                 spinner?.label = "Logging in to \(selection.server)"
                 return try await controller.login(
                     as: name, method: .password(password), on: selection, appIDFlag: appID, choice: chosen,
-                    client: ClientProof(secret: clientSecret))
+                    client: ClientProof(secret: clientSecret), proof: proofKey)
             }
         }
 
         /// Signs in as the client itself, named by its id, with the proof the flags give.
         private func clientSignIn(
             _ controller: SessionController, _ selection: SessionSelection, choice: SessionController.ServerChoice,
-            proof: ClientProof, spinner: Spinner?
+            proof: ClientProof, proofKey: ProofKey?, spinner: Spinner?
         ) async throws(SwaggerError) -> SessionController.LoginOutcome {
             guard let clientID = choice.serverDescription.clientID else {
                 throw SwaggerError(.usage, "--client-credentials signs in as a client: name it with --client-id.")
@@ -272,7 +285,7 @@ extension SwaggerCtl {
             spinner?.label = "Logging in to \(selection.server) as \(clientID)"
             return try await controller.login(
                 as: AccountName(clientID, isEmail: false), method: .client, on: selection, appIDFlag: appID,
-                choice: choice, client: proof)
+                choice: choice, client: proof, proof: proofKey)
         }
 
         /// What the client proves itself with: the key in --client-key's file, else the secret from standard input.

@@ -22,10 +22,23 @@ struct Glewlwyd: Sendable {
 
     /// Whether glewlwyd holds `token` as alive, as its introspection endpoint (RFC 7662) says.
     func isActive(_ token: String) async throws -> Bool {
+        let answer = try await introspect(token)
+        return try #require(answer["active"] as? Bool, "\(answer)")
+    }
+
+    /// What glewlwyd's introspection endpoint (RFC 7662) says of `token`.
+    func introspect(_ token: String) async throws -> [String: Any] {
         let result = try await curl(["-u", "swaggerctl-secret:s3cret", "-d", "token=\(token)", issuer + "/introspect"])
-        let answer = try #require(
+        return try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
-        return try #require(answer["active"] as? Bool, "\(result)")
+    }
+
+    /// The status of glewlwyd's userinfo endpoint for `token` sent in `Authorization` under `scheme`, with no proof.
+    func userinfoStatus(_ token: String, scheme: String) async throws -> String {
+        try await curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: \(scheme) \(token)", issuer + "/userinfo",
+        ])
+        .stdout
     }
 }
 
@@ -53,5 +66,18 @@ func withGlewlwyd<Result: Sendable>(_ body: (Glewlwyd) async throws -> Result) a
     } catch let failure as StartFailure {
         let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         throw SupportFailure("glewlwyd: \(failure); its log: \(said.suffix(2000))")
+    }
+}
+
+extension Sandbox {
+    /// A new EC P-256 private key, made by openssl, in a PEM file of the sandbox's.
+    func newKey(named name: String) async throws -> URL {
+        let file = root.appending(path: name)
+        let made = try await runProgram(
+            URL(filePath: "/usr/bin/openssl"),
+            ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", file.path],
+            environment: environment)
+        try #require(made.status == 0, "\(made)")
+        return file
     }
 }
