@@ -129,13 +129,15 @@ package struct LoginCoordinator: Sendable {
         var retried = false
 
         func record(_ account: Account, in backend: BackendKind) -> SessionRecord {
-            SessionRecord(
+            var record = SessionRecord(
                 account: account, appID: pending.attempt.appID, username: username, backend: backend,
                 savedAt: savedAt, expiresAt: expiresAt, issuedAt: issuedAt,
                 refreshable: credentials.refreshToken != nil || pending.isClient,
                 allowsPlainHTTP: pending.allowsPlainHTTP, caCertificate: pending.caCertificate,
                 serverDescription: description, signIn: pending.isClient ? .client : nil,
                 proofKey: pending.proof?.thumbprint)
+            record.presentsCertificate = pending.client.key?.certificate != nil ? true : nil
+            return record
         }
 
         func profileRequest() -> ProfileRequest {

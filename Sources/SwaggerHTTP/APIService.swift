@@ -99,6 +99,17 @@ package struct APIService: Sendable {
         return service
     }
 
+    /// This service, presenting `key`'s certificate in every TLS handshake (RFC 8705's tls_client_auth): a client that
+    /// proves itself with it, and whose tokens are bound to it. It shares this service's connection pools, in a
+    /// client of its own.
+    package func presenting(_ key: ClientKey) -> APIService {
+        guard let certificate = key.certificate else { return self }
+        var service = self
+        service.trust.clientIdentity = TrustSettings.ClientIdentity(
+            certificate: certificate, privateKey: key.privateKey)
+        return service
+    }
+
     /// This service, proving every token request and every request that presents a token with `key` (DPoP, RFC
     /// 9449): a session whose tokens are bound to it. It shares this service's connection pools.
     package func proving(with key: ProofKey) -> APIService {

@@ -44,7 +44,7 @@ struct DescribedAPI {
         through service: APIService
     ) async throws(APIServiceError) -> TokenGrant {
         try await tokens(
-            from: description.login.url, .form([("grant_type", "client_credentials")], scope: true),
+            from: tokenURL(for: client), .form([("grant_type", "client_credentials")], scope: true),
             answer: description.login.answer, client: client, operation: operation, refusals: [],
             secrets: client.secrets, server: server, through: service)
     }
@@ -131,12 +131,14 @@ struct DescribedAPI {
                 // The access token as the bearer is the client's credential here, proven like any use of it where the
                 // session's tokens are bound to a key.
                 let bearer = step.clientAuthentication == .bearer
+                // A client proven by its certificate revokes where the server asks for it.
+                let url = credentials.clientKey?.certificate == nil ? step.url : description.mtls.revocation ?? step.url
                 let form = try await APIService.clientForm(
-                    description, bearer ? ClientProof() : credentials.client, to: step.url, fields: fields,
+                    description, bearer ? ClientProof() : credentials.client, to: url, fields: fields,
                     scope: false, method: bearer ? ClientAuthentication.none : step.clientAuthentication)
                 let response = try await service.send(
                     OutgoingRequest(
-                        .POST, step.url, headers: form.headers, body: form.body,
+                        .POST, url, headers: form.headers, body: form.body,
                         credential: bearer ? credentials.accessToken.map { Credential(token: $0, use: .bearer) } : nil,
                         secrets: secrets, server: revocation.server))
                 try service.requireSuccess(response, .revocation, also: step.revoked + step.gone)
@@ -217,6 +219,12 @@ struct DescribedAPI {
                 from: response.body, contentType: response.header("Content-Type"), fields: answer,
                 operation: operation == .login ? "login" : "refresh", bound: service.proofKey != nil)
         }
+    }
+
+    /// The token endpoint for `client`: its alias for certificates (RFC 8705 §5), where the client proves itself
+    /// with one and the server names one.
+    func tokenURL(for client: ClientProof) -> URL {
+        client.key?.certificate == nil ? description.login.url : description.mtls.token ?? description.login.url
     }
 
     /// A member's value as a form writes it: a string as it is, anything else as its JSON text.

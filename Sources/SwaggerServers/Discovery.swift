@@ -51,11 +51,16 @@ package enum Discovery {
         package var scopes: [String]?
         /// `revocation_endpoint_auth_methods_supported`.
         package var revocationAuthentication: [String]?
+        /// `token_endpoint_auth_methods_supported`.
+        package var tokenAuthentication: [String]?
+        /// `mtls_endpoint_aliases` (RFC 8705 §5): where a client proven by its certificate goes instead.
+        package var mtls = MTLSAliases()
 
         package init(
             token: URL? = nil, refresh: URL? = nil, userinfo: URL? = nil, revocation: URL? = nil,
             deviceAuthorization: URL? = nil, authorization: URL? = nil, challengeMethods: [String]? = nil,
-            grantTypes: [String]? = nil, scopes: [String]? = nil, revocationAuthentication: [String]? = nil
+            grantTypes: [String]? = nil, scopes: [String]? = nil, revocationAuthentication: [String]? = nil,
+            tokenAuthentication: [String]? = nil, mtls: MTLSAliases = MTLSAliases()
         ) {
             self.token = token
             self.refresh = refresh
@@ -67,6 +72,8 @@ package enum Discovery {
             self.grantTypes = grantTypes
             self.scopes = scopes
             self.revocationAuthentication = revocationAuthentication
+            self.tokenAuthentication = tokenAuthentication
+            self.mtls = mtls
         }
 
         /// These, with what `other` names and these do not.
@@ -79,7 +86,9 @@ package enum Discovery {
                 challengeMethods: challengeMethods ?? other.challengeMethods,
                 grantTypes: grantTypes ?? other.grantTypes,
                 scopes: scopes ?? other.scopes,
-                revocationAuthentication: revocationAuthentication ?? other.revocationAuthentication)
+                revocationAuthentication: revocationAuthentication ?? other.revocationAuthentication,
+                tokenAuthentication: tokenAuthentication ?? other.tokenAuthentication,
+                mtls: mtls == MTLSAliases() ? other.mtls : mtls)
         }
 
         package var isEmpty: Bool { token == nil && refresh == nil && userinfo == nil && revocation == nil }
@@ -113,10 +122,20 @@ package enum Discovery {
             if let authorization { json["authorization"] = .string(authorization.absoluteString) }
             if let deviceAuthorization { json["deviceAuthorization"] = .string(deviceAuthorization.absoluteString) }
             if let grantTypes { json["grantTypes"] = .array(grantTypes.map(JSONValue.string)) }
+            var client: [String: JSONValue] = [:]
             if let scopes, scopes.contains("openid") {
-                let scope = ["openid", "profile", "email"].filter(scopes.contains).joined(separator: " ")
-                json["client"] = .object(["scope": .string(scope)])
+                client["scope"] = .string(
+                    ["openid", "profile", "email"].filter(scopes.contains).joined(separator: " "))
             }
+            // A secret goes by HTTP Basic unless the server takes it only in the form (RFC 8414 §2).
+            if confidential, tokenAuthentication == [ClientAuthentication.post.rawValue] {
+                client["authentication"] = .string(ClientAuthentication.post.rawValue)
+            }
+            if !client.isEmpty { json["client"] = .object(client) }
+            var aliases: [String: JSONValue] = [:]
+            if let token = mtls.token { aliases["token"] = .string(token.absoluteString) }
+            if let revocation = mtls.revocation { aliases["revocation"] = .string(revocation.absoluteString) }
+            if !aliases.isEmpty { json["mtls"] = .object(aliases) }
             return .object(json)
         }
 
@@ -214,8 +233,17 @@ package enum Discovery {
             authorization: endpoint("authorization_endpoint"),
             challengeMethods: strings("code_challenge_methods_supported"), grantTypes: strings("grant_types_supported"),
             scopes: strings("scopes_supported"),
-            revocationAuthentication: strings("revocation_endpoint_auth_methods_supported"))
-        return endpoints.isEmpty ? nil : endpoints
+            revocationAuthentication: strings("revocation_endpoint_auth_methods_supported"),
+            tokenAuthentication: strings("token_endpoint_auth_methods_supported"))
+        var aliased = endpoints
+        if case .object(let aliases)? = members["mtls_endpoint_aliases"] {
+            func alias(_ name: String) -> URL? {
+                guard case .string(let text)? = aliases[name] else { return nil }
+                return APIDocument.resolve(text, against: url)
+            }
+            aliased.mtls = MTLSAliases(token: alias("token_endpoint"), revocation: alias("revocation_endpoint"))
+        }
+        return endpoints.isEmpty ? nil : aliased
     }
 
     /// Reads an OpenAPI 3 document's `oauth2` security scheme with a password flow (`flows.password.tokenUrl`

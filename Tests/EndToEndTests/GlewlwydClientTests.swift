@@ -105,4 +105,60 @@ struct GlewlwydClientTests {
             login.stderr == "swaggerctl: \(file.path) holds no private key in PEM (-----BEGIN … PRIVATE KEY-----).\n",
             "\(login)")
     }
+
+    /// Logs in as the client `swaggerctl-cert`, proven by its certificate.
+    static func certificateLogin(_ sandbox: Sandbox, _ server: Glewlwyd) async throws -> CommandResult {
+        let (certificate, key) = server.clientCertificate
+        let login = try await sandbox.swaggerctl(
+            "login", "-s", server.issuer, "--ca-cert", server.authority.path, "--client-credentials", "--client-id",
+            "swaggerctl-cert", "--client-cert", certificate.path, "--client-key", key.path)
+        try #require(login.status == 0, "\(login)")
+        return login
+    }
+
+    @Test("a client proven by its certificate: tokens bound to it, renewed and revoked at the mTLS aliases")
+    func certificateSession() async throws {
+        let sandbox = try Sandbox()
+        try await withGlewlwyd(tls: true) { server in
+            let login = try await Self.certificateLogin(sandbox, server)
+            #expect(login.row("client_id") == "swaggerctl-cert", "\(login)")
+            let show = try await sandbox.swaggerctl("server", "show")
+            #expect(
+                show.stdout.contains("/api/oidc/mtls/token"), "the metadata's alias is part of the description: \(show)"
+            )
+            let status = try await sandbox.swaggerctl("status")
+            #expect(status.row("Certificate")?.hasPrefix("presented in TLS (tls_client_auth)") == true, "\(status)")
+
+            let first = try await sandbox.swaggerctl("token").stdout.trimmingCharacters(in: .newlines)
+            let bound = (try await server.introspect(first)["cnf"] as? [String: Any])?["x5t#S256"] as? String
+            #expect(bound != nil, "glewlwyd bound the token to the certificate")
+
+            sandbox.advanceClock(by: .seconds(3700))
+            let details = try await sandbox.swaggerctl("details")
+            #expect(details.status == 0, "\(details)")
+            let second = try await sandbox.swaggerctl("token").stdout.trimmingCharacters(in: .newlines)
+            #expect(second != first)
+            #expect((try await server.introspect(second)["cnf"] as? [String: Any])?["x5t#S256"] as? String == bound)
+
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 0 && !logout.stderr.contains("warning"), "\(logout)")
+            #expect(try await !server.isActive(second))
+        }
+    }
+
+    @Test("without its certificate, the client is refused at the mTLS alias, and its session ends")
+    func certificateNotSent() async throws {
+        let sandbox = try Sandbox()
+        try await withGlewlwyd(tls: true) { server in
+            _ = try await Self.certificateLogin(sandbox, server)
+            // The stored key without its certificate: the renewal shows glewlwyd nothing.
+            let account = Account(server: try ServerURL(server.issuer), name: "swaggerctl-cert")
+            var credentials = try #require(try await sandbox.file.credentials(for: account))
+            credentials.clientKey?.certificate = nil
+            try await sandbox.file.store(credentials, for: account)
+            sandbox.advanceClock(by: .seconds(3700))
+            let refresh = try await sandbox.swaggerctl("refresh")
+            #expect(refresh.status == 4, "\(refresh)")
+        }
+    }
 }

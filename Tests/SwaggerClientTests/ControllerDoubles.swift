@@ -137,6 +137,8 @@ final class ScriptedService: SessionService {
     func trusting(_ caCertificate: String) -> Self { self }
 
     func proving(with key: ProofKey) -> Self { self }
+
+    func presenting(_ key: ClientKey) -> Self { self }
 }
 
 /// Tokens kept in memory, as one backend, and written in the journal; `failure` makes every change fail.

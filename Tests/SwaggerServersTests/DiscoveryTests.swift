@@ -117,6 +117,35 @@ struct DiscoveryTests {
         #expect(Discovery.metadata(Data("{}".utf8), at: URL(string: "https://h/")!) == nil)
     }
 
+    @Test("a certificate's aliases (RFC 8705 §5), and a secret taken only in the form, go into the description")
+    func clientProof() throws {
+        let document = Data(
+            #"""
+            {"token_endpoint": "https://h/o/token", "token_endpoint_auth_methods_supported": ["client_secret_post"],
+             "mtls_endpoint_aliases": {"token_endpoint": "https://mtls.h/o/token", "revocation_endpoint": "/o/mtls/revoke",
+                                       "userinfo_endpoint": "javascript:alert(1)"}}
+            """#.utf8)
+        let found = try #require(
+            Discovery.metadata(document, at: URL(string: "https://h/o/.well-known/openid-configuration")!))
+        #expect(
+            found.mtls
+                == MTLSAliases(
+                    token: URL(string: "https://mtls.h/o/token"), revocation: URL(string: "https://h/o/mtls/revoke")))
+        guard case .object(let confidential) = found.json(confidential: true),
+            case .object(let publicClient) = found.json(confidential: false)
+        else {
+            Issue.record("the description is an object")
+            return
+        }
+        #expect(confidential["client"] == .object(["authentication": .string("client_secret_post")]))
+        #expect(publicClient["client"] == nil, "a public client has no secret to send")
+        #expect(
+            confidential["mtls"]
+                == .object([
+                    "token": .string("https://mtls.h/o/token"), "revocation": .string("https://h/o/mtls/revoke"),
+                ]))
+    }
+
     @Test(
         "the documents tried for an issuer with a path: OIDC, RFC 8414 at the origin and under the path, then the origin's"
     )

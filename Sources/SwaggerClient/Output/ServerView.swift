@@ -35,6 +35,13 @@ package enum ServerView {
             rows.append(DetailsViewModel(key: "Client ID", value: clientID + secret))
         }
         if let scope = description.scope { rows.append(DetailsViewModel(key: "Scope", value: scope)) }
+        if let method = description.clientAuthentication {
+            rows.append(DetailsViewModel(key: "Client proof", value: method.rawValue))
+        }
+        // Where a client proven by its certificate goes instead (RFC 8705 §5).
+        let aliases = [("token", description.mtls.token), ("revocation", description.mtls.revocation)]
+            .compactMap { name, url in url.map { "\(name) \($0.absoluteString)" } }
+        if !aliases.isEmpty { rows.append(DetailsViewModel(key: "mTLS", value: aliases.joined(separator: ", "))) }
         rows.append(DetailsViewModel(key: "Sends", value: sends(description)))
         if description.token != .bearer {
             rows.append(DetailsViewModel(key: "Token", value: description.token.text + from("token")))

@@ -34,6 +34,8 @@ package struct SessionStatus: Sendable, Hashable {
     package var signIn: SignIn?
     /// The thumbprint of the DPoP key the session's tokens are bound to; `nil` for bearer tokens.
     package var proofKey: String?
+    /// Whether the session's client proves itself with its certificate in TLS.
+    package var presentsCertificate: Bool?
 
     /// Why a session is its server's active one.
     package enum ActiveReason: String, Sendable, Hashable, Codable {
@@ -72,7 +74,7 @@ package struct SessionStatus: Sendable, Hashable {
                 activeBecause: reason, isDefault: active && record.server == defaultServer,
                 expired: record.expiresAt.map { Expiry.hasExpired($0, now: now) },
                 refreshable: record.refreshable, serverDescription: record.serverDescription, signIn: record.signIn,
-                proofKey: record.proofKey)
+                proofKey: record.proofKey, presentsCertificate: record.presentsCertificate)
         }
     }
 
@@ -131,6 +133,11 @@ package struct SessionStatus: Sendable, Hashable {
             DetailsViewModel(key: "Saved", value: Self.format(savedAt, now: now)),
             DetailsViewModel(key: "Expires", value: expiresAt.map { Self.format($0, now: now) } ?? "unknown"),
         ]
+        if presentsCertificate == true {
+            rows.append(
+                DetailsViewModel(
+                    key: "Certificate", value: "presented in TLS (tls_client_auth); the tokens are bound to it"))
+        }
         if let proofKey {
             rows.append(DetailsViewModel(key: "Bound to", value: "a DPoP key (RFC 9449), thumbprint \(proofKey)"))
         }
@@ -170,7 +177,7 @@ extension SessionStatus: Codable {
     private enum CodingKeys: String, CodingKey {
         case server, email, username, appID = "appId", backend = "keystore", savedAt, expiresAt, active
         case activeBecause, expired, refreshable, check, preset, serverDescription = "description"
-        case isDefault = "default", signIn, proofKey = "dpopKey"
+        case isDefault = "default", signIn, proofKey = "dpopKey", presentsCertificate
     }
 
     package init(from decoder: any Decoder) throws {
@@ -187,6 +194,7 @@ extension SessionStatus: Codable {
         isDefault = try container.decode(Bool.self, forKey: .isDefault)
         signIn = try container.decodeIfPresent(SignIn.self, forKey: .signIn)
         proofKey = try container.decodeIfPresent(String.self, forKey: .proofKey)
+        presentsCertificate = try container.decodeIfPresent(Bool.self, forKey: .presentsCertificate)
         expired = try container.decodeIfPresent(Bool.self, forKey: .expired)
         refreshable = try container.decodeIfPresent(Bool.self, forKey: .refreshable)
         check = try container.decodeIfPresent(Check.self, forKey: .check)
@@ -213,6 +221,7 @@ extension SessionStatus: Codable {
         try container.encode(isDefault, forKey: .isDefault)
         try container.encodeIfPresent(signIn, forKey: .signIn)
         try container.encodeIfPresent(proofKey, forKey: .proofKey)
+        try container.encodeIfPresent(presentsCertificate, forKey: .presentsCertificate)
         try container.encodeIfPresent(expired, forKey: .expired)
         try container.encodeIfPresent(refreshable, forKey: .refreshable)
         try container.encodeIfPresent(check, forKey: .check)

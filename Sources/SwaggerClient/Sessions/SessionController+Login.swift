@@ -187,6 +187,7 @@ extension SessionController {
             proof: proof.map { ProofBinding(privateKey: $0.pem, thumbprint: $0.thumbprint) },
             caCertificate: configuration.trust.additionalCertificates ?? entry?.caCertificate)
         var service = service(for: selection.record, entry: entry)
+        if let key = client.key { service = service.presenting(key) }
         if let proof { service = service.proving(with: proof) }
         let attempt: LoginAttempt
         switch coordinator.loginRequested(request) {

@@ -74,7 +74,7 @@ extension SessionController {
             }
             // A DPoP key that cannot be read leaves the session's tokens to go unproven, which the server may refuse:
             // the logout goes on, and its outcome says what the server did.
-            try? proofKeys.keep(credentials, of: record)
+            try? keys.keep(credentials, of: record)
             let service = service(for: record)
             switch coordinator.tokensRead(credentials, now: now()) {
             case .remove(let record):

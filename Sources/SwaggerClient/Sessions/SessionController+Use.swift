@@ -90,10 +90,10 @@ extension SessionController {
         switch action {
         case .readAccessToken(let record):
             let accessToken: String?
-            if record.proofKey != nil {
+            if record.needsKeys {
                 // A token bound to a key is of no use without it: both are read, in one visit to the store.
                 let credentials = try await tokens.credentials(for: record)
-                try proofKeys.keep(credentials, of: record)
+                try keys.keep(credentials, of: record)
                 accessToken = credentials?.accessToken
             } else {
                 accessToken = try await tokens.accessToken(for: record)
@@ -121,7 +121,7 @@ extension SessionController {
         let lock = try RefreshLock(for: account, in: lockDirectory)
         let record = try currentRecord(of: account)
         let credentials = if let record { try await tokens.credentials(for: record) } else { Credentials?.none }
-        if let record { try proofKeys.keep(credentials, of: record) }
+        if let record { try keys.keep(credentials, of: record) }
         let request: RefreshRequest
         switch coordinator.lockTaken(record: record, credentials: credentials, now: now()) {
         case .refresh(let refresh): request = refresh

@@ -37,6 +37,8 @@ package protocol SessionService: Sendable {
     func trusting(_ caCertificate: String) -> Self
     /// This service, proving the token requests and the token's every use with `key` (DPoP).
     func proving(with key: ProofKey) -> Self
+    /// This service, presenting the certificate of `key` in every TLS handshake.
+    func presenting(_ key: ClientKey) -> Self
 }
 
 extension SessionService {
@@ -93,8 +95,8 @@ package struct SessionController: Sendable {
     let warn: @Sendable (String) -> Void
     /// How a device-code login waits between polls: the task's clock, or a test's.
     let sleep: @Sendable (Duration) async throws -> Void
-    /// The DPoP keys of the sessions this command read, which their requests are proven with.
-    let proofKeys = ProofKeys()
+    /// The keys of the sessions this command read, which their requests are proven with or present.
+    let keys = SessionKeys()
 
     package init(
         configuration: Configuration, tokens: any TokenStoring, service: any SessionService,
@@ -248,7 +250,7 @@ package struct SessionController: Sendable {
         if let caCertificate = record?.caCertificate ?? entry?.caCertificate {
             service = service.trusting(caCertificate)
         }
-        if let record, let key = proofKeys.key(of: record.account) { service = service.proving(with: key) }
+        if let record { service = keys.service(service, for: record.account) }
         return service
     }
 

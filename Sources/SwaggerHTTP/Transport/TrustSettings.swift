@@ -15,6 +15,14 @@ package struct TrustSettings: Sendable, Hashable {
     package var certificateDirectories: [String] = []
     /// `--ca-cert` or `SWAGGERCTL_CA_CERT`: a PEM file of authorities trusted as well.
     package var additionalCertificates: String?
+    /// The certificate and key the client proves itself with in TLS (RFC 8705), as PEM; `nil` for none.
+    package var clientIdentity: ClientIdentity?
+
+    /// A client's certificate and its private key.
+    package struct ClientIdentity: Sendable, Hashable {
+        package var certificate: String
+        package var privateKey: String
+    }
 
     /// The system's store only.
     package init() {}
@@ -54,10 +62,18 @@ package struct TrustSettings: Sendable, Hashable {
 }
 
 extension TrustSettings {
-    /// The client TLS configuration: full verification, always, against the chosen store.
+    /// The client TLS configuration: full verification, always, against the chosen store; and the client's own
+    /// certificate, where it proves itself with one.
     var tlsConfiguration: TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.certificateVerification = .fullVerification
+        if let identity = clientIdentity,
+            let chain = try? NIOSSLCertificate.fromPEMBytes(Array(identity.certificate.utf8)), !chain.isEmpty,
+            let key = try? NIOSSLPrivateKey(bytes: Array(identity.privateKey.utf8), format: .pem)
+        {
+            configuration.certificateChain = chain.map { .certificate($0) }
+            configuration.privateKey = .privateKey(key)
+        }
         var files = [certificateFile, additionalCertificates].compactMap { $0 }
         var folders = certificateDirectories
         // NIOSSL reads a folder by hashed name, as OpenSSL does, only as the trust roots; its additional roots

@@ -34,7 +34,7 @@ extension ServerDescription {
     /// The members of the language at the top of a description.
     package static let members: Set<String> = [
         "preset", "login", "token", "refresh", "revocation", "profile", "client", "authorization",
-        "deviceAuthorization", "grantTypes", "signIn", "document", "paging", "allowedOrigins",
+        "deviceAuthorization", "grantTypes", "signIn", "document", "paging", "allowedOrigins", "mtls",
     ]
 
     /// Reads a description in the description language, its paths under `server`.
@@ -126,6 +126,7 @@ extension ServerDescription {
         if let client = try reader.object("client") {
             clientID = try reader.string("id", in: client, of: "client")
             scope = try reader.string("scope", in: client, of: "client")
+            clientAuthentication = try reader.enumeration("authentication", in: client, of: "client")
             switch client["secret"] {
             case nil, .null?: break
             case .bool(let secret)?: usesClientSecret = secret
@@ -134,6 +135,11 @@ extension ServerDescription {
         }
         authorizationURL = try reader.url("authorization", in: members, of: nil)
         deviceAuthorizationURL = try reader.url("deviceAuthorization", in: members, of: nil)
+        if let mtls = try reader.object("mtls") {
+            self.mtls = MTLSAliases(
+                token: try reader.url("token", in: mtls, of: "mtls"),
+                revocation: try reader.url("revocation", in: mtls, of: "mtls"))
+        }
         document = try reader.url("document", in: members, of: nil)
         if let types = members["grantTypes"], types != .null {
             guard case .array(let values) = types else { throw Invalid("grantTypes must be an array of names") }
@@ -234,11 +240,18 @@ extension ServerDescription {
                 })
         }
         members["profile"] = .object(profileMembers)
-        if clientID != nil || scope != nil || usesClientSecret {
+        if clientID != nil || scope != nil || usesClientSecret || clientAuthentication != nil {
             var client: [String: JSONValue] = ["secret": .bool(usesClientSecret)]
             if let clientID { client["id"] = .string(clientID) }
             if let scope { client["scope"] = .string(scope) }
+            if let clientAuthentication { client["authentication"] = .string(clientAuthentication.rawValue) }
             members["client"] = .object(client)
+        }
+        if mtls != MTLSAliases() {
+            var aliases: [String: JSONValue] = [:]
+            if let token = mtls.token { aliases["token"] = address(token) }
+            if let revocation = mtls.revocation { aliases["revocation"] = address(revocation) }
+            members["mtls"] = .object(aliases)
         }
         if let authorizationURL { members["authorization"] = address(authorizationURL) }
         if let deviceAuthorizationURL { members["deviceAuthorization"] = address(deviceAuthorizationURL) }

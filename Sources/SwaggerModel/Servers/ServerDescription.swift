@@ -29,6 +29,9 @@ package struct ServerDescription: Sendable, Hashable {
     /// How the client proves itself to the token endpoint; `nil` for HTTP Basic with a secret, and the `client_id`
     /// field without one.
     package var clientAuthentication: ClientAuthentication?
+    /// Where a client that proves itself with its certificate sends its token requests and revocations instead
+    /// (RFC 8705 §5's `mtls_endpoint_aliases`): the addresses at which the server asks for the certificate.
+    package var mtls = MTLSAliases()
     /// The OAuth 2 authorization endpoint (RFC 6749 §3.1), for `login --web`.
     package var authorizationURL: URL?
     /// The OAuth 2 device authorization endpoint (RFC 8628), for `login --device`.
@@ -65,6 +68,7 @@ package struct ServerDescription: Sendable, Hashable {
         let named: [(String, URL?)] = [
             ("login", login.url), ("refresh", refresh?.url), ("revocation", revocation?.url),
             ("profile", profile.url), ("device authorization", deviceAuthorizationURL),
+            ("login with a certificate", mtls.token), ("revocation with a certificate", mtls.revocation),
         ]
         return named.compactMap { step, url in url.map { (step, $0) } }
     }
@@ -88,6 +92,17 @@ package struct ServerDescription: Sendable, Hashable {
             offered.append(.device)
         }
         return offered
+    }
+}
+
+/// The endpoints a server asks a client's certificate at (RFC 8705 §5), where they differ from the others.
+package struct MTLSAliases: Sendable, Hashable {
+    package var token: URL?
+    package var revocation: URL?
+
+    package init(token: URL? = nil, revocation: URL? = nil) {
+        self.token = token
+        self.revocation = revocation
     }
 }
 

@@ -33,6 +33,9 @@ package struct SessionRecord: Sendable, Hashable {
     /// The JWK thumbprint (RFC 7638) of the key the session's tokens are bound to (DPoP, RFC 9449); `nil` for bearer
     /// tokens, which work for whoever holds them.
     package var proofKey: String?
+    /// Whether the session's client proves itself with its certificate in TLS (RFC 8705), which every request of the
+    /// session presents, since its tokens are bound to it; `nil` for one that does not.
+    package var presentsCertificate: Bool?
     /// How to talk to the server: its entry in the server registry, joined to the record when both are read, else
     /// what a record written before the registry kept. `nil` when neither says: nothing describes the server, and the
     /// session cannot be used until something does. It is not written with the record.
@@ -76,6 +79,10 @@ package struct SessionRecord: Sendable, Hashable {
     /// server is that server's active session, and the latest overall names the default server.
     package var activeSince: Date { max(savedAt, selectedAt ?? savedAt) }
 
+    /// Whether a command that uses the session needs more of the token store than the access token: the key its
+    /// tokens are bound to, or the certificate its requests present.
+    package var needsKeys: Bool { proofKey != nil || presentsCertificate == true }
+
     /// Whether the session is a client's own (RFC 6749 §4.4), not a person's.
     package var isClient: Bool { signIn == .client }
 }
@@ -86,7 +93,7 @@ extension SessionRecord: Codable {
     private enum CodingKeys: String, CodingKey {
         case server, email, appID = "appId", username, backend = "keystore", savedAt, expiresAt, issuedAt
         case refreshable, allowsPlainHTTP, selectedAt, serverDescription = "dialect", caCertificate = "caCert"
-        case removingSince, signIn, proofKey = "dpopKey"
+        case removingSince, signIn, proofKey = "dpopKey", presentsCertificate
     }
 
     package init(from decoder: any Decoder) throws {
@@ -106,6 +113,7 @@ extension SessionRecord: Codable {
         removingSince = try container.decodeIfPresent(Date.self, forKey: .removingSince)
         signIn = try container.decodeIfPresent(SignIn.self, forKey: .signIn)
         proofKey = try container.decodeIfPresent(String.self, forKey: .proofKey)
+        presentsCertificate = try container.decodeIfPresent(Bool.self, forKey: .presentsCertificate)
         if let legacy = try container.decodeIfPresent(JSONValue.self, forKey: .serverDescription) {
             do throws(ServerDescription.Invalid) {
                 legacyDescription = try ServerDescription(legacy: legacy, under: server)
@@ -134,6 +142,7 @@ extension SessionRecord: Codable {
         try container.encodeIfPresent(removingSince, forKey: .removingSince)
         try container.encodeIfPresent(signIn, forKey: .signIn)
         try container.encodeIfPresent(proofKey, forKey: .proofKey)
+        try container.encodeIfPresent(presentsCertificate, forKey: .presentsCertificate)
         try container.encodeIfPresent(legacyDialect, forKey: .serverDescription)
     }
 }

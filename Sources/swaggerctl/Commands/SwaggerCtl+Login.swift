@@ -59,7 +59,8 @@ extension SwaggerCtl {
         @Flag(
             help: ArgumentHelp(
                 "Sign in as the OAuth 2 client itself (the client credentials grant), for a machine: the client named "
-                    + "by --client-id, proven by --client-secret-stdin or --client-key. Renewed by asking again."))
+                    + "by --client-id, proven by --client-secret-stdin, --client-key, or --client-cert with --client-key. "
+                    + "Renewed by asking again."))
         var clientCredentials = false
 
         @Option(
@@ -73,6 +74,13 @@ extension SwaggerCtl {
             help: ArgumentHelp(
                 "The key id (kid) the server knows --client-key by, where it holds several.", valueName: "kid"))
         var clientKeyId: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "The client's certificate (PEM), for --client-key's key: the client proves itself in TLS "
+                    + "(tls_client_auth), and every request of the session presents it.",
+                valueName: "file"))
+        var clientCert: String?
 
         @Flag(
             help: ArgumentHelp(
@@ -151,8 +159,11 @@ extension SwaggerCtl {
                     throw ValidationError(
                         "--client-credentials needs the client's proof: give --client-secret-stdin or --client-key.")
                 }
-            } else if clientKey != nil || clientKeyId != nil {
-                throw ValidationError("--client-key and --client-key-id are for --client-credentials.")
+            } else if clientKey != nil || clientKeyId != nil || clientCert != nil {
+                throw ValidationError("--client-key, --client-key-id and --client-cert are for --client-credentials.")
+            }
+            if clientCert != nil, clientKey == nil {
+                throw ValidationError("--client-cert needs its private key: give --client-key too.")
             }
             if clientKeyId != nil, clientKey == nil {
                 throw ValidationError("--client-key-id names the key of --client-key; give that too.")
@@ -291,15 +302,22 @@ extension SwaggerCtl {
         /// What the client proves itself with: the key in --client-key's file, else the secret from standard input.
         private func clientProof() throws(SwaggerError) -> ClientProof {
             guard let clientKey else { return ClientProof(secret: try clientSecret()) }
-            return ClientProof(key: ClientKey(privateKey: try Self.privateKey(at: clientKey), keyID: clientKeyId))
+            return ClientProof(
+                key: ClientKey(
+                    privateKey: try Self.pem(at: clientKey, holding: "PRIVATE KEY"), keyID: clientKeyId,
+                    certificate: try clientCert.map { (path) throws(SwaggerError) in
+                        try Self.pem(at: path, holding: "CERTIFICATE")
+                    }))
         }
 
-        /// The PEM private key in the file at `path`: a few lines, refused whole when it is anything else.
-        private static func privateKey(at path: String) throws(SwaggerError) -> String {
+        /// The PEM text of a `kind` (PRIVATE KEY, CERTIFICATE) in the file at `path`: a few lines, refused whole when
+        /// it is anything else.
+        private static func pem(at path: String, holding kind: String) throws(SwaggerError) -> String {
             guard let data = try smallFile(path, limit: 1 << 16), let pem = String(data: data, encoding: .utf8),
-                pem.contains("-----BEGIN "), pem.contains("PRIVATE KEY-----")
+                pem.contains("-----BEGIN "), pem.contains("\(kind)-----")
             else {
-                throw SwaggerError(.usage, "\(path) holds no private key in PEM (-----BEGIN … PRIVATE KEY-----).")
+                let what = kind == "CERTIFICATE" ? "certificate" : "private key"
+                throw SwaggerError(.usage, "\(path) holds no \(what) in PEM (-----BEGIN … \(kind)-----).")
             }
             return pem
         }

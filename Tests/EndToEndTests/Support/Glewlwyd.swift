@@ -19,6 +19,14 @@ struct Glewlwyd: Sendable {
 
     /// The private key of the client `swaggerctl-key`, as PEM.
     var clientKey: URL { folder.appending(path: "client-key.pem") }
+    /// With TLS: the throwaway CA that issued glewlwyd's certificate and the client's.
+    var authority: URL { folder.appending(path: "ca.pem") }
+    /// With TLS: the certificate of the client `swaggerctl-cert`, and its private key.
+    var clientCertificate: (certificate: URL, key: URL) {
+        (folder.appending(path: "client-cert.pem"), folder.appending(path: "client-cert-key.pem"))
+    }
+    /// curl's options for glewlwyd's certificate.
+    private var trust: [String] { origin.hasPrefix("https:") ? ["--cacert", authority.path] : [] }
 
     /// Whether glewlwyd holds `token` as alive, as its introspection endpoint (RFC 7662) says.
     func isActive(_ token: String) async throws -> Bool {
@@ -28,7 +36,8 @@ struct Glewlwyd: Sendable {
 
     /// What glewlwyd's introspection endpoint (RFC 7662) says of `token`.
     func introspect(_ token: String) async throws -> [String: Any] {
-        let result = try await curl(["-u", "swaggerctl-secret:s3cret", "-d", "token=\(token)", issuer + "/introspect"])
+        let result = try await curl(
+            trust + ["-u", "swaggerctl-secret:s3cret", "-d", "token=\(token)", issuer + "/introspect"])
         return try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
     }
@@ -42,15 +51,18 @@ struct Glewlwyd: Sendable {
     }
 }
 
-/// Runs `body` with a fresh glewlwyd whose device-code clients poll every second, and stops it afterwards.
-func withGlewlwyd<Result: Sendable>(_ body: (Glewlwyd) async throws -> Result) async throws -> Result {
+/// Runs `body` with a fresh glewlwyd whose device-code clients poll every second, and stops it afterwards; with `tls`,
+/// serving HTTPS with a throwaway CA, and the client `swaggerctl-cert`.
+func withGlewlwyd<Result: Sendable>(tls: Bool = false, _ body: (Glewlwyd) async throws -> Result) async throws
+    -> Result
+{
     let folder = FileManager.default.temporaryDirectory.appending(path: "swaggerctl-glewlwyd-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let log = folder.appending(path: "start.log")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let environment = [
         "PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": folder.path, "GLEWLWYD_HOST": privateLoopbackHost(),
-        "GLEWLWYD_DEVICE_INTERVAL": "1",
+        "GLEWLWYD_DEVICE_INTERVAL": "1", "GLEWLWYD_TLS": tls ? "1" : "",
     ]
     do {
         return try await withChildProcess(
