@@ -39,6 +39,8 @@ let package = Package(
         ),
         // posix_spawn's closefrom action, which glibc declares only under _GNU_SOURCE.
         .systemLibrary(name: "CSpawn"),
+        // The kernel keyring's system calls (add_key, keyctl), which glibc does not wrap: no libkeyutils.
+        .systemLibrary(name: "CKeyctl"),
         // libjq's headers only, for `api --jq`: JQProgram loads libjq1 with dlopen when a program is first compiled.
         .systemLibrary(
             name: "CJQ",
@@ -67,11 +69,11 @@ let package = Package(
         // The coordinators: every decision of a login, a use of a session and a logout, as state machines with no
         // I/O at all.
         .target(name: "SessionMachine", dependencies: ["SwaggerModel"], swiftSettings: essentialsOnly),
-        // Where sessions are kept: the session list, the token store with its keyring and file backends, saved
-        // profiles and the refresh lock. No networking.
+        // Where sessions are kept: the session list, the token store with its keyring, file and kernel keyring
+        // backends, saved profiles and the refresh lock. No networking.
         .target(
             name: "SessionStorage",
-            dependencies: ["SwaggerModel", "CSecret"],
+            dependencies: ["SwaggerModel", "CSecret", "CKeyctl"],
             swiftSettings: essentialsOnly + libsecretHeaders
         ),
         // The HTTP side: the API service over AsyncHTTPClient, with its one request path, proxies and TLS. No

@@ -72,7 +72,8 @@ struct KeyringOption: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Where tokens are kept: auto (the keyring, else a private file, with a warning), secret-service "
-                + "(the keyring only) or file (never D-Bus). Default: SWAGGERCTL_KEYRING, else auto.",
+                + "(the keyring only), file (never D-Bus) or kernel (the kernel keyring, gone at reboot). Default: "
+                + "SWAGGERCTL_KEYRING, else auto.",
             valueName: "backend"))
     var keyring: BackendChoice?
 }

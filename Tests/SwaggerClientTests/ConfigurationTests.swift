@@ -54,7 +54,7 @@ struct ConfigurationTests {
         "SWAGGERCTL_KEYRING names the keystore, in any case; unset is auto",
         arguments: [
             ("file", BackendChoice.file), ("auto", .auto), ("FILE", .file), ("Auto", .auto), ("", .auto),
-            ("secret-service", .keyring), ("Secret-Service", .keyring),
+            ("secret-service", .keyring), ("Secret-Service", .keyring), ("kernel", .kernel), ("KERNEL", .kernel),
         ])
     func keyring(value: String, choice: BackendChoice) throws {
         let environment = Self.home.merging(["SWAGGERCTL_KEYRING": value]) { $1 }
@@ -64,12 +64,12 @@ struct ConfigurationTests {
 
     @Test(
         "an unknown SWAGGERCTL_KEYRING is a usage error that lists the choices",
-        arguments: ["nonsense", "secretservice", "keyring", " file"])
+        arguments: ["nonsense", "secretservice", "keyring", " file", "keyctl"])
     func unknownKeyring(value: String) {
         let environment = Self.home.merging(["SWAGGERCTL_KEYRING": value]) { $1 }
         let error = #expect(throws: SwaggerError.self) { try Configuration(environment: environment) }
         #expect(error?.code == .usage)
-        #expect(error?.message.contains("auto, secret-service, file") == true)
+        #expect(error?.message.contains("auto, secret-service, file, kernel") == true)
     }
 
     @Test("--keyring wins over SWAGGERCTL_KEYRING, even over a value that would not parse")

@@ -78,6 +78,7 @@ struct MessageCatalogueTests {
     /// Every line, with the prefix it is printed with.
     static var lines: [String] {
         failures.map { "swaggerctl: \(messages.error($0).message)" }
+            + ["swaggerctl: \(messages.error(.noStoredToken(account), keptIn: .kernel).message)"]
             + logoutWarnings.map { "swaggerctl: warning: \(messages.warning($0))" }
             + logoutWarnings.map { "swaggerctl: \(messages.failure($0))" }
             + [

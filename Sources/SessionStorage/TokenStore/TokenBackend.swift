@@ -1,6 +1,7 @@
 import SwaggerModel
 
-/// A place that holds tokens: the keyring (``KeyringBackend``) or the file (``FileBackend``).
+/// A place that holds tokens: the keyring (``KeyringBackend``), the file (``FileBackend``) or the kernel keyring
+/// (``KernelKeyringBackend``).
 ///
 /// A backend holds only secrets, keyed by ``Account``. What swaggerctl knows about a session besides its
 /// secrets lives in the ``SessionList``, so that listing sessions never has to unlock anything. Each backend
@@ -10,7 +11,7 @@ package protocol TokenBackend: Sendable {
 
     var kind: BackendKind { get }
 
-    /// Where the secrets are, for people: a file's path, or "the Secret Service".
+    /// Where the secrets are, for people: a file's path, "the Secret Service" or "the kernel keyring".
     var location: String { get }
 
     /// Stores `credentials` for `account`, replacing any stored before.
@@ -36,8 +37,11 @@ package enum BackendChoice: String, Sendable, Hashable, CaseIterable {
     case keyring = "secret-service"
     /// The file, always; D-Bus is never touched.
     case file
+    /// The kernel keyring, never anything else: when the kernel refuses it, the command fails. `auto` never
+    /// chooses it, since the kernel forgets its keys at a reboot.
+    case kernel
 
-    /// Parses a backend name: `auto`, `secret-service` or `file`.
+    /// Parses a backend name: `auto`, `secret-service`, `file` or `kernel`.
     /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` for any other value.
     package init(parsing text: String) throws(SwaggerError) {
         guard let choice = BackendChoice(rawValue: text.lowercased()) else {

@@ -20,6 +20,17 @@ package struct Messages: Sendable {
         self.proxies = proxies
     }
 
+    /// The error for a flow that stopped, for a session whose record names `backend`: a session whose key the
+    /// kernel keyring dropped by itself (at a reboot, or when its keyring expired) is told so, since nothing the
+    /// person did removed it.
+    package func error(_ failure: SessionFailure, keptIn backend: BackendKind?) -> SwaggerError {
+        guard case .noStoredToken(let account) = failure, backend == .kernel else { return error(failure) }
+        return SwaggerError(
+            .authentication,
+            "The kernel keyring has dropped this session (after a reboot, or days unused). Run "
+                + "`\(Self.login(account))`.")
+    }
+
     /// The error for a flow that stopped.
     package func error(_ failure: SessionFailure) -> SwaggerError {
         switch failure {

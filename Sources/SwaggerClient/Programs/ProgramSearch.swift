@@ -9,7 +9,9 @@ package enum ProgramSearch {
     /// An empty `PATH` names no folder, and neither does an empty entry in one: POSIX reads either as the current
     /// folder, a legacy its shells keep, which would run a `./ls` planted where the person happens to be. The
     /// current folder is searched only when `PATH` names it (`.`).
-    /// - Parameter path: `PATH`'s value; `nil` when it is unset.
+    /// - Parameters:
+    ///   - name: A path when it holds a `/`, taken as it is; else a file's name to look for in each folder.
+    ///   - path: `PATH`'s value; `nil` when it is unset.
     package static func candidates(for name: String, path: String?) -> [String] {
         if name.contains("/") { return [name] }
         return (path ?? defaultPath).split(separator: ":").map { folder in

@@ -298,8 +298,9 @@ package struct SessionController: Sendable {
         Messages(timeout: configuration.timeout, now: now(), proxies: configuration.proxies)
     }
 
-    func message(for failure: SessionFailure) -> SwaggerError {
-        messages.error(failure)
+    /// - Parameter backend: The backend that the session's record names, when there is a record.
+    func message(for failure: SessionFailure, keptIn backend: BackendKind? = nil) -> SwaggerError {
+        messages.error(failure, keptIn: backend)
     }
 
     /// Where the refresh locks are: the configuration folder, beside the session list they guard.
