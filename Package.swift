@@ -88,10 +88,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                // A confidential client's assertions (RFC 7523), signed with its own key.
-                .product(name: "JWTKit", package: "jwt-kit"),
-                // DPoP proofs (RFC 9449), signed at every request with the session's P-256 key.
+                // DPoP proofs (RFC 9449), signed at every request with the session's P-256 key, and a confidential
+                // client's assertions (RFC 7523), with its own key: RSA's in _CryptoExtras.
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: essentialsOnly
         ),
@@ -196,7 +196,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .testTarget(

@@ -62,6 +62,10 @@ extension APIService {
         let (status, body) = (response.status, response.body)
         let code = oauth2Error(json: body)
         switch (status, operation) {
+        // A refused DPoP proof (RFC 9449 §5, §8) is the request's fault, a clock or a nonce, never the credentials':
+        // it ends no session.
+        case (400..<500, _) where code == "invalid_dpop_proof" || code == "use_dpop_nonce":
+            return .requestRejected(status: status, message: serverMessage(json: body))
         case (_, .login)
         where refusesCredentials(status: status, code: code, message: serverMessage(json: body), refusals: refusals):
             return .badCredentials(status: status, message: serverMessage(json: body))

@@ -254,7 +254,7 @@ extension APIService {
             fields += [("client_id", clientID), ("client_secret", client.secret ?? "")]
         case (.privateKeyJWT, let clientID?) where client.key != nil:
             guard let key = client.key else { break }
-            let assertion = try await ClientAssertion.make(key, clientID: clientID, endpoint: endpoint, now: Date())
+            let assertion = try ClientAssertion.make(key, clientID: clientID, endpoint: endpoint, now: Date())
             fields += [
                 ("client_id", clientID), ("client_assertion_type", ClientAssertion.type),
                 ("client_assertion", assertion),

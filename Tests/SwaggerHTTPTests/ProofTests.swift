@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
-import JWTKit
 import SwaggerModel
 import Testing
+import _CryptoExtras
 
 @testable import SwaggerHTTP
 
@@ -83,30 +83,53 @@ struct ProofTests {
     }
 
     @Test("a client assertion: the client as issuer and subject, the endpoint as audience, a minute, a fresh jti")
-    func assertion() async throws {
-        let signing = ES256PrivateKey()
+    func assertion() throws {
+        let signing = P256.Signing.PrivateKey()
         let key = ClientKey(privateKey: signing.pemRepresentation, keyID: "k-7")
         let endpoint = try #require(URL(string: "https://auth.example.com//api/oidc/token"))
-        let jwt = try await ClientAssertion.make(key, clientID: "ci-bot", endpoint: endpoint, now: Self.now)
-        let (header, claims, _, _) = try Self.parts(jwt)
+        let jwt = try ClientAssertion.make(key, clientID: "ci-bot", endpoint: endpoint, now: Self.now)
+        let (header, claims, input, signature) = try Self.parts(jwt)
         #expect(header["alg"] as? String == "ES256" && header["kid"] as? String == "k-7")
         #expect(claims["iss"] as? String == "ci-bot" && claims["sub"] as? String == "ci-bot")
         #expect(claims["aud"] as? String == endpoint.absoluteString)
         #expect(claims["iat"] as? Int == 1_800_000_000 && claims["exp"] as? Int == 1_800_000_060)
-
         // A server that holds the client's public key verifies it.
-        let keys = JWTKeyCollection()
-        await keys.add(ecdsa: signing.publicKey, kid: "k-7")
-        _ = try await keys.verify(jwt, as: ClientAssertion.Claims.self)
-        let again = try await ClientAssertion.make(key, clientID: "ci-bot", endpoint: endpoint, now: Self.now)
+        #expect(
+            signing.publicKey.isValidSignature(
+                try P256.Signing.ECDSASignature(rawRepresentation: signature), for: input))
+        let again = try ClientAssertion.make(key, clientID: "ci-bot", endpoint: endpoint, now: Self.now)
         #expect(try Self.parts(again).claims["jti"] as? String != claims["jti"] as? String)
     }
 
-    @Test("a key that cannot sign is refused, and nothing is made")
-    func unusableKey() async throws {
+    @Test("an RSA key signs RS256, and an Ed25519 key as openssl writes it EdDSA, each verified by its public key")
+    func otherKeys() throws {
         let endpoint = try #require(URL(string: "https://auth.example.com/token"))
-        await #expect(throws: APIServiceError.clientKeyUnusable) {
-            try await ClientAssertion.make(
+        let rsa = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let signedRSA = try Self.parts(
+            ClientAssertion.make(
+                ClientKey(privateKey: rsa.pemRepresentation), clientID: "c", endpoint: endpoint, now: Self.now))
+        #expect(signedRSA.header["alg"] as? String == "RS256")
+        #expect(
+            rsa.publicKey.isValidSignature(
+                _RSA.Signing.RSASignature(rawRepresentation: signedRSA.signature), for: signedRSA.input,
+                padding: .insecurePKCS1v1_5))
+
+        // `openssl genpkey -algorithm ED25519`: PKCS #8, whose last 32 bytes are the key.
+        let pem =
+            "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIClfJLxatmw5EGc21ZlCri/Ts8Z28zmi2nFW2il7pj+h\n-----END PRIVATE KEY-----\n"
+        let der = try #require(Data(base64Encoded: "MC4CAQAwBQYDK2VwBCIEIClfJLxatmw5EGc21ZlCri/Ts8Z28zmi2nFW2il7pj+h"))
+        let ed = try Curve25519.Signing.PrivateKey(rawRepresentation: der.suffix(32))
+        let signedEd = try Self.parts(
+            ClientAssertion.make(ClientKey(privateKey: pem), clientID: "c", endpoint: endpoint, now: Self.now))
+        #expect(signedEd.header["alg"] as? String == "EdDSA")
+        #expect(ed.publicKey.isValidSignature(signedEd.signature, for: signedEd.input))
+    }
+
+    @Test("a key that cannot sign is refused, and nothing is made")
+    func unusableKey() throws {
+        let endpoint = try #require(URL(string: "https://auth.example.com/token"))
+        #expect(throws: APIServiceError.clientKeyUnusable) {
+            try ClientAssertion.make(
                 ClientKey(privateKey: "-----BEGIN PRIVATE KEY-----\nAA==\n-----END PRIVATE KEY-----\n"), clientID: "c",
                 endpoint: endpoint, now: Self.now)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SwaggerModel
 import Testing
 
 @testable import SwaggerHTTP
@@ -32,5 +33,19 @@ struct ServerMessageTests {
             #expect(APIService.serverMessage(json: Data(body.utf8)) == nil)
         }
         #expect(APIService.serverMessage(json: nil) == nil)
+    }
+
+    @Test(
+        "a refused DPoP proof is the request's fault, at a login, a refresh or a use: no credentials refused, no session ended",
+        arguments: [APIService.Operation.login, .refresh, .oauth2Refresh, .profile, .bearer])
+    func refusedProof(operation: APIService.Operation) throws {
+        for (status, code) in [(400, "invalid_dpop_proof"), (403, "invalid_dpop_proof"), (401, "use_dpop_nonce")] {
+            let response = APIResponse(
+                url: try #require(URL(string: "https://auth.example.com/token")), status: status, reason: "",
+                headers: [], body: Data(#"{"error": "\#(code)", "error_description": "Invalid DPoP"}"#.utf8))
+            #expect(
+                APIService.failure(response, operation: operation)
+                    == .requestRejected(status: status, message: "Invalid DPoP"))
+        }
     }
 }
