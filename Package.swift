@@ -144,7 +144,8 @@ let package = Package(
                 "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: essentialsOnly,
+            // SessionStorage imports CSecret internally; a debug build, which enables testing, still reads it here.
+            swiftSettings: essentialsOnly + libsecretHeaders,
             plugins: ["BuildInfo"]
         ),
         // Stamps the commit and the Swift version into swaggerctl, for --version.

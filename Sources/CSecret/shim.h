@@ -76,6 +76,8 @@ static inline const SecretSchema *swaggerctl_token_schema(void) {
             {"username", SECRET_SCHEMA_ATTRIBUTE_STRING},
             {"refresh-token-for", SECRET_SCHEMA_ATTRIBUTE_STRING},
             {"client-secret-for", SECRET_SCHEMA_ATTRIBUTE_STRING},
+            {"client-key-for", SECRET_SCHEMA_ATTRIBUTE_STRING},
+            {"proof-key-for", SECRET_SCHEMA_ATTRIBUTE_STRING},
             {"swaggerctl-item", SECRET_SCHEMA_ATTRIBUTE_STRING},
             {NULL, 0},
         },

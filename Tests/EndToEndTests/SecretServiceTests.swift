@@ -117,6 +117,30 @@ struct SecretServiceTests {
         #expect(try await keystore.credentials(for: account) == nil)
     }
 
+    @Test("a client's private key and a DPoP key are items of their own, kept and removed with the tokens")
+    func sessionKeys() async throws {
+        let bus = try TestKeyring.busAddress()
+        let keystore = TestKeyring.keyring(bus)
+        let account = Account(server: "http://127.0.0.1:1/api/\(UUID())", name: "ci-bot")
+        let credentials = Credentials(
+            accessToken: "a-\(UUID())",
+            clientKey: ClientKey(privateKey: "PEM-\(UUID())", keyID: "k1", certificate: "CERT-\(UUID())"),
+            proofKey: "PROOF-\(UUID())")
+
+        try await keystore.store(credentials, for: account)
+        #expect(try await keystore.credentials(for: account) == credentials)
+        let service = "swaggerctl:\(account.server)"
+        let proof = try await secretTool("lookup", "proof-key-for", service, "username", account.name, bus: bus)
+        #expect(proof.stdout == credentials.proofKey)
+        let key = try await secretTool("lookup", "client-key-for", service, "username", account.name, bus: bus)
+        #expect(key.stdout.contains(credentials.clientKey?.privateKey ?? "-"))
+
+        #expect(try await keystore.removeCredentials(for: account))
+        #expect(try await keystore.credentials(for: account) == nil)
+        let gone = try await secretTool("lookup", "proof-key-for", service, "username", account.name, bus: bus)
+        #expect(gone.stdout.isEmpty)
+    }
+
     @Test(
         "attribute values keep Unicode e-mails and server URLs with ports and paths exactly",
         arguments: [

@@ -30,7 +30,7 @@ extension SwaggerCtl {
                   swaggerctl login -e me@example.com --password-stdin -q < password.txt
                   swaggerctl login --web -s https://auth.example.com
                   swaggerctl login --server-file team-api.json -e me@example.com
-                  swaggerctl login --client-credentials --client-id ci-bot --client-secret-stdin < secret.txt
+                  swaggerctl login --client-credentials --client-id ci --client-key ci.pem
                 """)
 
         @Option(name: .shortAndLong, help: ArgumentHelp("The account's e-mail.", valueName: "email"))
