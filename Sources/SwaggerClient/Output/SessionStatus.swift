@@ -30,7 +30,7 @@ package struct SessionStatus: Sendable, Hashable {
     /// How the server is spoken to.
     /// `nil` when nothing describes the server any more: the session cannot be used until something does.
     package var serverDescription: ServerDescription?
-    /// ``SignIn/client`` for a client's own session; `nil` for a person's.
+    /// `SignIn.client` for a client's own session; `nil` for a person's.
     package var signIn: SignIn?
     /// The thumbprint of the DPoP key the session's tokens are bound to; `nil` for bearer tokens.
     package var proofKey: String?
