@@ -140,7 +140,7 @@ struct DescribedAPI {
                     OutgoingRequest(
                         .POST, url, headers: form.headers, body: form.body,
                         credential: bearer ? credentials.accessToken.map { Credential(token: $0, use: .bearer) } : nil,
-                        secrets: secrets, server: revocation.server))
+                        secrets: secrets + [form.assertion], server: revocation.server))
                 try service.requireSuccess(response, .revocation, also: step.revoked + step.gone)
             }
         }
@@ -206,8 +206,9 @@ struct DescribedAPI {
             request.headers = ["Content-Type": "application/json", "Accept": "application/json"]
             request.body = Data((nesting ? JSONValue.nesting(members) : JSONValue.object(members)).compactJSON.utf8)
         case .form(let fields, let scope):
-            (request.headers, request.body) = try await APIService.clientForm(
-                description, client, to: url, fields: fields, scope: scope)
+            let form = try await APIService.clientForm(description, client, to: url, fields: fields, scope: scope)
+            (request.headers, request.body) = (form.headers, form.body)
+            request.secrets.append(form.assertion)
         case .bearer(let token, let use):
             request.headers = ["Accept": "application/json"]
             request.credential = Credential(token: token, use: use)
@@ -241,8 +242,9 @@ extension APIService {
     static func clientForm(
         _ description: ServerDescription, _ client: ClientProof, to endpoint: URL, fields: [(String, String)],
         scope: Bool, method: ClientAuthentication? = nil
-    ) async throws(APIServiceError) -> (headers: HTTPHeaders, body: Data) {
+    ) async throws(APIServiceError) -> (headers: HTTPHeaders, body: Data, assertion: String?) {
         var fields = fields
+        var assertion: String?
         var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
         if scope, let value = description.scope { fields.append(("scope", value)) }
         let clientID = description.clientID
@@ -254,17 +256,19 @@ extension APIService {
             fields += [("client_id", clientID), ("client_secret", client.secret ?? "")]
         case (.privateKeyJWT, let clientID?) where client.key != nil:
             guard let key = client.key else { break }
-            let assertion = try ClientAssertion.make(key, clientID: clientID, endpoint: endpoint, now: Date())
+            let signed = try ClientAssertion.make(key, clientID: clientID, endpoint: endpoint, now: Date())
             fields += [
-                ("client_id", clientID), ("client_assertion_type", ClientAssertion.type),
-                ("client_assertion", assertion),
+                ("client_id", clientID), ("client_assertion_type", ClientAssertion.type), ("client_assertion", signed),
             ]
+            assertion = signed
         default:
             // A public client, a client proven in TLS, and one whose proof is not at hand name themselves.
             if let clientID { fields.append(("client_id", clientID)) }
         }
         headers.add(name: "Accept", value: "application/json")
-        return (headers, Data(FormEncoding.encode(fields).utf8))
+        // The assertion goes back for the request's secrets: good for a minute, it is hidden wherever the request is
+        // shown, as a secret is.
+        return (headers, Data(FormEncoding.encode(fields).utf8), assertion)
     }
 
     /// How a client with `proof` proves itself when nothing says how.

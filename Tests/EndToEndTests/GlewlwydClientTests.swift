@@ -85,9 +85,11 @@ struct GlewlwydClientTests {
             let other = try await sandbox.newKey(named: "other.pem")
             let key = try await sandbox.swaggerctl(
                 "login", "-s", server.issuer, "--client-credentials", "--client-id", "swaggerctl-key", "--client-key",
-                other.path)
+                other.path, "--verbose")
             #expect(key.status == 4, "\(key)")
             #expect(key.stderr.contains("refused the client swaggerctl-key"), "\(key)")
+            // --verbose shows the request, with the assertion hidden as a secret is: it is good for a minute.
+            #expect(key.stderr.contains("&client_assertion=[redacted]"), "\(key)")
             #expect(try sandbox.sessions.records().isEmpty)
         }
     }
