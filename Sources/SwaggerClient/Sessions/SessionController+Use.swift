@@ -91,7 +91,7 @@ extension SessionController {
         case .readAccessToken(let record):
             let accessToken: String?
             if record.needsKeys {
-                // A token bound to a key is of no use without it: both are read, in one visit to the store.
+                // A token bound to a key is of no use without it: the key is read with the tokens.
                 let credentials = try await tokens.credentials(for: record)
                 try keys.keep(credentials, of: record)
                 accessToken = credentials?.accessToken
