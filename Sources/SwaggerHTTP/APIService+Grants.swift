@@ -32,7 +32,7 @@ extension APIService {
         guard let url = description.deviceAuthorizationURL else {
             throw .contractViolation("the server names no device authorization endpoint")
         }
-        let form = try await Self.clientForm(
+        let form = try Self.clientForm(
             description, ClientProof(secret: clientSecret), to: url, fields: [], scope: true)
         let response = try await send(
             OutgoingRequest(.POST, url, headers: form.headers, body: form.body, secrets: [clientSecret], server: server)
@@ -49,7 +49,7 @@ extension APIService {
     package func pollDeviceToken(
         _ description: ServerDescription, deviceCode: String, clientSecret: String?, server: ServerURL
     ) async throws(APIServiceError) -> DevicePoll {
-        let form = try await Self.clientForm(
+        let form = try Self.clientForm(
             description, ClientProof(secret: clientSecret), to: description.login.url,
             fields: [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", deviceCode)],
             scope: false)

@@ -89,7 +89,7 @@ extension APIService {
             request.headers.replaceOrAdd(name: credential.use.header, value: credential.use.value(credential.token))
         }
         let transport = transport(through: proxy, limit: request.limit)
-        let proving = proofKey != nil && (request.credential != nil || request.tokenFields != nil)
+        let proving = proves(request)
         let outgoing = outgoing(request, to: origin)
         let log = log.map { VerboseLog(log: $0, secrets: secretBook, proxy: proxy) }
         // The first attempt starts now; a retry, after the wait the policy gives it, once the answer is awaited.
@@ -130,11 +130,16 @@ extension APIService {
             abandon: { first.map(transport.abandon) })
     }
 
+    /// Whether `request` carries a DPoP proof: with a key, a token request and one that presents a token do.
+    private func proves(_ request: OutgoingRequest) -> Bool {
+        proofKey != nil && (request.credential != nil || request.tokenFields != nil)
+    }
+
     /// `request` as AsyncHTTPClient takes it; with a DPoP key, its token presented as DPoP and a fresh proof beside
     /// it.
     private func outgoing(_ request: OutgoingRequest, to origin: ServerURL) -> Result<HTTPClient.Request, any Error> {
         var headers = request.headers
-        if let proofKey, request.credential != nil || request.tokenFields != nil {
+        if let proofKey, proves(request) {
             // A token request carries the proof alone; a request that presents a token, the token's hash too.
             let presented = request.tokenFields == nil ? request.credential : nil
             if let presented, presented.use.header.lowercased() == "authorization" {

@@ -133,7 +133,7 @@ struct DescribedAPI {
                 let bearer = step.clientAuthentication == .bearer
                 // A client proven by its certificate revokes where the server asks for it.
                 let url = credentials.clientKey?.certificate == nil ? step.url : description.mtls.revocation ?? step.url
-                let form = try await APIService.clientForm(
+                let form = try APIService.clientForm(
                     description, bearer ? ClientProof() : credentials.client, to: url, fields: fields,
                     scope: false, method: bearer ? ClientAuthentication.none : step.clientAuthentication)
                 let response = try await service.send(
@@ -206,7 +206,7 @@ struct DescribedAPI {
             request.headers = ["Content-Type": "application/json", "Accept": "application/json"]
             request.body = Data((nesting ? JSONValue.nesting(members) : JSONValue.object(members)).compactJSON.utf8)
         case .form(let fields, let scope):
-            let form = try await APIService.clientForm(description, client, to: url, fields: fields, scope: scope)
+            let form = try APIService.clientForm(description, client, to: url, fields: fields, scope: scope)
             (request.headers, request.body) = (form.headers, form.body)
             request.secrets.append(form.assertion)
         case .bearer(let token, let use):
@@ -242,7 +242,7 @@ extension APIService {
     static func clientForm(
         _ description: ServerDescription, _ client: ClientProof, to endpoint: URL, fields: [(String, String)],
         scope: Bool, method: ClientAuthentication? = nil
-    ) async throws(APIServiceError) -> (headers: HTTPHeaders, body: Data, assertion: String?) {
+    ) throws(APIServiceError) -> (headers: HTTPHeaders, body: Data, assertion: String?) {
         var fields = fields
         var assertion: String?
         var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
