@@ -251,7 +251,7 @@ struct BrowserLoginTests {
             #expect(status == 0, "\(terminal.transcript)")
             #expect(
                 terminal.transcript.contains(
-                    "\(server.origin)/o does not offer the password grant; signing in in the browser instead (--web)."),
+                    "\(server.origin)/o takes no password; signing in in the browser (--web)."),
                 "\(terminal.transcript)")
             #expect(!terminal.transcript.contains("Password for"), "\(terminal.transcript)")
             #expect(try sandbox.sessions.records().count == 1)

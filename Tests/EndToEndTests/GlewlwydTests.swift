@@ -41,8 +41,8 @@ struct GlewlwydTests {
             try #require(login.status == 0, "\(login)")
             #expect(
                 login.stderr.hasPrefix(
-                    "\(server.issuer) does not offer the password grant; signing in with a code instead (--device), "
-                        + "since there is no browser here."), "\(login)")
+                    "\(server.issuer) takes no password; signing in with a code (--device): there is no browser here."),
+                "\(login)")
             #expect(login.stderr.contains("and enter the code "), "\(login)")
             #expect(login.stderr.hasSuffix("Logged in to \(server.issuer) as ana@example.com.\n"), "\(login)")
             #expect(login.stdout.contains("name   Ana Horvat\n"), "\(login)")

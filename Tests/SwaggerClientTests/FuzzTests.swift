@@ -104,7 +104,7 @@ struct FuzzTests {
 
     @Test("any error body is quoted in at most 200 characters of message, and every error line stays one line")
     func errorBodies() async {
-        let messages = Messages(timeout: .seconds(1), now: Date())
+        let messages = MessageContext(timeout: .seconds(1), now: Date())
         let server = Fixtures.serverURL("http://h/api")
         await propertyCheck(count: Self.count, input: Self.numbers) { numbers in
             await Task.yield()
@@ -118,7 +118,7 @@ struct FuzzTests {
                 for preset in ["original", "identity", "fastapi-users"] {
                     let description = Fixtures.described(["preset": .string(preset)], under: server)
                     let line = TerminalText.escaped(
-                        messages.error(error, on: server, account: "a@b", description: description).message)
+                        error.rendered(on: server, account: "a@b", description: description, in: messages).message)
                     #expect(!line.contains("\n") && FuzzInput.unsafeOutsideEmoji(line).isEmpty)
                 }
             }

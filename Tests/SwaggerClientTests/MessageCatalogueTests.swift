@@ -15,7 +15,7 @@ struct MessageCatalogueTests {
     static let other = Fixtures.serverURL("https://auth.example.com")
     static let account = Account(server: server, name: "ana@example.com")
     static let record = Fixtures.record(account)
-    static let messages = Messages(timeout: .seconds(10), now: Fixtures.savedAt)
+    static let messages = MessageContext(timeout: .seconds(10), now: Fixtures.savedAt)
     static let description = Fixtures.original(server)
     /// A store's own error, as the token store or a private file words it.
     static let storeError = SwaggerError(
@@ -40,7 +40,7 @@ struct MessageCatalogueTests {
         .tls(.untrusted), .tls(.expired(Fixtures.savedAt.addingTimeInterval(-86_400))),
         .tls(.notYetValid(Fixtures.savedAt.addingTimeInterval(86_400))), .tls(.wrongHost),
         .tls(.noCommonProtocol), .tls(.notTLS), .tls(.handshakeFailed),
-        .tls(.unloadableTrustStore("/etc/ssl/certs/ca-certificates.crt")),
+        .tls(.unloadableTrustStore("/etc/ssl/certs/ca-certificates.crt")), .notHTTP,
         .elsewhere(other, .unreachable("connection refused")),
     ]
 
@@ -73,32 +73,114 @@ struct MessageCatalogueTests {
         .serverCannotRevoke(server), .tokensUnreadable(storeError, server: server),
         .plainHTTPRefused(account, to: server), .foreignOrigin(account, .init(step: "revocation", origin: other)),
         .revocationFailed(.unreachable("connection refused"), server: server, description: description),
+        .undescribed(server),
     ]
 
     /// Every line, with the prefix it is printed with.
     static var lines: [String] {
-        failures.map { "swaggerctl: \(messages.error($0).message)" }
-            + ["swaggerctl: \(messages.error(.noStoredToken(account), keptIn: .kernel).message)"]
-            + logoutWarnings.map { "swaggerctl: warning: \(messages.warning($0))" }
-            + logoutWarnings.map { "swaggerctl: \(messages.failure($0))" }
+        failures.map { "swaggerctl: \($0.rendered(in: messages).message)" }
+            + ["swaggerctl: \(SessionFailure.noStoredToken(account).rendered(in: messages, keptIn: .kernel).message)"]
+            + logoutWarnings.map { "swaggerctl: warning: \($0.line(in: messages))" }
+            + logoutWarnings.map { "swaggerctl: \($0.failure(in: messages))" }
             + [
                 SwaggerError.notLoggedInAnywhere, .noServer, .loginWithoutServer, .tokenWithoutServer, .notAToken,
-                Messages.nothingDescribed(server, ["no login operation", "no profile operation"]),
-                Messages.noBrowserLogin(server, description), Messages.noDeviceAuthorization(server, description),
-                Messages.noPasswordGrant(server, description),
-                Messages.clientRefused(server, AccountName("ci-deploy-bot", isEmail: false)),
-                Messages.tokenMoveRefused(
-                    SessionController.TokenMove(server: server, accounts: ["ana@example.com"], origins: [other])),
+                SwaggerError.nothingDescribed(server, ["no login operation", "no profile operation"]),
+                SwaggerError.noBrowserLogin(server, description),
+                SwaggerError.noDeviceAuthorization(server, description),
+                SwaggerError.noPasswordGrant(server, description),
+                SwaggerError.clientRefused(server, AccountName("ci-deploy-bot", isEmail: false)),
+                SessionController.TokenMove(server: server, accounts: ["ana@example.com"], origins: [other]).refusal,
             ].map { "swaggerctl: \($0.message)" }
             + [
-                Messages.nowActive("ivo@example.com", on: server), Messages.browserWrongState, Messages.boundToken,
-                Messages.browserLatecomer, Messages.movedOrigins(server, [other]),
+                Account.nowActiveNotice("ivo@example.com", on: server), BrowserFlow.wrongStateNotice,
+                ProofBinding.tokenNotice,
+                BrowserFlow.latecomerNotice, OriginRule.movedNotice(server, [other]),
             ]
             .map { "swaggerctl: warning: \($0)" }
             + [
-                Messages.foreignOrigin(server, .init(step: "login", origin: other)),
-                Messages.otherOrigins(server, [other]),
+                OriginRule.Foreign.init(step: "login", origin: other).refusal(on: server),
+                OriginRule.othersNotice(server, [other]),
             ].map { "swaggerctl: \($0)" }
+            + [
+                SignIn.web.chosenNotice(server, hasBrowser: true),
+                SignIn.device.chosenNotice(server, hasBrowser: false),
+                BrowserFlow.addressNotice(
+                    server.url.appending(path: "callback"), opened: true),
+                DeviceAuthorization(
+                    deviceCode: "device", userCode: "WDJB-MJHT",
+                    verificationURI: other.url.appending(path: "device"),
+                    interval: .seconds(5), expiresIn: .seconds(600)
+                ).instructions(opened: true),
+            ].map { "swaggerctl: \($0)" }
+    }
+
+    /// The name of each case, by a switch with no default: a case added to a failure type does not compile here
+    /// until it is named, and `everyCase` then fails until the catalogue renders it.
+    static func name(_ failure: SessionFailure) -> String {
+        switch failure {
+        case .requestFailed: "requestFailed"
+        case .undescribed: "undescribed"
+        case .environmentTokenRejected: "environmentTokenRejected"
+        case .environmentTokenExpired: "environmentTokenExpired"
+        case .sessionEnded: "sessionEnded"
+        case .noStoredToken: "noStoredToken"
+        case .sessionGone: "sessionGone"
+        case .expiredWithoutRefreshToken: "expiredWithoutRefreshToken"
+        case .plainHTTPRefused: "plainHTTPRefused"
+        case .foreignOrigin: "foreignOrigin"
+        case .profileAfterLogin: "profileAfterLogin"
+        case .unusableProfile: "unusableProfile"
+        case .notStored: "notStored"
+        case .renewedButNotStored: "renewedButNotStored"
+        case .renewalRefused: "renewalRefused"
+        case .renewalNotWritable: "renewalNotWritable"
+        case .notRemoved: "notRemoved"
+        case .otherAccountSignedIn: "otherAccountSignedIn"
+        case .unknownAccountSignedIn: "unknownAccountSignedIn"
+        case .deviceLoginEnded: "deviceLoginEnded"
+        case .browserLoginEnded: "browserLoginEnded"
+        }
+    }
+
+    static func name(_ error: APIServiceError) -> String {
+        switch error {
+        case .badCredentials: "badCredentials"
+        case .tokenRejected: "tokenRejected"
+        case .refreshRejected: "refreshRejected"
+        case .forbidden: "forbidden"
+        case .requestRejected: "requestRejected"
+        case .redirected: "redirected"
+        case .serverFailed: "serverFailed"
+        case .contractViolation: "contractViolation"
+        case .notHTTP: "notHTTP"
+        case .notAProfile: "notAProfile"
+        case .unreachable: "unreachable"
+        case .timedOut: "timedOut"
+        case .tls: "tls"
+        case .requestTooLarge: "requestTooLarge"
+        case .tokenNotBound: "tokenNotBound"
+        case .clientKeyUnusable: "clientKeyUnusable"
+        case .proxyFailed: "proxyFailed"
+        case .elsewhere: "elsewhere"
+        }
+    }
+
+    static func name(_ warning: LogoutCoordinator.Warning) -> String {
+        switch warning {
+        case .serverCannotRevoke: "serverCannotRevoke"
+        case .tokensUnreadable: "tokensUnreadable"
+        case .plainHTTPRefused: "plainHTTPRefused"
+        case .foreignOrigin: "foreignOrigin"
+        case .revocationFailed: "revocationFailed"
+        case .undescribed: "undescribed"
+        }
+    }
+
+    @Test("the catalogue renders every case of every failure type")
+    func everyCase() {
+        #expect(Set(Self.failures.map(Self.name)).count == 21)
+        #expect(Set(Self.requestFailures.map(Self.name)).count == 18)
+        #expect(Set(Self.logoutWarnings.map(Self.name)).count == 6)
     }
 
     @Test("each fits two lines of 80 columns", arguments: lines)

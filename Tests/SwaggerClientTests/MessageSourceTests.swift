@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The messages written where they are thrown, rather than in ``Messages``: every `SwaggerError(code, "…")` and
+/// The messages written where they are thrown, rather than in the failure types' own renderings: every `SwaggerError(code, "…")` and
 /// every warning in the program's sources, read from the source text, with each interpolation counted as 23
 /// characters (a server's URL, `https://api.example.com`). Each must fit two lines at 80 columns with its prefix.
 @Suite("Message catalogue: the messages thrown where they happen fit two lines too", .timeLimit(.minutes(5)))

@@ -8,7 +8,7 @@ import Testing
 
 @Suite("Messages: what each failure says, with what the server's description sends", .timeLimit(.minutes(5)))
 struct MessagesTests {
-    static let messages = Messages(timeout: .seconds(10), now: Date())
+    static let messages = MessageContext(timeout: .seconds(10), now: Date())
     static let oauth2 = Fixtures.described(["preset": "oauth2", "login": ["url": "/t"], "profile": ["url": "/u"]])
     static let described = Fixtures.described(["login": ["url": "/l"], "profile": ["url": "/p"]])
 
@@ -20,8 +20,8 @@ struct MessagesTests {
             (oauth2, "Check the server URL, the client id and the scope."),
         ])
     func refusedRequest(description: ServerDescription, advice: String) {
-        let error = Self.messages.error(
-            .requestRejected(status: 400, message: nil), on: Fixtures.server, account: nil, description: description)
+        let error = APIServiceError.requestRejected(status: 400, message: nil).rendered(
+            on: Fixtures.server, account: nil, description: description, in: Self.messages)
         #expect(error.message == "\(Fixtures.server) refused the request (HTTP 400) without saying why. \(advice)")
     }
 
@@ -32,9 +32,8 @@ struct MessagesTests {
             ("ana", "Wrong user name or password for ana"),
         ])
     func refusedCredentials(account: String, said: String) {
-        let error = Self.messages.error(
-            .badCredentials(status: 401, message: nil), on: Fixtures.server, account: account,
-            description: Self.described)
+        let error = APIServiceError.badCredentials(status: 401, message: nil).rendered(
+            on: Fixtures.server, account: account, description: Self.described, in: Self.messages)
         #expect(error.code == .authentication)
         #expect(error.message == "\(said) on \(Fixtures.server). Check both and try again.")
     }
@@ -42,17 +41,17 @@ struct MessagesTests {
     @Test("the login a message suggests names the account as it signs in: -e an e-mail, -u a user name")
     func loginCommand() {
         #expect(
-            Messages.login(Fixtures.server, "ana@example.com")
+            Fixtures.server.loginCommand(as: "ana@example.com")
                 == "swaggerctl login -s \(Fixtures.server) -e ana@example.com")
-        #expect(Messages.login(Fixtures.server, "ana") == "swaggerctl login -s \(Fixtures.server) -u ana")
+        #expect(Fixtures.server.loginCommand(as: "ana") == "swaggerctl login -s \(Fixtures.server) -u ana")
     }
 
     @Test("refused credentials in the server's words quote them, and say what to check")
     func refusedInWords() {
-        let error = Self.messages.error(
-            .badCredentials(
-                status: 400, message: #"{"non_field_errors":["Unable to log in with provided credentials."]}"#),
-            on: Fixtures.server, account: "ana", description: Self.described)
+        let error = APIServiceError.badCredentials(
+            status: 400, message: #"{"non_field_errors":["Unable to log in with provided credentials."]}"#
+        ).rendered(
+            on: Fixtures.server, account: "ana", description: Self.described, in: Self.messages)
         #expect(error.code == .authentication)
         #expect(error.message.hasPrefix("\(Fixtures.server) refused the login (HTTP 400): \""))
         #expect(error.message.hasSuffix("Check the account and password."))
@@ -60,9 +59,9 @@ struct MessagesTests {
 
     @Test("a proxy that wants credentials is named, with its password hidden, and says where they go")
     func proxyAuthentication() {
-        let error = Self.messages.error(
-            .proxyFailed(proxy: "http://me:[redacted]@10.0.0.1:3128", .authenticationRequired), on: Fixtures.server,
-            account: nil, description: Fixtures.original())
+        let error = APIServiceError.proxyFailed(proxy: "http://me:[redacted]@10.0.0.1:3128", .authenticationRequired)
+            .rendered(
+                on: Fixtures.server, account: nil, description: Fixtures.original(), in: Self.messages)
         #expect(error.code == .network)
         #expect(
             error.message
@@ -75,17 +74,18 @@ struct MessagesTests {
         let warning = LogoutCoordinator.Warning.revocationFailed(
             .requestRejected(status: 400, message: nil), server: Fixtures.server, description: Self.oauth2)
         #expect(
-            Self.messages.failure(warning)
+            warning.failure(in: Self.messages)
                 == "Logged out here, but the server was not told: it refused the request (HTTP 400) without saying "
                 + "why. Check the server URL, the client id and the scope.")
     }
 
     @Test("a browser sign-in by someone else, or by nobody that can be named, says so and what to do")
     func signedIn() {
-        let other = Self.messages.error(
-            .otherAccountSignedIn(server: Fixtures.server, asked: "ana@example.com", signedIn: "bob@example.com"))
+        let other = SessionFailure.otherAccountSignedIn(
+            server: Fixtures.server, asked: "ana@example.com", signedIn: "bob@example.com"
+        ).rendered(in: Self.messages)
         #expect(other.code == .authentication && other.message.hasPrefix("bob@example.com signed in, not "))
-        let nobody = Self.messages.error(.unknownAccountSignedIn(server: Fixtures.server))
+        let nobody = SessionFailure.unknownAccountSignedIn(server: Fixtures.server).rendered(in: Self.messages)
         #expect(nobody.code == .authentication && nobody.message.hasSuffix("Name the account with -e or -u."))
     }
 }

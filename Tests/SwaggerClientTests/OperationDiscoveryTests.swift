@@ -242,8 +242,9 @@ struct OperationDiscoveryTests {
         #expect(made.refresh?.shape == .json(field: "refresh") && made.revocation?.shape == .json(field: "refresh"))
         #expect(made.profile.url.absoluteString == "http://h:8000/api/users/me/")
         #expect(Set(sources.values) == [document.absoluteString])
-        let lines = Messages.discovery(
-            SessionController.ServerChoice(server: server, serverDescription: made, sources: sources, finding: finding))
+        let lines = SessionController.ServerChoice(
+            server: server, serverDescription: made, sources: sources, finding: finding
+        ).discoveryNotices
         #expect(
             lines.first
                 == "Found in /api/schema/: login POST /api/token/, refresh POST /api/token/refresh/, logout POST "
@@ -267,10 +268,9 @@ struct OperationDiscoveryTests {
         // The revocation is still the document's, sent as the flag says.
         #expect(changedSources["profile"] == "given" && changedSources["revocation"] == document.absoluteString)
         // The line credits the flag with the profile, and says nothing of the choice the flag overrode.
-        let credited = Messages.discovery(
-            SessionController.ServerChoice(
-                server: server, serverDescription: changed, sources: changedSources, finding: finding)
-        ).joined(separator: "\n")
+        let credited = SessionController.ServerChoice(
+            server: server, serverDescription: changed, sources: changedSources, finding: finding
+        ).discoveryNotices.joined(separator: "\n")
         #expect(credited.hasSuffix("logout POST /api/token/blacklist/; profile given."), "\(credited)")
         #expect(!credited.contains("chose"), "\(credited)")
     }

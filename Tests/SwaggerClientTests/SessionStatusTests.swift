@@ -181,13 +181,13 @@ struct SessionStatusTests {
             (-864_005, "2033-05-08 03:33:15 UTC (10 d ago)"),
         ] as [(TimeInterval, String)])
     func format(offset: TimeInterval, expected: String) {
-        #expect(SessionStatus.format(Self.now.addingTimeInterval(offset), now: Self.now) == expected)
+        #expect(RelativeTime.stamp(Self.now.addingTimeInterval(offset), now: Self.now) == expected)
     }
 
     @Test("format contains the relative part for a future and a past date")
     func formatRelative() {
-        #expect(SessionStatus.format(Self.now.addingTimeInterval(3700), now: Self.now).contains("(in 1 h 1 min)"))
-        #expect(SessionStatus.format(Self.now.addingTimeInterval(-30), now: Self.now).hasSuffix("(30 s ago)"))
+        #expect(RelativeTime.stamp(Self.now.addingTimeInterval(3700), now: Self.now).contains("(in 1 h 1 min)"))
+        #expect(RelativeTime.stamp(Self.now.addingTimeInterval(-30), now: Self.now).hasSuffix("(30 s ago)"))
     }
 
     @Test("render gives one table per session, separated by a blank line")

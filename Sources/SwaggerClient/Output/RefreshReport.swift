@@ -10,12 +10,12 @@ package enum RefreshReport {
         switch outcome {
         case .renewed(let record):
             let when =
-                record.expiresAt.map { "the access token expires \(SessionStatus.format($0, now: now))" }
+                record.expiresAt.map { "the access token expires \(RelativeTime.stamp($0, now: now))" }
                 ?? "the server did not say when the new access token expires"
             return "Refreshed the session for \(record.name) on \(record.server): \(when)."
         case .notRenewable(let record):
             let until =
-                record.expiresAt.map { "; its access token is good until \(SessionStatus.format($0, now: now))" }
+                record.expiresAt.map { "; its access token is good until \(RelativeTime.stamp($0, now: now))" }
                 ?? ""
             return "\(record.server) gave no refresh token for \(record.name), so there is nothing to renew\(until)."
         }

@@ -130,8 +130,8 @@ package struct SessionStatus: Sendable, Hashable {
             DetailsViewModel(
                 key: serverDescription?.login.shape == .basic ? "Password in" : "Token in",
                 value: "\(backend.rawValue) (\(location))"),
-            DetailsViewModel(key: "Saved", value: Self.format(savedAt, now: now)),
-            DetailsViewModel(key: "Expires", value: expiresAt.map { Self.format($0, now: now) } ?? "unknown"),
+            DetailsViewModel(key: "Saved", value: RelativeTime.stamp(savedAt, now: now)),
+            DetailsViewModel(key: "Expires", value: expiresAt.map { RelativeTime.stamp($0, now: now) } ?? "unknown"),
         ]
         if presentsCertificate == true {
             rows.append(
@@ -162,13 +162,6 @@ package struct SessionStatus: Sendable, Hashable {
     /// The sessions as a pretty JSON array, ending in a newline.
     package static func json(_ statuses: [SessionStatus]) -> String {
         JSONOutput.render(statuses, fallback: "[]")
-    }
-
-    /// `2026-11-22 03:24:19 UTC (in 59 min)`: a UTC time stamp for people, and how far it is from `now`.
-    package static func format(_ date: Date, now: Date) -> String {
-        let day = date.formatted(.iso8601.year().month().day().dateSeparator(.dash))
-        let time = date.formatted(.iso8601.time(includingFractionalSeconds: false).timeSeparator(.colon))
-        return "\(day) \(time) UTC (\(RelativeTime.phrase(date, from: now)))"
     }
 }
 

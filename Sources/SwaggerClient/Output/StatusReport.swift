@@ -40,7 +40,7 @@ package struct StatusReport: Sendable, Hashable {
     package func notice(now: Date) -> String? {
         guard let environmentToken else { return nil }
         var line = "SWAGGERCTL_TOKEN is set: details and token use it instead of a stored session"
-        if let expiry = environmentToken.expiresAt { line += "; it expires \(SessionStatus.format(expiry, now: now))" }
+        if let expiry = environmentToken.expiresAt { line += "; it expires \(RelativeTime.stamp(expiry, now: now))" }
         switch environmentToken.check {
         case .valid: line += "; the server accepts it"
         case .refreshed, nil: break

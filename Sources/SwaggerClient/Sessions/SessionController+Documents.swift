@@ -40,7 +40,7 @@ extension SessionController {
             answer = try await service(for: nil, entry: entry).document(
                 at: copy.url, unlessMatching: copy.etag, modifiedSince: copy.lastModified)
         } catch {
-            let failure = messages.error(error, on: server, account: nil, description: entry.description)
+            let failure = error.rendered(on: server, account: nil, description: entry.description, in: messageContext)
             if strict { throw failure }
             warn("the document's copy was not checked for changes: \(failure.message)")
             return nil
@@ -56,10 +56,10 @@ extension SessionController {
                 keep(fetched, index, from: copy.url, entry: entry)
                 return index
             }
-            if strict { throw Messages.unreadableDocument(copy.url) }
+            if strict { throw SwaggerError.unreadableDocument(copy.url) }
             return nil
         case .missing:
-            if strict { throw Messages.unreadableDocument(copy.url) }
+            if strict { throw SwaggerError.unreadableDocument(copy.url) }
             return nil
         }
     }
@@ -74,13 +74,13 @@ extension SessionController {
                 fetched = try await service.document(at: url)
             } catch {
                 guard error.meansUnreachable else { continue }
-                throw messages.error(error, on: server, account: nil, description: description)
+                throw error.rendered(on: server, account: nil, description: description, in: messageContext)
             }
             guard let fetched, let index = OperationIndex.read(fetched.body, at: url) else { continue }
             keep(fetched, index, from: url, entry: entry)
             return index
         }
-        throw Messages.noDocument(server)
+        throw SwaggerError.noDocument(server)
     }
 
     /// Keeps a document's copy and its operations, and notes the copy in the server's entry.

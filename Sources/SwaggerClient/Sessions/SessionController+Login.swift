@@ -44,7 +44,7 @@ extension SessionController {
             // Nothing is read in clear from another machine to decide where a password goes: the login would refuse it
             // whatever the documents said.
             if let refused = configuration.plainHTTP.refusal(server, nil) {
-                throw messages.error(.plainHTTPRefused(server: refused, sending: .password))
+                throw message(for: .plainHTTPRefused(server: refused, sending: .password))
             }
             let (finding, document) = try await explore(exploration, on: selection, confidential: confidential)
             guard let (description, sources) = try ServerPlan.finish(exploration, found: finding, server: server)
@@ -54,7 +54,7 @@ extension SessionController {
         }
         // Refused here as well as by the login, so that no password is asked for to be refused.
         if let foreign = OriginRule.refusal(server, choice.serverDescription) {
-            throw SwaggerError(.usage, Messages.foreignOrigin(server, foreign))
+            throw SwaggerError(.usage, foreign.refusal(on: server))
         }
         return choice
     }
@@ -106,11 +106,10 @@ extension SessionController {
             case .finished(let finding, let document):
                 return (finding, document.flatMap { $0 == last?.url ? last?.document : nil })
             case .undescribed(let lacking):
-                throw Messages.nothingDescribed(server, lacking)
+                throw SwaggerError.nothingDescribed(server, lacking)
             case .unreachable:
-                throw messages.error(
-                    failure ?? .unreachable(server.string), on: server, account: nil,
-                    description: selection.serverDescription)
+                throw (failure ?? .unreachable(server.string)).rendered(
+                    on: server, account: nil, description: selection.serverDescription, in: messageContext)
             }
         }
     }
@@ -138,7 +137,7 @@ extension SessionController {
                 break places
             }
         }
-        return Messages.undescribedServer(server, asked: asked, suggestion: suggestion)
+        return SwaggerError.undescribedServer(server, asked: asked, suggestion: suggestion)
     }
 
     /// What a login made: the account the session is kept under, and its profile.
@@ -207,7 +206,9 @@ extension SessionController {
                 grant = try await service.clientCredentials(attempt, client: client)
             } catch {
                 let failure = coordinator.authenticationFailed(error)
-                if case .badCredentials = error { throw Messages.clientRefused(attempt.server, attempt.accountName) }
+                if case .badCredentials = error {
+                    throw SwaggerError.clientRefused(attempt.server, attempt.accountName)
+                }
                 throw message(for: failure)
             }
         case .device(let show):
@@ -317,14 +318,14 @@ extension SessionController {
         let server = attempt.server
         let description = attempt.serverDescription
         guard description.deviceAuthorizationURL != nil else {
-            throw Messages.noDeviceAuthorization(server, description)
+            throw SwaggerError.noDeviceAuthorization(server, description)
         }
         let authorization: DeviceAuthorization
         do throws(APIServiceError) {
             authorization = try await service.deviceAuthorization(
                 description, clientSecret: clientSecret, server: server)
         } catch {
-            throw messages.error(error, on: server, account: nil, description: description)
+            throw error.rendered(on: server, account: nil, description: description, in: messageContext)
         }
         let issued = ContinuousClock.now
         show(authorization)
@@ -360,13 +361,13 @@ extension SessionController {
         let server = attempt.server
         let description = attempt.serverDescription
         guard let endpoint = description.authorizationURL, let clientID = description.clientID else {
-            throw Messages.noBrowserLogin(server, description)
+            throw SwaggerError.noBrowserLogin(server, description)
         }
         let listener: LoopbackListener
         do throws(APIServiceError) {
             listener = try await LoopbackListener.open(path: "/callback")
         } catch {
-            throw messages.error(error, on: server, account: nil, description: description)
+            throw error.rendered(on: server, account: nil, description: description, in: messageContext)
         }
         let pkce = PKCE()
         let flow = BrowserFlow(server: server, state: pkce.state)
@@ -388,16 +389,16 @@ extension SessionController {
                 for await callback in listener.callbacks {
                     switch flow.received(callback.query) {
                     case .exchange(let code, let page):
-                        callback.respond(LoopbackListener.Page(text: Messages.browserPage(page)))
+                        callback.respond(LoopbackListener.Page(text: page.text))
                         return .code(code, flow)
                     case .fail(let failure, let page):
-                        callback.respond(LoopbackListener.Page(status: 400, text: Messages.browserPage(page)))
+                        callback.respond(LoopbackListener.Page(status: 400, text: page.text))
                         return .failed(failure)
                     case .ignore(let page):
-                        callback.respond(LoopbackListener.Page(status: 409, text: Messages.browserPage(page)))
+                        callback.respond(LoopbackListener.Page(status: 409, text: page.text))
                     case .turnAway(let page):
-                        callback.respond(LoopbackListener.Page(status: 400, text: Messages.browserPage(page)))
-                        warn(Messages.browserWrongState)
+                        callback.respond(LoopbackListener.Page(status: 400, text: page.text))
+                        warn(BrowserFlow.wrongStateNotice)
                     }
                 }
                 return nil
@@ -428,8 +429,8 @@ extension SessionController {
         let latecomers = Task {
             for await callback in listener.callbacks {
                 guard case .ignore(let page) = answered.received(callback.query) else { continue }
-                callback.respond(LoopbackListener.Page(status: 409, text: Messages.browserPage(page)))
-                warn(Messages.browserLatecomer)
+                callback.respond(LoopbackListener.Page(status: 409, text: page.text))
+                warn(BrowserFlow.latecomerNotice)
             }
         }
         defer { latecomers.cancel() }
@@ -441,7 +442,7 @@ extension SessionController {
             return grant
         } catch {
             await listener.close()
-            throw messages.error(error, on: server, account: nil, description: description)
+            throw error.rendered(on: server, account: nil, description: description, in: messageContext)
         }
     }
 }

@@ -27,7 +27,9 @@ extension SessionController {
         }
         guard let record = selection.record else { return try await logoutWithoutRecord(selection) }
         let (outcome, nowActive) = try await logout(record, revoke: revoke)
-        if outcome.failed, let warning = outcome.warning { throw SwaggerError(.failure, messages.failure(warning)) }
+        if outcome.failed, let warning = outcome.warning {
+            throw SwaggerError(.failure, warning.failure(in: messageContext))
+        }
         return .loggedOut(outcome.account, nowActive: nowActive)
     }
 
@@ -42,7 +44,7 @@ extension SessionController {
         var failures: [String] = []
         for record in known.records {
             let (outcome, _) = try await logout(record, revoke: revoke)
-            if outcome.failed, let warning = outcome.warning { failures.append(messages.failure(warning)) }
+            if outcome.failed, let warning = outcome.warning { failures.append(warning.failure(in: messageContext)) }
         }
         for account in damaged + (try sessions.removing()) { _ = try await removeDamaged(account) }
         if let first = failures.first {
@@ -107,7 +109,7 @@ extension SessionController {
             throw message(for: coordinator.removalFailed(error))
         }
         let outcome = coordinator.removed()
-        if let warning = outcome.warning, !outcome.failed { warn(messages.warning(warning)) }
+        if let warning = outcome.warning, !outcome.failed { warn(warning.line(in: messageContext)) }
         return (outcome, nowActive)
     }
 

@@ -123,7 +123,7 @@ extension SessionController {
         guard accounts.isEmpty else {
             throw SwaggerError(
                 .failure,
-                "\(Messages.accountsAre(accounts)) logged in to it; log out first: `swaggerctl logout -s \(server) -e "
+                "\(Account.clause(accounts)) logged in to it; log out first: `swaggerctl logout -s \(server) -e "
                     + "\(accounts[0])`.")
         }
         return try servers.forget(server)

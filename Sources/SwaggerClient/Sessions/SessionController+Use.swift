@@ -189,7 +189,7 @@ extension SessionController {
                 case .none:
                     try await remove(end.record, releasing: RefreshLock(for: end.record.account, in: lockDirectory))
                 }
-            if let nowActive { warn(Messages.nowActive(nowActive, on: end.record.server)) }
+            if let nowActive { warn(Account.nowActiveNotice(nowActive, on: end.record.server)) }
         } catch {
             return SwaggerError(
                 ended.code, "\(ended.message) It could not be removed from this machine: \(error.message)")

@@ -175,7 +175,7 @@ package struct SessionController: Sendable {
         if record != nil, entry?.announce.isEmpty == false, let origins = try? servers.takeAnnouncement(of: server),
             !origins.isEmpty
         {
-            warn(Messages.movedOrigins(server, origins))
+            warn(OriginRule.movedNotice(server, origins))
         }
         return SessionSelection(server: server, name: name, record: record, entry: entry)
     }
@@ -273,7 +273,7 @@ package struct SessionController: Sendable {
                         + "removes it.")
             }
             let who = selection.name.map { "\($0) is not" } ?? "You are not"
-            let login = Messages.login(server, selection.name ?? "you@example.com")
+            let login = server.loginCommand(as: selection.name ?? "you@example.com")
             // Sessions elsewhere are named, never used: a command stays on the server it was given or last used.
             var elsewhere: [ServerURL] = []
             for record in try records() where record.server != server && !elsewhere.contains(record.server) {
@@ -293,14 +293,14 @@ package struct SessionController: Sendable {
         }
     }
 
-    /// The words for what went wrong, now.
-    var messages: Messages {
-        Messages(timeout: configuration.timeout, now: now(), proxies: configuration.proxies)
+    /// What the words for what went wrong depend on, now.
+    var messageContext: MessageContext {
+        MessageContext(timeout: configuration.timeout, now: now(), proxies: configuration.proxies)
     }
 
     /// - Parameter backend: The backend that the session's record names, when there is a record.
     func message(for failure: SessionFailure, keptIn backend: BackendKind? = nil) -> SwaggerError {
-        messages.error(failure, keptIn: backend)
+        failure.rendered(in: messageContext, keptIn: backend)
     }
 
     /// Where the refresh locks are: the configuration folder, beside the session list they guard.

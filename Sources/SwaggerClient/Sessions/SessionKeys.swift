@@ -34,7 +34,7 @@ package final class SessionKeys: Sendable {
                 throw SwaggerError(
                     .authentication,
                     "The DPoP key of \(record.name)'s tokens is missing from the token store, and they are no use "
-                        + "without it. Run `\(Messages.login(record.account))`.")
+                        + "without it. Run `\(record.account.loginCommand)`.")
             }
             kept.proof = key
         }

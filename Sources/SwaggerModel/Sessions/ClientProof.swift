@@ -51,3 +51,10 @@ extension Credentials {
     /// What the session's client proves itself with.
     package var client: ClientProof { ClientProof(secret: clientSecret, key: clientKey) }
 }
+
+extension ProofBinding {
+    /// `token`, `exec` or `git-credential` of a session whose token is bound to a DPoP key.
+    package static let tokenNotice =
+        "the token is bound to this session's DPoP key: a request that carries it needs a proof signed with the key "
+        + "(`swaggerctl api` makes them)."
+}

@@ -195,7 +195,7 @@ extension SwaggerCtl {
                         let index = try await controller.operations(
                             on: selection.server, refresh: refreshDocument, wanted: name)
                         guard let operation = try index.operation(named: name) else {
-                            throw Messages.noOperation(
+                            throw SwaggerError.noOperation(
                                 name, on: selection.server, nearest: index.suggestions(for: name))
                         }
                         request = try APIRequest(

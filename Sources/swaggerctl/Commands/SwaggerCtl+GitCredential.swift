@@ -66,7 +66,7 @@ extension SwaggerCtl {
             }
             guard let token else { return }
             guard Credentials.isToken(token.value) else { throw SwaggerError.notAToken }
-            if token.boundTo != nil { Terminal.warning(Messages.boundToken) }
+            if token.boundTo != nil { Terminal.warning(ProofBinding.tokenNotice) }
             Terminal.print(GitCredentialAnswer.text(token, for: request))
         }
 

@@ -224,9 +224,9 @@ extension SwaggerCtl {
             try await controller.checkStores(on: selection.server)
             // Before the password is asked for: it says where the password will go. Another host than the one
             // named is said whatever -q says.
-            if !quiet { Messages.discovery(choice).forEach(Terminal.notice) }
+            if !quiet { choice.discoveryNotices.forEach(Terminal.notice) }
             let others = OriginRule.allowedOthers(selection.server, choice.serverDescription)
-            if !others.isEmpty { Terminal.notice(Messages.otherOrigins(selection.server, others)) }
+            if !others.isEmpty { Terminal.notice(OriginRule.othersNotice(selection.server, others)) }
             let environment = ProcessInfo.processInfo.environment
             let hasBrowser = Browser.command(environment) != nil && Terminal.isTerminal(STDIN_FILENO)
             // Without --web or --device: as the last login to the server, else as its documents say.
@@ -238,7 +238,7 @@ extension SwaggerCtl {
                 flag: web ? .web : device ? .device : passwordStdin ? .password : nil,
                 description: choice.serverDescription, hasBrowser: hasBrowser)
             if signIn != .password, !web, !device, choice.serverDescription.signIn == .password, !quiet {
-                Terminal.notice(Messages.signInChosen(selection.server, signIn, hasBrowser: hasBrowser))
+                Terminal.notice(signIn.chosenNotice(selection.server, hasBrowser: hasBrowser))
             }
             var chosen = choice
             chosen.serverDescription.signIn = signIn
@@ -255,7 +255,7 @@ extension SwaggerCtl {
                     method: .browser(
                         open: { url in
                             let opened = Self.openBrowser(url, environment, folder: controller.configuration.directory)
-                            Terminal.notice(Messages.browserAddress(url, opened: opened))
+                            Terminal.notice(BrowserFlow.addressNotice(url, opened: opened))
                         }, timeout: .seconds(browserTimeout ?? 300)),
                     on: selection, appIDFlag: appID, choice: chosen, client: ClientProof(secret: browserSecret),
                     proof: proofKey)
@@ -266,7 +266,7 @@ extension SwaggerCtl {
                     method: .device(show: { code in
                         let address = code.verificationURIComplete ?? code.verificationURI
                         let opened = Self.openBrowser(address, environment, folder: controller.configuration.directory)
-                        Terminal.notice(Messages.deviceCode(code, opened: opened))
+                        Terminal.notice(code.instructions(opened: opened))
                     }), on: selection, appIDFlag: appID, choice: chosen, client: ClientProof(secret: browserSecret),
                     proof: proofKey)
             case .client:
@@ -274,7 +274,7 @@ extension SwaggerCtl {
                     .usage, "\(selection.server) is described as signing in as a client; give --client-credentials.")
             case .password:
                 guard chosen.serverDescription.offersPasswordGrant else {
-                    throw Messages.noPasswordGrant(selection.server, chosen.serverDescription)
+                    throw SwaggerError.noPasswordGrant(selection.server, chosen.serverDescription)
                 }
                 let name = if let given { given } else { try askedAccount(chosen.serverDescription.login) }
                 let (password, clientSecret) = if let piped { piped } else { try secrets(for: name.value) }
@@ -348,7 +348,7 @@ extension SwaggerCtl {
                     "Standard input is not a terminal; give the account with --email or --username, and pipe the "
                         + "password in with --password-stdin.")
             }
-            let ask = Messages.accountPrompt(login)
+            let ask = login.accountPrompt
             return AccountName(try Prompt.line(ask.prompt, cancelled: ask.cancelled), isEmail: ask.isEmail)
         }
 

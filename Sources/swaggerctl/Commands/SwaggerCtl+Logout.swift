@@ -62,7 +62,7 @@ extension SwaggerCtl {
                 case .notLoggedIn:
                     guard let email = session.account else { return "Not logged in to \(server); nothing to remove." }
                     let others = try controller.accounts(on: server).map(\.name)
-                    let there = others.isEmpty ? "" : " (\(Messages.accountsAre(others)))"
+                    let there = others.isEmpty ? "" : " (\(Account.clause(others)))"
                     return "\(email) is not logged in to \(server)\(there); nothing to remove."
                 }
             }

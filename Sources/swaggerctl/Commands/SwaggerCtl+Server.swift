@@ -147,7 +147,7 @@ extension SwaggerCtl.Server {
                         url, given: given, discover: rediscover, appID: appID, caCertificate: caCertificate)
                 }
             }
-            Messages.discovery(described.choice).forEach(Terminal.notice)
+            described.choice.discoveryNotices.forEach(Terminal.notice)
             try await SwaggerCtl.Server.keep(described, yes: yes, configuration)
             Terminal.notice("Saved how to talk to \(described.entry.server).")
         }
@@ -275,7 +275,7 @@ struct ServerListing: Encodable {
                 DetailsViewModel(
                     key: "Document copy",
                     value:
-                        "\(document.url.absoluteString), read \(SessionStatus.format(document.fetchedAt, now: Date()))")
+                        "\(document.url.absoluteString), read \(RelativeTime.stamp(document.fetchedAt, now: Date()))")
             )
         }
         return rows

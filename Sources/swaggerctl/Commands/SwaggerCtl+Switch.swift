@@ -74,6 +74,6 @@ enum AccountChooser {
         return SwaggerError(
             .authentication,
             "No account is logged in to \(server); sessions are on \(servers.map(\.string).joined(separator: ", ")). Pick one "
-                + "with -s, or run `\(Messages.login(server, "you@example.com"))`.")
+                + "with -s, or run `\(server.loginCommand(as: "you@example.com"))`.")
     }
 }

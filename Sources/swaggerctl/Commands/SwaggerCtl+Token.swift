@@ -35,7 +35,7 @@ extension SwaggerCtl {
         func run() async throws {
             let token = try await session.usableToken(keyring: keyring, network: network)
             // JSON names the key, for a program that makes its own proofs.
-            if token.boundTo != nil, format != .json { Terminal.warning(Messages.boundToken) }
+            if token.boundTo != nil, format != .json { Terminal.warning(ProofBinding.tokenNotice) }
             let execInfo = ProcessInfo.processInfo.environment["KUBERNETES_EXEC_INFO"]
             Terminal.print(try format.render(token, execInfo: execInfo))
         }

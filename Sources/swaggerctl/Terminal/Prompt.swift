@@ -44,9 +44,9 @@ enum Prompt {
     static func consent(to move: SessionController.TokenMove?, yes: Bool) throws(SwaggerError) {
         guard let move, !yes else { return }
         guard Terminal.isTerminal(STDIN_FILENO), Terminal.isTerminal(STDERR_FILENO) else {
-            throw Messages.tokenMoveRefused(move)
+            throw move.refusal
         }
-        Terminal.notice(Messages.tokenMove(move))
+        Terminal.notice(move.notice)
         let answer = try line("Go on? [y/N] ", cancelled: "Nothing was saved.")
         guard ["y", "yes"].contains(answer.lowercased()) else { throw SwaggerError(.cancelled, "Nothing was saved.") }
     }

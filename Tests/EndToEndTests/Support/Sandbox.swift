@@ -135,7 +135,7 @@ final class Sandbox: Sendable {
         let latest = Date().addingTimeInterval(lifetime.timeInterval + 1)
         #expect(earliest <= expiresAt && expiresAt <= latest, sourceLocation: sourceLocation)
         // "2026-11-25 10:00:52 UTC (now)", without its relative part.
-        return String(SessionStatus.format(expiresAt, now: expiresAt).prefix { $0 != "(" }.dropLast())
+        return String(RelativeTime.stamp(expiresAt, now: expiresAt).prefix { $0 != "(" }.dropLast())
     }
 
     /// Every file in the configuration folder, read as text, joined: for checking what was written.

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import SwaggerModel
 
 /// How far a time is from now, in words for people: "in 59 min", "2 h 5 min ago", "now".
 package enum RelativeTime {
@@ -18,5 +17,12 @@ package enum RelativeTime {
         case ..<86_400: "\(seconds / 3600) h \(seconds % 3600 / 60) min"
         default: "\(seconds / 86_400) d"
         }
+    }
+
+    /// `2026-11-22 03:24:19 UTC (in 59 min)`: a UTC time stamp for people, and how far it is from `now`.
+    package static func stamp(_ date: Date, now: Date) -> String {
+        let day = date.formatted(.iso8601.year().month().day().dateSeparator(.dash))
+        let time = date.formatted(.iso8601.time(includingFractionalSeconds: false).timeSeparator(.colon))
+        return "\(day) \(time) UTC (\(phrase(date, from: now)))"
     }
 }

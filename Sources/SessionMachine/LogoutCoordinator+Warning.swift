@@ -1,0 +1,33 @@
+import FoundationEssentials
+import SwaggerModel
+
+extension LogoutCoordinator.Warning {
+    /// The line for something that went wrong in a logout that went on all the same.
+    package func line(in context: MessageContext) -> String {
+        switch self {
+        case .serverCannotRevoke(let server):
+            "\(server) cannot revoke sessions, so its tokens stay valid there until they expire; --local skips "
+                + "this."
+        case .tokensUnreadable(let error, _):
+            "logged out here, but the server was not told: \(error.message)"
+        case .plainHTTPRefused(_, let to):
+            "logged out here, but the server was not told: plain HTTP to \(to.hostAndPort) is refused "
+                + "(SWAGGERCTL_ALLOW_HTTP=1 allows it)."
+        case .foreignOrigin(let account, let foreign):
+            "logged out here, but \(account.server) was not told: its \(foreign.step) is on \(foreign.origin), "
+                + "not allowed."
+        case .revocationFailed(let error, let server, let description):
+            "logged out here, but the server was not told: "
+                + error.rendered(on: server, account: nil, description: description, in: context)
+                .clause(naming: server)
+        case .undescribed(let server):
+            "logged out here, but the server was not told: swaggerctl has no description of \(server) any more."
+        }
+    }
+
+    /// The error for a logout that removed the session here, but that the server could have ended and did not.
+    package func failure(in context: MessageContext) -> String {
+        let line = line(in: context)
+        return line.prefix(1).uppercased() + line.dropFirst()
+    }
+}
