@@ -10,6 +10,10 @@ extension LogoutCoordinator.Warning {
                 + "this."
         case .tokensUnreadable(let error, _):
             "logged out here, but the server was not told: \(error.message)"
+        case .tokensMissing(let server):
+            "logged out here, but the server was not told: no store held the token, which \(server) may still take."
+        case .tokensLeft(let error, let backend):
+            "forgotten here; its token may remain in the \(backend.place): \(error.message)"
         case .plainHTTPRefused(_, let to):
             "logged out here, but the server was not told: plain HTTP to \(to.hostAndPort) is refused "
                 + "(SWAGGERCTL_ALLOW_HTTP=1 allows it)."

@@ -16,6 +16,11 @@ package struct LogoutCoordinator: Sendable {
         case serverCannotRevoke(ServerURL)
         /// The tokens could not be read, so the server could not be told.
         case tokensUnreadable(SwaggerError, server: ServerURL)
+        /// No store held the session's tokens, so the server could not be told.
+        case tokensMissing(ServerURL)
+        /// `--local` forgot the session, but its tokens could not be removed from the store that `SwaggerError`
+        /// names, where they may remain.
+        case tokensLeft(SwaggerError, BackendKind)
         /// Telling the server would have carried the account's tokens over plain HTTP to `to`, which nobody
         /// allowed.
         case plainHTTPRefused(Account, to: ServerURL)
@@ -45,6 +50,14 @@ package struct LogoutCoordinator: Sendable {
         case remove(SessionRecord)
     }
 
+    /// What follows ``tokensNotRemoved(_:)``.
+    package enum TokensNotRemovedAction: Sendable, Hashable {
+        /// Remove the record and the saved profile all the same, then send ``removed()``.
+        case forget(SessionRecord)
+        /// Leave the session as it is here, and stop with this failure.
+        case fail(SessionFailure)
+    }
+
     /// What follows ``refreshFailed(_:)``.
     package enum RefreshFailedAction: Sendable, Hashable {
         /// Try the revocation with the tokens there are.
@@ -62,7 +75,7 @@ package struct LogoutCoordinator: Sendable {
         /// the session and did not, so it may still be used there.
         package var failed: Bool {
             switch warning {
-            case .revocationFailed?, .undescribed?: true
+            case .revocationFailed?, .undescribed?, .tokensUnreadable?, .tokensMissing?: true
             default: false
             }
         }
@@ -84,6 +97,8 @@ package struct LogoutCoordinator: Sendable {
         case storingRotation(Session, ServerDescription)
         case revoking(ServerDescription)
         case removing(Told)
+        /// The tokens stay where they are, and the record goes.
+        case forgetting(SwaggerError)
         case finished
     }
 
@@ -125,11 +140,6 @@ package struct LogoutCoordinator: Sendable {
             state = .removing(.notTold(.undescribed(record.server)))
             return .remove(record)
         }
-        // A revocation that names the session by its refresh token has nothing to end without one.
-        guard let credentials, credentials.refreshToken != nil || !description.revocationNeedsRefreshToken else {
-            state = .removing(.notTold(nil))
-            return .remove(record)
-        }
         // Signed in with HTTP Basic, there is no session on the server to end: removing the password here is the
         // whole of the logout.
         if description.login.shape == .basic {
@@ -138,6 +148,17 @@ package struct LogoutCoordinator: Sendable {
         }
         guard let revocation = description.revocation else {
             state = .removing(.notTold(.serverCannotRevoke(record.server)))
+            return .remove(record)
+        }
+        // The server still takes the session, and nothing here can end it: the logout says so rather than pass for
+        // one that ended it.
+        guard let credentials else {
+            state = .removing(.notTold(.tokensMissing(record.server)))
+            return .remove(record)
+        }
+        // A revocation that names the session by its refresh token has nothing to end without one.
+        guard credentials.refreshToken != nil || !description.revocationNeedsRefreshToken else {
+            state = .removing(.notTold(nil))
             return .remove(record)
         }
         if let refused = plainHTTP.refusal(for: record) {
@@ -228,20 +249,50 @@ package struct LogoutCoordinator: Sendable {
         return record
     }
 
+    /// The tokens could not be removed from their store (a keyring that cannot be reached, say). `--local` forgets
+    /// the session all the same, since a record that can never be removed would outlive every logout on a machine
+    /// without the keyring; a logout that would tell the server leaves the session whole, to be tried again, or
+    /// forgotten with `--local`.
+    package mutating func tokensNotRemoved(_ error: SwaggerError) -> TokensNotRemovedAction {
+        guard case .removing(let told) = state else { invalid("tokensNotRemoved") }
+        guard !revokes else {
+            state = .finished
+            guard case .ended = told else { return .fail(.tokensNotRemoved(record.account, error)) }
+            return .fail(.notRemoved(record.account, error, revoked: true))
+        }
+        state = .forgetting(error)
+        return .forget(record)
+    }
+
     /// The session is gone from this machine.
     package mutating func removed() -> Outcome {
-        guard case .removing(let told) = state else { invalid("removed") }
-        state = .finished
-        guard case .notTold(let warning) = told else { return Outcome(account: record.account) }
-        return Outcome(account: record.account, warning: warning)
+        switch state {
+        case .removing(.ended):
+            state = .finished
+            return Outcome(account: record.account)
+        case .removing(.notTold(let warning)):
+            state = .finished
+            return Outcome(account: record.account, warning: warning)
+        case .forgetting(let error):
+            state = .finished
+            return Outcome(account: record.account, warning: .tokensLeft(error, record.backend))
+        default:
+            invalid("removed")
+        }
     }
 
     /// The session could not be removed: it is left as it was here.
     package mutating func removalFailed(_ error: SwaggerError) -> SessionFailure {
-        guard case .removing(let told) = state else { invalid("removalFailed") }
-        state = .finished
-        guard case .ended = told else { return .notRemoved(record.account, error, revoked: false) }
-        return .notRemoved(record.account, error, revoked: true)
+        switch state {
+        case .removing(.ended):
+            state = .finished
+            return .notRemoved(record.account, error, revoked: true)
+        case .removing, .forgetting:
+            state = .finished
+            return .notRemoved(record.account, error, revoked: false)
+        default:
+            invalid("removalFailed")
+        }
     }
 
     /// Stops the process: the owner sent an event that cannot happen in this state. Only the state's name is
@@ -256,6 +307,7 @@ package struct LogoutCoordinator: Sendable {
             case .storingRotation: "storingRotation"
             case .revoking: "revoking"
             case .removing: "removing"
+            case .forgetting: "forgetting"
             case .finished: "finished"
             }
         preconditionFailure("LogoutCoordinator: \(event) cannot happen in state \(name)")

@@ -113,6 +113,8 @@ extension SessionFailure {
             return SwaggerError(
                 error.code,
                 "The new tokens could not be stored; log in again: \(error.message)")
+        case .tokensNotRemoved(_, let error):
+            return SwaggerError(error.code, "\(error.message) `logout --local` forgets the session without it.")
         case .notRemoved(_, let error, let revoked):
             guard revoked else { return error }
             return SwaggerError(

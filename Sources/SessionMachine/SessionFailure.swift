@@ -43,6 +43,9 @@ package enum SessionFailure: Sendable, Hashable {
     /// The session could not be written where it is kept, so it was not renewed: the server would spend the
     /// refresh token, and the new one would be lost. The session is as it was.
     case renewalNotWritable(Account, SwaggerError)
+    /// A logout that would tell the server could not remove the session's tokens from their store, and left the
+    /// session as it was here.
+    case tokensNotRemoved(Account, SwaggerError)
     /// The session could not be removed from this machine; `revoked` when the server had ended it already.
     case notRemoved(Account, SwaggerError, revoked: Bool)
 

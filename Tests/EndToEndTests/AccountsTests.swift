@@ -362,4 +362,59 @@ struct AccountsTests {
             }
         }
     }
+
+    @Test("a session whose token is gone from its store is removed, and logout says the server was not told (exit 1)")
+    func logoutWithoutToken() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            let account = try #require(try sandbox.sessions.records().first).account
+            #expect(try await sandbox.file.removeCredentials(for: account))
+
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 1, "\(logout)")
+            #expect(
+                logout.stderr
+                    == "swaggerctl: Logged out here, but the server was not told: no store held the token, which "
+                    + "\(server.apiURL) may still take.\n", "\(logout)")
+            #expect(try sandbox.sessions.records().isEmpty)
+            #expect(server.logLines(containing: "logout: session revoked") == 0)
+        }
+    }
+
+    @Test(
+        "logout --all goes on past a session whose keyring is out of reach; --local then forgets it, saying where its token may remain"
+    )
+    func logoutAllPastUnreachableKeyring() async throws {
+        let bus = try TestKeyring.busAddress()
+        let sandbox = try Sandbox(environment: ["SWAGGERCTL_KEYRING": "auto", "DBUS_SESSION_BUS_ADDRESS": bus])
+        try await Self.withTwoAccounts(sandbox) { server in
+            try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            let ana = try await sandbox.login(
+                server.apiURL, email: Self.ana.email, password: Self.ana.password, extra: ["--keyring", "file"])
+            try #require(ana.status == 0, "\(ana)")
+            let demo = Account(server: server.apiURL, name: Sandbox.demo.email)
+
+            // Without the bus, the keyring's session cannot be removed; the file's is, and the server told.
+            let noBus = ["DBUS_SESSION_BUS_ADDRESS": ""]
+            let all = try await sandbox.swaggerctl(["logout", "--all"], environment: noBus)
+            #expect(all.status == 1, "\(all)")
+            let lines = all.stderr.split(separator: "\n")
+            #expect(lines.first == "Logged out 1 session on 1 server.", "\(all)")
+            #expect(lines.count == 2 && lines[1].hasPrefix("swaggerctl: \(Sandbox.demo.email): "), "\(all)")
+            #expect(all.stderr.contains("`logout --local` forgets the session without it."), "\(all)")
+            #expect(try sandbox.sessions.records().map(\.account) == [demo])
+            #expect(server.logLines(containing: "logout: session revoked") == 1)
+
+            let local = try await sandbox.swaggerctl(["logout", "--local"], environment: noBus)
+            #expect(local.status == 0, "\(local)")
+            #expect(
+                local.stderr.hasPrefix("swaggerctl: warning: forgotten here; its token may remain in the keyring: "),
+                "\(local)")
+            #expect(local.stderr.hasSuffix("Logged out \(Sandbox.demo.email) from \(server.apiURL).\n"), "\(local)")
+            #expect(try sandbox.sessions.records().isEmpty)
+            // The token is where the warning says: in the keyring, untouched.
+            #expect(try await TestKeyring.keyring(bus).credentials(for: demo) != nil)
+        }
+    }
 }

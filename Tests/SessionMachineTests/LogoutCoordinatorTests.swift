@@ -65,14 +65,45 @@ struct LogoutCoordinatorTests {
         #expect(outcome.failed)
     }
 
-    @Test("tokens that cannot be read cannot be revoked: a warning, and removal says what to do if it fails too")
+    @Test("tokens that cannot be read cannot be revoked: the logout fails, and says what to do if removal fails too")
     func unreadable() {
         var coordinator = Self.reading()
         let error = SwaggerError(.failure, "The keyring is locked.")
         #expect(coordinator.tokensUnreadable(error) == Self.record)
         var removed = coordinator
-        #expect(removed.removed().warning == .tokensUnreadable(error, server: Fixtures.server))
+        let outcome = removed.removed()
+        #expect(outcome.warning == .tokensUnreadable(error, server: Fixtures.server) && outcome.failed)
+        var unremovable = coordinator
+        #expect(unremovable.tokensNotRemoved(error) == .fail(.tokensNotRemoved(Fixtures.ana, error)))
         #expect(coordinator.removalFailed(error) == .notRemoved(Fixtures.ana, error, revoked: false))
+    }
+
+    @Test("tokens that no store holds end no session on the server: removed here, and the logout fails saying so")
+    func tokensMissing() {
+        var coordinator = Self.reading()
+        #expect(coordinator.tokensRead(nil, now: Self.now) == .remove(Self.record))
+        let outcome = coordinator.removed()
+        #expect(outcome.warning == .tokensMissing(Fixtures.server) && outcome.failed)
+    }
+
+    @Test("--local forgets a session whose tokens cannot be removed, and says where they may remain")
+    func localForgets() {
+        var coordinator = LogoutCoordinator(Self.record, revoke: false, plainHTTP: PlainHTTP())
+        _ = coordinator.start()
+        #expect(coordinator.lockTaken() == .remove(Self.record))
+        let error = SwaggerError(.failure, "There is no D-Bus session bus.")
+        #expect(coordinator.tokensNotRemoved(error) == .forget(Self.record))
+        let outcome = coordinator.removed()
+        #expect(outcome.warning == .tokensLeft(error, Self.record.backend) && !outcome.failed)
+    }
+
+    @Test("a logout that told the server, and then cannot remove the tokens, says the server ended the session")
+    func tokensNotRemovedAfterRevocation() {
+        var coordinator = Self.reading()
+        _ = coordinator.tokensRead(Self.tokens, now: Self.now)
+        _ = coordinator.revoked()
+        let error = SwaggerError(.failure, "The keyring is locked.")
+        #expect(coordinator.tokensNotRemoved(error) == .fail(.notRemoved(Fixtures.ana, error, revoked: true)))
     }
 
     @Test("a removal that fails after the server ended the session says so")
@@ -84,9 +115,9 @@ struct LogoutCoordinatorTests {
         #expect(coordinator.removalFailed(error) == .notRemoved(Fixtures.ana, error, revoked: true))
     }
 
-    @Test("nothing to revoke with: no tokens, or the original API's session without its refresh token")
+    @Test("nothing to revoke with: the original API's session without its refresh token")
     func nothingToRevokeWith() {
-        for credentials in [nil, Credentials(accessToken: "a1")] {
+        for credentials in [Credentials(accessToken: "a1")] {
             var coordinator = Self.reading()
             #expect(coordinator.tokensRead(credentials, now: Self.now) == .remove(Self.record))
             #expect(coordinator.removed().warning == nil)

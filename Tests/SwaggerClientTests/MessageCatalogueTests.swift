@@ -61,6 +61,7 @@ struct MessageCatalogueTests {
             .notStored(account, storeError), .renewedButNotStored(account, storeError),
             .renewalRefused(record, status: 400, message: "invalid_grant"),
             .renewalNotWritable(account, storeError), .notRemoved(account, storeError, revoked: true),
+            .tokensNotRemoved(account, storeError),
             .otherAccountSignedIn(server: server, asked: account.name, signedIn: "ivo@example.com"),
             .unknownAccountSignedIn(server: server),
             .deviceLoginEnded(server: server, .denied), .deviceLoginEnded(server: server, .expired),
@@ -73,7 +74,7 @@ struct MessageCatalogueTests {
         .serverCannotRevoke(server), .tokensUnreadable(storeError, server: server),
         .plainHTTPRefused(account, to: server), .foreignOrigin(account, .init(step: "revocation", origin: other)),
         .revocationFailed(.unreachable("connection refused"), server: server, description: description),
-        .undescribed(server),
+        .undescribed(server), .tokensMissing(server), .tokensLeft(storeError, .keyring),
     ]
 
     /// Every line, with the prefix it is printed with.
@@ -135,6 +136,7 @@ struct MessageCatalogueTests {
         case .renewalRefused: "renewalRefused"
         case .renewalNotWritable: "renewalNotWritable"
         case .notRemoved: "notRemoved"
+        case .tokensNotRemoved: "tokensNotRemoved"
         case .otherAccountSignedIn: "otherAccountSignedIn"
         case .unknownAccountSignedIn: "unknownAccountSignedIn"
         case .deviceLoginEnded: "deviceLoginEnded"
@@ -173,14 +175,16 @@ struct MessageCatalogueTests {
         case .foreignOrigin: "foreignOrigin"
         case .revocationFailed: "revocationFailed"
         case .undescribed: "undescribed"
+        case .tokensMissing: "tokensMissing"
+        case .tokensLeft: "tokensLeft"
         }
     }
 
     @Test("the catalogue renders every case of every failure type")
     func everyCase() {
-        #expect(Set(Self.failures.map(Self.name)).count == 21)
+        #expect(Set(Self.failures.map(Self.name)).count == 22)
         #expect(Set(Self.requestFailures.map(Self.name)).count == 18)
-        #expect(Set(Self.logoutWarnings.map(Self.name)).count == 6)
+        #expect(Set(Self.logoutWarnings.map(Self.name)).count == 8)
     }
 
     @Test("each fits two lines of 80 columns", arguments: lines)

@@ -35,25 +35,29 @@ extension SessionController {
 
     /// Logs out of every session on every server, each as ``logout(_:revoke:)`` does, and removes the records
     /// that cannot be read.
-    /// - Returns: The accounts removed, records that could not be read included.
-    /// - Throws: `SwaggerError` when a store cannot be changed, and what was removed before stays removed; or, once
-    ///   every session is removed, when a server did not end one.
-    package func logoutAll(revoke: Bool) async throws(SwaggerError) -> [Account] {
+    /// - Returns: The accounts removed, records that could not be read included, and a failure for each session
+    ///   that could not be removed or whose server was not told, naming its account.
+    /// - Throws: `SwaggerError` when the session list cannot be read.
+    package func logoutAll(revoke: Bool) async throws(SwaggerError) -> (removed: [Account], failures: [SwaggerError]) {
         let known = try known()
         let damaged = known.damaged.compactMap { $0 }
-        var failures: [String] = []
+        var failures: [SwaggerError] = []
+        var removed: [Account] = []
+        // One session that cannot be removed (its keyring out of reach, its server refusing) stops none of the
+        // others; each failure is a line of the error at the end.
         for record in known.records {
-            let (outcome, _) = try await logout(record, revoke: revoke)
-            if outcome.failed, let warning = outcome.warning { failures.append(warning.failure(in: messageContext)) }
+            do throws(SwaggerError) {
+                let (outcome, _) = try await logout(record, revoke: revoke)
+                removed.append(record.account)
+                if outcome.failed, let warning = outcome.warning {
+                    failures.append(SwaggerError(.failure, "\(record.name): \(warning.failure(in: messageContext))"))
+                }
+            } catch {
+                failures.append(SwaggerError(.failure, "\(record.name): \(error.message)"))
+            }
         }
         for account in damaged + (try sessions.removing()) { _ = try await removeDamaged(account) }
-        if let first = failures.first {
-            throw SwaggerError(
-                .failure,
-                failures.count == 1
-                    ? first : "\(first) (and \(failures.count - 1) more server\(failures.count == 2 ? "" : "s"))")
-        }
-        return known.records.map(\.account) + damaged
+        return (removed + damaged, failures)
     }
 
     private func logout(_ record: SessionRecord, revoke: Bool) async throws(SwaggerError)
@@ -104,7 +108,17 @@ extension SessionController {
         }
         let nowActive: String?
         do throws(SwaggerError) {
-            nowActive = try await remove(removal, releasing: lock)
+            nowActive = try nextActive(after: removal)
+        } catch {
+            throw message(for: coordinator.removalFailed(error))
+        }
+        do throws(SwaggerError) {
+            try await removeTokens(of: removal)
+        } catch {
+            if case .fail(let failure) = coordinator.tokensNotRemoved(error) { throw message(for: failure) }
+        }
+        do throws(SwaggerError) {
+            try forget(removal, releasing: lock)
         } catch {
             throw message(for: coordinator.removalFailed(error))
         }

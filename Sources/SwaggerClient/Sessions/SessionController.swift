@@ -313,10 +313,23 @@ package struct SessionController: Sendable {
     ///   and another account is logged in to it: a change the command says.
     @discardableResult
     func remove(_ record: SessionRecord, releasing lock: consuming RefreshLock) async throws(SwaggerError) -> String? {
+        let nowActive = try nextActive(after: record)
+        try await removeTokens(of: record)
+        try forget(record, releasing: lock)
+        return nowActive
+    }
+
+    /// The account that becomes the active one on `record`'s server once `record`'s session is gone, when it was
+    /// the active one there and another is logged in.
+    func nextActive(after record: SessionRecord) throws(SwaggerError) -> String? {
         let here = try sessions.records().filter { $0.server == record.server }
-        let nowActive = here.first?.account == record.account ? here.dropFirst().first?.name : nil
-        // Gone from the moment it is marked: a logout killed after this leaves no record that lists but cannot work,
-        // and the next logout on the server removes what is left.
+        return here.first?.account == record.account ? here.dropFirst().first?.name : nil
+    }
+
+    /// Removes the session's tokens, once its record is marked as being removed: a logout killed after the mark
+    /// leaves no record that lists but cannot work, and the next logout on the server removes what is left. When
+    /// the tokens cannot be removed, the mark is taken back.
+    func removeTokens(of record: SessionRecord) async throws(SwaggerError) {
         try sessions.markRemoving(record.account, since: now())
         do {
             _ = try await tokens.remove(record.account, recordedIn: record.backend)
@@ -324,6 +337,10 @@ package struct SessionController: Sendable {
             try? sessions.markRemoving(record.account, since: nil)
             throw error
         }
+    }
+
+    /// Removes the session's record and its saved profile, which is personal data, and last the lock file.
+    func forget(_ record: SessionRecord, releasing lock: consuming RefreshLock) throws(SwaggerError) {
         try sessions.remove(record.account)
         do {
             try profiles?.remove(record.account)
@@ -331,6 +348,5 @@ package struct SessionController: Sendable {
             warn("the saved profile of \(record.name) could not be deleted: \(error.message)")
         }
         lock.releaseRemovingFile()
-        return nowActive
     }
 }

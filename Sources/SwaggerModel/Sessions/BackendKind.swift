@@ -7,4 +7,13 @@ package enum BackendKind: String, Sendable, Hashable, Codable, CaseIterable {
     case keyring = "secret-service"
     /// The Linux kernel's keyring: the user's persistent keyring, which forgets its keys at a reboot.
     case kernel
+
+    /// Where a token kept so is, in a sentence: "the token may remain in the keyring".
+    package var place: String {
+        switch self {
+        case .file: "credentials file"
+        case .keyring: "keyring"
+        case .kernel: "kernel keyring"
+        }
+    }
 }

@@ -10,8 +10,13 @@ extension SwaggerCtl {
             discussion: """
                 Under the account's refresh lock, the server is asked to revoke the session, within the request \
                 timeout; then the tokens, the session record and the saved profile are removed from this \
-                machine. If the server cannot be told, a warning says so, the session is removed here all the \
-                same, and logout exits 0. Exits 0 when you were not logged in, after saying so.
+                machine. A server that offers no revocation is a warning (exit 0). A server that could have been \
+                told and was not (it refused, or the token could not be read) leaves the session removed here \
+                all the same, and logout exits 1 saying so. Exits 0 when you were not logged in, after saying so.
+
+                A token in a keyring that cannot be reached is not removed (exit 1); --local then forgets the \
+                session here, and warns where the token may remain. --all goes on past a session that fails, \
+                and ends with a line for each (exit 1).
 
                 With several accounts logged in to the server and no -e, logout asks which on a terminal, and \
                 exits 64 naming them off one. When the active account is logged out, the line says which account \
@@ -42,8 +47,15 @@ extension SwaggerCtl {
         func run() async throws {
             let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
             let notice = try await SessionController.atTerminal(configuration) {
-                (controller) throws(SwaggerError) in
-                if all { return LogoutReport.line(removed: try await controller.logoutAll(revoke: !local)) }
+                (controller) throws(SwaggerError) -> String? in
+                if all {
+                    let (removed, failures) = try await controller.logoutAll(revoke: !local)
+                    // What was removed, then a line for each session that failed, the last as the error that exits.
+                    Terminal.notice(LogoutReport.line(removed: removed))
+                    for failure in failures.dropLast() { Terminal.error(failure.message) }
+                    if let last = failures.last { throw last }
+                    return nil
+                }
                 if try session.serverURL() == nil, try controller.defaultServer() == nil {
                     return LogoutReport.line(removed: [])
                 }
@@ -66,7 +78,7 @@ extension SwaggerCtl {
                     return "\(email) is not logged in to \(server)\(there); nothing to remove."
                 }
             }
-            Terminal.notice(notice)
+            if let notice { Terminal.notice(notice) }
         }
     }
 }
