@@ -2,15 +2,18 @@ import FoundationEssentials
 import SwaggerModel
 
 extension SessionFailure {
-    /// What stopped the flow, to which session, and what to do next, for a session whose record names `backend`:
-    /// a session whose key the kernel keyring dropped by itself (at a reboot, or when its keyring expired) is told
-    /// so, since nothing the person did removed it.
-    package func rendered(in context: MessageContext, keptIn backend: BackendKind? = nil) -> SwaggerError {
-        if case .noStoredToken(let account) = self, backend == .kernel {
+    /// What stopped the flow, to which session, and what to do next, for the session of `record`, when there is
+    /// one: a session whose key the kernel keyring dropped by itself (at a reboot, or when its keyring expired) is
+    /// told so, since nothing the person did removed it, and a client's session is signed in again as a client.
+    package func rendered(in context: MessageContext, session record: SessionRecord? = nil) -> SwaggerError {
+        func loginCommand(_ account: Account) -> String {
+            record?.isClient == true && record?.account == account ? account.clientLoginCommand : account.loginCommand
+        }
+        if case .noStoredToken(let account) = self, record?.backend == .kernel {
             return SwaggerError(
                 .authentication,
                 "The kernel keyring has dropped this session (after a reboot, or days unused). Run "
-                    + "`\(account.loginCommand)`.")
+                    + "`\(loginCommand(account))`.")
         }
         switch self {
         case .requestFailed(let error, let server, let email, let description):
@@ -20,7 +23,7 @@ extension SessionFailure {
             return SwaggerError(
                 .failure,
                 "Renewal refused (HTTP \(status))\(reason); the session is kept. Log in again: "
-                    + "`\(record.account.loginCommand)`.")
+                    + "`\(loginCommand(record.account))`.")
         case .environmentTokenRejected(let server):
             return SwaggerError(
                 .authentication,
@@ -38,21 +41,21 @@ extension SessionFailure {
                 } else if case .requestRejected(410, _) = reason {
                     "The server ended the session (HTTP 410 Gone); it is removed here."
                 } else {
-                    "The session has ended: the server no longer accepts it."
+                    "The session has ended: the server refuses it."
                 }
-            return SwaggerError(.authentication, "\(ended) Run `\(account.loginCommand)`.")
+            return SwaggerError(.authentication, "\(ended) Run `\(loginCommand(account))`.")
         case .noStoredToken(let account):
             return SwaggerError(
                 .authentication,
-                "The session has no stored token. Run `\(account.loginCommand)`.")
+                "The session has no stored token. Run `\(loginCommand(account))`.")
         case .sessionGone(let account):
             return SwaggerError(
                 .authentication,
-                "Another swaggerctl logged out of this session, or found it ended. Run `\(account.loginCommand)`.")
+                "Another swaggerctl logged out of this session, or found it ended. Run `\(loginCommand(account))`.")
         case .expiredWithoutRefreshToken(let account):
             return SwaggerError(
                 .authentication,
-                "The access token has expired, and the server gave no refresh token. Run `\(account.loginCommand)`.")
+                "The access token has expired, and the server gave no refresh token. Run `\(loginCommand(account))`.")
         case .undescribed(let server):
             return SwaggerError(
                 .usage,

@@ -125,7 +125,7 @@ struct AccountsTests {
             #expect(result.status == 4)
             #expect(
                 result.stderr
-                    == "swaggerctl: nobody@example.com is not logged in to \(server.apiURL); only demo@example.com is "
+                    == "swaggerctl: nobody@example.com has no session on \(server.apiURL); demo@example.com is "
                     + "logged in there. Run `swaggerctl login -s \(server.apiURL) -e nobody@example.com`.\n")
             #expect(try Data(contentsOf: sandbox.sessionsFile) == before)
         }
@@ -186,8 +186,8 @@ struct AccountsTests {
             #expect(nobody.status == 0, "\(nobody)")
             #expect(
                 nobody.stderr
-                    == "nobody@example.com is not logged in to \(server.apiURL) (ana@example.com, demo@example.com "
-                    + "are); nothing to remove.\n")
+                    == "nobody@example.com has no session on \(server.apiURL); ana@example.com, demo@example.com "
+                    + "are logged in there. Nothing to remove.\n")
             #expect(try sandbox.sessions.records().count == 2)
 
             // status marks the session that commands use by default, and lists only what -s and -e name.
@@ -223,7 +223,7 @@ struct AccountsTests {
                 #expect(token.stdout.isEmpty, "the first server's token must not stand in for the second's")
                 #expect(
                     token.stderr
-                        == "swaggerctl: You are not logged in to \(second.apiURL) (logged in to \(first.apiURL)). Run "
+                        == "swaggerctl: You are not logged in to \(second.apiURL); sessions are on \(first.apiURL). Run "
                         + "`swaggerctl login -s \(second.apiURL) -e you@example.com`.\n")
                 #expect(try await sandbox.swaggerctl("details").status == 4)
                 // The other server's session is untouched, and used when named.
@@ -308,7 +308,8 @@ struct AccountsTests {
             let terminal = try await sandbox.onTerminal("login", "-e", Sandbox.demo.email)
             let status = try await terminal.answer([
                 ("Server URL: ", "\(server.apiURL)\n"),
-                ("Password for \(Sandbox.demo.email): ", "\(Sandbox.demo.password)\n"),
+                // The server the login goes to is named: it came from no flag.
+                ("Password for \(Sandbox.demo.email) on \(server.apiURL): ", "\(Sandbox.demo.password)\n"),
             ])
             #expect(status == 0, "\(terminal.transcript)")
             #expect(try sandbox.sessions.records().map(\.server.string) == [server.apiURL])

@@ -259,7 +259,7 @@ struct FailureTests {
             expectOneLine(result)
             #expect(
                 result.stderr
-                    == "swaggerctl: The session has ended: the server no longer accepts it. Run `swaggerctl login -s "
+                    == "swaggerctl: The session has ended: the server refuses it. Run `swaggerctl login -s "
                     + "\(server.apiURL) -e demo@example.com`.\n")
             #expect(try await sandbox.file.credentials(for: account) == nil)
             #expect(try sandbox.sessions.records().isEmpty)

@@ -94,7 +94,7 @@ struct FastAPIUsersTests {
             let details = try await sandbox.swaggerctl("details")
             #expect(details.status == 4, "\(details)")
             #expect(details.stderr.filter { $0 == "\n" }.count == 1, "\(details)")
-            #expect(details.stderr.contains("has ended: the server no longer accepts it"), "\(details)")
+            #expect(details.stderr.contains("has ended: the server refuses it"), "\(details)")
         }
     }
 

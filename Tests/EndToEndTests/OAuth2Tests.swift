@@ -299,7 +299,7 @@ struct OAuth2Tests {
             ])
             let refresh = try await sandbox.swaggerctl("refresh")
             #expect(refresh.status == 4, "\(refresh)")
-            #expect(refresh.stderr.contains("has ended: the server no longer accepts it"), "\(refresh)")
+            #expect(refresh.stderr.contains("has ended: the server refuses it"), "\(refresh)")
             #expect(try sandbox.sessions.records().isEmpty)
         }
     }

@@ -146,7 +146,7 @@ struct ScriptingTests {
             // The kind is said, so nothing is read from the server, which is not there, before the prompt.
             let terminal = try await sandbox.onTerminal(
                 "login", "-s", "http://127.0.0.1:8080/api", "--kind", "original")
-            let status = try await terminal.answer("E-mail: ", with: "\u{04}")
+            let status = try await terminal.answer("E-mail for http://127.0.0.1:8080/api: ", with: "\u{04}")
             let stderr = String(terminal.transcript.split(separator: "\r\n").last ?? "") + "\n"
             return (status, stderr)
         default:

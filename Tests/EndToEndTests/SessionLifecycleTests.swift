@@ -105,7 +105,7 @@ struct SessionLifecycleTests {
         let sandbox = try Sandbox()
         let result = try await sandbox.swaggerctl("logout", "-s", "http://127.0.0.1:9/api")
         #expect(result.status == 0)
-        #expect(result.stderr == "Not logged in to http://127.0.0.1:9/api; nothing to remove.\n")
+        #expect(result.stderr == "Not logged in to http://127.0.0.1:9/api. Nothing to remove.\n")
     }
 
     @Test("the configuration folder is 0700 and every file in it 0600")

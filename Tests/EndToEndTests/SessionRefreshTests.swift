@@ -135,7 +135,7 @@ struct SessionRefreshTests {
             #expect(details.status == 4, "\(details)")
             #expect(
                 details.stderr
-                    == "swaggerctl: The session has ended: the server no longer accepts it. Run `swaggerctl login -s "
+                    == "swaggerctl: The session has ended: the server refuses it. Run `swaggerctl login -s "
                     + "\(server.apiURL) -e demo@example.com`.\n")
             #expect(try sandbox.sessions.records().isEmpty)
             #expect(

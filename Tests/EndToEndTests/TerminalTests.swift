@@ -10,7 +10,7 @@ struct TerminalTests {
         try await withDemoServer { server in
             let terminal = try await sandbox.onTerminal("login", "-s", server.apiURL, "-e", "demo@example.com")
             let status = try await onDedicatedThread {
-                try terminal.read(until: "Password for demo@example.com: ")
+                try terminal.read(until: "Password for demo@example.com on \(server.apiURL): ")
                 let echoedWhileTyping = terminal.echoes
                 terminal.type("demo-password\n")
                 return (echoedWhileTyping, try terminal.finish())
@@ -48,7 +48,8 @@ struct TerminalTests {
                 atPassword
                 ? try await sandbox.onTerminal("login", "-s", server.apiURL, "-e", "demo@example.com")
                 : try await sandbox.onTerminal("login", "-s", server.apiURL)
-            let prompt = atPassword ? "Password for demo@example.com: " : "E-mail: "
+            let prompt =
+                atPassword ? "Password for demo@example.com on \(server.apiURL): " : "E-mail for \(server.apiURL): "
             let status = try await terminal.answer(prompt, with: cancel.rawValue)
             let message = atPassword ? "Login cancelled: no password given." : "Login cancelled: no e-mail given."
             // The terminal shows Ctrl-C as ^C where it echoes; it sends a line break as \r\n.
@@ -67,7 +68,8 @@ struct TerminalTests {
         try await withDemoServer { server in
             let terminal = try await sandbox.onTerminal("login", "-s", server.apiURL, "-e", "demo@example.com")
             // The first Ctrl-D hands over what was typed without a line break; the second is the end of input.
-            let status = try await terminal.answer("Password for demo@example.com: ", with: "demo-pass\u{04}\u{04}")
+            let status = try await terminal.answer(
+                "Password for demo@example.com on \(server.apiURL): ", with: "demo-pass\u{04}\u{04}")
             #expect(status == 130, "\(terminal.transcript)")
             #expect(terminal.transcript.hasSuffix("swaggerctl: Login cancelled: no password given.\r\n"))
             #expect(terminal.echoes)
@@ -100,7 +102,8 @@ struct TerminalTests {
         try await withDemoServer { server in
             let terminal = try await sandbox.onTerminal("login", "-s", server.apiURL)
             let status = try await terminal.answer([
-                ("E-mail: ", "demo@example.com\n"), ("Password for demo@example.com: ", "demo-password\n"),
+                ("E-mail for \(server.apiURL): ", "demo@example.com\n"),
+                ("Password for demo@example.com on \(server.apiURL): ", "demo-password\n"),
             ])
             #expect(status == 0, "\(terminal.transcript)")
             #expect(try sandbox.sessions.records().map(\.name) == ["demo@example.com"])

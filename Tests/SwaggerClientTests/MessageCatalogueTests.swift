@@ -15,6 +15,16 @@ struct MessageCatalogueTests {
     static let other = Fixtures.serverURL("https://auth.example.com")
     static let account = Account(server: server, name: "ana@example.com")
     static let record = Fixtures.record(account)
+    static var kernelRecord: SessionRecord {
+        var record = record
+        record.backend = .kernel
+        return record
+    }
+    static var clientRecord: SessionRecord {
+        var record = record
+        record.signIn = .client
+        return record
+    }
     static let messages = MessageContext(timeout: .seconds(10), now: Fixtures.savedAt)
     static let description = Fixtures.original(server)
     /// A store's own error, as the token store or a private file words it.
@@ -80,7 +90,11 @@ struct MessageCatalogueTests {
     /// Every line, with the prefix it is printed with.
     static var lines: [String] {
         failures.map { "swaggerctl: \($0.rendered(in: messages).message)" }
-            + ["swaggerctl: \(SessionFailure.noStoredToken(account).rendered(in: messages, keptIn: .kernel).message)"]
+            + [
+                SessionFailure.noStoredToken(account).rendered(in: messages, session: kernelRecord),
+                SessionFailure.sessionEnded(account, because: .tokenRejected(challenge: nil))
+                    .rendered(in: messages, session: clientRecord),
+            ].map { "swaggerctl: \($0.message)" }
             + logoutWarnings.map { "swaggerctl: warning: \($0.line(in: messages))" }
             + logoutWarnings.map { "swaggerctl: \($0.failure(in: messages))" }
             + [

@@ -88,4 +88,30 @@ struct MessagesTests {
         let nobody = SessionFailure.unknownAccountSignedIn(server: Fixtures.server).rendered(in: Self.messages)
         #expect(nobody.code == .authentication && nobody.message.hasSuffix("Name the account with -e or -u."))
     }
+
+    @Test("with no account to name, the login hint takes the server's account word: -e an e-mail, -u a user name")
+    func accountWord() {
+        let byName = Fixtures.described([
+            "login": ["url": "https://api.example.com/token/", "account": "username"],
+            "profile": ["url": "https://api.example.com/me/"],
+        ])
+        let rejected = APIServiceError.tokenRejected(challenge: nil)
+        let named = rejected.rendered(on: Fixtures.server, account: nil, description: byName, in: Self.messages)
+        #expect(named.message.hasSuffix("Run `swaggerctl login -s \(Fixtures.server) -u NAME`."), "\(named)")
+        let mailed = rejected.rendered(
+            on: Fixtures.server, account: nil, description: Fixtures.original(), in: Self.messages)
+        #expect(mailed.message.hasSuffix("-e you@example.com`."), "\(mailed)")
+    }
+
+    @Test("a client's session that ended is signed in again as a client, not with -u")
+    func clientSessionEnded() {
+        var record = Fixtures.record(Fixtures.ana)
+        record.signIn = .client
+        let ended = SessionFailure.sessionEnded(Fixtures.ana, because: .tokenRejected(challenge: nil))
+        #expect(
+            ended.rendered(in: Self.messages, session: record).message
+                == "The session has ended: the server refuses it. Run `swaggerctl login -s "
+                + "\(Fixtures.server) --client-credentials --client-id \(Fixtures.ana.name)`.")
+        #expect(ended.rendered(in: Self.messages).message.hasSuffix("-e \(Fixtures.ana.name)`."))
+    }
 }

@@ -24,6 +24,13 @@ package enum RefreshReport {
 
 /// What `swaggerctl logout --all` prints.
 package enum LogoutReport {
+    /// A logout with nothing to remove on `server` (for `name`, when one was given), naming who is logged in there
+    /// or, with nobody, the servers that have sessions.
+    package static func nothingToRemove(on server: ServerURL, name: String?, sessions: [SessionRecord]) -> String {
+        let what = name.map { "\($0) has no session on \(server)" } ?? "Not logged in to \(server)"
+        return "\(what)\(Account.othersClause(on: server, among: sessions)). Nothing to remove."
+    }
+
     /// `Logged out 3 sessions on 2 servers.`, or that there was nothing to remove.
     package static func line(removed: [Account]) -> String {
         guard !removed.isEmpty else { return "Not logged in anywhere; nothing to remove." }

@@ -14,10 +14,10 @@ extension SessionController {
     package func switchTo(_ name: String, on server: ServerURL) throws(SwaggerError) -> SessionRecord {
         guard var record = try sessions.record(server: server, name: name) else {
             let others = try accounts(on: server).map(\.name)
-            let known = others.isEmpty ? "no account is" : "only \(Account.clause(others))"
+            let known = others.isEmpty ? "no account is" : Account.clause(others)
             throw SwaggerError(
                 .authentication,
-                "\(name) is not logged in to \(server); \(known) logged in there. Run `\(server.loginCommand(as: name))`."
+                "\(name) has no session on \(server); \(known) logged in there. Run `\(server.loginCommand(as: name))`."
             )
         }
         record.selectedAt = now()

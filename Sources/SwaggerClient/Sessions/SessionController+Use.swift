@@ -101,7 +101,7 @@ extension SessionController {
             switch coordinator.tokenRead(accessToken) {
             case .lockForRefresh(let account): return try await underLock(account, &coordinator)
             case .proceed(let step): return step
-            case .fail(let failure): throw message(for: failure, keptIn: record.backend)
+            case .fail(let failure): throw message(for: failure, session: record)
             }
         case .lockForRefresh(let account):
             return try await underLock(account, &coordinator)
@@ -127,7 +127,7 @@ extension SessionController {
         case .refresh(let refresh): request = refresh
         case .proceed(let step): return step
         case .endSession(let end): throw await endSession(end, releasing: lock)
-        case .fail(let failure): throw message(for: failure, keptIn: record?.backend)
+        case .fail(let failure): throw message(for: failure, session: record)
         }
         // A refresh of this same session that could not reach the server while this command waited is this one's
         // too: the server is not waited out again by every waiter in turn.
@@ -181,7 +181,7 @@ extension SessionController {
 
     /// Removes a session that the server no longer accepts, and returns the error that says so.
     func endSession(_ end: SessionEnd, releasing held: consuming RefreshLock?) async -> SwaggerError {
-        let ended = message(for: end.failure)
+        let ended = message(for: end.failure, session: end.record)
         do throws(SwaggerError) {
             let nowActive: String? =
                 switch consume held {

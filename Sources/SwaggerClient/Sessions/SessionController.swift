@@ -272,16 +272,11 @@ package struct SessionController: Sendable {
                     "The record for \(damaged.name) cannot be read; `swaggerctl logout -s \(server) -e \(damaged.name)` "
                         + "removes it.")
             }
-            let who = selection.name.map { "\($0) is not" } ?? "You are not"
-            let login = server.loginCommand(as: selection.name ?? "you@example.com")
-            // Sessions elsewhere are named, never used: a command stays on the server it was given or last used.
-            var elsewhere: [ServerURL] = []
-            for record in try records() where record.server != server && !elsewhere.contains(record.server) {
-                elsewhere.append(record.server)
-            }
-            let sessions =
-                elsewhere.first.map { " (logged in to \($0)\(elsewhere.count > 1 ? " and more" : ""))" } ?? ""
-            throw SwaggerError(.authentication, "\(who) logged in to \(server)\(sessions). Run `\(login)`.")
+            let login = server.loginCommand(as: selection.name, selection.serverDescription)
+            let others = Account.othersClause(on: server, among: try records())
+            let what =
+                selection.name.map { "\($0) has no session on \(server)" } ?? "You are not logged in to \(server)"
+            throw SwaggerError(.authentication, "\(what)\(others). Run `\(login)`.")
         }
         return record
     }
@@ -298,9 +293,9 @@ package struct SessionController: Sendable {
         MessageContext(timeout: configuration.timeout, now: now(), proxies: configuration.proxies)
     }
 
-    /// - Parameter backend: The backend that the session's record names, when there is a record.
-    func message(for failure: SessionFailure, keptIn backend: BackendKind? = nil) -> SwaggerError {
-        failure.rendered(in: messageContext, keptIn: backend)
+    /// - Parameter record: The session's record, when there is one.
+    func message(for failure: SessionFailure, session record: SessionRecord? = nil) -> SwaggerError {
+        failure.rendered(in: messageContext, session: record)
     }
 
     /// Where the refresh locks are: the configuration folder, beside the session list they guard.

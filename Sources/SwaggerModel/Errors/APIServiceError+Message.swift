@@ -6,7 +6,7 @@ extension APIServiceError {
     package func rendered(
         on server: ServerURL, account: String?, description: ServerDescription?, in context: MessageContext
     ) -> SwaggerError {
-        let login = server.loginCommand(as: account ?? "you@example.com")
+        let login = server.loginCommand(as: account, description)
         switch self {
         case .badCredentials(let status, let said?):
             // The server knows better than a canned guess: a locked account, a disabled user.

@@ -16,12 +16,15 @@ extension SignIn {
 }
 
 extension LoginStep {
-    /// What a login asks for when no account was given: an e-mail where the server's login takes one, else a
-    /// user name.
-    package var accountPrompt: (prompt: String, cancelled: String, isEmail: Bool) {
-        account.lowercased() == "email" || email != nil
-            ? ("E-mail: ", "Login cancelled: no e-mail given.", true)
-            : ("User name: ", "Login cancelled: no user name given.", false)
+    /// Whether the server's login takes an e-mail, rather than a user name.
+    package var takesEmail: Bool { account.lowercased() == "email" || email != nil }
+
+    /// What a login to `server` asks for when no account was given: an e-mail where the server's login takes one,
+    /// else a user name.
+    package func accountPrompt(on server: ServerURL) -> (prompt: String, cancelled: String, isEmail: Bool) {
+        takesEmail
+            ? ("E-mail for \(server): ", "Login cancelled: no e-mail given.", true)
+            : ("User name for \(server): ", "Login cancelled: no user name given.", false)
     }
 }
 

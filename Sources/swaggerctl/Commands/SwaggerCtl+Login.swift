@@ -182,7 +182,7 @@ extension SwaggerCtl {
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
                     (controller) throws(SwaggerError) in
                     // Piped secrets are read first: input that is not a password is refused before anything is sent.
-                    let piped = passwordStdin ? try secrets(for: nil) : nil
+                    let piped = passwordStdin ? try secrets(for: nil, on: nil) : nil
                     let proof = clientCredentials ? try clientProof() : nil
                     let proofKey = dpop ? ProofKey() : nil
                     let (fileServer, layers) = try givenLayers(
@@ -201,12 +201,7 @@ extension SwaggerCtl {
                 }
             }
             let defaultLine = moved.map { " It is now the default server, in place of \($0)." } ?? ""
-            guard !quiet else {
-                if let moved {
-                    Terminal.notice("\(login.account.server) is now the default server, in place of \(moved).")
-                }
-                return
-            }
+            guard !quiet else { return }
             Terminal.notice("Logged in to \(login.account.server) as \(login.account.name).\(defaultLine)")
             Terminal.print(output.render(login.profile))
         }
@@ -276,8 +271,12 @@ extension SwaggerCtl {
                 guard chosen.serverDescription.offersPasswordGrant else {
                     throw SwaggerError.noPasswordGrant(selection.server, chosen.serverDescription)
                 }
-                let name = if let given { given } else { try askedAccount(chosen.serverDescription.login) }
-                let (password, clientSecret) = if let piped { piped } else { try secrets(for: name.value) }
+                let name =
+                    if let given { given } else {
+                        try askedAccount(chosen.serverDescription.login, on: selection.server)
+                    }
+                let (password, clientSecret) =
+                    if let piped { piped } else { try secrets(for: name.value, on: selection.server) }
                 spinner?.label = "Logging in to \(selection.server)"
                 return try await controller.login(
                     as: name, method: .password(password), on: selection, appIDFlag: appID, choice: chosen,
@@ -341,14 +340,14 @@ extension SwaggerCtl {
         }
 
         /// The account, asked for on the terminal: an e-mail where the login takes one, else a user name.
-        private func askedAccount(_ login: LoginStep) throws(SwaggerError) -> AccountName {
+        private func askedAccount(_ login: LoginStep, on server: ServerURL) throws(SwaggerError) -> AccountName {
             guard Terminal.isTerminal(STDIN_FILENO) else {
                 throw SwaggerError(
                     .usage,
                     "Standard input is not a terminal; give the account with --email or --username, and pipe the "
                         + "password in with --password-stdin.")
             }
-            let ask = login.accountPrompt
+            let ask = login.accountPrompt(on: server)
             return AccountName(try Prompt.line(ask.prompt, cancelled: ask.cancelled), isEmail: ask.isEmail)
         }
 
@@ -367,14 +366,17 @@ extension SwaggerCtl {
 
         /// The password and, with --client-secret-stdin, the client secret: from standard input, the password
         /// on its first line and the secret on its second, or asked for on the terminal.
-        private func secrets(for email: String?) throws(SwaggerError) -> (password: String, clientSecret: String?) {
+        private func secrets(for email: String?, on server: ServerURL?) throws(SwaggerError) -> (
+            password: String, clientSecret: String?
+        ) {
             guard passwordStdin else {
                 guard Terminal.isTerminal(STDIN_FILENO) else {
                     throw SwaggerError(
                         .usage, "Standard input is not a terminal; pipe the password in with --password-stdin.")
                 }
                 let password = try Prompt.secret(
-                    "Password for \(email ?? "the account"): ", cancelled: "Login cancelled: no password given.")
+                    "Password for \(email ?? "the account")\(server.map { " on \($0)" } ?? ""): ",
+                    cancelled: "Login cancelled: no password given.")
                 guard clientSecretStdin else { return (password, nil) }
                 let secret = try Prompt.secret("Client secret: ", cancelled: "Login cancelled: no client secret given.")
                 return (password, secret)

@@ -72,10 +72,8 @@ extension SwaggerCtl {
                     let next = nowActive.map { " \($0) is now the active account there." } ?? ""
                     return "Logged out \(account.name) from \(server).\(next)"
                 case .notLoggedIn:
-                    guard let email = session.account else { return "Not logged in to \(server); nothing to remove." }
-                    let others = try controller.accounts(on: server).map(\.name)
-                    let there = others.isEmpty ? "" : " (\(Account.clause(others)))"
-                    return "\(email) is not logged in to \(server)\(there); nothing to remove."
+                    return LogoutReport.nothingToRemove(
+                        on: server, name: session.account, sessions: try controller.records())
                 }
             }
             if let notice { Terminal.notice(notice) }
