@@ -12,8 +12,9 @@ extension LogoutCoordinator.Warning {
             "logged out here, but the server was not told: \(error.message)"
         case .tokensMissing(let server):
             "logged out here, but the server was not told: no store held the token, which \(server) may still take."
-        case .tokensLeft(let error, let backend):
-            "forgotten here; its token may remain in the \(backend.place): \(error.message)"
+        case .tokensLeft(let backend):
+            // The store's own error is worded for a logout that stopped, and this one went on.
+            "forgotten here, but its token may remain in the \(backend.place), which refused to remove it."
         case .plainHTTPRefused(_, let to):
             "logged out here, but the server was not told: plain HTTP to \(to.hostAndPort) is refused "
                 + "(SWAGGERCTL_ALLOW_HTTP=1 allows it)."

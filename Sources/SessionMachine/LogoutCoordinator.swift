@@ -18,9 +18,8 @@ package struct LogoutCoordinator: Sendable {
         case tokensUnreadable(SwaggerError, server: ServerURL)
         /// No store held the session's tokens, so the server could not be told.
         case tokensMissing(ServerURL)
-        /// `--local` forgot the session, but its tokens could not be removed from the store that `SwaggerError`
-        /// names, where they may remain.
-        case tokensLeft(SwaggerError, BackendKind)
+        /// `--local` forgot the session, but its tokens could not be removed from their store, where they may remain.
+        case tokensLeft(BackendKind)
         /// Telling the server would have carried the account's tokens over plain HTTP to `to`, which nobody
         /// allowed.
         case plainHTTPRefused(Account, to: ServerURL)
@@ -98,7 +97,7 @@ package struct LogoutCoordinator: Sendable {
         case revoking(ServerDescription)
         case removing(Told)
         /// The tokens stay where they are, and the record goes.
-        case forgetting(SwaggerError)
+        case forgetting
         case finished
     }
 
@@ -260,7 +259,7 @@ package struct LogoutCoordinator: Sendable {
             guard case .ended = told else { return .fail(.tokensNotRemoved(record.account, error)) }
             return .fail(.notRemoved(record.account, error, revoked: true))
         }
-        state = .forgetting(error)
+        state = .forgetting
         return .forget(record)
     }
 
@@ -273,9 +272,9 @@ package struct LogoutCoordinator: Sendable {
         case .removing(.notTold(let warning)):
             state = .finished
             return Outcome(account: record.account, warning: warning)
-        case .forgetting(let error):
+        case .forgetting:
             state = .finished
-            return Outcome(account: record.account, warning: .tokensLeft(error, record.backend))
+            return Outcome(account: record.account, warning: .tokensLeft(record.backend))
         default:
             invalid("removed")
         }

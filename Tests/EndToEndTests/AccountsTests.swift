@@ -410,7 +410,9 @@ struct AccountsTests {
             let local = try await sandbox.swaggerctl(["logout", "--local"], environment: noBus)
             #expect(local.status == 0, "\(local)")
             #expect(
-                local.stderr.hasPrefix("swaggerctl: warning: forgotten here; its token may remain in the keyring: "),
+                local.stderr.hasPrefix(
+                    "swaggerctl: warning: forgotten here, but its token may remain in the keyring, which refused to "
+                        + "remove it.\n"),
                 "\(local)")
             #expect(local.stderr.hasSuffix("Logged out \(Sandbox.demo.email) from \(server.apiURL).\n"), "\(local)")
             #expect(try sandbox.sessions.records().isEmpty)

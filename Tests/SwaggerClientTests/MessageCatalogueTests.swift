@@ -84,7 +84,7 @@ struct MessageCatalogueTests {
         .serverCannotRevoke(server), .tokensUnreadable(storeError, server: server),
         .plainHTTPRefused(account, to: server), .foreignOrigin(account, .init(step: "revocation", origin: other)),
         .revocationFailed(.unreachable("connection refused"), server: server, description: description),
-        .undescribed(server), .tokensMissing(server), .tokensLeft(storeError, .keyring),
+        .undescribed(server), .tokensMissing(server), .tokensLeft(.keyring),
     ]
 
     /// Every line, with the prefix it is printed with.
