@@ -75,6 +75,18 @@ struct APIOutputTests {
         #expect(try Self.run(.init(silent: true), [Self.page(1)]).0 == "")
     }
 
+    @Test("--jq feeds -o table: one object's members as rows, several results as a list's items")
+    func jqTable() throws {
+        let user = APIResponse(
+            url: APIRequestTests.url("https://api.example.com/v2/users/me"), status: 200, reason: "OK", headers: [],
+            body: Data(
+                #"{"user": {"name": "Ana", "roles": ["a", "b"], "age": 7}, "items": [{"id": 1}, {"id": 2}]}"#.utf8))
+        let object = try Self.run(.init(table: true, jq: JQProgram(".user")), [user]).0
+        #expect(object == "name   Ana\nroles  [\"a\",\"b\"]\nage    7\n", "\(object)")
+        #expect(try Self.run(.init(table: true, jq: JQProgram(".items[]")), [user]).0 == "id\n1\n2\n")
+        #expect(try Self.run(.init(table: true, jq: JQProgram(".user.name")), [user]).0 == "value\nAna\n")
+    }
+
     @Test("a failure's body is shown as received and decides the end; --slurp and a table print nothing of the list")
     func failure() throws {
         let pages = [Self.page(1), Self.page(2, status: 404)]
