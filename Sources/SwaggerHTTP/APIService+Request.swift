@@ -125,9 +125,14 @@ extension APIService {
                     url: sent.url, status: Int(answer.head.status.code), reason: answer.head.status.reasonPhrase,
                     headers: answer.head.headers.map { HeaderField(name: $0.name, value: $0.value) },
                     body: sent.method == .HEAD ? Data() : answer.body.withUnsafeReadableBytes { Data($0) },
-                    throttled: throttled)
+                    throttled: throttled, version: Self.statusLineVersion(answer.head.version))
             },
             abandon: { first.map(transport.abandon) })
+    }
+
+    /// `version` as curl names it in a status line: `HTTP/1.1`, `HTTP/1.0`, and `HTTP/2` rather than NIO's `HTTP/2.0`.
+    static func statusLineVersion(_ version: HTTPVersion) -> String {
+        version.major >= 2 && version.minor == 0 ? "HTTP/\(version.major)" : "HTTP/\(version.major).\(version.minor)"
     }
 
     /// Whether `request` carries a DPoP proof: with a key, a token request and one that presents a token do.

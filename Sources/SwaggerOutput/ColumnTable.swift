@@ -9,18 +9,25 @@ package enum ColumnTable {
     package static let cellLimit = 60
 
     /// The table, every line ending in a newline; `header` first when given. The last column is not padded.
-    package static func render(header: [String]? = nil, rows: [[String]]) -> String {
+    /// - Parameter columns: The terminal's width, which each line is cut to with `…`, as each cell is to
+    ///   ``cellLimit``; `nil` for a pipe, which gets every cell whole.
+    package static func render(header: [String]? = nil, rows: [[String]], columns: Int?) -> String {
         let lines = (header.map { [$0] } ?? []) + rows
-        let widths = widths(of: lines)
-        return lines.map { line($0, widths: widths) }.joined()
+        let limit = columns == nil ? Int.max : cellLimit
+        let widths = widths(of: lines, limit: limit)
+        return lines.map { cells in
+            let text = line(cells, widths: widths, limit: limit)
+            guard let columns else { return text }
+            return DisplayWidth.cut(String(text.dropLast()), to: columns) + "\n"
+        }.joined()
     }
 
     /// The width of each column, as the widest of its cells is shown.
-    package static func widths(of lines: [[String]]) -> [Int] {
+    package static func widths(of lines: [[String]], limit: Int = cellLimit) -> [Int] {
         var widths = [Int](repeating: 0, count: lines.map(\.count).max() ?? 0)
         for line in lines {
             for (column, text) in line.enumerated() {
-                widths[column] = max(widths[column], DisplayWidth.of(cell(text)))
+                widths[column] = max(widths[column], DisplayWidth.of(cell(text, limit: limit)))
             }
         }
         return widths
@@ -28,10 +35,10 @@ package enum ColumnTable {
 
     /// One line of cells, each padded to its column's width but the last; a cell wider than its column pushes the
     /// rest along.
-    package static func line(_ cells: [String], widths: [Int]) -> String {
+    package static func line(_ cells: [String], widths: [Int], limit: Int = cellLimit) -> String {
         var parts: [String] = []
         for (column, text) in cells.enumerated() {
-            let shown = cell(text)
+            let shown = cell(text, limit: limit)
             let width = column < widths.count ? widths[column] : 0
             let padding = column == cells.count - 1 ? 0 : max(0, width - DisplayWidth.of(shown))
             parts.append(shown + String(repeating: " ", count: padding))
@@ -39,18 +46,8 @@ package enum ColumnTable {
         return parts.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
     }
 
-    /// A cell as shown: escaped, on one line, and no wider than ``cellLimit``.
-    static func cell(_ text: String) -> String {
-        let escaped = TerminalText.escaped(text)
-        guard DisplayWidth.of(escaped) > cellLimit else { return escaped }
-        var cut = ""
-        var width = 0
-        for character in escaped {
-            let next = DisplayWidth.of(character)
-            guard width + next <= cellLimit - 1 else { break }
-            cut.append(character)
-            width += next
-        }
-        return cut + "…"
+    /// A cell as shown: escaped, on one line, and no wider than `limit`.
+    static func cell(_ text: String, limit: Int = cellLimit) -> String {
+        DisplayWidth.cut(TerminalText.escaped(text), to: limit)
     }
 }

@@ -9,6 +9,20 @@ enum DisplayWidth {
         text.reduce(0) { $0 + of($1) }
     }
 
+    /// `text` no wider than `width` columns: cut with `…` when it is wider.
+    static func cut(_ text: String, to width: Int) -> String {
+        guard of(text) > width else { return text }
+        var cut = ""
+        var used = 0
+        for character in text {
+            let next = of(character)
+            guard used + next <= width - 1 else { break }
+            cut.append(character)
+            used += next
+        }
+        return cut + "…"
+    }
+
     static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }

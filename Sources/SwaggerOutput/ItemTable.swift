@@ -2,7 +2,8 @@ import FoundationEssentials
 import SwaggerModel
 
 /// `api -o table`: the items of a list (each page's, with `--paginate`) as rows, one column for each member of the
-/// first items, in the order the server sent them. A cell is a string's text, or any other value's JSON.
+/// first items, in the order the server sent them. A cell is a string's text, or any other value's JSON. An object
+/// that holds no list is shown as `details` shows a profile: a row for each member, its name beside its value.
 ///
 /// The rows are not all held: the columns are fixed by the first items, their widths by the first
 /// ``alignedRows`` rows, and from then on each row is printed as it comes, so that a list of a million items takes
@@ -23,11 +24,15 @@ package struct ItemTable: Sendable {
     private var widths: [Int]?
     private var headerPrinted = false
     private let forTerminal: Bool
+    private let columnsWide: Int?
 
-    /// - Parameter forTerminal: Whether the table goes to a terminal, aligned under a header; in a pipe, it is
-    ///   tab-separated values under a header line, with tabs and line breaks in a cell shown as escapes.
-    package init(forTerminal: Bool) {
+    /// - Parameters:
+    ///   - forTerminal: Whether the table goes to a terminal, aligned under a header; in a pipe, it is
+    ///     tab-separated values under a header line, with tabs and line breaks in a cell shown as escapes.
+    ///   - columns: The terminal's width, which an object's rows are cut to; `nil` shows them whole.
+    package init(forTerminal: Bool, columns: Int? = nil) {
         self.forTerminal = forTerminal
+        self.columnsWide = forTerminal ? columns : nil
     }
 
     /// Adds the items of one response: the elements of a list (as ``JSONText/items(of:)`` finds it), or the body
@@ -35,7 +40,11 @@ package struct ItemTable: Sendable {
     /// - Returns: What can be printed now.
     /// - Throws: `SwaggerError` with code `server` for a body that is not JSON.
     package mutating func add(_ body: Data, from url: URL) throws(SwaggerError) -> String {
-        let items = JSONText.items(of: body) ?? (JSONText.isJSON(body) ? [String(decoding: body, as: UTF8.self)] : nil)
+        let list = JSONText.items(of: body)
+        if list == nil, let members = JSONText.orderedMembers(of: body) {
+            return object(members)
+        }
+        let items = list ?? (JSONText.isJSON(body) ? [String(decoding: body, as: UTF8.self)] : nil)
         guard let items else {
             throw SwaggerError(
                 .server, "The answer from \(url.absoluteString.prefix(200)) is not JSON, which -o table needs.")
@@ -70,6 +79,8 @@ package struct ItemTable: Sendable {
 
     /// The rows held, and the header before the first, as text.
     private mutating func flush() -> String {
+        // An object's rows, or an empty list, leave no columns: no header, not even an empty line.
+        guard !columns.isEmpty else { return "" }
         let rows = held.map { row in columns.map { row[$0] ?? "" } }
         held.removeAll()
         let header = columns.map { forTerminal ? $0.uppercased() : $0 }
@@ -84,6 +95,19 @@ package struct ItemTable: Sendable {
         if !headerPrinted { text += ColumnTable.line(header, widths: widths) }
         headerPrinted = true
         return text + rows.map { ColumnTable.line($0, widths: widths) }.joined()
+    }
+
+    /// An object's members as key/value rows, each value on one line: a string's text, anything else compact JSON.
+    private func object(_ members: [(key: String, value: String)]) -> String {
+        let rows = members.map { member in
+            let value =
+                member.value.hasPrefix("\"")
+                ? Self.cell(member.value)
+                : (try? JSONDecoder().decode(JSONValue.self, from: Data(member.value.utf8)))?.compactJSON
+                    ?? member.value
+            return DetailsViewModel(key: member.key, value: value)
+        }
+        return TableRenderer(columns: columnsWide, overflow: .cut).render(rows)
     }
 
     /// A value's text in a cell: a string's own text, anything else as the JSON sent.

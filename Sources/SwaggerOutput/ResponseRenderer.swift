@@ -21,11 +21,12 @@ package struct ResponseRenderer: Sendable {
 
     /// What standard output shows of `body`.
     ///
-    /// `separated` says whether another body may follow, as with `--paginate`: a body that does not end its line
-    /// is ended, so that each page's JSON stays apart.
+    /// In a pipe, a text body that does not end its line is ended, so that the shell's next prompt starts on a line
+    /// of its own, as `curl -w '\n'` would; a binary body is written as received. `separated` says whether another
+    /// body may follow, as with `--paginate`: then any body is ended, so that each page's JSON stays apart.
     package func body(_ body: Data, separated: Bool = false) -> Data {
         guard forTerminal else {
-            guard separated, let last = body.last, last != UInt8(ascii: "\n") else { return body }
+            guard let last = body.last, last != UInt8(ascii: "\n"), separated || Self.isText(body) else { return body }
             var ended = body
             ended.append(UInt8(ascii: "\n"))
             return ended
@@ -42,6 +43,11 @@ package struct ResponseRenderer: Sendable {
             TerminalText.escaped(String($0))
         }
         return Data((lines.joined(separator: "\n") + "\n").utf8)
+    }
+
+    /// Whether `body` is text, whose lines a pipe expects ended: valid UTF-8 with no NUL byte, which no text holds.
+    static func isText(_ body: Data) -> Bool {
+        !body.contains(0) && String(validating: body, as: UTF8.self) != nil
     }
 
     /// `--jq`'s results of `program` run on `body`, for standard output, each on a line of its own: a string as its
@@ -65,11 +71,11 @@ package struct ResponseRenderer: Sendable {
         return output
     }
 
-    /// `-i`'s lines for standard output, before the body: the status line, then each header, and a blank line, as
-    /// `curl -i` and `gh api -i` show them.
+    /// `-i`'s lines for standard output, before the body: the status line with the response's own HTTP version, then
+    /// each header, and a blank line, as `curl -i` shows them.
     /// - Returns: The lines, each ended, each safe for a terminal.
     package func head(_ response: APIResponse) -> String {
-        let status = "HTTP \(response.status) \(response.reason)".trimmingWhitespace()
+        let status = "\(response.version) \(response.status) \(response.reason)".trimmingWhitespace()
         let lines = [status] + response.headers.map { "\($0.name): \($0.value)" }
         return lines.map { TerminalText.escaped($0) + "\n" }.joined() + "\n"
     }

@@ -15,19 +15,28 @@ package struct TableRenderer: Sendable {
         case dimmedKeys
     }
 
+    /// What becomes of a value too long for its line on a terminal.
+    package enum Overflow: Sendable, Hashable {
+        /// Wrapped under itself, so that it never runs back into the key column: `details`' profile.
+        case wrap
+        /// Cut with `…`, each row on one line: `api -o table`'s object, whose whole text a pipe gets.
+        case cut
+    }
+
     package var style: Style
-    /// The terminal's width in columns, when the table goes to one: a value too long for its line is wrapped
-    /// under itself, so that it never runs back into the key column. `nil` for a pipe, which gets one line
-    /// per row whatever its length.
+    /// The terminal's width in columns, when the table goes to one, which a value too long for its line is
+    /// fitted to as ``overflow`` says. `nil` for a pipe, which gets one line per row whatever its length.
     package var columns: Int?
+    package var overflow: Overflow
 
     /// The narrowest value column worth aligning; on a terminal narrower than that beside the keys, each value
     /// goes on lines of its own under its key.
     static let narrowestValues = 16
 
-    package init(style: Style = .plain, columns: Int? = nil) {
+    package init(style: Style = .plain, columns: Int? = nil, overflow: Overflow = .wrap) {
         self.style = style
         self.columns = columns
+        self.overflow = overflow
     }
 
     /// The table for `rows`, every line ending in a newline.
@@ -46,7 +55,10 @@ package struct TableRenderer: Sendable {
                 output += String(repeating: " ", count: valueColumn - DisplayWidth.of(key)) + value + "\n"
                 continue
             }
-            if columns - valueColumn >= Self.narrowestValues {
+            if overflow == .cut {
+                output += String(repeating: " ", count: valueColumn - DisplayWidth.of(key))
+                output += DisplayWidth.cut(value, to: max(columns - valueColumn, 1)) + "\n"
+            } else if columns - valueColumn >= Self.narrowestValues {
                 let lines = Self.wrap(value, width: columns - valueColumn)
                 let indent = String(repeating: " ", count: valueColumn)
                 output += String(repeating: " ", count: valueColumn - DisplayWidth.of(key))

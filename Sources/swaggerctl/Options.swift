@@ -48,7 +48,7 @@ struct SessionOptions: ParsableArguments {
 
     @Option(
         name: [.customShort("u"), .customLong("username")],
-        help: ArgumentHelp("The account, for a server that signs in by user name; as --email.", valueName: "name"),
+        help: ArgumentHelp("As --email, for a server that signs in by user name.", valueName: "name"),
         completion: .custom(accountCompletions))
     var usernameOption: String?
 
@@ -112,7 +112,7 @@ struct ServerDescriptionOptions: ParsableArguments {
     var preset: String?
 
     /// `--preset`'s name before presets were data.
-    @Option(help: ArgumentHelp(visibility: .hidden))
+    @Option(help: ArgumentHelp("The old name of --preset.", valueName: "name", visibility: .hidden))
     var kind: String?
 
     @Option(
@@ -300,8 +300,7 @@ struct VerboseOption: ParsableArguments {
     @Flag(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "Describe each request and response on stderr, with every password and token hidden. "
-                + "SWAGGERCTL_DEBUG=1 does the same."))
+            "Describe each request and response on stderr, secrets hidden. SWAGGERCTL_DEBUG=1 does the same."))
     var verbose = false
 }
 
@@ -309,8 +308,7 @@ struct VerboseOption: ParsableArguments {
 struct CACertOption: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Also trust the certificate authorities in this PEM file, for a server with a private CA. "
-                + "Default: SWAGGERCTL_CA_CERT, else the one `server set --ca-cert` saved.",
+            "Trust the CAs in this PEM file too. Default: SWAGGERCTL_CA_CERT, else server set's --ca-cert.",
             valueName: "file"))
     var caCert: String?
 }

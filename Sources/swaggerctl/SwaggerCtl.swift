@@ -86,13 +86,17 @@ struct SwaggerCtl: AsyncParsableCommand {
             terminate(exitCode(for: error.code).rawValue)
         }
         let code = exitCode(for: error)
-        // Help and --version go to stdout, as argument-parser prints them. So does the script that
+        // Help (each example whole) and --version go to stdout, as argument-parser prints them. So does the script that
         // --generate-completion-script asks for, but bash's made to complete URLs, as `completion bash` prints it.
         guard code != .success else {
             let message = fullMessage(for: error)
             let script = Completion.joiningColons(message)
-            guard script != message else { exit(withError: error) }
-            Terminal.print(script)
+            if script != message {
+                Terminal.print(script)
+            } else if !message.isEmpty {
+                // As argument-parser prints help and --version itself, with a line break after.
+                Terminal.print(HelpExamples.unwrapped(message) + "\n")
+            }
             terminate(0)
         }
         Terminal.standardError.write(UsageCheck.message(fullMessage(for: error)))

@@ -98,10 +98,12 @@ struct OperationsTests {
                 dry.stdout.hasPrefix(
                     "curl \(server.apiURL)/User/User -H 'Authorization: Bearer '\"$(swaggerctl token -s "))
             // The line runs as it is, with swaggerctl on the PATH.
+            #expect(dry.stdout.hasSuffix("\n") && dry.stdout.split(separator: "\n").count == 1, "\(dry)")
             let ran = try await runProgram(
-                URL(filePath: "/bin/sh"), ["-c", dry.stdout + " -sS"],
+                URL(filePath: "/bin/sh"), ["-c", dry.stdout.dropLast() + " -sS"],
                 environment: sandbox.environment.merging(["PATH": Binaries.directory.path + ":/usr/bin:/bin"]) { $1 })
-            #expect(ran.status == 0 && ran.stdout == user.stdout, "\(ran)")
+            // swaggerctl ends the body's line in a pipe, where curl leaves it as sent.
+            #expect(ran.status == 0 && ran.stdout + "\n" == user.stdout, "\(ran)")
         }
     }
 
@@ -117,7 +119,7 @@ struct OperationsTests {
             let dry = try await sandbox.swaggerctl("api", "getUser", "--dry-run")
             #expect(dry.status == 0, "\(dry)")
             let ran = try await runProgram(
-                URL(filePath: "/bin/sh"), ["-c", dry.stdout + " -sS -v"],
+                URL(filePath: "/bin/sh"), ["-c", dry.stdout.dropLast() + " -sS -v"],
                 environment: sandbox.environment.merging(["PATH": Binaries.directory.path + ":/usr/bin:/bin"]) { $1 })
             // curl -v shows each header it sends after "> ".
             #expect(ran.stderr.contains("> \(use) "), "\(dry.stdout)\n\(ran)")

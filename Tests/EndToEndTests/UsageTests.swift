@@ -49,8 +49,55 @@ struct UsageTests {
         #expect(!help.stdout.contains("--keyring <backend>"), "\(help.stdout)")
 
         let hidden = try await sandbox.swaggerctl("api", "--help-hidden")
-        for option in ["--keyring <backend>", "--ca-cert <file>", "-v, --verbose"] {
-            #expect(hidden.stdout.contains(option), "\(option): \(hidden.stdout)")
+        #expect(hidden.stdout.contains("--keyring <backend>"), "\(hidden.stdout)")
+    }
+
+    @Test("login's and api's help show -v and --ca-cert, which the README uses", arguments: ["login", "api"])
+    func networkOptionsShown(command: String) async throws {
+        let help = try await Sandbox().swaggerctl(command, "--help")
+        for option in ["--ca-cert <file>", "-v, --verbose"] {
+            #expect(help.stdout.contains("  \(option) "), "\(option): \(help.stdout)")
+        }
+    }
+
+    @Test(
+        "no example is wrapped: at 80 and 40 columns each is whole on its line, indented, as at 300",
+        arguments: SwaggerCommands.paths)
+    func examplesWhole(path: [String]) async throws {
+        let sandbox = try Sandbox()
+        func examples(_ columns: Int) async throws -> [Substring] {
+            let result = try await sandbox.swaggerctl(path + ["--help"], environment: ["COLUMNS": "\(columns)"])
+            #expect(result.status == 0, "\(result)")
+            let block = result.stdout.firstMatch(of: /\n(?:Examples|Quick start):\n((?:.+\n)+)/)?.1 ?? ""
+            return block.split(separator: "\n")
+        }
+        let wide = try await examples(300)
+        #expect(wide.allSatisfy { $0.hasPrefix("  ") }, "\(wide)")
+        for columns in [80, 40] {
+            #expect(try await examples(columns) == wide, "\(path) at \(columns) columns")
+        }
+    }
+
+    @Test(
+        "every option and argument of every command has a line of help, hidden ones too",
+        arguments: SwaggerCommands.paths)
+    func optionsHaveHelp(path: [String]) async throws {
+        let result = try await Sandbox().swaggerctl(path + ["--help-hidden"])
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        var section = ""
+        for (index, line) in lines.enumerated() {
+            if !line.hasPrefix(" "), line.hasSuffix(":") { section = String(line) }
+            guard section == "OPTIONS:" || section == "ARGUMENTS:", line.firstMatch(of: /^  [^ ]/) != nil else {
+                continue
+            }
+            // argument-parser puts the help beside the names, at column 26 (one space away from names that fill the
+            // column, two or more from shorter ones), or under them when they are longer.
+            let beside =
+                line.dropFirst(2).firstMatch(of: #/  +[^ ]/#) != nil
+                || (line.dropFirst(25).first == " " && line.dropFirst(26).first.map { $0 != " " } == true)
+            let under = index + 1 < lines.count && lines[index + 1].hasPrefix("   ")
+            #expect(beside || under, "\(path.joined(separator: " ")): \(line) has no help")
         }
     }
 
@@ -97,7 +144,6 @@ struct UsageTests {
         arguments: [
             (["login", "-s"], "Missing value for '-s <url>'", "Help:  -s <url>  "),
             (["status", "--format", "xml"], "The value 'xml' is invalid for '--format <format>'", "Help:  --format "),
-            (["api"], "Missing expected argument '<operation|path>'", "Help:  <operation|path>  "),
         ])
     func usageErrorWithHelp(arguments: [String], error: String, help: String) async throws {
         let result = try await Sandbox().swaggerctl(arguments)
@@ -108,6 +154,17 @@ struct UsageTests {
         #expect(lines[1].hasPrefix(help))
         #expect(lines[2].hasPrefix("Usage: swaggerctl \(arguments[0]) "))
         #expect(lines[3] == "  See 'swaggerctl \(arguments[0]) --help' for more information.")
+    }
+
+    @Test("api without an operation or path says so, and that --list lists the operations")
+    func apiWithoutPath() async throws {
+        let result = try await Sandbox().swaggerctl("api")
+        #expect(result.status == 64, "\(result)")
+        #expect(
+            result.stderr.hasPrefix(
+                "swaggerctl: Missing expected argument '<operation|path>'. `swaggerctl api --list` lists the operations.\n"
+            ),
+            "\(result)")
     }
 
     @Test(
@@ -205,4 +262,9 @@ enum SwaggerCommands {
     static let all = [
         "login", "details", "logout", "status", "token", "refresh", "switch", "exec", "git-credential", "completion",
     ]
+
+    /// Every command and subcommand, as the words that name it.
+    static let paths: [[String]] =
+        [[]] + (all + ["api", "operations", "server"]).map { [$0] }
+        + ["list", "show", "set", "forget", "export", "import"].map { ["server", $0] }
 }

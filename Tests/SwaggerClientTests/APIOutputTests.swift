@@ -50,10 +50,41 @@ struct APIOutputTests {
         #expect(try Self.run(.init(silent: true, paginate: true, slurp: true), pages).0 == "")
     }
 
-    @Test("-i puts each response's status line and headers before its body")
+    @Test("-i puts each response's status line, with its HTTP version as received, and headers before its body")
     func include() throws {
         let (text, _) = try Self.run(.init(include: true), [Self.page(1)])
-        #expect(text == "HTTP 200 OK\nX-Page: 1\n\n{\"items\":[{\"id\":1}]}", "\(text)")
+        #expect(text == "HTTP/1.1 200 OK\nX-Page: 1\n\n{\"items\":[{\"id\":1}]}\n", "\(text)")
+        var second = Self.page(1)
+        second.version = "HTTP/2"
+        second.reason = ""
+        #expect(try Self.run(.init(include: true), [second]).0.hasPrefix("HTTP/2 200\nX-Page: 1\n\n"))
+    }
+
+    @Test("a body in a pipe ends its line unless it is binary; --silent prints nothing at all")
+    func endedLines() throws {
+        var page = Self.page(1)
+        #expect(try Self.run(.init(), [page]).0 == "{\"items\":[{\"id\":1}]}\n")
+        page.body = Data("already ended\n".utf8)
+        #expect(try Self.run(.init(), [page]).0 == "already ended\n")
+        page.body = Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0x01])
+        #expect(try !Self.run(.init(), [page]).0.hasSuffix("\n"))
+        page.body = Data([0xFF, 0xFE, 0x41])
+        #expect(try Self.run(.init(), [page]).0.utf8.last != UInt8(ascii: "\n"))
+        page.body = Data()
+        #expect(try Self.run(.init(), [page]).0 == "")
+        #expect(try Self.run(.init(silent: true), [Self.page(1)]).0 == "")
+    }
+
+    @Test("--jq feeds -o table: one object's members as rows, several results as a list's items")
+    func jqTable() throws {
+        let user = APIResponse(
+            url: APIRequestTests.url("https://api.example.com/v2/users/me"), status: 200, reason: "OK", headers: [],
+            body: Data(
+                #"{"user": {"name": "Ana", "roles": ["a", "b"], "age": 7}, "items": [{"id": 1}, {"id": 2}]}"#.utf8))
+        let object = try Self.run(.init(table: true, jq: JQProgram(".user")), [user]).0
+        #expect(object == "name   Ana\nroles  [\"a\",\"b\"]\nage    7\n", "\(object)")
+        #expect(try Self.run(.init(table: true, jq: JQProgram(".items[]")), [user]).0 == "id\n1\n2\n")
+        #expect(try Self.run(.init(table: true, jq: JQProgram(".user.name")), [user]).0 == "value\nAna\n")
     }
 
     @Test("a failure's body is shown as received and decides the end; --slurp and a table print nothing of the list")
@@ -61,7 +92,7 @@ struct APIOutputTests {
         let pages = [Self.page(1), Self.page(2, status: 404)]
         for options in [APIOutput.Options(paginate: true, slurp: true), .init(paginate: true, table: true)] {
             let (text, end) = try Self.run(options, pages)
-            #expect(text == #"{"items":[{"id":2}]}"#, "\(text)")
+            #expect(text == #"{"items":[{"id":2}]}"# + "\n", "\(text)")
             guard case .failure(let error) = end else {
                 Issue.record("a 404 ended as \(end)")
                 continue

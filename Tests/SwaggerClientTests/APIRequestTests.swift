@@ -170,12 +170,15 @@ struct APIRequestTests {
 
     // MARK: - What is shown
 
-    @Test("in a pipe the body is exactly as received; on a terminal JSON is indented and escapes are made visible")
+    @Test("in a pipe the body is as received, its line ended; on a terminal JSON is indented and escapes are visible")
     func rendering() {
         // Valid JSON may hold a raw CSI (U+009B) or a bidi override (U+202E) in a string.
         let body = Data("{\"t\":\"a\u{9B}2Jb\u{202E}c\"}".utf8)
-        #expect(ResponseRenderer(forTerminal: false).body(body) == body)
+        #expect(ResponseRenderer(forTerminal: false).body(body) == body + Data("\n".utf8))
+        #expect(ResponseRenderer(forTerminal: false).body(body + Data("\n".utf8)) == body + Data("\n".utf8))
         #expect(ResponseRenderer(forTerminal: false).body(body, separated: true) == body + Data("\n".utf8))
+        let binary = Data([0x1F, 0x8B, 0x08, 0x00])
+        #expect(ResponseRenderer(forTerminal: false).body(binary) == binary)
         let shown = String(decoding: ResponseRenderer(forTerminal: true).body(body), as: UTF8.self)
         #expect(shown == "{\n  \"t\": \"a\\u009b2Jb\\u202ec\"\n}\n")
         let text = String(

@@ -30,6 +30,34 @@ struct ItemTableTests {
                 + "3   \\u{1b}[31mred\n")
     }
 
+    @Test("-o table of an object that holds no list: a row for each member, nested values as compact JSON")
+    func objectTable() throws {
+        let body = Data(
+            #"{"id": 7, "name": "Ana\nH.", "address": {"city": "Oslo", "zip": "0150"}, "tags": [ "a" ], "x": null}"#
+                .utf8)
+        var pipe = ItemTable(forTerminal: false, columns: 20)
+        let piped = try pipe.add(body, from: Self.page) + pipe.finish()
+        #expect(
+            piped
+                == "id       7\nname     Ana\\u{a}H.\naddress  {\"city\":\"Oslo\",\"zip\":\"0150\"}\ntags     [\"a\"]\n"
+                + "x        null\n", "\(piped)")
+        var terminal = ItemTable(forTerminal: true, columns: 20)
+        let shown = try terminal.add(body, from: Self.page) + terminal.finish()
+        #expect(
+            shown == "id       7\nname     Ana\\u{a}H.\naddress  {\"city\":\"O…\ntags     [\"a\"]\nx        null\n",
+            "\(shown)")
+    }
+
+    @Test("operations' columns: cut to the terminal's width with …, whole in a pipe")
+    func columnTableWidth() {
+        let summary = Array(repeating: "word", count: 20).joined(separator: " ")
+        let rows = [["getUser", "GET", "/users/{id}", summary], ["me", "GET", "/me", "Me"]]
+        #expect(
+            ColumnTable.render(rows: rows, columns: 40)
+                == "getUser  GET  /users/{id}  word word wo…\nme       GET  /me          Me\n")
+        #expect(ColumnTable.render(rows: rows, columns: nil).hasPrefix("getUser  GET  /users/{id}  \(summary)\n"))
+    }
+
     @Test("-o table prints rows as they come once its columns are known: a long list is not held")
     func streamingTable() throws {
         var table = ItemTable(forTerminal: false)

@@ -275,13 +275,13 @@ struct OperationTests {
             line
                 == "curl https://api.example.com/v1/pets -H 'Authorization: Bearer '\"$(swaggerctl token -s "
                 + "https://api.example.com/v1 -e ana@example.com)\" -H 'Content-Type: application/json' --data-binary "
-                + #"'{"kind":"dog","name":"Ana'\''s"}'"#)
+                + #"'{"kind":"dog","name":"Ana'\''s"}'"# + "\n")
         let get = try Self.request(Self.openAPI30, "getPet", ["petId=7"])
         let header = CurlLine.render(
             get, token: TokenUse(header: "X-API-Key", scheme: nil), server: Self.server, account: nil, input: nil)
         #expect(
             header
-                == "curl https://api.example.com/v1/pets/7 -H 'X-API-Key: '\"$(swaggerctl token -s https://api.example.com/v1)\""
+                == "curl https://api.example.com/v1/pets/7 -H 'X-API-Key: '\"$(swaggerctl token -s https://api.example.com/v1)\"\n"
         )
         let patch = try Self.request(Self.openAPI30, "updatePet", ["petId=7"], raw: ["name=x"])
         #expect(

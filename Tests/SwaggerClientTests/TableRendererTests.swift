@@ -131,4 +131,17 @@ struct TableRendererTests {
             TableRenderer(columns: 20).render(rows)
                 == "A key far too long for this terminal\n  a value that is\n  long too\n")
     }
+
+    @Test("cut values stay on one line each, ended with … at the terminal's width; a pipe gets them whole")
+    func cutValues() {
+        let rows = Self.rows(["id": "7", "address": "12 Long Street, Springfield, Some County", "名前": "山田太郎さん"])
+        #expect(
+            TableRenderer(columns: 24, overflow: .cut).render(rows)
+                == "id       7\n"
+                + "address  12 Long Street…\n"
+                + "名前     山田太郎さん\n")
+        #expect(TableRenderer(columns: 18, overflow: .cut).render(rows).hasSuffix("名前     山田太郎…\n"))
+        #expect(
+            TableRenderer(overflow: .cut).render(rows).contains("address  12 Long Street, Springfield, Some County\n"))
+    }
 }

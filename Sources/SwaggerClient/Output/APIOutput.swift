@@ -22,10 +22,12 @@ package struct APIOutput {
         package var slurp = false
         package var table = false
         package var jq: JQProgram?
+        /// The terminal's width, which `-o table` fits an object to; `nil` in a pipe.
+        package var columns: Int?
 
         package init(
             include: Bool = false, silent: Bool = false, paginate: Bool = false, slurp: Bool = false,
-            table: Bool = false, jq: JQProgram? = nil
+            table: Bool = false, jq: JQProgram? = nil, columns: Int? = nil
         ) {
             self.include = include
             self.silent = silent
@@ -33,6 +35,7 @@ package struct APIOutput {
             self.slurp = slurp
             self.table = table
             self.jq = jq
+            self.columns = columns
         }
     }
 
@@ -58,7 +61,9 @@ package struct APIOutput {
             if options.silent {
                 SilentSink()
             } else if options.table {
-                TableSink(table: ItemTable(forTerminal: renderer.forTerminal), write: write)
+                TableSink(
+                    table: ItemTable(forTerminal: renderer.forTerminal, columns: options.columns), program: options.jq,
+                    write: write)
             } else if options.slurp {
                 SlurpSink(
                     spool: try ItemSpool(environment: environment), program: options.jq, renderer: renderer,
@@ -128,14 +133,35 @@ private struct JQSink: PageSink {
     mutating func finish() throws(SwaggerError) {}
 }
 
-/// `-o table`: rows as they come, once the columns are known.
+/// `-o table`: rows as they come, once the columns are known; with `--jq`, the rows of what its program makes of
+/// each page.
 private struct TableSink: PageSink {
     var table: ItemTable
+    let program: JQProgram?
     let write: (Data) -> Void
 
     mutating func page(_ response: APIResponse) throws(SwaggerError) {
-        let rows = try table.add(response.body, from: response.url)
+        var body = response.body
+        if let program { body = try Self.results(of: program, on: body) }
+        let rows = try table.add(body, from: response.url)
         if !rows.isEmpty { write(utf8(rows)) }
+    }
+
+    /// The program's results as one JSON value for the table: a single result as it is (an object's members, a
+    /// list's items), several as the items of a list. A string result, which `--jq` prints as text, is a string.
+    static func results(of program: JQProgram, on body: Data) throws(SwaggerError) -> Data {
+        var results: [String] = []
+        do throws(JQError) {
+            try program.run(on: body) { result in
+                switch result {
+                case .json(let json): results.append(json)
+                case .text(let text): results.append(JSONValue.string(text).compactJSON)
+                }
+            }
+        } catch {
+            throw SwaggerError(.failure, "--jq: \(error.description).")
+        }
+        return Data((results.count == 1 ? results[0] : "[" + results.joined(separator: ",") + "]").utf8)
     }
 
     mutating func finish() throws(SwaggerError) {

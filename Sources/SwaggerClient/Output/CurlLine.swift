@@ -11,6 +11,7 @@ package enum CurlLine {
     ///   - server: The session's server, which names the session with `account`.
     ///   - account: The account asked for, if any.
     ///   - input: `--input`'s file, `-` for stdin: curl reads the body from it rather than from the line.
+    /// - Returns: The line, ended with a newline.
     package static func render(
         _ request: APIRequest, token use: TokenUse, server: ServerURL, account: String?, input: String?
     ) -> String {
@@ -36,7 +37,7 @@ package enum CurlLine {
         } else if let body = request.body {
             words += ["--data-binary", quoted(String(decoding: body, as: UTF8.self))]
         }
-        return words.joined(separator: " ")
+        return words.joined(separator: " ") + "\n"
     }
 
     /// `text` as one word of a POSIX shell: in single quotes, where a quote inside is closed, escaped and opened

@@ -80,22 +80,64 @@ struct Redactor: Sendable {
         Self.isSecret(header: name) ? Self.mask : scrub(value)
     }
 
-    /// A body as text on one line: JSON with its credential members hidden, form fields likewise, anything
+    /// A body as text, as received: JSON with its credential members hidden, form fields likewise, anything
     /// else as UTF-8; then every known secret and credential URL parameter hidden, and the text cut to `limit`
     /// bytes.
     func body(_ data: Data, contentType: String?, limit: Int) -> String {
         var text: String
         if let json = try? JSONDecoder().decode(JSONValue.self, from: data) {
-            text = Self.redacted(json).compactJSON
+            // A credential member's string is hidden where it stands, so that the rest keeps the server's own
+            // bytes. What is shown must read as the same JSON as that written again with those members hidden;
+            // otherwise (a number hidden by name, a string too short to hide by value or escaped another way) the
+            // JSON is written again.
+            let redacted = Self.redacted(json).compactJSON
+            if let hidden = Self.hiddenStrings(in: json), hidden.allSatisfy({ $0.count >= Self.shortest }) {
+                var byName = self
+                byName.learn(hidden)
+                let shown = byName.scrub(String(decoding: data, as: UTF8.self))
+                let read = { (text: String) in try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) }
+                if let value = read(shown), value == read(scrub(redacted)) {
+                    return Self.cut(shown, of: data, to: limit)
+                }
+            }
+            text = redacted
         } else if contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
             text = Self.redactedForm(String(decoding: data, as: UTF8.self))
         } else {
             text = String(decoding: data, as: UTF8.self)
         }
-        text = scrub(text)
+        return Self.cut(scrub(text), of: data, to: limit)
+    }
+
+    private static func cut(_ text: String, of data: Data, to limit: Int) -> String {
         guard text.utf8.count > limit else { return text }
         let cut = String(decoding: text.utf8.prefix(limit), as: UTF8.self)
         return "\(cut)… (\(data.count) bytes)"
+    }
+
+    /// The non-empty values of the credential members in `value`, which must all be strings: `nil` when one is not.
+    private static func hiddenStrings(in value: JSONValue) -> [String]? {
+        var found: [String] = []
+        switch value {
+        case .object(let members):
+            for (name, member) in members {
+                if isSecret(name) {
+                    guard case .string(let text) = member else { return nil }
+                    if !text.isEmpty { found.append(text) }
+                } else {
+                    guard let inner = hiddenStrings(in: member) else { return nil }
+                    found += inner
+                }
+            }
+        case .array(let elements):
+            for element in elements {
+                guard let inner = hiddenStrings(in: element) else { return nil }
+                found += inner
+            }
+        default:
+            break
+        }
+        return found
     }
 
     /// `text` with every known secret hidden, as it is and as JSON, a form or a URL would escape it, and with

@@ -4,8 +4,8 @@ import NIOHTTP1
 import SwaggerModel
 
 /// Describes each attempt for `--verbose` (and `SWAGGERCTL_DEBUG=1`), as `curl -v` does: method, URL and proxy,
-/// status and time, headers, and bodies cut to ``bodyLimit`` bytes. Every secret is shown as `[redacted]` by the
-/// ``Redactor``, and each line is sanitised where it is printed.
+/// status and time, headers, and bodies as sent and received, cut to ``bodyLimit`` bytes. Every secret is shown as
+/// `[redacted]` by the ``Redactor``, and each line is sanitised where it is printed.
 struct VerboseLog: Sendable {
     /// How much of a body is shown.
     static let bodyLimit = 400
@@ -38,6 +38,10 @@ struct VerboseLog: Sendable {
         guard answer.body.readableBytes > 0 else { return }
         let body = answer.body.withUnsafeReadableBytes { Data($0) }
         let contentType = answer.head.headers.first(name: "Content-Type")
-        log("< " + redactor.body(body, contentType: contentType, limit: Self.bodyLimit))
+        // Line by line, as received, so that a body the server indented reads as it does in a pipe.
+        let shown = redactor.body(body, contentType: contentType, limit: Self.bodyLimit)
+        for line in shown.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
+            log("< " + line)
+        }
     }
 }

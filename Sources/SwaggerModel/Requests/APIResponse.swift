@@ -5,6 +5,8 @@ package struct APIResponse: Sendable, Hashable {
     package var url: URL
     package var status: Int
     package var reason: String
+    /// The protocol and version as a status line names it: `HTTP/1.1`, `HTTP/2`.
+    package var version: String
     /// The headers, in order.
     package var headers: [HeaderField]
     package var body: Data
@@ -13,11 +15,13 @@ package struct APIResponse: Sendable, Hashable {
     package var throttled: Bool
 
     package init(
-        url: URL, status: Int, reason: String, headers: [HeaderField], body: Data, throttled: Bool = false
+        url: URL, status: Int, reason: String, headers: [HeaderField], body: Data, throttled: Bool = false,
+        version: String = "HTTP/1.1"
     ) {
         self.url = url
         self.status = status
         self.reason = reason
+        self.version = version
         self.headers = headers
         self.body = body
         self.throttled = throttled

@@ -37,21 +37,18 @@ extension SwaggerCtl {
             abstract: "Send an authenticated request to the server, and print the response.",
             discussion: """
                 OPERATION is an operationId or 'METHOD /path/{name}' of the server's document (see \
-                operations): its fields are checked first and go where it puts them. A PATH is sent as it \
-                is. As in gh api, -f sends text and -F types it.
-                Exit status: 0 for 2xx, 4 for 401, 1 for another 4xx, 5 for 5xx, 64 for a field refused. \
-                --keyring, --ca-cert and -v work as in every command (--help-hidden).
+                operations), its fields checked first; a PATH is sent as it is. Exit status: 0 for 2xx, 4 for \
+                401, 1 for another 4xx, 5 for 5xx, 64 for a field refused.
 
                 Examples:
                   swaggerctl api getPet -f pet_id=7 -f kind=dog
                   swaggerctl api createPet -f name=Rex -f kind=dog -F age=3 --dry-run
                   swaggerctl api /questions --paginate --jq '.items[].title'
-                  swaggerctl api -X PATCH /users/me -f full_name='Ana H.'
                 """)
 
         @Argument(
             help: ArgumentHelp(
-                "An operationId or 'METHOD /path'; or a path or URL.",
+                "An operationId, 'METHOD /path', path or URL.",
                 valueName: "operation|path"),
             completion: .custom { words, _, prefix in
                 ShellCompletions.operations(
@@ -59,17 +56,22 @@ extension SwaggerCtl {
                 )
                 .map(completionValue)
             })
-        var path: String
+        var path: String?
+
+        @Flag(help: "List the operations, as `operations` does.")
+        var list = false
 
         @Option(name: [.customShort("X"), .long], help: "The method. Default: the operation's, or GET.")
         var method: String?
 
-        @Option(name: [.customShort("H"), .long], help: ArgumentHelp("A header to add.", valueName: "name: value"))
+        @Option(
+            name: [.customShort("H"), .long], help: ArgumentHelp("A header to add: 'Name: value'.", valueName: "header")
+        )
         var header: [String] = []
 
         @Option(
             name: [.customShort("f"), .customLong("raw-field")],
-            help: ArgumentHelp("A field sent as the text it is.", valueName: "key=value"),
+            help: ArgumentHelp("key=value, sent as the text it is.", valueName: "field"),
             completion: .custom(fieldCompletions))
         var rawField: [String] = []
 
@@ -114,7 +116,7 @@ extension SwaggerCtl {
         @Option(
             name: [.customShort("o"), .long],
             help: ArgumentHelp(
-                "json: the body as sent; table: a list's items.",
+                "json: the body as sent; table: a list's items, or an object's members.",
                 valueName: "format"))
         var output: BodyOutput = .json
 
@@ -136,13 +138,16 @@ extension SwaggerCtl {
         var color: ColorChoice = .auto
 
         @OptionGroup var session: SessionOptions
+        @OptionGroup var network: NetworkOptions
         // Shown by --help-hidden, for the help to fit one screen.
         @OptionGroup(visibility: .hidden) var keyring: KeyringOption
-        @OptionGroup(visibility: .hidden) var network: NetworkOptions
 
         func validate() throws {
+            if path == nil, !list {
+                throw ValidationError(
+                    "Missing expected argument '<operation|path>'. `swaggerctl api --list` lists the operations.")
+            }
             if slurp, !paginate { throw ValidationError("--slurp needs --paginate.") }
-            if jq != nil, output == .table { throw ValidationError("--jq and -o table are two outputs; give one.") }
             if jq != nil, silent { throw ValidationError("--jq prints what --silent would hide; give one of them.") }
             if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be at least 1.") }
             if maxPages != nil, !paginate { throw ValidationError("--max-pages is for --paginate.") }
@@ -158,6 +163,10 @@ extension SwaggerCtl {
         }
 
         func run() async throws {
+            guard let path, !list else {
+                return try await Operations.list(
+                    matching: path, format: .table, refresh: refreshDocument, session: session, network: network)
+            }
             let paginate = self.paginate
             let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
             let rawFields = try rawField.map { (argument) throws(SwaggerError) in try Self.field(argument, .raw) }
@@ -176,7 +185,8 @@ extension SwaggerCtl {
             var pages = try APIOutput(
                 .init(
                     include: include, silent: silent, paginate: paginate, slurp: slurp, table: output == .table,
-                    jq: try jq.map { (expression) throws(SwaggerError) in try Self.program(expression) }),
+                    jq: try jq.map { (expression) throws(SwaggerError) in try Self.program(expression) },
+                    columns: Terminal.columns),
                 renderer: renderer, environment: ProcessInfo.processInfo.environment,
                 write: Terminal.standardOutput.write)
             let target = APITarget(path)

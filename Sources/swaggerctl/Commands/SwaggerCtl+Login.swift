@@ -107,19 +107,23 @@ extension SwaggerCtl {
         @OptionGroup var origins: OriginOptions
         @OptionGroup var yes: YesOption
 
-        // Hidden, to keep the help to what a login is: -v as every command has it (or SWAGGERCTL_DEBUG=1); where tokens
-        // go and whom to trust, which have their variables (SWAGGERCTL_KEYRING, SWAGGERCTL_CA_CERT) and `server set`;
+        @OptionGroup var verbose: VerboseOption
+        @OptionGroup var caCert: CACertOption
+        // Hidden, to keep the help to what a login is: where tokens go, which has its variable (SWAGGERCTL_KEYRING);
         // and, for a release, what describes a server, which is `server set`'s now.
-        @OptionGroup(visibility: .hidden) var verbose: VerboseOption
         @OptionGroup(visibility: .hidden) var keyring: KeyringOption
-        @OptionGroup(visibility: .hidden) var caCert: CACertOption
         @OptionGroup var client: ClientOptions
         @OptionGroup(visibility: .hidden) var serverDescription: ServerDescriptionOptions
 
-        @Option(name: .customLong("app-id"), help: ArgumentHelp(visibility: .hidden))
+        @Option(
+            name: .customLong("app-id"),
+            help: ArgumentHelp("The original API's app id, kept for the server.", valueName: "id", visibility: .hidden))
         var appID: String?
 
-        @Option(help: ArgumentHelp(visibility: .hidden))
+        @Option(
+            help: ArgumentHelp(
+                "With --web, how long to wait for the browser, in seconds. Default: 300.", valueName: "seconds",
+                visibility: .hidden))
         var browserTimeout: Int?
 
         @Flag(

@@ -32,13 +32,22 @@ extension SwaggerCtl {
         @OptionGroup var network: NetworkOptions
 
         func run() async throws {
+            try await Self.list(
+                matching: word, format: output.format, refresh: refreshDocument, session: session, network: network)
+        }
+
+        /// Prints the operations with `word` in their id, path or summary: `operations`, and `api --list`.
+        static func list(
+            matching word: String?, format: FormatOptions.Format, refresh: Bool, session: SessionOptions,
+            network: NetworkOptions
+        ) async throws {
             let configuration = try Configuration.fromEnvironment(network: network)
             let index = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
                 let selection = try controller.select(server: session.serverURL(), name: session.account)
-                return try await controller.operations(on: selection.server, refresh: refreshDocument)
+                return try await controller.operations(on: selection.server, refresh: refresh)
             }
             let operations = index.operations(matching: word)
-            switch output.format {
+            switch format {
             case .json:
                 Terminal.print(
                     JSONOutput.render(
@@ -56,7 +65,7 @@ extension SwaggerCtl {
                         ? operation.summary ?? "" : "(refused: its path leaves the server) \(operation.summary ?? "")"
                     return [operation.id ?? "-", operation.method, operation.path, summary]
                 }
-                Terminal.standardOutput.write(ColumnTable.render(rows: rows))
+                Terminal.standardOutput.write(ColumnTable.render(rows: rows, columns: Terminal.columns))
             }
         }
     }
