@@ -166,6 +166,8 @@ extension OperationIndex {
                 return nil
             }
             var read = Schema()
+            // OpenAPI 3.1 lets `readOnly` stand beside a `$ref`, which marks the member, whatever the schema it names.
+            if object["readOnly"] == .bool(true) { read.readOnly = true }
             if case .string(let reference)? = object["$ref"] {
                 if let prefix = Self.schemaPrefixes.first(where: reference.hasPrefix) {
                     let name = String(reference.dropFirst(prefix.count))
@@ -188,6 +190,7 @@ extension OperationIndex {
             if case .array(let values)? = object["enum"] { read.values = values }
             if let constant = object["const"] { read.values = [constant] }
             if object["nullable"] == .bool(true) || object["x-nullable"] == .bool(true) { read.nullable = true }
+            if object["readOnly"] == .bool(true) { read.readOnly = true }
             if case .object(let properties)? = object["properties"] {
                 var members: [String: Schema] = [:]
                 for (name, property) in properties {

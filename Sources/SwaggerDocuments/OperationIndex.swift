@@ -6,7 +6,7 @@ import SwaggerModel
 /// rather than parse the whole document each time.
 package struct OperationIndex: Sendable, Hashable, Codable {
     /// The version of this file's shape: an index of another version is read again from the document.
-    package static let currentFormat = 1
+    package static let currentFormat = 2
 
     package var format: Int
     /// The path the operations' paths are under: the path of the document's first server, or Swagger 2's
@@ -157,6 +157,8 @@ package struct Schema: Sendable, Hashable, Codable {
     package var values: [JSONValue]?
     /// OpenAPI 3.0's `nullable` and Swagger 2's `x-nullable`: `null` is taken too.
     package var nullable: Bool?
+    /// A member that only responses hold, such as an id the server assigns: a request does not send it.
+    package var readOnly: Bool?
     package var properties: [String: Schema]?
     package var required: [String]?
     package var items: Boxed<Schema>?

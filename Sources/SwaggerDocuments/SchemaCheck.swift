@@ -39,6 +39,11 @@ package struct SchemaCheck: Sendable {
         return Schema()
     }
 
+    /// Whether a member only ever comes from the server: marked beside its `$ref`, or in the schema it names.
+    package func isReadOnly(_ schema: Schema) -> Bool {
+        schema.readOnly == true || resolved(schema).readOnly == true
+    }
+
     /// The first way `value` falls outside `schema`; `nil` when it fits.
     package func problem(_ value: JSONValue, _ schema: Schema, at path: [String] = [], depth: Int = 0) -> Problem? {
         guard depth < Self.depthLimit else { return nil }

@@ -14,16 +14,19 @@ struct ServerOption: ParsableArguments {
         help: ArgumentHelp(
             "The API's base URL. Default: SWAGGERCTL_SERVER, else the server last logged in to or switched to.",
             valueName: "url"),
-        completion: .custom { _, _, prefix in
-            ShellCompletions.servers(prefix: prefix, environment: ProcessInfo.processInfo.environment)
-                .map(completionValue)
-        })
+        completion: .custom(serverCompletions))
     var server: String?
 
     /// `--server`, parsed; `nil` when it is not given.
     func url() throws(SwaggerError) -> ServerURL? {
         try server.map { (text) throws(SwaggerError) in try ServerURL(text) }
     }
+}
+
+/// The servers swaggerctl knows, wherever a command takes a server: `--server`, and the URL of `server show`, `set`,
+/// `forget` and `export` and of `git-credential --setup`.
+@Sendable func serverCompletions(_: [String], _: Int, _ prefix: String) -> [String] {
+    ShellCompletions.servers(prefix: prefix, environment: ProcessInfo.processInfo.environment).map(completionValue)
 }
 
 /// A value as the shell that asked for it reads it. zsh's `_describe` takes the text after an unescaped `:` for

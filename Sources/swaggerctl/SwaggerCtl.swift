@@ -87,10 +87,10 @@ struct SwaggerCtl: AsyncParsableCommand {
         }
         let code = exitCode(for: error)
         // Help (each example whole) and --version go to stdout, as argument-parser prints them. So does the script that
-        // --generate-completion-script asks for, but bash's made to complete URLs, as `completion bash` prints it.
+        // --generate-completion-script asks for, but made to complete URLs and fields, as `completion` prints it.
         guard code != .success else {
             let message = fullMessage(for: error)
-            let script = Completion.joiningColons(message)
+            let script = Completion.adapted(message)
             if script != message {
                 Terminal.print(script)
             } else if !message.isEmpty {

@@ -1,6 +1,7 @@
 import Foundation
 import SessionMachine
 import SessionStorage
+import SwaggerDocuments
 import SwaggerHTTP
 import SwaggerModel
 import TestSupport
@@ -63,6 +64,42 @@ struct ShellCompletionsTests {
         #expect(ShellCompletions.servers(prefix: "", environment: environment) == [])
         #expect(ShellCompletions.emails(words: [], prefix: "", environment: environment) == [])
         #expect(ShellCompletions.servers(prefix: "", environment: ["SWAGGERCTL_CONFIG_DIR": "relative"]) == [])
+    }
+
+    /// A body with read-only members: `id` marked in place, `owner` beside its `$ref` (OpenAPI 3.1), `createdAt` in the
+    /// schema its `$ref` names.
+    static let readOnlyMembers = #"""
+        {"openapi": "3.1.0", "paths": {"/pets/{petId}": {"put": {"operationId": "replacePet",
+          "parameters": [{"name": "petId", "in": "path", "required": true, "schema": {"type": "integer"}}],
+          "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {
+            "id": {"type": "integer", "readOnly": true},
+            "owner": {"$ref": "#/components/schemas/User", "readOnly": true},
+            "createdAt": {"$ref": "#/components/schemas/Stamp"},
+            "name": {"type": "string"},
+            "status": {"type": "string", "enum": ["available", "sold"], "readOnly": false}}}}}}}}},
+         "components": {"schemas": {"User": {"type": "object"}, "Stamp": {"type": "string", "readOnly": true}}}}
+        """#
+
+    @Test("a body's read-only members are not offered, marked in place, beside a $ref or in the schema it names")
+    func readOnlyMembers() throws {
+        let index = try #require(
+            OperationIndex.read(Data(Self.readOnlyMembers.utf8), at: URL(filePath: "/openapi.json")))
+        let text = CompletionNames.text(of: index)
+        #expect(
+            CompletionNames.fields(in: text, operation: "replacePet", prefix: "") == ["petId=", "name=", "status="])
+        #expect(
+            CompletionNames.fields(in: text, operation: "replacePet", prefix: "status=") == [
+                "status=available", "status=sold",
+            ])
+    }
+
+    @Test("completion's lines kept by a version that chose fields otherwise are not current; those made now are")
+    func namesVersion() throws {
+        let index = try #require(
+            OperationIndex.read(Data(Self.readOnlyMembers.utf8), at: URL(filePath: "/openapi.json")))
+        #expect(CompletionNames.isCurrent(CompletionNames.text(of: index)))
+        #expect(!CompletionNames.isCurrent("O\treplacePet\tPUT\t/pets/{petId}\nF\tid\n"))
+        #expect(!CompletionNames.isCurrent(""))
     }
 
     @Test("the operation on the line is the first word after api that is neither an option nor an option's value")

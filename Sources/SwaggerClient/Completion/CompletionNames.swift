@@ -5,21 +5,31 @@ import SwaggerModel
 /// What the shell's completion offers from one server's document, kept as lines that are read without decoding
 /// anything: the whole index of a large document takes longer to decode than a completion may take.
 ///
-/// `O`, the operation's id (or `-`), its method and its path, tab-separated, for each operation; after it, `F`, the
-/// name and the values its schema lists, for each field it takes (its parameters, then its body's members). A name or
-/// value with a tab or a line break is left out: it could not be offered on a line anyway.
+/// ``version`` first; then `O`, the operation's id (or `-`), its method and its path, tab-separated, for each
+/// operation; after it, `F`, the name and the values its schema lists, for each field it takes (its parameters, then
+/// the members of its body that a request sends). A name or value with a tab or a line break is left out: it could not
+/// be offered on a line anyway.
 package enum CompletionNames {
+    /// The first line. Lines kept by a version that chose fields otherwise are made again from the index.
+    static let version = "V\t2"
+
+    /// Whether `text` was made as ``text(of:)`` makes it now.
+    package static func isCurrent(_ text: String) -> Bool {
+        text.hasPrefix(version + "\n")
+    }
+
     /// The lines for `index`.
     package static func text(of index: OperationIndex) -> String {
         let check = SchemaCheck(schemas: index.schemas)
-        var lines: [String] = []
+        var lines = [version]
         for operation in index.operations {
             lines.append(line(["O", operation.id ?? "-", operation.method, operation.path]))
             let body = operation.body?.schema.map(check.resolved)
             var seen: Set<String> = []
+            // A read-only member is one the server fills in, such as the id it assigns: a request does not send it.
+            let members = (body?.properties ?? [:]).filter { !check.isReadOnly($0.value) }
             let fields =
-                operation.parameters.map { ($0.name, $0.schema) }
-                + (body?.properties ?? [:]).keys.sorted().map { ($0, body?.properties?[$0]) }
+                operation.parameters.map { ($0.name, $0.schema) } + members.keys.sorted().map { ($0, members[$0]) }
             for (name, schema) in fields where seen.insert(name).inserted {
                 lines.append(line(["F", name] + values(schema, check)))
             }

@@ -77,7 +77,11 @@ package enum ShellCompletions {
             let copy = known.entries.first(where: { $0.server == server })?.document
         else { return nil }
         let cache = DocumentCache(cacheDirectory: cacheDirectory)
-        if let kept = try? cache.reading(.names, of: copy.file) { return String(decoding: kept, as: UTF8.self) }
+        if let kept = try? cache.reading(.names, of: copy.file).map({ String(decoding: $0, as: UTF8.self) }),
+            CompletionNames.isCurrent(kept)
+        {
+            return kept
+        }
         guard let index = cache.index(of: copy) else { return nil }
         let text = CompletionNames.text(of: index)
         try? cache.saveReading(Data(text.utf8), .names, of: copy.file)

@@ -6,9 +6,10 @@ extension SwaggerCtl {
             commandName: "completion",
             abstract: "Print the completion script for bash, zsh or fish.",
             discussion: """
-                The script completes commands and options, --server from the stored sessions, and --email from \
-                the accounts stored for that server. make install and the Debian package install it for all \
-                three shells; to load it yourself:
+                The script completes commands and options, a server wherever one is taken from the servers \
+                swaggerctl knows, --email from the accounts stored for that server, and api's operations and \
+                fields (name=, then the values its schema lists). make install and the Debian package install it \
+                for all three shells; to load it yourself:
 
                 For zsh, put the folder on fpath and run compinit in ~/.zshrc: fpath=(~/.zfunc $fpath); \
                 autoload -Uz compinit && compinit
@@ -36,16 +37,53 @@ extension SwaggerCtl {
         var shell: Shell
 
         func run() {
-            let script = SwaggerCtl.completionScript(for: shell.completionShell)
-            Terminal.print(shell == .bash ? Self.joiningColons(script) : script)
+            Terminal.print(Self.adapted(SwaggerCtl.completionScript(for: shell.completionShell)))
+        }
+
+        /// argument-parser's script for bash or zsh as swaggerctl prints it (``joiningColons(_:)``,
+        /// ``leavingFieldsOpen(_:)``); any other text as it is.
+        static func adapted(_ script: String) -> String {
+            leavingFieldsOpen(joiningColons(script))
+        }
+
+        /// argument-parser's zsh script, made to leave a field's `name=` open. zsh puts a space after each candidate
+        /// it inserts, so `-f st` became `status= `, after which Tab offers the next word instead of the field's values;
+        /// a candidate that ends in `=` is added with no suffix.
+        static func leavingFieldsOpen(_ script: String) -> String {
+            let generated = #"""
+                __swaggerctl_custom_complete() {
+                    local -a completions
+                    completions=("${(@f)"$("${command_name}" "${@}" "${command_line[@]}")"}")
+                    if [[ "${#completions[@]}" -gt 1 ]]; then
+                        __swaggerctl_complete "${completions[@]:0:-1}"
+                    fi
+                }
+                """#
+            let open = #"""
+                __swaggerctl_custom_complete() {
+                    local -a completions fields
+                    completions=("${(@f)"$("${command_name}" "${@}" "${command_line[@]}")"}")
+                    if [[ "${#completions[@]}" -gt 1 ]]; then
+                        completions=("${completions[@]:0:-1}")
+                        fields=("${(M)completions[@]:#*=}")
+                        local -i ret=1
+                        __swaggerctl_complete "${completions[@]:#*=}" && ret=0
+                        if [[ "${#fields[@]}" -gt 0 ]]; then
+                            _describe -V '' fields -S '' && ret=0
+                        fi
+                        return "${ret}"
+                    fi
+                }
+                """#
+            return script.replacing(generated, with: open)
         }
 
         /// argument-parser's bash script, made to complete URLs. bash splits the words it completes at every
-        /// character of `COMP_WORDBREAKS`, `:` and `=` among them, so `http://h:8080/api` reaches the script as
-        /// five words, and `--server=URL` as `--server`, `=` and the pieces of the URL: the script would take `http`
-        /// for the value of `--server`, and knows an option only as a word of its own. So the script is registered
-        /// through a function that first joins the words that only a `:` or an `=` separates in the line (`-s :`
-        /// keeps its `:` apart), splits `--name=value` into the two words the script expects, and gives it a
+        /// character of `COMP_WORDBREAKS`, `:`, `=` and `@` among them, so `http://h:8080/api` reaches the script as
+        /// five words, `demo@e` as three, and `--server=URL` as `--server`, `=` and the pieces of the URL: the script
+        /// would take `http` for the value of `--server`, and knows an option only as a word of its own. So the script
+        /// is registered through a function that first joins the words that only a `:`, an `=` or an `@` separates in
+        /// the line (`-s :` keeps its `:` apart), splits `--name=value` into the two words the script expects, and gives it a
         /// `COMP_LINE` and `COMP_POINT` to match. The current word, up to the cursor, is read from the line, not
         /// from bash's `$2`: straight after a `:`, `COMP_WORDS` ends in the `:` while `$2` is the empty word after
         /// it. bash replaces only `$2`, so each candidate is trimmed of the text before `$2`, which would otherwise
@@ -68,7 +106,7 @@ extension SwaggerCtl {
                         end=$((start + ${#word}))
                         typed="${word::COMP_POINT > start ? COMP_POINT - start : 0}"
                         if [[ ${#joined[@]} -gt 1 && -z "${gap}" ]] \
-                            && [[ "${word}" == [:=]* || "${COMP_WORDS[index - 1]}" == *[:=] ]]; then
+                            && [[ "${word}" == [:=@]* || "${COMP_WORDS[index - 1]}" == *[:=@] ]]; then
                             typed="${joined[-1]}${typed}"
                             joined[-1]+="${word}"
                             ((index == COMP_CWORD)) && current="${typed}"

@@ -34,7 +34,9 @@ extension SwaggerCtl {
         @Argument(help: ArgumentHelp("get, store or erase, as git runs it."))
         var action: Action?
 
-        @Option(help: ArgumentHelp("Print the git config lines for the server's origin.", valueName: "url"))
+        @Option(
+            help: ArgumentHelp("Print the git config lines for the server's origin.", valueName: "url"),
+            completion: .custom(serverCompletions))
         var setup: String?
 
         @OptionGroup var keyring: KeyringOption

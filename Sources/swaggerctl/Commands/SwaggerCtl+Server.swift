@@ -78,7 +78,9 @@ extension SwaggerCtl.Server {
             commandName: "show",
             abstract: "Show how swaggerctl talks to a server, and where each part of that came from.")
 
-        @Argument(help: ArgumentHelp("The server's URL. Default: the current server.", valueName: "url"))
+        @Argument(
+            help: ArgumentHelp("The server's URL. Default: the current server.", valueName: "url"),
+            completion: .custom(serverCompletions))
         var server: String?
 
         @OptionGroup var output: FormatOptions
@@ -116,7 +118,7 @@ extension SwaggerCtl.Server {
                   swaggerctl server set https://api.example.com --allow-origin https://login.example.com
                 """)
 
-        @Argument(help: ArgumentHelp("The server's URL.", valueName: "url"))
+        @Argument(help: ArgumentHelp("The server's URL.", valueName: "url"), completion: .custom(serverCompletions))
         var server: String
 
         @OptionGroup var serverDescription: ServerDescriptionOptions
@@ -163,7 +165,7 @@ extension SwaggerCtl.Server {
             commandName: "forget",
             abstract: "Forget what swaggerctl knows about a server. Its sessions must be logged out first.")
 
-        @Argument(help: ArgumentHelp("The server's URL.", valueName: "url"))
+        @Argument(help: ArgumentHelp("The server's URL.", valueName: "url"), completion: .custom(serverCompletions))
         var server: String
 
         func run() async throws {
@@ -181,7 +183,9 @@ extension SwaggerCtl.Server {
             commandName: "export",
             abstract: "Print a server's description as JSON, for `server import` and `login --server-file`.")
 
-        @Argument(help: ArgumentHelp("The server's URL. Default: the current server.", valueName: "url"))
+        @Argument(
+            help: ArgumentHelp("The server's URL. Default: the current server.", valueName: "url"),
+            completion: .custom(serverCompletions))
         var server: String?
 
         func run() async throws {
