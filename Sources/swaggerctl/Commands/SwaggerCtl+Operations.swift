@@ -34,7 +34,7 @@ extension SwaggerCtl {
         func run() async throws {
             let configuration = try Configuration.fromEnvironment(network: network)
             let index = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
-                let selection = try controller.select(server: session.serverURL(), name: session.account)
+                let selection = try controller.select(server: session.serverReference(), name: session.account)
                 return try await controller.operations(on: selection.server, refresh: refreshDocument)
             }
             let operations = index.operations(matching: word)

@@ -78,14 +78,14 @@ extension SwaggerCtl.Server {
             commandName: "show",
             abstract: "Show how swaggerctl talks to a server, and where each part of that came from.")
 
-        @Argument(help: ArgumentHelp("The server's URL. Default: the current server.", valueName: "url"))
+        @Argument(help: ArgumentHelp("The server's URL or name. Default: the current server.", valueName: "server"))
         var server: String?
 
         @OptionGroup var output: FormatOptions
 
         func run() async throws {
             let configuration = try Configuration.fromEnvironment()
-            let url = try server.map { (text) throws(SwaggerError) in try ServerURL(text) }
+            let url = try server.map { (text) throws(SwaggerError) in try ServerReference(text) }
             let summary = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
                 try controller.server(url)
             }
@@ -106,8 +106,12 @@ extension SwaggerCtl.Server {
                 finds, with the flags over it. The first server described becomes the current one, which \
                 commands use when neither -s nor SWAGGERCTL_SERVER names one.
 
+                --name gives the server a short name that -s, SWAGGERCTL_SERVER and every server argument take in \
+                place of its URL; a name another server has is refused. Giving another name renames it.
+
                 Examples:
                   swaggerctl server set https://api.example.com
+                  swaggerctl server set https://api.example.com --name prod
                   swaggerctl server set https://api.example.com --preset simplejwt --profile-path /users/me/
                   swaggerctl server set https://api.example.com --token 'Authorization: Token'
                   swaggerctl server set https://api.example.com --set 'refresh:=null'
@@ -116,9 +120,10 @@ extension SwaggerCtl.Server {
                   swaggerctl server set https://api.example.com --allow-origin https://login.example.com
                 """)
 
-        @Argument(help: ArgumentHelp("The server's URL.", valueName: "url"))
+        @Argument(help: ArgumentHelp("The server's URL, or its name.", valueName: "server"))
         var server: String
 
+        @OptionGroup var serverName: ServerNameOption
         @OptionGroup var serverDescription: ServerDescriptionOptions
         @OptionGroup var client: ClientOptions
         @OptionGroup var origins: OriginOptions
@@ -136,15 +141,18 @@ extension SwaggerCtl.Server {
         func run() async throws {
             let configuration = try Configuration.fromEnvironment(
                 keyring: nil, verbose: verbose.verbose, caCert: caCert.caCert)
-            let url = try ServerURL(server)
+            let reference = try ServerReference(server)
+            let name = try serverName.serverName()
             let (_, given) = try givenLayers(file: nil, flags: serverDescription, client: client, origins: origins)
-            let rediscover = discover || (given.isEmpty && appID == nil && caCert.caCert == nil)
+            // A name alone changes nothing the server publishes: it is not read again for it.
+            let rediscover = discover || (given.isEmpty && appID == nil && caCert.caCert == nil && name == nil)
             let caCertificate = configuration.trust.additionalCertificates.map(Self.absolute)
-            let described = try await Spinner.run("Reading what \(url) publishes") { spinner in
+            let described = try await Spinner.run("Reading what \(reference) publishes") { spinner in
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
                     (controller) throws(SwaggerError) in
                     try await controller.describe(
-                        url, given: given, discover: rediscover, appID: appID, caCertificate: caCertificate)
+                        controller.server(named: reference), given: given, discover: rediscover, appID: appID,
+                        caCertificate: caCertificate, name: name)
                 }
             }
             Messages.discovery(described.choice).forEach(Terminal.notice)
@@ -163,14 +171,16 @@ extension SwaggerCtl.Server {
             commandName: "forget",
             abstract: "Forget what swaggerctl knows about a server. Its sessions must be logged out first.")
 
-        @Argument(help: ArgumentHelp("The server's URL.", valueName: "url"))
+        @Argument(help: ArgumentHelp("The server's URL, or its name, which is forgotten too.", valueName: "server"))
         var server: String
 
         func run() async throws {
             let configuration = try Configuration.fromEnvironment()
-            let url = try ServerURL(server)
-            let forgotten = try await SessionController.atTerminal(configuration) {
-                (controller) throws(SwaggerError) in try controller.forget(url)
+            let reference = try ServerReference(server)
+            let (url, forgotten) = try await SessionController.atTerminal(configuration) {
+                (controller) throws(SwaggerError) in
+                let url = try controller.server(named: reference)
+                return (url, try controller.forget(url))
             }
             Terminal.notice(forgotten ? "Forgot \(url)." : "swaggerctl knew nothing of \(url).")
         }
@@ -181,12 +191,12 @@ extension SwaggerCtl.Server {
             commandName: "export",
             abstract: "Print a server's description as JSON, for `server import` and `login --server-file`.")
 
-        @Argument(help: ArgumentHelp("The server's URL. Default: the current server.", valueName: "url"))
+        @Argument(help: ArgumentHelp("The server's URL or name. Default: the current server.", valueName: "server"))
         var server: String?
 
         func run() async throws {
             let configuration = try Configuration.fromEnvironment()
-            let url = try server.map { (text) throws(SwaggerError) in try ServerURL(text) }
+            let url = try server.map { (text) throws(SwaggerError) in try ServerReference(text) }
             let summary = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
                 try controller.server(url)
             }
@@ -200,7 +210,9 @@ extension SwaggerCtl.Server {
             abstract: "Describe a server from a file that `server export` wrote.",
             discussion: """
                 The file may name its server; -s names it otherwise, or instead. What the file leaves out is \
-                taken from the server's saved description, or from what the server publishes.
+                taken from the server's saved description, or from what the server publishes. The server's name \
+                in the file, if any, is given to it too, unless another server has that name: then it is saved \
+                without it, and a warning says so.
                 """)
 
         @Argument(help: ArgumentHelp("The JSON file.", valueName: "file"))
@@ -213,16 +225,23 @@ extension SwaggerCtl.Server {
         func run() async throws {
             let configuration = try Configuration.fromEnvironment(keyring: nil, verbose: verbose.verbose, caCert: nil)
             let read = try ServerFileOption.read(file)
-            guard let url = try serverOption.url() ?? read.server else {
+            guard let named = try serverOption.reference() ?? read.server.map(ServerReference.url) else {
                 throw SwaggerError(.usage, "\(file) does not say which server it describes; name it with -s.")
             }
             let layer = read.layer
             let described = try await SessionController.atTerminal(configuration) {
                 (controller) throws(SwaggerError) in
-                try await controller.describe(url, given: [layer], discover: false, appID: nil, caCertificate: nil)
+                try await controller.describe(
+                    controller.server(named: named), given: [layer], discover: false, appID: nil, caCertificate: nil)
             }
             try await SwaggerCtl.Server.keep(described, yes: yes, configuration)
-            Terminal.notice("Saved how to talk to \(described.entry.server), from \(file).")
+            let server = described.entry.server
+            Terminal.notice("Saved how to talk to \(server), from \(file).")
+            guard let name = read.name else { return }
+            let holder = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
+                try controller.nameUnlessTaken(server, name)
+            }
+            if let holder { Terminal.warning(ServerName.notCarried(name, holder: holder, server: server, file: file)) }
         }
     }
 }
@@ -230,6 +249,7 @@ extension SwaggerCtl.Server {
 /// A server as `server list` and `server show` print it.
 struct ServerListing: Encodable {
     var server: String
+    var name: String?
     var current: Bool
     var preset: String?
     var foundIn: String?
@@ -237,6 +257,7 @@ struct ServerListing: Encodable {
 
     init(_ summary: SessionController.ServerSummary) {
         server = summary.entry.server.string
+        name = summary.entry.name?.string
         current = summary.isCurrent
         preset = summary.entry.description.preset
         foundIn = summary.entry.description.document?.absoluteString
@@ -247,6 +268,7 @@ struct ServerListing: Encodable {
     static func row(_ summary: SessionController.ServerSummary) -> DetailsViewModel {
         let listing = ServerListing(summary)
         var notes: [String] = []
+        if let name = listing.name { notes.append("named \(name)") }
         if listing.current { notes.append("current") }
         if let preset = listing.preset { notes.append("preset \(preset)") }
         if let found = listing.foundIn { notes.append("found in \(found)") }
@@ -261,10 +283,12 @@ struct ServerListing: Encodable {
     static func rows(_ summary: SessionController.ServerSummary) -> [DetailsViewModel] {
         let entry = summary.entry
         var rows = [
-            DetailsViewModel(key: "Server", value: entry.server.string + (summary.isCurrent ? " (current)" : "")),
-            DetailsViewModel(
-                key: "Accounts", value: summary.accounts.isEmpty ? "none" : summary.accounts.joined(separator: ", ")),
+            DetailsViewModel(key: "Server", value: entry.server.string + (summary.isCurrent ? " (current)" : ""))
         ]
+        if let name = entry.name { rows.append(DetailsViewModel(key: "Name", value: name.string)) }
+        rows.append(
+            DetailsViewModel(
+                key: "Accounts", value: summary.accounts.isEmpty ? "none" : summary.accounts.joined(separator: ", ")))
         rows += ServerView.rows(for: entry.description, sources: entry.sources)
         if let appID = entry.appID { rows.append(DetailsViewModel(key: "App ID", value: appID)) }
         if let caCertificate = entry.caCertificate {
