@@ -107,4 +107,43 @@ struct ServerNameTests {
             }
         }
     }
+
+    @Test("git-credential --setup needs a session, and names the program as PATH finds it")
+    func gitCredentialSetup() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let url = server.apiURL
+            #expect(try await sandbox.swaggerctl("server", "set", url, "--name", "demo").status == 0)
+            let refused = try await sandbox.swaggerctl("git-credential", "--setup", "demo")
+            #expect(refused.status == 4 && refused.stdout.isEmpty, "\(refused)")
+            #expect(
+                refused.stderr
+                    == "swaggerctl: No session on \(url) for git to use. Log in first: `swaggerctl login -s \(url)`, "
+                    + "then run --setup again.\n", "\(refused)")
+            try #require(try await sandbox.loginAsDemo("demo").status == 0)
+
+            // The program as installed, in a folder of PATH: a copy, and a link to it elsewhere.
+            let bin = sandbox.root.appending(path: "bin")
+            let links = sandbox.root.appending(path: "links")
+            for folder in [bin, links] {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
+            let installed = bin.appending(path: "swaggerctl")
+            try FileManager.default.copyItem(at: Binaries.swaggerctl, to: installed)
+            let link = links.appending(path: "swaggerctl")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: installed)
+            let path = "\(bin.path):/usr/bin:/bin"
+
+            let found = try await sandbox.run(
+                installed, ["git-credential", "--setup", "demo"], environment: ["PATH": path])
+            #expect(found.status == 0 && found.stdout.contains(" '!swaggerctl git-credential'\n"), "\(found)")
+            let linked = try await sandbox.run(link, ["git-credential", "--setup", url], environment: ["PATH": path])
+            #expect(linked.stdout.contains(" '!swaggerctl git-credential'\n"), "PATH finds this very file: \(linked)")
+            // Off PATH, the link as it was run: an upgrade that moves the file it points to keeps git working.
+            let off = try await sandbox.run(
+                link, ["git-credential", "--setup", url], environment: ["PATH": "/usr/bin:/bin"])
+            #expect(off.stdout.contains("'!\(link.path) git-credential'\n"), "\(off)")
+            #expect(!off.stdout.contains(installed.path), "\(off)")
+        }
+    }
 }
