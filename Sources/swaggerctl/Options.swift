@@ -12,9 +12,8 @@ struct ServerOption: ParsableArguments {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "The API's base URL, or the name `server set --name` gave it. Default: SWAGGERCTL_SERVER, else the "
-                + "server last logged in to or switched to.",
-            valueName: "server"),
+            "The API's URL or name. Default: SWAGGERCTL_SERVER, else the server last logged in to or switched to.",
+            valueName: "url"),
         completion: .custom { _, _, prefix in
             ShellCompletions.servers(prefix: prefix, environment: ProcessInfo.processInfo.environment)
                 .map(completionValue)
