@@ -16,6 +16,8 @@ package enum DescriptionFile {
             throw SwaggerError(.usage, "\(path) is not a JSON object that describes a server.")
         }
         var server: ServerURL?
+        // The server's name is the registry's, not the description's: ``name(in:named:)`` reads it.
+        members.removeValue(forKey: "name")
         if case .string(let text)? = members.removeValue(forKey: "server") {
             do throws(SwaggerError) {
                 server = try ServerURL(text)
@@ -30,10 +32,25 @@ package enum DescriptionFile {
         return (server, DescriptionLayer(json: flags.json, source: path))
     }
 
-    /// `entry` as a file: its description, paths relative to its server, and the server's URL.
+    /// The server's name that a file holds under `name`, if any.
+    /// - Throws: `SwaggerError` with code `usage` for a name that is not one.
+    package static func name(in data: Data, named path: String) throws(SwaggerError) -> ServerName? {
+        guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: data),
+            let value = members["name"]
+        else { return nil }
+        do throws(SwaggerError) {
+            guard case .string(let text) = value else { throw SwaggerError(.usage, "the name is not a string.") }
+            return try ServerName(text)
+        } catch {
+            throw SwaggerError(.usage, "\(path): \(error.message)")
+        }
+    }
+
+    /// `entry` as a file: its description, paths relative to its server, and the server's URL and name.
     package static func export(_ entry: ServerEntry) -> String {
-        let json = entry.description.presetJSON(under: entry.server).merging(
-            .object(["server": .string(entry.server.string)]))
+        var members: [String: JSONValue] = ["server": .string(entry.server.string)]
+        if let name = entry.name { members["name"] = .string(name.string) }
+        let json = entry.description.presetJSON(under: entry.server).merging(.object(members))
         return JSONOutput.render(json, fallback: "{}")
     }
 }

@@ -12,14 +12,38 @@ struct ServerOption: ParsableArguments {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "The API's base URL. Default: SWAGGERCTL_SERVER, else the server last logged in to or switched to.",
+            "The API's URL or name. Default: SWAGGERCTL_SERVER, else the server last logged in to or switched to.",
             valueName: "url"),
         completion: .custom(serverCompletions))
     var server: String?
 
-    /// `--server`, parsed; `nil` when it is not given.
-    func url() throws(SwaggerError) -> ServerURL? {
-        try server.map { (text) throws(SwaggerError) in try ServerURL(text) }
+    /// `--server`, parsed: a URL or a name, which the controller resolves; `nil` when it is not given.
+    func reference() throws(SwaggerError) -> ServerReference? {
+        try server.map { (text) throws(SwaggerError) in try ServerReference(text) }
+    }
+}
+
+/// `--name`: a short name for the server, which `-s` and SWAGGERCTL_SERVER take in place of its URL.
+struct ServerNameOption: ParsableArguments {
+    @Option(
+        name: .customLong("name"),
+        help: ArgumentHelp(
+            "A short name for the server, for -s and SWAGGERCTL_SERVER to take in place of its URL: one word of "
+                + "letters, digits, -, _ and ., used by no other server.",
+            valueName: "name"))
+    var name: String?
+
+    /// `--name`, parsed; `nil` when it is not given.
+    func serverName() throws(SwaggerError) -> ServerName? {
+        try name.map { (text) throws(SwaggerError) in try ServerName(text) }
+    }
+
+    func validate() throws {
+        do throws(SwaggerError) {
+            _ = try serverName()
+        } catch {
+            throw ValidationError(error.message)
+        }
     }
 }
 
@@ -67,7 +91,7 @@ struct SessionOptions: ParsableArguments {
     var server: String? { serverOption.server }
 
     /// `--server`, parsed; `nil` when it is not given.
-    func serverURL() throws(SwaggerError) -> ServerURL? { try serverOption.url() }
+    func serverReference() throws(SwaggerError) -> ServerReference? { try serverOption.reference() }
 }
 
 /// `--keyring`: where tokens are kept.
@@ -237,18 +261,22 @@ struct ServerFileOption: ParsableArguments {
     /// The file's layer of the description, and the server it names, if any.
     func layer() throws(SwaggerError) -> (server: ServerURL?, layer: DescriptionLayer)? {
         guard let serverFile else { return nil }
-        return try Self.read(serverFile)
+        let read = try Self.read(serverFile)
+        return (read.server, read.layer)
     }
 
-    /// The layer of the description in the file at `serverFile`, and the server it names, if any.
-    static func read(_ serverFile: String) throws(SwaggerError) -> (server: ServerURL?, layer: DescriptionLayer) {
+    /// The layer of the description in the file at `serverFile`, and the server it names and its name, if any.
+    static func read(_ serverFile: String) throws(SwaggerError) -> (
+        server: ServerURL?, name: ServerName?, layer: DescriptionLayer
+    ) {
         // A description is a few lines; a file far larger is not one, and is refused rather than read in part.
         let limit = 1 << 16
         guard let data = try smallFile(serverFile, limit: limit) else {
             throw SwaggerError(
                 .usage, "\(serverFile) holds more than \(limit >> 10) KiB; a server's description is a few lines.")
         }
-        return try DescriptionFile.read(data, named: serverFile)
+        let (server, layer) = try DescriptionFile.read(data, named: serverFile)
+        return (server, try DescriptionFile.name(in: data, named: serverFile), layer)
     }
 }
 

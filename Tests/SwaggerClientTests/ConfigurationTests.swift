@@ -177,7 +177,7 @@ struct ConfigurationTests {
             environment: Self.home.merging([
                 "SWAGGERCTL_SERVER": "https://env.example/api", "SWAGGERCTL_APP_ID": "env-app",
             ]) { $1 })
-        #expect(try set.serverFromEnvironment?.get() == Fixtures.serverURL("https://env.example/api"))
+        #expect(try set.serverFromEnvironment?.get() == .url(Fixtures.serverURL("https://env.example/api")))
         #expect(set.appIDFromEnvironment == "env-app")
 
         let empty = try Configuration(
@@ -207,7 +207,8 @@ struct ConfigurationTests {
         ])
         #expect(
             try configuration.server(
-                flag: ServerURL("HTTPS://Flag.Example:443/api/"), current: index().records().first?.server
+                flag: ServerReference("HTTPS://Flag.Example:443/api/"), current: index().records().first?.server,
+                entries: []
             )?
             .string == "https://flag.example/api")
     }
@@ -218,7 +219,7 @@ struct ConfigurationTests {
             "HOME": "/h", "SWAGGERCTL_SERVER": "https://Env.example/api/",
         ])
         #expect(
-            try configuration.server(flag: nil, current: index().records().first?.server)?.string
+            try configuration.server(flag: nil, current: index().records().first?.server, entries: [])?.string
                 == "https://env.example/api")
     }
 
@@ -226,7 +227,7 @@ struct ConfigurationTests {
     func serverSaved() throws {
         let configuration = try Configuration(environment: ["HOME": "/h"])
         #expect(
-            try configuration.server(flag: nil, current: index().records().first?.server)?.string
+            try configuration.server(flag: nil, current: index().records().first?.server, entries: [])?.string
                 == "https://newest.example/api")
     }
 
@@ -234,16 +235,34 @@ struct ConfigurationTests {
     func serverNone() throws {
         let configuration = try Configuration(environment: ["HOME": "/h"])
         let empty = SessionList(directory: temporary.appending("never-created"))
-        #expect(try configuration.server(flag: nil, current: empty.records().first?.server) == nil)
+        #expect(try configuration.server(flag: nil, current: empty.records().first?.server, entries: []) == nil)
+    }
+
+    @Test("-s and SWAGGERCTL_SERVER take a server's name, resolved by the registry's names")
+    func serverNamed() throws {
+        var entry = ServerEntry(
+            server: Fixtures.otherServer, description: Fixtures.original(Fixtures.otherServer),
+            updatedAt: Fixtures.savedAt)
+        entry.name = try ServerName("prod")
+        let configuration = try Configuration(environment: ["HOME": "/h", "SWAGGERCTL_SERVER": "prod"])
+        #expect(try configuration.serverFromEnvironment?.get() == .name(ServerName("prod")))
+        #expect(try configuration.server(flag: nil, current: Fixtures.server, entries: [entry]) == Fixtures.otherServer)
+        #expect(
+            try configuration.server(flag: ServerReference("prod"), current: nil, entries: [entry])
+                == Fixtures.otherServer)
+        #expect(Self.code { try configuration.server(flag: nil, current: nil, entries: []) } == .usage)
     }
 
     @Test("a malformed SWAGGERCTL_SERVER is a usage error for a command that needs a server, and only then")
     func serverMalformed() throws {
         let configuration = try Configuration(environment: ["HOME": "/h", "SWAGGERCTL_SERVER": "ftp://env"])
         let empty = SessionList(directory: temporary.appending("never-created"))
-        #expect(Self.code { try configuration.server(flag: nil, current: empty.records().first?.server) } == .usage)
         #expect(
-            try configuration.server(flag: Fixtures.server, current: empty.records().first?.server) == Fixtures.server,
+            Self.code { try configuration.server(flag: nil, current: empty.records().first?.server, entries: []) }
+                == .usage)
+        #expect(
+            try configuration.server(flag: .url(Fixtures.server), current: empty.records().first?.server, entries: [])
+                == Fixtures.server,
             "--server wins, so the environment's value is never used")
     }
 

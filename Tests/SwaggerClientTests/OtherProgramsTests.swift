@@ -270,3 +270,32 @@ struct OtherProgramsTests {
         withExtendedLifetime(folder) { #expect(!FileManager.default.fileExists(atPath: marker.path)) }
     }
 }
+
+@Suite("git-credential --setup names this program as PATH finds it", .timeLimit(.minutes(5)))
+struct ProgramInvocationTests {
+    /// Files by path: the running program at `/opt/swaggerctl-1.2/swaggerctl`, linked from `/usr/local/bin`.
+    static func found(_ path: String) -> ProgramSearch.Found {
+        switch path {
+        case "/usr/local/bin/swaggerctl", "/opt/swaggerctl-1.2/swaggerctl", "/home/ana/bin/swaggerctl": .thisProgram
+        case "/usr/bin/swaggerctl": .another
+        default: .missing
+        }
+    }
+
+    @Test(
+        "its name alone when PATH's first swaggerctl is this file; else the path it was run by, made absolute",
+        arguments: [
+            ("swaggerctl", "/usr/local/bin:/usr/bin", "swaggerctl") as (String, String?, String?),
+            ("/usr/local/bin/swaggerctl", "/usr/local/bin:/usr/bin", "swaggerctl"),
+            ("/opt/swaggerctl-1.2/swaggerctl", "/usr/bin:/usr/local/bin", "/opt/swaggerctl-1.2/swaggerctl"),
+            ("/opt/swaggerctl-1.2/swaggerctl", "/sbin", "/opt/swaggerctl-1.2/swaggerctl"),
+            ("bin/swaggerctl", "/sbin", "/home/ana/bin/swaggerctl"),
+            ("./bin/swaggerctl", nil, "/home/ana/bin/swaggerctl"),
+            ("swaggerctl", "/usr/bin", nil),
+        ])
+    func invocation(argument0: String, path: String?, expected: String?) {
+        #expect(
+            ProgramSearch.invocation(argument0: argument0, currentDirectory: "/home/ana", path: path, found: Self.found)
+                == expected)
+    }
+}

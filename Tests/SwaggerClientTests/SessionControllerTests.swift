@@ -65,7 +65,7 @@ struct SessionControllerTests {
     }
 
     func selection(_ controller: SessionController) throws -> SessionSelection {
-        try controller.select(server: Fixtures.server, name: nil)
+        try controller.select(server: .url(Fixtures.server), name: nil)
     }
 
     static func code(_ body: () async throws -> Void) async -> SwaggerError.Code? {
@@ -175,7 +175,7 @@ struct SessionControllerTests {
         let wrong = try controller(script)
         let refused = await Self.code {
             _ = try await wrong.login(
-                email: other.name, password: "pw", on: wrong.select(server: other.server, name: nil),
+                email: other.name, password: "pw", on: wrong.select(server: .url(other.server), name: nil),
                 appIDFlag: nil, serverDescription: Fixtures.original(other.server))
         }
         #expect(refused == .server)
@@ -201,7 +201,7 @@ struct SessionControllerTests {
         let remote = Fixtures.serverURL("http://api.example.com/v1")
         let code = await Self.code {
             _ = try await controller.login(
-                email: "ana@example.com", password: "pw", on: controller.select(server: remote, name: nil),
+                email: "ana@example.com", password: "pw", on: controller.select(server: .url(remote), name: nil),
                 appIDFlag: nil, serverDescription: Fixtures.original(remote))
         }
         #expect(code == .usage)

@@ -36,6 +36,23 @@ struct ShellCompletionsTests {
         #expect(ShellCompletions.servers(prefix: "ftp:", environment: environment) == [])
     }
 
+    @Test("servers: the names the registry gives servers are offered with the URLs, and name them for --email")
+    func names() throws {
+        let folder = try Self.folder()
+        var entry = ServerEntry(
+            server: Fixtures.otherServer, description: Fixtures.original(Fixtures.otherServer),
+            updatedAt: Fixtures.savedAt)
+        entry.name = try ServerName("prod")
+        try ServerRegistry(directory: folder.url).save(entry)
+        let environment = ["SWAGGERCTL_CONFIG_DIR": folder.url.path]
+        #expect(ShellCompletions.servers(prefix: "pr", environment: environment) == ["prod"])
+        #expect(ShellCompletions.servers(prefix: "", environment: environment).contains("prod"))
+        #expect(
+            ShellCompletions.emails(words: ["details", "-s", "prod"], prefix: "", environment: environment) == [
+                "ana@example.com"
+            ])
+    }
+
     @Test(
         "emails: the accounts of the server on the command line, else of the default one, the active first",
         arguments: [

@@ -47,8 +47,15 @@ package struct ServerRegistry: Sendable {
 
     /// Saves `entry` in place of any for its server, damaged or not; with `current`, its server becomes the current
     /// one.
+    /// - Throws: `SwaggerError` with code `usage` when another server has `entry`'s name: nothing is saved.
     package func save(_ entry: ServerEntry, current: Bool = false) throws(SwaggerError) {
         try file.update { (contents) throws(SwaggerError) in
+            // Checked under the file's lock, so that two commands naming two servers alike cannot both succeed.
+            if let name = entry.name,
+                let clash = ServerName.clash(name, for: entry.server, among: contents.servers.compactMap(\.element))
+            {
+                throw clash
+            }
             if let index = contents.servers.firstIndex(where: { $0.key == entry.server }) {
                 contents.servers[index] = .decoded(entry)
             } else {
@@ -69,6 +76,24 @@ package struct ServerRegistry: Sendable {
             entry.announce = []
             contents.servers[index] = .decoded(entry)
             return announced
+        }
+    }
+
+    /// Gives `server`'s entry the name `name`, in place of any it had.
+    /// - Returns: Whether the registry has an entry for `server` that can be read.
+    /// - Throws: `SwaggerError` with code `usage` when another server has the name: nothing is changed.
+    @discardableResult
+    package func name(_ server: ServerURL, _ name: ServerName) throws(SwaggerError) -> Bool {
+        try file.update { (contents) throws(SwaggerError) in
+            if let clash = ServerName.clash(name, for: server, among: contents.servers.compactMap(\.element)) {
+                throw clash
+            }
+            guard let index = contents.servers.firstIndex(where: { $0.key == server }),
+                var entry = contents.servers[index].element
+            else { return false }
+            entry.name = name
+            contents.servers[index] = .decoded(entry)
+            return true
         }
     }
 

@@ -7,11 +7,13 @@ import SwaggerOutput
 /// the server on the command line so far. It reads only the session list and the server registry; nothing it meets
 /// is ever an error, because a completion must never print one.
 package enum ShellCompletions {
-    /// The servers of the stored sessions and the registry that start with `prefix`, the current one first.
+    /// The servers of the stored sessions and the registry that start with `prefix`, the current one first, and the
+    /// names the registry gives servers.
     package static func servers(prefix: String, environment: [String: String]) -> [String] {
         let (current, entries) = registry(environment)
         let servers = [current].compactMap { $0 } + records(environment).map(\.server) + entries.map(\.server)
-        return offerable(unique(servers.map(\.string)).filter { $0.hasPrefix(prefix) })
+        let names = entries.compactMap(\.name).sorted().map(\.string)
+        return offerable(unique(servers.map(\.string) + names).filter { $0.hasPrefix(prefix) })
     }
 
     /// The e-mails stored for the server that `words` give with `-s`/`--server`, else for the default server,
@@ -19,10 +21,11 @@ package enum ShellCompletions {
     /// splits it.
     package static func emails(words: [String], prefix: String, environment: [String: String]) -> [String] {
         let records = records(environment)
+        let known = registry(environment)
         guard let configuration = try? Configuration(environment: environment),
             let server = try? configuration.server(
-                flag: serverFlag(in: words).map { (text) throws(SwaggerError) in try ServerURL(text) },
-                current: registry(environment).current ?? records.first?.server)
+                flag: serverFlag(in: words).map { (text) throws(SwaggerError) in try ServerReference(text) },
+                current: known.current ?? records.first?.server, entries: known.entries)
         else { return [] }
         return offerable(unique(records.filter { $0.server == server }.map(\.name)).filter { $0.hasPrefix(prefix) })
     }
@@ -72,8 +75,8 @@ package enum ShellCompletions {
         guard let configuration = try? Configuration(environment: environment),
             let cacheDirectory = configuration.cacheDirectory,
             let server = try? configuration.server(
-                flag: serverFlag(in: words).map { (text) throws(SwaggerError) in try ServerURL(text) },
-                current: known.current),
+                flag: serverFlag(in: words).map { (text) throws(SwaggerError) in try ServerReference(text) },
+                current: known.current, entries: known.entries),
             let copy = known.entries.first(where: { $0.server == server })?.document
         else { return nil }
         let cache = DocumentCache(cacheDirectory: cacheDirectory)

@@ -7,7 +7,7 @@ import SwaggerModel
 /// Settings that come from the environment: where files live, which backend holds tokens, timeouts and defaults.
 ///
 /// Command-line flags win over the environment, and the environment wins over what was saved at login.
-/// ``Configuration`` holds the environment's part and applies that order in ``server(flag:current:)``; the login
+/// ``Configuration`` holds the environment's part and applies that order in ``server(flag:current:entries:)``; the login
 /// coordinator applies it to the app id.
 package struct Configuration: Sendable {
     /// How long a request may take when `SWAGGERCTL_TIMEOUT` does not say.
@@ -41,8 +41,9 @@ package struct Configuration: Sendable {
     package var plainHTTP: PlainHTTP { PlainHTTP(allowed: allowsPlainHTTP, proxies: proxies) }
     /// Whether each request and response is described: `SWAGGERCTL_DEBUG=1`, or `--verbose`.
     package var verbose: Bool
-    /// `SWAGGERCTL_SERVER`, if set, parsed. A malformed one is an error only for a command that needs a server.
-    package var serverFromEnvironment: Result<ServerURL, SwaggerError>?
+    /// `SWAGGERCTL_SERVER`, if set, parsed: a URL or a server's name. A malformed one is an error only for a command
+    /// that needs a server.
+    package var serverFromEnvironment: Result<ServerReference, SwaggerError>?
     /// `SWAGGERCTL_APP_ID`, if set.
     package var appIDFromEnvironment: String?
 
@@ -95,7 +96,7 @@ package struct Configuration: Sendable {
         allowsPlainHTTP = try Self.flag(value("SWAGGERCTL_ALLOW_HTTP"), name: "SWAGGERCTL_ALLOW_HTTP")
         verbose = try Self.flag(value("SWAGGERCTL_DEBUG"), name: "SWAGGERCTL_DEBUG")
         serverFromEnvironment = value("SWAGGERCTL_SERVER").map { text in
-            Result { () throws(SwaggerError) in try ServerURL(text) }
+            Result { () throws(SwaggerError) in try ServerReference(text) }
         }
         appIDFromEnvironment = value("SWAGGERCTL_APP_ID")
     }
@@ -112,9 +113,13 @@ package struct Configuration: Sendable {
     /// The server to talk to: `--server` (`flag`), else `SWAGGERCTL_SERVER`, else the current server (the one last
     /// logged in to or switched to, which the server registry keeps); `nil` when none of them names one. There is no
     /// address of last resort: a command never talks to a server nobody named.
-    package func server(flag: ServerURL?, current: ServerURL?) throws(SwaggerError) -> ServerURL? {
-        if let flag { return flag }
-        if let serverFromEnvironment { return try serverFromEnvironment.get() }
+    ///
+    /// This is where a server's name becomes its URL, by the names of the registry's `entries`.
+    package func server(flag: ServerReference?, current: ServerURL?, entries: [ServerEntry]) throws(SwaggerError)
+        -> ServerURL?
+    {
+        if let flag { return try flag.resolved(among: entries) }
+        if let serverFromEnvironment { return try serverFromEnvironment.get().resolved(among: entries) }
         return current
     }
 

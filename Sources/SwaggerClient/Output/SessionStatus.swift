@@ -6,6 +6,8 @@ import SwaggerOutput
 /// A stored session as `swaggerctl status` shows it. It never holds a token.
 package struct SessionStatus: Sendable, Hashable {
     package var server: ServerURL
+    /// The server's name in the server registry, if it has one.
+    package var serverName: ServerName?
     package var email: String
     /// The user name the server returned at login.
     package var username: String?
@@ -109,9 +111,10 @@ package struct SessionStatus: Sendable, Hashable {
     ///   - now: The current time, for "expired" and "in 3 h".
     package func rows(location: String, now: Date) -> [DetailsViewModel] {
         var rows = [
-            DetailsViewModel(key: "Server", value: server.string + (note.map { " (\($0))" } ?? "")),
-            DetailsViewModel(key: "Account", value: email),
+            DetailsViewModel(key: "Server", value: server.string + (note.map { " (\($0))" } ?? ""))
         ]
+        if let serverName { rows.append(DetailsViewModel(key: "Server name", value: serverName.string)) }
+        rows.append(DetailsViewModel(key: "Account", value: email))
         if let username { rows.append(DetailsViewModel(key: "User name", value: username)) }
         if signIn == .client {
             rows.append(
@@ -168,7 +171,7 @@ package struct SessionStatus: Sendable, Hashable {
 extension SessionStatus: Codable {
     // The names `status --format json` prints; the server's description is in the description language.
     private enum CodingKeys: String, CodingKey {
-        case server, email, username, appID = "appId", backend = "keystore", savedAt, expiresAt, active
+        case server, serverName, email, username, appID = "appId", backend = "keystore", savedAt, expiresAt, active
         case activeBecause, expired, refreshable, check, preset, serverDescription = "description"
         case isDefault = "default", signIn, proofKey = "dpopKey", presentsCertificate
     }
@@ -176,6 +179,7 @@ extension SessionStatus: Codable {
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         server = try container.decode(ServerURL.self, forKey: .server)
+        serverName = try container.decodeIfPresent(ServerName.self, forKey: .serverName)
         email = try container.decode(String.self, forKey: .email)
         username = try container.decodeIfPresent(String.self, forKey: .username)
         appID = try container.decode(String.self, forKey: .appID)
@@ -203,6 +207,7 @@ extension SessionStatus: Codable {
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(server, forKey: .server)
+        try container.encodeIfPresent(serverName, forKey: .serverName)
         try container.encode(email, forKey: .email)
         try container.encodeIfPresent(username, forKey: .username)
         try container.encode(appID, forKey: .appID)

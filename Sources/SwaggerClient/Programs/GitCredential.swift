@@ -119,6 +119,14 @@ package enum GitCredentialAnswer {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The error for `--setup` on a server with no session: git would ask this program for nothing it has.
+    package static func noSession(on server: ServerURL) -> SwaggerError {
+        SwaggerError(
+            .authentication,
+            "No session on \(server) for git to use. Log in first: `swaggerctl login -s \(CurlLine.quoted(server.string))`, then run --setup again."
+        )
+    }
+
     /// The `git config` lines that make swaggerctl git's helper for `server`'s origin, as `gh auth setup-git`
     /// writes them: the first clears helpers configured more generally, so that only this one answers there.
     /// - Parameters:

@@ -21,7 +21,7 @@ extension SessionController {
     }
 
     private func summaries(_ known: Known) -> [ServerSummary] {
-        let current = try? configuration.server(flag: nil, current: known.current)
+        let current = try? configuration.server(flag: nil, current: known.current, entries: known.entries)
         return known.entries.map { entry in
             ServerSummary(
                 entry: entry, isCurrent: entry.server == current,
@@ -31,10 +31,10 @@ extension SessionController {
 
     /// What the registry knows about `server`, else the current server.
     /// - Throws: `SwaggerError` with code `failure` when the registry has no entry for it.
-    package func server(_ server: ServerURL?) throws(SwaggerError) -> ServerSummary {
+    package func server(_ server: ServerReference?) throws(SwaggerError) -> ServerSummary {
         let known = try known()
         let summaries = summaries(known)
-        guard let wanted = try configuration.server(flag: server, current: known.current) else {
+        guard let wanted = try configuration.server(flag: server, current: known.current, entries: known.entries) else {
             throw SwaggerError(.usage, "Which server? Name it, as in `swaggerctl server show URL`.")
         }
         guard let summary = summaries.first(where: { $0.entry.server == wanted }) else {
@@ -64,14 +64,17 @@ extension SessionController {
     }
 
     /// Describes `server`: what is given (a file's layer, then the flags') over its saved description, or, with
-    /// `discover` or when there is nothing saved, over what the server publishes. `appID` and `caCertificate`,
-    /// when given, are kept for its later logins. Nothing is saved until ``keep(_:)``.
-    /// - Throws: `SwaggerError`: usage for a description that cannot be made whole; the request's error for a
-    ///   server that could not be reached.
+    /// `discover` or when there is nothing saved, over what the server publishes. `appID`, `caCertificate` and
+    /// `name`, when given, are kept for its later logins. Nothing is saved until ``keep(_:)``.
+    /// - Throws: `SwaggerError`: usage for a description that cannot be made whole, or a name another server has;
+    ///   the request's error for a server that could not be reached.
     package func describe(
-        _ server: ServerURL, given: [DescriptionLayer], discover: Bool, appID: String?, caCertificate: String?
+        _ server: ServerURL, given: [DescriptionLayer], discover: Bool, appID: String?, caCertificate: String?,
+        name: ServerName? = nil
     ) async throws(SwaggerError) -> DescribedServer {
         let known = try known()
+        // Before the server is asked anything: the registry checks again as it saves.
+        if let name, let clash = ServerName.clash(name, for: server, among: known.entries) { throw clash }
         let saved = known.entries.first { $0.server == server }
         // The --ca-cert given is the configuration's too, so that discovery trusts it already.
         let selection = SessionSelection(server: server, entry: discover ? nil : saved)
@@ -83,6 +86,7 @@ extension SessionController {
         entry.updatedAt = now()
         if let appID { entry.appID = appID }
         if let caCertificate { entry.caCertificate = caCertificate }
+        if let name { entry.name = name }
         if let fetched = choice.document, let url = choice.finding?.documents.first {
             entry.document = keepCopy(of: fetched, from: url, for: server) ?? entry.document
         }
@@ -116,7 +120,29 @@ extension SessionController {
         return TokenMove(server: saved.server, accounts: accounts, origins: origins)
     }
 
-    /// Forgets what the registry knows about `server`.
+    /// Names `server`, as a login with `--name` does once it has logged in.
+    /// - Throws: `SwaggerError` with code `usage` when another server has the name.
+    package func name(_ server: ServerURL, _ name: ServerName) throws(SwaggerError) {
+        try servers.name(server, name)
+    }
+
+    /// Names `server`, as a file it was imported from says, unless another server has the name.
+    /// - Returns: The server that has the name already, which keeps it; `nil` when `server` now has it.
+    package func nameUnlessTaken(_ server: ServerURL, _ name: ServerName) throws(SwaggerError) -> ServerURL? {
+        if let holder = try known().entries.first(where: { $0.name == name && $0.server != server }) {
+            return holder.server
+        }
+        try servers.name(server, name)
+        return nil
+    }
+
+    /// Whether `name` may be given to `server`: a login checks before it asks for a password.
+    /// - Throws: `SwaggerError` with code `usage` when another server has the name.
+    package func checkName(_ name: ServerName, for server: ServerURL) throws(SwaggerError) {
+        if let clash = ServerName.clash(name, for: server, among: try known().entries) { throw clash }
+    }
+
+    /// Forgets what the registry knows about `server`, its name with it.
     /// - Throws: `SwaggerError` with code `failure` while accounts are logged in to it: their sessions need it.
     package func forget(_ server: ServerURL) throws(SwaggerError) -> Bool {
         let accounts = try records().filter { $0.server == server }.map(\.name)

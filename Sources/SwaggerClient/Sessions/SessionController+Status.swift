@@ -12,7 +12,7 @@ extension SessionController {
     ///   - server: `-s`: list only the sessions on this server.
     ///   - name: `-e` or `-u`: list only the sessions of this account.
     /// - Throws: `SwaggerError`: what the check met (ended 4, unreachable 3), or an unreadable session list.
-    package func status(checking check: SessionSelection?, server: ServerURL? = nil, name: String? = nil)
+    package func status(checking check: SessionSelection?, server: ServerReference? = nil, name: String? = nil)
         async throws(SwaggerError) -> StatusReport
     {
         var result: SessionStatus.Check?
@@ -23,9 +23,15 @@ extension SessionController {
         let known = try known()
         let (records, damaged) = (known.records, known.damaged)
         // A malformed SWAGGERCTL_SERVER marks no session the default; status still lists them all.
-        let defaultServer = try? configuration.server(flag: nil, current: known.current)
+        let defaultServer = try? configuration.server(flag: nil, current: known.current, entries: known.entries)
+        let server = try server.map { (reference) throws(SwaggerError) in
+            try reference.resolved(among: known.entries)
+        }
         var statuses = SessionStatus.list(records, now: now(), defaultServer: defaultServer).filter { status in
             (server.map { $0 == status.server } ?? true) && (name.map { $0 == status.email } ?? true)
+        }
+        for index in statuses.indices {
+            statuses[index].serverName = ServerName.of(statuses[index].server, among: known.entries)
         }
         if let account = check?.record?.account, let checked = statuses.firstIndex(where: { $0.account == account }) {
             statuses[checked].check = result

@@ -73,6 +73,19 @@ extension SessionController {
                 entry: known.entries.first { $0.server == record.server }))
     }
 
+    /// The server that `git-credential --setup` writes git's configuration for: the one `reference` names, which has
+    /// a session on its origin, as `get` answers only for those.
+    /// - Throws: `SwaggerError`: usage for an unknown name; authentication when no session is on its origin.
+    package func gitCredentialSetup(for reference: ServerReference) throws(SwaggerError) -> ServerURL {
+        let known = try known()
+        let server = try reference.resolved(among: known.entries)
+        let origin = ServerURL(originOf: server.url)
+        guard known.records.contains(where: { ServerURL(originOf: $0.server.url) == origin }) else {
+            throw GitCredentialAnswer.noSession(on: server)
+        }
+        return server
+    }
+
     /// Renews the stored session now, whatever its access token's expiry.
     /// - Returns: The session as renewed, or as it is when its server gave no refresh token and its access token
     ///   is still good.

@@ -148,7 +148,7 @@ package struct SessionController: Sendable {
     ///
     /// With `usingEnvironmentToken` and `SWAGGERCTL_TOKEN` set, the token is used instead and the session list
     /// is not read: the server is `--server`, else `SWAGGERCTL_SERVER`, else the current one.
-    package func select(server flag: ServerURL?, name: String?, usingEnvironmentToken: Bool = false)
+    package func select(server flag: ServerReference?, name: String?, usingEnvironmentToken: Bool = false)
         throws(SwaggerError) -> SessionSelection
     {
         if usingEnvironmentToken, let token = configuration.environmentToken {
@@ -159,14 +159,14 @@ package struct SessionController: Sendable {
             }
             // The registry says how the server takes a token; a registry that cannot be read says nothing.
             let (current, entries) = (try? servers.contents()) ?? (nil, [])
-            guard let server = try configuration.server(flag: flag, current: current) else {
+            guard let server = try configuration.server(flag: flag, current: current, entries: entries) else {
                 throw SwaggerError.tokenWithoutServer
             }
             return SessionSelection(
                 server: server, name: name, environmentToken: token, entry: entries.first { $0.server == server })
         }
         let known = try known()
-        guard let server = try configuration.server(flag: flag, current: known.current) else {
+        guard let server = try configuration.server(flag: flag, current: known.current, entries: known.entries) else {
             throw SwaggerError.noServer
         }
         let record = known.records.session(on: server, name: name)
@@ -183,7 +183,15 @@ package struct SessionController: Sendable {
     /// The server commands without `-s` use: `SWAGGERCTL_SERVER`, else the one last logged in to or switched to;
     /// `nil` on a machine that has neither.
     package func defaultServer() throws(SwaggerError) -> ServerURL? {
-        try configuration.server(flag: nil, current: known().current)
+        let known = try known()
+        return try configuration.server(flag: nil, current: known.current, entries: known.entries)
+    }
+
+    /// The server that `reference` names: its URL, or the URL of the server the registry knows by that name.
+    /// - Throws: `SwaggerError` with code `usage` for a name the registry does not know.
+    package func server(named reference: ServerReference) throws(SwaggerError) -> ServerURL {
+        guard case .name = reference else { return try reference.resolved(among: []) }
+        return try reference.resolved(among: known().entries)
     }
 
     /// The sessions and servers swaggerctl knows: every record that can be read, most recently active first, with

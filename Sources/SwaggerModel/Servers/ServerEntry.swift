@@ -4,6 +4,8 @@ import FoundationEssentials
 /// (`servers.json`). It outlives logouts and ended sessions, so a later login needs nothing but the address.
 package struct ServerEntry: Sendable, Hashable {
     package var server: ServerURL
+    /// The short name `-s` takes for it (`server set --name`), unique among the registry's entries.
+    package var name: ServerName?
     package var description: ServerDescription
     /// Where each part of the description came from, by the description language's member (`login`, `token`,
     /// `profile`, …): a document's address, `preset NAME`, `given`, or a file's path.
@@ -52,12 +54,14 @@ package struct DocumentCopy: Sendable, Hashable, Codable {
 
 extension ServerEntry: Codable {
     private enum CodingKeys: String, CodingKey {
-        case server, description, sources, document, appID = "appId", caCertificate = "caCert", announce, updatedAt
+        case server, name, description, sources, document, appID = "appId", caCertificate = "caCert", announce,
+            updatedAt
     }
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         server = try container.decode(ServerURL.self, forKey: .server)
+        name = try container.decodeIfPresent(ServerName.self, forKey: .name)
         let json = try container.decode(JSONValue.self, forKey: .description)
         do throws(ServerDescription.Invalid) {
             description = try ServerDescription(json: json, under: server)
@@ -76,6 +80,7 @@ extension ServerEntry: Codable {
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(server, forKey: .server)
+        try container.encodeIfPresent(name, forKey: .name)
         // What its preset says goes without saying, and a URL under the server is written as its path: the file is
         // read at every command, and read back under the same server.
         try container.encode(description.presetJSON(under: server), forKey: .description)

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// trailing slash, query or fragment. Two spellings of the same base URL are one server.
 ///
 /// It is parsed once, where it enters (a flag, the environment, a file), and travels parsed from there.
-package struct ServerURL: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct ServerURL: Sendable, Hashable, TextCoded, CustomStringConvertible {
     /// The canonical text, such as `https://host/api`.
     package let string: String
     package let url: URL
@@ -62,22 +62,6 @@ package struct ServerURL: Sendable, Hashable, Codable, CustomStringConvertible {
     package static func == (lhs: ServerURL, rhs: ServerURL) -> Bool { lhs.string == rhs.string }
 
     package func hash(into hasher: inout Hasher) { hasher.combine(string) }
-
-    /// Read from its text, as files keep it.
-    package init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        do {
-            try self.init(text)
-        } catch {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.message))
-        }
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(string)
-    }
 
     /// `host:port`, as TLS messages name it.
     package var hostAndPort: String {

@@ -194,7 +194,7 @@ extension SwaggerCtl {
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
                     (controller) throws(SwaggerError) -> SessionController.RequestOutcome? in
                     let selection = try controller.select(
-                        server: session.serverURL(), name: session.account, usingEnvironmentToken: true)
+                        server: session.serverReference(), name: session.account, usingEnvironmentToken: true)
                     let request: APIRequest
                     switch target {
                     case .path(let path):

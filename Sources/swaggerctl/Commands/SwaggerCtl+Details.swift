@@ -36,7 +36,7 @@ extension SwaggerCtl {
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
                     (controller) throws(SwaggerError) in
                     let selection = try controller.select(
-                        server: session.serverURL(), name: session.account, usingEnvironmentToken: true)
+                        server: session.serverReference(), name: session.account, usingEnvironmentToken: true)
                     return (try await controller.profile(selection, allowSaved: !noCache), selection.server)
                 }
             }

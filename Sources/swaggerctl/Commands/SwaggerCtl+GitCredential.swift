@@ -20,7 +20,9 @@ extension SwaggerCtl {
                 nothing: the session is swaggerctl's to end, with logout.
 
                 --setup URL prints the git config lines that make it the helper for URL's origin, each value \
-                quoted for a POSIX shell, without running them.
+                quoted for a POSIX shell, without running them; URL may be a server's name, and needs a session \
+                on its origin. The helper is this program as PATH finds it (`swaggerctl`) when PATH finds this \
+                very file, else the path it was run by, so that an upgrade in place keeps git working.
 
                 Examples:
                   swaggerctl git-credential --setup https://api.example.com
@@ -35,7 +37,7 @@ extension SwaggerCtl {
         var action: Action?
 
         @Option(
-            help: ArgumentHelp("Print the git config lines for the server's origin.", valueName: "url"),
+            help: ArgumentHelp("Print the git config lines for the server's origin.", valueName: "server"),
             completion: .custom(serverCompletions))
         var setup: String?
 
@@ -50,7 +52,12 @@ extension SwaggerCtl {
 
         func run() async throws {
             if let setup {
-                Terminal.print(GitCredentialAnswer.setup(for: try ServerURL(setup), program: Self.program))
+                let reference = try ServerReference(setup)
+                let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
+                let server = try await SessionController.atTerminal(configuration) {
+                    (controller) throws(SwaggerError) in try controller.gitCredentialSetup(for: reference)
+                }
+                Terminal.print(GitCredentialAnswer.setup(for: server, program: Self.program))
                 return
             }
             // git writes the request and closes the pipe; a person typing one ends it with an empty line.
@@ -72,12 +79,30 @@ extension SwaggerCtl {
             Terminal.print(GitCredentialAnswer.text(token, for: request))
         }
 
-        /// This program's path, for git to run: the file it was started from, else its name for PATH to find.
+        /// This program as git should run it: as ``ProgramSearch/invocation(argument0:currentDirectory:path:found:)``
+        /// says, else the file it was started from, else its name for PATH to find.
         static var program: String {
+            let running = identity(of: "/proc/self/exe")
+            let invoked = ProgramSearch.invocation(
+                argument0: CommandLine.arguments.first ?? "",
+                currentDirectory: FileManager.default.currentDirectoryPath,
+                path: ProcessInfo.processInfo.environment["PATH"]
+            ) { path in
+                guard let file = identity(of: path), access(path, X_OK) == 0 else { return .missing }
+                return file == running ? .thisProgram : .another
+            }
+            if let invoked { return invoked }
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
             guard count > 0 else { return "swaggerctl" }
             return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+
+        /// The device and inode of the regular file at `path`, links followed; `nil` for anything else.
+        private static func identity(of path: String) -> [UInt64]? {
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+            return [UInt64(info.st_dev), UInt64(info.st_ino)]
         }
     }
 }

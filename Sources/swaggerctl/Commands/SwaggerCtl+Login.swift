@@ -26,6 +26,7 @@ extension SwaggerCtl {
 
                 Examples:
                   swaggerctl login -s https://api.example.com -e me@example.com
+                  swaggerctl login -s https://api.example.com --name prod -e me@example.com
                   swaggerctl login -s https://api.example.com -u ana --format json
                   swaggerctl login -e me@example.com --password-stdin -q < password.txt
                   swaggerctl login --web -s https://auth.example.com
@@ -89,6 +90,7 @@ extension SwaggerCtl {
         var dpop = false
 
         @OptionGroup var serverOption: ServerOption
+        @OptionGroup var serverName: ServerNameOption
         @OptionGroup var serverFile: ServerFileOption
         @OptionGroup var output: FormatOptions
 
@@ -192,12 +194,16 @@ extension SwaggerCtl {
                     let (fileServer, layers) = try givenLayers(
                         file: serverFile, flags: serverDescription, client: client, origins: origins)
                     let formerDefault = try controller.defaultServer()
-                    let named = try serverOption.url() ?? fileServer ?? formerDefault
-                    let server = if let named { named } else { try askedServer() }
+                    let named = try serverOption.reference() ?? (fileServer ?? formerDefault).map(ServerReference.url)
+                    let server = if let named { named } else { ServerReference.url(try askedServer()) }
                     let selection = try controller.select(server: server, name: nil)
+                    // A name another server has is refused before the password is asked for.
+                    let name = try serverName.serverName()
+                    if let name { try controller.checkName(name, for: selection.server) }
                     let login = try await signIn(
                         controller, selection, layers: layers, piped: piped, proof: proof, proofKey: proofKey,
                         spinner: spinner)
+                    if let name { try controller.name(login.account.server, name) }
                     // A login makes its server the default (unless SWAGGERCTL_SERVER names one); a move from another
                     // server is said.
                     let nowDefault = try controller.defaultServer()

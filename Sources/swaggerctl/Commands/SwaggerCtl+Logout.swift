@@ -56,16 +56,16 @@ extension SwaggerCtl {
                     if let last = failures.last { throw last }
                     return nil
                 }
-                if try session.serverURL() == nil, try controller.defaultServer() == nil {
+                if try session.serverReference() == nil, try controller.defaultServer() == nil {
                     return LogoutReport.line(removed: [])
                 }
-                var selection = try controller.select(server: session.serverURL(), name: session.account)
+                var selection = try controller.select(server: session.serverReference(), name: session.account)
                 let server = selection.server
                 // Which of several accounts to end is the person's choice, never the one that happens to be active.
                 if session.account == nil, case let here = try controller.accounts(on: server), here.count > 1 {
                     let name = try AccountChooser.choose(
                         on: server, among: here, to: "Log out of", cancelled: "Logout cancelled.")
-                    selection = try controller.select(server: server, name: name)
+                    selection = try controller.select(server: .url(server), name: name)
                 }
                 switch try await controller.logout(selection, revoke: !local) {
                 case .loggedOut(let account, let nowActive):

@@ -43,7 +43,7 @@ extension SwaggerCtl {
         ) async throws {
             let configuration = try Configuration.fromEnvironment(network: network)
             let index = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
-                let selection = try controller.select(server: session.serverURL(), name: session.account)
+                let selection = try controller.select(server: session.serverReference(), name: session.account)
                 return try await controller.operations(on: selection.server, refresh: refresh)
             }
             let operations = index.operations(matching: word)

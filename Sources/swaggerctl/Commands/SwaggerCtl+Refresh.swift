@@ -28,7 +28,8 @@ extension SwaggerCtl {
             let outcome = try await Spinner.run("Refreshing the session") { spinner in
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
                     (controller) throws(SwaggerError) in
-                    try await controller.refresh(controller.select(server: session.serverURL(), name: session.account))
+                    try await controller.refresh(
+                        controller.select(server: session.serverReference(), name: session.account))
                 }
             }
             Terminal.print(RefreshReport.line(outcome, now: Date()) + "\n")

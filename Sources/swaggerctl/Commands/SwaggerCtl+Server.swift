@@ -79,7 +79,7 @@ extension SwaggerCtl.Server {
             abstract: "Show how swaggerctl talks to a server, and where each part of that came from.")
 
         @Argument(
-            help: ArgumentHelp("The server's URL. Default: the current server.", valueName: "url"),
+            help: ArgumentHelp("The server's URL or name. Default: the current server.", valueName: "server"),
             completion: .custom(serverCompletions))
         var server: String?
 
@@ -87,7 +87,7 @@ extension SwaggerCtl.Server {
 
         func run() async throws {
             let configuration = try Configuration.fromEnvironment()
-            let url = try server.map { (text) throws(SwaggerError) in try ServerURL(text) }
+            let url = try server.map { (text) throws(SwaggerError) in try ServerReference(text) }
             let summary = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
                 try controller.server(url)
             }
@@ -108,8 +108,12 @@ extension SwaggerCtl.Server {
                 finds, with the flags over it. The first server described becomes the current one, which \
                 commands use when neither -s nor SWAGGERCTL_SERVER names one.
 
+                --name gives the server a short name that -s, SWAGGERCTL_SERVER and every server argument take in \
+                place of its URL; a name another server has is refused. Giving another name renames it.
+
                 Examples:
                   swaggerctl server set https://api.example.com
+                  swaggerctl server set https://api.example.com --name prod
                   swaggerctl server set https://api.example.com --preset simplejwt --profile-path /users/me/
                   swaggerctl server set https://api.example.com --token 'Authorization: Token'
                   swaggerctl server set https://api.example.com --set 'refresh:=null'
@@ -118,9 +122,12 @@ extension SwaggerCtl.Server {
                   swaggerctl server set https://api.example.com --allow-origin https://login.example.com
                 """)
 
-        @Argument(help: ArgumentHelp("The server's URL.", valueName: "url"), completion: .custom(serverCompletions))
+        @Argument(
+            help: ArgumentHelp("The server's URL, or its name.", valueName: "server"),
+            completion: .custom(serverCompletions))
         var server: String
 
+        @OptionGroup var serverName: ServerNameOption
         @OptionGroup var serverDescription: ServerDescriptionOptions
         @OptionGroup var client: ClientOptions
         @OptionGroup var origins: OriginOptions
@@ -138,15 +145,18 @@ extension SwaggerCtl.Server {
         func run() async throws {
             let configuration = try Configuration.fromEnvironment(
                 keyring: nil, verbose: verbose.verbose, caCert: caCert.caCert)
-            let url = try ServerURL(server)
+            let reference = try ServerReference(server)
+            let name = try serverName.serverName()
             let (_, given) = try givenLayers(file: nil, flags: serverDescription, client: client, origins: origins)
-            let rediscover = discover || (given.isEmpty && appID == nil && caCert.caCert == nil)
+            // A name alone changes nothing the server publishes: it is not read again for it.
+            let rediscover = discover || (given.isEmpty && appID == nil && caCert.caCert == nil && name == nil)
             let caCertificate = configuration.trust.additionalCertificates.map(Self.absolute)
-            let described = try await Spinner.run("Reading what \(url) publishes") { spinner in
+            let described = try await Spinner.run("Reading what \(reference) publishes") { spinner in
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
                     (controller) throws(SwaggerError) in
                     try await controller.describe(
-                        url, given: given, discover: rediscover, appID: appID, caCertificate: caCertificate)
+                        controller.server(named: reference), given: given, discover: rediscover, appID: appID,
+                        caCertificate: caCertificate, name: name)
                 }
             }
             described.choice.discoveryNotices.forEach(Terminal.notice)
@@ -165,14 +175,18 @@ extension SwaggerCtl.Server {
             commandName: "forget",
             abstract: "Forget what swaggerctl knows about a server. Its sessions must be logged out first.")
 
-        @Argument(help: ArgumentHelp("The server's URL.", valueName: "url"), completion: .custom(serverCompletions))
+        @Argument(
+            help: ArgumentHelp("The server's URL, or its name, which is forgotten too.", valueName: "server"),
+            completion: .custom(serverCompletions))
         var server: String
 
         func run() async throws {
             let configuration = try Configuration.fromEnvironment()
-            let url = try ServerURL(server)
-            let forgotten = try await SessionController.atTerminal(configuration) {
-                (controller) throws(SwaggerError) in try controller.forget(url)
+            let reference = try ServerReference(server)
+            let (url, forgotten) = try await SessionController.atTerminal(configuration) {
+                (controller) throws(SwaggerError) in
+                let url = try controller.server(named: reference)
+                return (url, try controller.forget(url))
             }
             Terminal.notice(forgotten ? "Forgot \(url)." : "swaggerctl knew nothing of \(url).")
         }
@@ -184,13 +198,13 @@ extension SwaggerCtl.Server {
             abstract: "Print a server's description as JSON, for `server import` and `login --server-file`.")
 
         @Argument(
-            help: ArgumentHelp("The server's URL. Default: the current server.", valueName: "url"),
+            help: ArgumentHelp("The server's URL or name. Default: the current server.", valueName: "server"),
             completion: .custom(serverCompletions))
         var server: String?
 
         func run() async throws {
             let configuration = try Configuration.fromEnvironment()
-            let url = try server.map { (text) throws(SwaggerError) in try ServerURL(text) }
+            let url = try server.map { (text) throws(SwaggerError) in try ServerReference(text) }
             let summary = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
                 try controller.server(url)
             }
@@ -204,7 +218,9 @@ extension SwaggerCtl.Server {
             abstract: "Describe a server from a file that `server export` wrote.",
             discussion: """
                 The file may name its server; -s names it otherwise, or instead. What the file leaves out is \
-                taken from the server's saved description, or from what the server publishes.
+                taken from the server's saved description, or from what the server publishes. The server's name \
+                in the file, if any, is given to it too, unless another server has that name: then it is saved \
+                without it, and a warning says so.
                 """)
 
         @Argument(help: ArgumentHelp("The JSON file.", valueName: "file"))
@@ -217,16 +233,23 @@ extension SwaggerCtl.Server {
         func run() async throws {
             let configuration = try Configuration.fromEnvironment(keyring: nil, verbose: verbose.verbose, caCert: nil)
             let read = try ServerFileOption.read(file)
-            guard let url = try serverOption.url() ?? read.server else {
+            guard let named = try serverOption.reference() ?? read.server.map(ServerReference.url) else {
                 throw SwaggerError(.usage, "\(file) does not say which server it describes; name it with -s.")
             }
             let layer = read.layer
             let described = try await SessionController.atTerminal(configuration) {
                 (controller) throws(SwaggerError) in
-                try await controller.describe(url, given: [layer], discover: false, appID: nil, caCertificate: nil)
+                try await controller.describe(
+                    controller.server(named: named), given: [layer], discover: false, appID: nil, caCertificate: nil)
             }
             try await SwaggerCtl.Server.keep(described, yes: yes, configuration)
-            Terminal.notice("Saved how to talk to \(described.entry.server), from \(file).")
+            let server = described.entry.server
+            Terminal.notice("Saved how to talk to \(server), from \(file).")
+            guard let name = read.name else { return }
+            let holder = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
+                try controller.nameUnlessTaken(server, name)
+            }
+            if let holder { Terminal.warning(ServerName.notCarried(name, holder: holder, server: server, file: file)) }
         }
     }
 }
@@ -234,6 +257,7 @@ extension SwaggerCtl.Server {
 /// A server as `server list` and `server show` print it.
 struct ServerListing: Encodable {
     var server: String
+    var name: String?
     var current: Bool
     var preset: String?
     var foundIn: String?
@@ -241,6 +265,7 @@ struct ServerListing: Encodable {
 
     init(_ summary: SessionController.ServerSummary) {
         server = summary.entry.server.string
+        name = summary.entry.name?.string
         current = summary.isCurrent
         preset = summary.entry.description.preset
         foundIn = summary.entry.description.document?.absoluteString
@@ -251,6 +276,7 @@ struct ServerListing: Encodable {
     static func row(_ summary: SessionController.ServerSummary) -> DetailsViewModel {
         let listing = ServerListing(summary)
         var notes: [String] = []
+        if let name = listing.name { notes.append("named \(name)") }
         if listing.current { notes.append("current") }
         if let preset = listing.preset { notes.append("preset \(preset)") }
         if let found = listing.foundIn { notes.append("found in \(found)") }
@@ -265,10 +291,12 @@ struct ServerListing: Encodable {
     static func rows(_ summary: SessionController.ServerSummary) -> [DetailsViewModel] {
         let entry = summary.entry
         var rows = [
-            DetailsViewModel(key: "Server", value: entry.server.string + (summary.isCurrent ? " (current)" : "")),
-            DetailsViewModel(
-                key: "Accounts", value: summary.accounts.isEmpty ? "none" : summary.accounts.joined(separator: ", ")),
+            DetailsViewModel(key: "Server", value: entry.server.string + (summary.isCurrent ? " (current)" : ""))
         ]
+        if let name = entry.name { rows.append(DetailsViewModel(key: "Name", value: name.string)) }
+        rows.append(
+            DetailsViewModel(
+                key: "Accounts", value: summary.accounts.isEmpty ? "none" : summary.accounts.joined(separator: ", ")))
         rows += ServerView.rows(for: entry.description, sources: entry.sources)
         if let appID = entry.appID { rows.append(DetailsViewModel(key: "App ID", value: appID)) }
         if let caCertificate = entry.caCertificate {

@@ -33,7 +33,7 @@ extension SwaggerCtl {
             let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
             let (report, tokens) = try await SessionController.atTerminal(configuration) {
                 (controller) throws(SwaggerError) in
-                let server = try session.serverURL()
+                let server = try session.serverReference()
                 let selection =
                     check
                     ? try controller.select(server: server, name: session.account, usingEnvironmentToken: true)

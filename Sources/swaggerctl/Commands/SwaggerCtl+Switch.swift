@@ -25,7 +25,7 @@ extension SwaggerCtl {
         func run() async throws {
             let configuration = try Configuration.fromEnvironment()
             let record = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
-                let selection = try controller.select(server: session.serverURL(), name: nil)
+                let selection = try controller.select(server: session.serverReference(), name: nil)
                 let email =
                     if let email = session.account { email } else {
                         try AccountChooser.choose(

@@ -49,7 +49,7 @@ extension SessionOptions {
         let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
         let token = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
             try await controller.accessToken(
-                controller.select(server: serverURL(), name: account, usingEnvironmentToken: true))
+                controller.select(server: serverReference(), name: account, usingEnvironmentToken: true))
         }
         guard Credentials.isToken(token.value) else { throw SwaggerError.notAToken }
         return token
