@@ -5,7 +5,7 @@ import SwaggerModel
 /// What the shell's completion offers from one server's document, kept as lines that are read without decoding
 /// anything: the whole index of a large document takes longer to decode than a completion may take.
 ///
-/// ``version`` first; then `O`, the operation's id (or `-`), its method and its path, tab-separated, for each
+/// `version` first; then `O`, the operation's id (or `-`), its method and its path, tab-separated, for each
 /// operation; after it, `F`, the name and the values its schema lists, for each field it takes (its parameters, then
 /// the members of its body that a request sends). A name or value with a tab or a line break is left out: it could not
 /// be offered on a line anyway.

@@ -39,6 +39,7 @@ extension ProgramSearch {
     /// to, or that installs into another folder on `PATH`.
     /// - Parameters:
     ///   - argument0: The program's first argument, as it was started.
+    ///   - currentDirectory: The folder a relative first argument was started from.
     ///   - path: `PATH`'s value; `nil` when it is unset.
     ///   - found: What the file at a path is.
     package static func invocation(

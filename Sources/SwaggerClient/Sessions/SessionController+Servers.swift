@@ -95,7 +95,7 @@ extension SessionController {
         return DescribedServer(entry: entry, choice: choice, moves: moves, first: known.current == nil)
     }
 
-    /// Saves a description that ``describe(_:given:discover:appID:caCertificate:)`` made. The first server
+    /// Saves a description that ``describe(_:given:discover:appID:caCertificate:name:)`` made. The first server
     /// described becomes the one commands use, as the first one logged in to does; `-s` and SWAGGERCTL_SERVER
     /// still go over it.
     package func keep(_ described: DescribedServer) throws(SwaggerError) {
