@@ -312,7 +312,7 @@ struct NetworkTests {
             #expect(tokens.count >= 4, "the refreshes rotated the tokens: \(tokens.count)")
             #expect(login.stderr.contains("> POST \(server.apiURL)/User/AdminLogin"))
             #expect(login.stderr.contains(#""password":"[redacted]""#))
-            #expect(login.stderr.contains("< HTTP 200 OK ("))
+            #expect(login.stderr.contains("< HTTP/1.1 200 OK ("))
             #expect(debug.stderr.contains("> Authorization: [redacted]"))
             #expect(logout.stderr.contains("> POST \(server.apiURL)/User/Logout"))
             for (name, output) in outputs {

@@ -91,8 +91,8 @@ struct RequestPathTests {
         #expect(response.status == 200)
         let log = lines.all
         #expect(log.filter { $0.hasPrefix("> GET http://127.0.0.1:") && $0.hasSuffix("/items") }.count == 2, "\(log)")
-        #expect(log.contains { $0.hasPrefix("< HTTP 429 Too Many Requests (") }, "\(log)")
-        #expect(log.contains { $0.hasPrefix("< HTTP 200 OK (") }, "\(log)")
+        #expect(log.contains { $0.hasPrefix("< HTTP/1.1 429 Too Many Requests (") }, "\(log)")
+        #expect(log.contains { $0.hasPrefix("< HTTP/1.1 200 OK (") }, "\(log)")
         #expect(log.filter { $0 == "> Authorization: [redacted]" }.count == 2, "\(log)")
         #expect(log.contains("< []"), "\(log)")
         #expect(!log.contains { $0.contains("session-token") }, "\(log)")

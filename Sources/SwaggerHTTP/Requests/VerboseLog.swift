@@ -32,7 +32,9 @@ struct VerboseLog: Sendable {
         // The reason phrase is the code's standard one, whatever the server wrote.
         let phrase = HTTPResponseStatus(statusCode: Int(code)).reasonPhrase
         let milliseconds = Int((elapsed.timeInterval * 1000).rounded())
-        log("< HTTP \(code)\(phrase.isEmpty ? "" : " " + phrase) (\(milliseconds) ms)")
+        // The version as the response had it, as `-i` and curl -v show it.
+        let version = APIService.statusLineVersion(answer.head.version)
+        log("< \(version) \(code)\(phrase.isEmpty ? "" : " " + phrase) (\(milliseconds) ms)")
         let redactor = secrets.redactor
         for (name, value) in answer.head.headers { log("< \(name): \(redactor.header(name, value))") }
         guard answer.body.readableBytes > 0 else { return }
