@@ -255,9 +255,12 @@ package struct LogoutCoordinator: Sendable {
     package mutating func tokensNotRemoved(_ error: SwaggerError) -> TokensNotRemovedAction {
         guard case .removing(let told) = state else { invalid("tokensNotRemoved") }
         guard !revokes else {
-            state = .finished
-            guard case .ended = told else { return .fail(.tokensNotRemoved(record.account, error)) }
-            return .fail(.notRemoved(record.account, error, revoked: true))
+            // After the server ended the session, it is any removal's failure; before, the tokens' own.
+            guard case .ended = told else {
+                state = .finished
+                return .fail(.tokensNotRemoved(record.account, error))
+            }
+            return .fail(removalFailed(error))
         }
         state = .forgetting
         return .forget(record)
