@@ -65,16 +65,18 @@ package struct MainCoordinator<Purpose: SessionPurpose>: TokenFlow {
         }
     }
 
+    /// The states a command passes once are boxed (`indirect`), so that the one a list's every page meets,
+    /// ``using``, is a few words to look at rather than the layout of a session record.
     private enum State: Sendable {
         case idle
-        case readingAccessToken(Flow, SessionRecord)
-        case waitingForLock(Flow, SessionRecord, LockReason)
-        case refreshing(Flow, Session)
-        case storingRotation(Flow, Session, accessToken: String)
+        indirect case readingAccessToken(Flow, SessionRecord)
+        indirect case waitingForLock(Flow, SessionRecord, LockReason)
+        indirect case refreshing(Flow, Session)
+        indirect case storingRotation(Flow, Session, accessToken: String)
         /// The purpose's step with this token is under way: for the person's requests, as many as are out.
         case using(Flow, accessToken: String)
         /// The purpose's other way, for a server that could not be reached, is under way.
-        case fallingBack(Flow, because: APIServiceError)
+        indirect case fallingBack(Flow, because: APIServiceError)
         case finished
     }
 
@@ -414,9 +416,12 @@ extension MainCoordinator where Purpose == RequestPurpose {
             return .lockForRefresh(record.account)
         }
         // An answer the server accepted the token for: a later refusal, such as the token running out in the middle
-        // of a long list, may be renewed again.
-        if status != 401 { flow.renewed = false }
-        state = .using(flow, accessToken: accessToken)
+        // of a long list, may be renewed again. Otherwise the state stays as it is, not copied out and back for
+        // each page.
+        if status != 401, flow.renewed {
+            flow.renewed = false
+            state = .using(flow, accessToken: accessToken)
+        }
         return .answered
     }
 

@@ -132,7 +132,13 @@ extension APIService {
 
     /// `version` as curl names it in a status line: `HTTP/1.1`, `HTTP/1.0`, and `HTTP/2` rather than NIO's `HTTP/2.0`.
     static func statusLineVersion(_ version: HTTPVersion) -> String {
-        version.major >= 2 && version.minor == 0 ? "HTTP/\(version.major)" : "HTTP/\(version.major).\(version.minor)"
+        // Every page's answer has one: the common versions are constants rather than text made each time.
+        switch (version.major, version.minor) {
+        case (1, 1): "HTTP/1.1"
+        case (1, 0): "HTTP/1.0"
+        case (let major, 0) where major >= 2: "HTTP/\(major)"
+        case (let major, let minor): "HTTP/\(major).\(minor)"
+        }
     }
 
     /// Whether `request` carries a DPoP proof: with a key, a token request and one that presents a token do.

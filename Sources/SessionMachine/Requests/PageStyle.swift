@@ -163,6 +163,21 @@ package struct PageStyle: Sendable, Hashable {
         }
     }
 
+    /// Whether two readings of one response, each with its own members, read the same: whether every top-level
+    /// member that this style reads is written the same in both, or is in neither. The headers, the URL and the
+    /// description are the response's; a style that reads more, the items counted so far, is never the same.
+    func readsSame(_ one: JSONText.ObjectText?, _ other: JSONText.ObjectText?) -> Bool {
+        func same(_ name: String) -> Bool { JSONText.ObjectText.same(name, in: one, other) }
+        switch next {
+        case .link, .header: return true
+        case .url(let path), .cursor(let path, _): return path.first.map(same) ?? true
+        case .more(let name): return same(name)
+        case .numbered(let page, let last, _, _): return same(page) && same(last)
+        case .offset(let offset, let limit, let total): return same(offset) && same(limit) && same(total)
+        case .total: return false
+        }
+    }
+
     /// The pages after `page` that can be named before they are fetched: numbered pages whose last is known, and
     /// offsets below a known total. `nil` for a style whose next page only its page can say.
     func plan(from page: Page, paging: Paging?) -> Pagination.Plan? {
@@ -207,16 +222,18 @@ package struct PageStyle: Sendable, Hashable {
 
     /// A JSON string's value; `nil` for `null` or anything else.
     static func string(_ text: String) -> String? {
-        // A link is written without escapes; only one with escapes needs a decoder.
-        let utf8 = text.utf8
-        if utf8.count >= 2, utf8.first == UInt8(ascii: "\""), utf8.last == UInt8(ascii: "\""),
-            !utf8.dropFirst().dropLast().contains(where: {
-                $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 < 0x20
-            })
-        {
-            return String(text.dropFirst().dropLast())
+        // A link is written without escapes; only one with escapes needs a decoder. Read as bytes: as characters,
+        // each page's link was broken into graphemes twice over.
+        var text = text
+        let plain = text.withUTF8 { bytes -> String? in
+            guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\""), bytes[bytes.count - 1] == UInt8(ascii: "\"")
+            else { return nil }
+            let inner = UnsafeBufferPointer(rebasing: bytes[1..<(bytes.count - 1)])
+            guard !inner.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 < 0x20 })
+            else { return nil }
+            return String(decoding: inner, as: UTF8.self)
         }
-        return try? JSONDecoder().decode(String.self, from: Data(text.utf8))
+        return plain ?? (try? JSONDecoder().decode(String.self, from: Data(text.utf8)))
     }
 }
 

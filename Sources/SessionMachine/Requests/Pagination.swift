@@ -60,8 +60,9 @@ package struct Pagination: Sendable {
     private var seen = 0
     /// The last page's list, as sent, to know a page that repeats it.
     private var lastItems: Data?
-    /// The page that ``upcoming(after:)`` guessed before its page was read whole, which ``received(_:)`` confirms.
-    private var early: URL?
+    /// The page that ``upcoming(after:)`` guessed before its page was read whole, which ``received(_:)`` confirms,
+    /// and the members at the edges that it was read by.
+    private var early: (next: URL, members: JSONText.ObjectText?)?
     /// The pages named ahead, how many were named, how many of them came, and the first one the limit kept back.
     private var plan: Plan?
     private var named = 0
@@ -94,7 +95,7 @@ package struct Pagination: Sendable {
             guard let found = candidate.read(read, paging: paging) else { continue }
             guard case .next(let next) = found, case .fetch = verdict(on: next) else { return nil }
             fetched.insert(next.absoluteString)
-            early = next
+            early = (next, read.members)
             return next
         }
         return nil
@@ -124,11 +125,15 @@ package struct Pagination: Sendable {
     package mutating func received(_ page: APIResponse, from url: URL) -> Next {
         // The page asked for early is decided again with the rest: when it is the next one it passes the same
         // tests and is counted again, and any other was never fetched.
-        if let guessed = early.take() { fetched.remove(guessed.absoluteString) }
-        return decide(page, from: url)
+        let guessed = early.take()
+        if let guessed { fetched.remove(guessed.next.absoluteString) }
+        return decide(page, from: url, early: guessed)
     }
 
-    private mutating func decide(_ page: APIResponse, from url: URL) -> Next {
+    /// `early` is the page asked for early, with the members it was read by.
+    private mutating func decide(_ page: APIResponse, from url: URL, early: (next: URL, members: JSONText.ObjectText?)?)
+        -> Next
+    {
         // Read once, for its structure: the members found, the list found and counted, without a copy of each item.
         let outline = JSONText.outline(of: page.body)
         if let outline, let list = outline.list, outline.count > 0 {
@@ -145,7 +150,13 @@ package struct Pagination: Sendable {
         if plan != nil { return plannedPage(read) }
         let reading: PageStyle.Reading
         if let style {
-            reading = style.read(read, paging: paging) ?? .last
+            // Read in the list's style, known before the early page was asked for: the whole page reads the same
+            // when it shows the same members as its edges did, and is not read again.
+            if let early, style.readsSame(early.members, read.members) {
+                reading = .next(early.next)
+            } else {
+                reading = style.read(read, paging: paging) ?? .last
+            }
         } else if let (found, first) = Self.detect(read, paging: paging) {
             style = found
             reading = first

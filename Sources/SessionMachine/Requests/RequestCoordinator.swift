@@ -105,11 +105,14 @@ package struct RequestCoordinator: TokenFlow {
         case tooManyRedirects(method: String, url: URL, hops: Int)
     }
 
+    /// What the owner is to do next. The cases that happen once, whose payloads are large, are boxed (`indirect`):
+    /// every page's actions are a few words, copied and destroyed without reading a session record's or a failure's
+    /// layout.
     package enum Action: Sendable, Hashable {
         /// Read the stored access token, then send ``tokenRead(_:)``.
-        case readAccessToken(SessionRecord)
+        indirect case readAccessToken(SessionRecord)
         /// Take the refresh lock and read the session again, then send ``lockTaken(record:credentials:now:)``.
-        case lockForRefresh(Account)
+        indirect case lockForRefresh(Account)
         /// Start the request, whose answer is awaited later; then send ``sent()``.
         case send(Outgoing)
         /// Wait for the answer to the request of this id, then send ``received(_:_:)`` or ``failed(_:_:)``.
@@ -118,8 +121,8 @@ package struct RequestCoordinator: TokenFlow {
         case cancel(Int)
         /// Hand the response over to be shown; then send ``delivered()``.
         case deliver(APIResponse)
-        case finish(Outcome)
-        case fail(Failure)
+        indirect case finish(Outcome)
+        indirect case fail(Failure)
     }
 
     /// What the machine waits for.

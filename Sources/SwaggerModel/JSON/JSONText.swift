@@ -113,6 +113,13 @@ package enum JSONText {
             ranges[key].map { String(decoding: bytes[$0], as: UTF8.self) }
         }
 
+        /// Whether the member `key` is written the same, byte for byte, in `one` and `other`, or is in neither.
+        package static func same(_ key: String, in one: ObjectText?, _ other: ObjectText?) -> Bool {
+            guard let one, let mine = one.ranges[key] else { return other?.ranges[key] == nil }
+            guard let other, let theirs = other.ranges[key] else { return false }
+            return one.bytes[mine] == other.bytes[theirs]
+        }
+
         /// Whether the member's value starts with `byte`: `[` for an array, without making its text.
         package func member(_ key: String, startsWith byte: UInt8) -> Bool {
             ranges[key].map { bytes[$0.lowerBound] == byte } ?? false
@@ -412,19 +419,24 @@ package enum JSONText {
                 strings ^= strings << 32
                 strings ^= inString
                 inString = 0 &- (strings >> 63)
-                var marks = (block.opens | block.closes | block.commas) & ~strings
-                while marks != 0 {
-                    let bit: UInt64 = marks & (0 &- marks)
+                // Only the brackets are visited; the commas between two of them share a depth, and are counted
+                // together when that depth is the container's own.
+                var brackets = (block.opens | block.closes) & ~strings
+                var uncounted = block.commas & ~strings
+                while brackets != 0 {
+                    let bit: UInt64 = brackets & (0 &- brackets)
+                    let upToBit = bit | (bit &- 1)
+                    if depth == 1 { commas += (uncounted & upToBit).nonzeroBitCount }
+                    uncounted &= ~upToBit
                     if block.opens & bit != 0 {
                         depth += 1
-                    } else if block.closes & bit != 0 {
+                    } else {
                         depth -= 1
                         if depth == 0 { return (index + bit.trailingZeroBitCount, commas) }
-                    } else if depth == 1 {
-                        commas += 1
                     }
-                    marks &= marks &- 1
+                    brackets &= brackets &- 1
                 }
+                if depth == 1 { commas += uncounted.nonzeroBitCount }
                 index += 64
             }
             if inString != 0 {
