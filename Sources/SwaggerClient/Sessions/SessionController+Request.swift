@@ -35,6 +35,10 @@ extension SessionController {
         var service: (any SessionService)?
         var out: [Int: PendingResponse] = [:]
         defer { for pending in out.values { pending.cancel() } }
+        // The requests answered, let go only once the next one is written: freeing a request's client task, buffers
+        // and closures, a few thousand instructions, would otherwise come between a page's arrival and the request
+        // for the next.
+        var answered: [PendingResponse] = []
         var action = machine.start(try source(of: selection), now: now(), plainHTTP: configuration.plainHTTP)
         while true {
             switch action {
@@ -47,6 +51,7 @@ extension SessionController {
                 service = sending
                 out[outgoing.id] = sending.start(
                     request.sent(as: outgoing), to: outgoing.url, accessToken: outgoing.accessToken, as: use)
+                answered.removeAll(keepingCapacity: true)
                 action = machine.sent()
             case .await(let id):
                 guard let pending = out.removeValue(forKey: id) else {
@@ -58,6 +63,7 @@ extension SessionController {
                 } catch {
                     action = machine.failed(id, error)
                 }
+                answered.append(pending)
             case .cancel(let id):
                 out.removeValue(forKey: id)?.cancel()
                 action = machine.cancelled()
