@@ -66,7 +66,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: TokenFlow {
     }
 
     /// The states a command passes once are boxed (`indirect`), so that the one a list's every page meets,
-    /// ``using``, is a few words to look at rather than the layout of a session record.
+    /// `using`, is a few words to look at rather than the layout of a session record.
     private enum State: Sendable {
         case idle
         indirect case readingAccessToken(Flow, SessionRecord)
