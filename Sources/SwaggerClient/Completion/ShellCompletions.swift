@@ -23,9 +23,8 @@ package enum ShellCompletions {
         let records = records(environment)
         let known = registry(environment)
         guard let configuration = try? Configuration(environment: environment),
-            let server = try? configuration.server(
-                flag: serverFlag(in: words).map { (text) throws(SwaggerError) in try ServerReference(text) },
-                current: known.current ?? records.first?.server, entries: known.entries)
+            let server = server(
+                in: words, configuration, current: known.current ?? records.first?.server, known.entries)
         else { return [] }
         return offerable(unique(records.filter { $0.server == server }.map(\.name)).filter { $0.hasPrefix(prefix) })
     }
@@ -74,9 +73,7 @@ package enum ShellCompletions {
         let known = registry(environment)
         guard let configuration = try? Configuration(environment: environment),
             let cacheDirectory = configuration.cacheDirectory,
-            let server = try? configuration.server(
-                flag: serverFlag(in: words).map { (text) throws(SwaggerError) in try ServerReference(text) },
-                current: known.current, entries: known.entries),
+            let server = server(in: words, configuration, current: known.current, known.entries),
             let copy = known.entries.first(where: { $0.server == server })?.document
         else { return nil }
         let cache = DocumentCache(cacheDirectory: cacheDirectory)
@@ -89,6 +86,16 @@ package enum ShellCompletions {
         let text = CompletionNames.text(of: index)
         try? cache.saveReading(Data(text.utf8), .names, of: copy.file)
         return text
+    }
+
+    /// The server that `words` name with `-s`, by URL or by one of `entries`' names, else `current`, as the command
+    /// would take it; `nil` for none, or one that cannot be read.
+    private static func server(
+        in words: [String], _ configuration: Configuration, current: ServerURL?, _ entries: [ServerEntry]
+    ) -> ServerURL? {
+        try? configuration.server(
+            flag: serverFlag(in: words).map { (text) throws(SwaggerError) in try ServerReference(text) },
+            current: current, entries: entries)
     }
 
     /// The value after the last `-s`, `--server` or `--server=` in `words`.

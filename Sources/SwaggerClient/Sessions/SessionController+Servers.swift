@@ -129,9 +129,7 @@ extension SessionController {
     /// Names `server`, as a file it was imported from says, unless another server has the name.
     /// - Returns: The server that has the name already, which keeps it; `nil` when `server` now has it.
     package func nameUnlessTaken(_ server: ServerURL, _ name: ServerName) throws(SwaggerError) -> ServerURL? {
-        if let holder = try known().entries.first(where: { $0.name == name && $0.server != server }) {
-            return holder.server
-        }
+        if let holder = ServerName.holder(of: name, other: server, among: try known().entries) { return holder }
         try servers.name(server, name)
         return nil
     }
