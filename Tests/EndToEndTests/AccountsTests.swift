@@ -99,19 +99,17 @@ struct AccountsTests {
     @Test("switch -s makes another server the default one for commands without -s")
     func switchServer() async throws {
         let sandbox = try Sandbox()
-        try await withDemoServer { first in
-            try await withDemoServer { second in
-                try #require(try await sandbox.loginAsDemo(first.apiURL).status == 0)
-                try #require(try await sandbox.loginAsDemo(second.apiURL).status == 0)
-                let before = try await sandbox.swaggerctl("logout", "--local")
-                #expect(before.stderr.contains("from \(second.apiURL)"), "\(before)")
-                try #require(try await sandbox.loginAsDemo(second.apiURL).status == 0)
+        try await withDemoServers { first, second in
+            try #require(try await sandbox.loginAsDemo(first.apiURL).status == 0)
+            try #require(try await sandbox.loginAsDemo(second.apiURL).status == 0)
+            let before = try await sandbox.swaggerctl("logout", "--local")
+            #expect(before.stderr.contains("from \(second.apiURL)"), "\(before)")
+            try #require(try await sandbox.loginAsDemo(second.apiURL).status == 0)
 
-                let switched = try await sandbox.swaggerctl("switch", "-s", first.apiURL)
-                #expect(switched.status == 0, "\(switched)")
-                let after = try await sandbox.swaggerctl("logout", "--local")
-                #expect(after.stderr.contains("from \(first.apiURL)"), "\(after)")
-            }
+            let switched = try await sandbox.swaggerctl("switch", "-s", first.apiURL)
+            #expect(switched.status == 0, "\(switched)")
+            let after = try await sandbox.swaggerctl("logout", "--local")
+            #expect(after.stderr.contains("from \(first.apiURL)"), "\(after)")
         }
     }
 
@@ -208,27 +206,25 @@ struct AccountsTests {
     @Test("a command without -s stays on the server last logged in to when its session is gone, and names the others")
     func noDriftAfterLogout() async throws {
         let sandbox = try Sandbox()
-        try await withDemoServer { first in
-            try await withDemoServer { second in
-                try #require(try await sandbox.loginAsDemo(first.apiURL).status == 0)
-                let moved = try await sandbox.loginAsDemo(second.apiURL)
-                #expect(
-                    moved.stderr.contains(
-                        "as demo@example.com. It is now the default server, in place of \(first.apiURL).\n"),
-                    "\(moved)")
-                try #require(try await sandbox.swaggerctl("logout").status == 0)
+        try await withDemoServers { first, second in
+            try #require(try await sandbox.loginAsDemo(first.apiURL).status == 0)
+            let moved = try await sandbox.loginAsDemo(second.apiURL)
+            #expect(
+                moved.stderr.contains(
+                    "as demo@example.com. It is now the default server, in place of \(first.apiURL).\n"),
+                "\(moved)")
+            try #require(try await sandbox.swaggerctl("logout").status == 0)
 
-                let token = try await sandbox.swaggerctl("token")
-                #expect(token.status == 4, "\(token)")
-                #expect(token.stdout.isEmpty, "the first server's token must not stand in for the second's")
-                #expect(
-                    token.stderr
-                        == "swaggerctl: You are not logged in to \(second.apiURL); sessions are on \(first.apiURL). Run "
-                        + "`swaggerctl login -s \(second.apiURL) -e you@example.com`.\n")
-                #expect(try await sandbox.swaggerctl("details").status == 4)
-                // The other server's session is untouched, and used when named.
-                #expect(try await sandbox.swaggerctl("token", "-s", first.apiURL).status == 0)
-            }
+            let token = try await sandbox.swaggerctl("token")
+            #expect(token.status == 4, "\(token)")
+            #expect(token.stdout.isEmpty, "the first server's token must not stand in for the second's")
+            #expect(
+                token.stderr
+                    == "swaggerctl: You are not logged in to \(second.apiURL); sessions are on \(first.apiURL). Run "
+                    + "`swaggerctl login -s \(second.apiURL) -e you@example.com`.\n")
+            #expect(try await sandbox.swaggerctl("details").status == 4)
+            // The other server's session is untouched, and used when named.
+            #expect(try await sandbox.swaggerctl("token", "-s", first.apiURL).status == 0)
         }
     }
 

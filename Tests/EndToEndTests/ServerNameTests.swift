@@ -7,104 +7,98 @@ struct ServerNameTests {
     @Test("a name is taken by login, details, status, server show and SWAGGERCTL_SERVER, and shown where servers are")
     func named() async throws {
         let sandbox = try Sandbox()
-        try await withDemoServer { first in
-            try await withDemoServer { second in
-                let (demo, other) = (first.apiURL, second.apiURL)
-                let set = try await sandbox.swaggerctl("server", "set", demo, "--name", "demo")
-                #expect(set.status == 0, "\(set)")
-                let login = try await sandbox.loginAsDemo("demo")
-                #expect(login.status == 0 && login.stderr == "Logged in to \(demo) as demo@example.com.\n", "\(login)")
-                // Another server becomes the current one, so that only the name can lead commands to the first.
-                let named = try await sandbox.loginAsDemo(other, extra: ["--name", "other"])
-                #expect(named.status == 0, "\(named)")
+        try await withDemoServers { first, second in
+            let (demo, other) = (first.apiURL, second.apiURL)
+            let set = try await sandbox.swaggerctl("server", "set", demo, "--name", "demo")
+            #expect(set.status == 0, "\(set)")
+            let login = try await sandbox.loginAsDemo("demo")
+            #expect(login.status == 0 && login.stderr == "Logged in to \(demo) as demo@example.com.\n", "\(login)")
+            // Another server becomes the current one, so that only the name can lead commands to the first.
+            let named = try await sandbox.loginAsDemo(other, extra: ["--name", "other"])
+            #expect(named.status == 0, "\(named)")
 
-                let details = try await sandbox.swaggerctl("details", "-s", "demo")
-                #expect(details.status == 0 && details.stdout.contains("demo@example.com"), "\(details)")
-                let status = try await sandbox.swaggerctl("status", "-s", "demo")
-                #expect(status.row("Server")?.hasPrefix(demo) == true, "\(status)")
-                #expect(status.row("Server name") == "demo", "\(status)")
-                #expect(!status.stdout.contains(other), "\(status)")
-                let fromEnvironment = try await sandbox.swaggerctl(
-                    ["server", "show"], environment: ["SWAGGERCTL_SERVER": "demo"])
-                #expect(fromEnvironment.row("Server") == "\(demo) (current)", "\(fromEnvironment)")
-                #expect(fromEnvironment.row("Name") == "demo", "\(fromEnvironment)")
-                let environmentDetails = try await sandbox.swaggerctl(
-                    ["details"], environment: ["SWAGGERCTL_SERVER": "demo"])
-                #expect(environmentDetails.status == 0, "\(environmentDetails)")
+            let details = try await sandbox.swaggerctl("details", "-s", "demo")
+            #expect(details.status == 0 && details.stdout.contains("demo@example.com"), "\(details)")
+            let status = try await sandbox.swaggerctl("status", "-s", "demo")
+            #expect(status.row("Server")?.hasPrefix(demo) == true, "\(status)")
+            #expect(status.row("Server name") == "demo", "\(status)")
+            #expect(!status.stdout.contains(other), "\(status)")
+            let fromEnvironment = try await sandbox.swaggerctl(
+                ["server", "show"], environment: ["SWAGGERCTL_SERVER": "demo"])
+            #expect(fromEnvironment.row("Server") == "\(demo) (current)", "\(fromEnvironment)")
+            #expect(fromEnvironment.row("Name") == "demo", "\(fromEnvironment)")
+            let environmentDetails = try await sandbox.swaggerctl(
+                ["details"], environment: ["SWAGGERCTL_SERVER": "demo"])
+            #expect(environmentDetails.status == 0, "\(environmentDetails)")
 
-                let list = try await sandbox.swaggerctl("server", "list")
-                #expect(
-                    list.stdout.split(separator: "\n").map { $0.split(separator: ";").first.map(String.init) } == [
-                        "\(demo)  named demo", "\(other)  named other",
-                    ], "\(list)")
-                let json = try await sandbox.swaggerctl("server", "list", "--format", "json")
-                let listed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
-                #expect(listed?.map { $0["name"] as? String } == ["demo", "other"], "\(json)")
-            }
+            let list = try await sandbox.swaggerctl("server", "list")
+            #expect(
+                list.stdout.split(separator: "\n").map { $0.split(separator: ";").first.map(String.init) } == [
+                    "\(demo)  named demo", "\(other)  named other",
+                ], "\(list)")
+            let json = try await sandbox.swaggerctl("server", "list", "--format", "json")
+            let listed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+            #expect(listed?.map { $0["name"] as? String } == ["demo", "other"], "\(json)")
         }
     }
 
     @Test("an unknown name, and a name another server has, are refused in one line; forget frees a name")
     func refused() async throws {
         let sandbox = try Sandbox()
-        try await withDemoServer { first in
-            try await withDemoServer { second in
-                let (demo, other) = (first.apiURL, second.apiURL)
-                #expect(try await sandbox.swaggerctl("server", "set", demo, "--name", "demo").status == 0)
-                let none = try await sandbox.swaggerctl("details", "-s", "prod")
-                #expect(none.status == 64, "\(none)")
-                #expect(none.stderr == "swaggerctl: No server is named prod. Known names: demo.\n", "\(none)")
-                let environment = try await sandbox.swaggerctl(["details"], environment: ["SWAGGERCTL_SERVER": "prod"])
-                #expect(environment.status == 64 && environment.stderr == none.stderr, "\(environment)")
+        try await withDemoServers { first, second in
+            let (demo, other) = (first.apiURL, second.apiURL)
+            #expect(try await sandbox.swaggerctl("server", "set", demo, "--name", "demo").status == 0)
+            let none = try await sandbox.swaggerctl("details", "-s", "prod")
+            #expect(none.status == 64, "\(none)")
+            #expect(none.stderr == "swaggerctl: No server is named prod. Known names: demo.\n", "\(none)")
+            let environment = try await sandbox.swaggerctl(["details"], environment: ["SWAGGERCTL_SERVER": "prod"])
+            #expect(environment.status == 64 && environment.stderr == none.stderr, "\(environment)")
 
-                let taken = try await sandbox.swaggerctl("server", "set", other, "--name", "demo")
-                #expect(taken.status == 64, "\(taken)")
-                #expect(
-                    taken.stderr
-                        == "swaggerctl: \(demo) has the name demo; give another, or rename it: "
-                        + "`server set demo --name NEW`.\n", "\(taken)")
-                let loginTaken = try await sandbox.loginAsDemo(other, extra: ["--name", "demo"])
-                #expect(loginTaken.status == 64 && loginTaken.stderr.contains("has the name demo;"), "\(loginTaken)")
-                #expect(try sandbox.sessions.records().isEmpty, "refused before anything was stored")
+            let taken = try await sandbox.swaggerctl("server", "set", other, "--name", "demo")
+            #expect(taken.status == 64, "\(taken)")
+            #expect(
+                taken.stderr
+                    == "swaggerctl: \(demo) has the name demo; give another, or rename it: "
+                    + "`server set demo --name NEW`.\n", "\(taken)")
+            let loginTaken = try await sandbox.loginAsDemo(other, extra: ["--name", "demo"])
+            #expect(loginTaken.status == 64 && loginTaken.stderr.contains("has the name demo;"), "\(loginTaken)")
+            #expect(try sandbox.sessions.records().isEmpty, "refused before anything was stored")
 
-                // A new name renames: the old one is free for another server.
-                #expect(try await sandbox.swaggerctl("server", "set", "demo", "--name", "local").status == 0)
-                #expect(try await sandbox.swaggerctl("server", "set", other, "--name", "demo").status == 0)
-                #expect(try await sandbox.swaggerctl("server", "show", "local").row("Server")?.hasPrefix(demo) == true)
+            // A new name renames: the old one is free for another server.
+            #expect(try await sandbox.swaggerctl("server", "set", "demo", "--name", "local").status == 0)
+            #expect(try await sandbox.swaggerctl("server", "set", other, "--name", "demo").status == 0)
+            #expect(try await sandbox.swaggerctl("server", "show", "local").row("Server")?.hasPrefix(demo) == true)
 
-                let forgot = try await sandbox.swaggerctl("server", "forget", "local")
-                #expect(forgot.status == 0 && forgot.stderr == "Forgot \(demo).\n", "\(forgot)")
-                let gone = try await sandbox.swaggerctl("server", "show", "local")
-                #expect(gone.status == 64 && gone.stderr.contains("Known names: demo."), "\(gone)")
-            }
+            let forgot = try await sandbox.swaggerctl("server", "forget", "local")
+            #expect(forgot.status == 0 && forgot.stderr == "Forgot \(demo).\n", "\(forgot)")
+            let gone = try await sandbox.swaggerctl("server", "show", "local")
+            #expect(gone.status == 64 && gone.stderr.contains("Known names: demo."), "\(gone)")
         }
     }
 
     @Test("export carries the name, and import gives it unless another server has it")
     func exported() async throws {
         let sandbox = try Sandbox()
-        try await withDemoServer { first in
-            try await withDemoServer { second in
-                let (demo, other) = (first.apiURL, second.apiURL)
-                #expect(try await sandbox.swaggerctl("server", "set", demo, "--name", "demo").status == 0)
-                let export = try await sandbox.swaggerctl("server", "export", "demo")
-                #expect(export.status == 0 && export.stdout.contains("\"name\": \"demo\""), "\(export)")
-                let file = sandbox.root.appending(path: "demo.json")
-                try Data(export.stdout.utf8).write(to: file)
+        try await withDemoServers { first, second in
+            let (demo, other) = (first.apiURL, second.apiURL)
+            #expect(try await sandbox.swaggerctl("server", "set", demo, "--name", "demo").status == 0)
+            let export = try await sandbox.swaggerctl("server", "export", "demo")
+            #expect(export.status == 0 && export.stdout.contains("\"name\": \"demo\""), "\(export)")
+            let file = sandbox.root.appending(path: "demo.json")
+            try Data(export.stdout.utf8).write(to: file)
 
-                // The name is the first server's still: the second is described without it, and told so.
-                let clash = try await sandbox.swaggerctl("server", "import", file.path, "-s", other)
-                #expect(clash.status == 0, "\(clash)")
-                #expect(
-                    clash.stderr.contains("warning: \(file.path) names the server demo, which \(demo) has;"), "\(clash)"
-                )
-                #expect(try await sandbox.swaggerctl("server", "show", other).row("Name") == nil)
+            // The name is the first server's still: the second is described without it, and told so.
+            let clash = try await sandbox.swaggerctl("server", "import", file.path, "-s", other)
+            #expect(clash.status == 0, "\(clash)")
+            #expect(
+                clash.stderr.contains("warning: \(file.path) names the server demo, which \(demo) has;"), "\(clash)"
+            )
+            #expect(try await sandbox.swaggerctl("server", "show", other).row("Name") == nil)
 
-                #expect(try await sandbox.swaggerctl("server", "forget", "demo").status == 0)
-                let imported = try await sandbox.swaggerctl("server", "import", file.path)
-                #expect(imported.status == 0 && !imported.stderr.contains("warning"), "\(imported)")
-                #expect(try await sandbox.swaggerctl("server", "show", "demo").row("Server")?.hasPrefix(demo) == true)
-            }
+            #expect(try await sandbox.swaggerctl("server", "forget", "demo").status == 0)
+            let imported = try await sandbox.swaggerctl("server", "import", file.path)
+            #expect(imported.status == 0 && !imported.stderr.contains("warning"), "\(imported)")
+            #expect(try await sandbox.swaggerctl("server", "show", "demo").row("Server")?.hasPrefix(demo) == true)
         }
     }
 

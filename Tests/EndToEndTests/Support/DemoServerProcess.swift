@@ -62,6 +62,13 @@ func withDemoServer<Result: Sendable>(
     }
 }
 
+/// Two demo servers at once, for what tells servers apart: their names, the default one, the sessions on each.
+func withDemoServers<Result: Sendable>(
+    _ body: (DemoServerProcess, DemoServerProcess) async throws -> Result
+) async throws -> Result {
+    try await withDemoServer { first in try await withDemoServer { second in try await body(first, second) } }
+}
+
 extension Duration {
     /// Whole seconds, rounded up, as a command-line argument.
     var seconds: String {
