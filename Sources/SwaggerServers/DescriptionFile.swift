@@ -5,19 +5,20 @@ import SwaggerModel
 /// read.
 package enum DescriptionFile {
     /// Reads a file that describes a server: a description in the description language, with the server's URL
-    /// under `server` when the file says whose it is; or, as files were written before, the flags that describe a
-    /// server, by name (`{"kind": "simplejwt", "profile-path": "/me"}`).
-    /// - Returns: The server the file names, if any, and the file's layer of the description.
-    /// - Throws: `SwaggerError` with code `usage` naming what the file holds that is neither.
+    /// under `server` when the file says whose it is, and the server's name under `name`; or, as files were written
+    /// before, the flags that describe a server, by name (`{"kind": "simplejwt", "profile-path": "/me"}`).
+    /// - Returns: The server the file names, if any, its name, if any, and the file's layer of the description.
+    /// - Throws: `SwaggerError` with code `usage` naming what the file holds that is neither, or a name that is not
+    ///   one.
     package static func read(_ data: Data, named path: String) throws(SwaggerError) -> (
-        server: ServerURL?, layer: DescriptionLayer
+        server: ServerURL?, name: ServerName?, layer: DescriptionLayer
     ) {
         guard case .object(var members)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
             throw SwaggerError(.usage, "\(path) is not a JSON object that describes a server.")
         }
         var server: ServerURL?
-        // The server's name is the registry's, not the description's: ``name(in:named:)`` reads it.
-        members.removeValue(forKey: "name")
+        // The server's name is the registry's, not the description's.
+        let name = members.removeValue(forKey: "name")
         if case .string(let text)? = members.removeValue(forKey: "server") {
             do throws(SwaggerError) {
                 server = try ServerURL(text)
@@ -25,19 +26,18 @@ package enum DescriptionFile {
                 throw SwaggerError(.usage, "\(path): \(error.message)")
             }
         }
-        if members.keys.allSatisfy(ServerDescription.members.contains) {
-            return (server, DescriptionLayer(json: .object(members), source: path))
-        }
-        let flags = try ServerFlags(file: members, named: path)
-        return (server, DescriptionLayer(json: flags.json, source: path))
+        let layer =
+            if members.keys.allSatisfy(ServerDescription.members.contains) {
+                DescriptionLayer(json: .object(members), source: path)
+            } else {
+                DescriptionLayer(json: try ServerFlags(file: members, named: path).json, source: path)
+            }
+        return (server, try name.map { (value) throws(SwaggerError) in try serverName(value, in: path) }, layer)
     }
 
-    /// The server's name that a file holds under `name`, if any.
+    /// The server's name that a file holds under `name`.
     /// - Throws: `SwaggerError` with code `usage` for a name that is not one.
-    package static func name(in data: Data, named path: String) throws(SwaggerError) -> ServerName? {
-        guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: data),
-            let value = members["name"]
-        else { return nil }
+    private static func serverName(_ value: JSONValue, in path: String) throws(SwaggerError) -> ServerName {
         do throws(SwaggerError) {
             guard case .string(let text) = value else { throw SwaggerError(.usage, "the name is not a string.") }
             return try ServerName(text)

@@ -275,8 +275,7 @@ struct ServerFileOption: ParsableArguments {
             throw SwaggerError(
                 .usage, "\(serverFile) holds more than \(limit >> 10) KiB; a server's description is a few lines.")
         }
-        let (server, layer) = try DescriptionFile.read(data, named: serverFile)
-        return (server, try DescriptionFile.name(in: data, named: serverFile), layer)
+        return try DescriptionFile.read(data, named: serverFile)
     }
 }
 

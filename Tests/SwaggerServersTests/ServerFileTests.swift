@@ -12,7 +12,8 @@ struct ServerFileTests {
     static let server = Fixtures.serverURL("https://api.example.com/v1")
 
     static func read(_ json: String) throws(SwaggerError) -> (server: ServerURL?, layer: DescriptionLayer) {
-        try DescriptionFile.read(Data(json.utf8), named: "server.json")
+        let read = try DescriptionFile.read(Data(json.utf8), named: "server.json")
+        return (read.server, read.layer)
     }
 
     static func described(_ layer: DescriptionLayer) throws -> ServerDescription {
@@ -152,5 +153,25 @@ struct ServerFileTests {
         let (server, layer) = try Self.read(text)
         #expect(server == Self.server)
         #expect(try Self.described(layer) == description)
+    }
+
+    @Test("a file's name is the server's, kept apart from its description; one that is not a name is refused")
+    func names() throws {
+        let named = try DescriptionFile.read(
+            Data(#"{"server": "https://api.example.com/v1", "name": "prod"}"#.utf8), named: "f")
+        #expect(named.name?.string == "prod")
+        #expect(named.layer.json == .object([:]), "the name is no member of the description")
+        #expect(try DescriptionFile.read(Data(#"{"kind": "simplejwt"}"#.utf8), named: "f").name == nil)
+        for (json, message) in [
+            (#"{"name": "-prod"}"#, #"f: "-prod" is not a server name"#),
+            (#"{"name": 3}"#, "f: the name is not a string."),
+            (#"{"name": null}"#, "f: the name is not a string."),
+        ] {
+            #expect {
+                try DescriptionFile.read(Data(json.utf8), named: "f")
+            } throws: { error in
+                (error as? SwaggerError)?.code == .usage && (error as? SwaggerError)?.message.hasPrefix(message) == true
+            }
+        }
     }
 }
