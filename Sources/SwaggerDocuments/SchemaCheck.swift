@@ -44,16 +44,35 @@ package struct SchemaCheck: Sendable {
         schema.readOnly == true || resolved(schema).readOnly == true
     }
 
+    /// The members that `schema` marks read-only, in its own properties or in those of its `allOf` parts.
+    func readOnlyMembers(of schema: Schema, depth: Int = 0) -> Set<String> {
+        guard depth < Self.depthLimit else { return [] }
+        let schema = resolved(schema)
+        var names = Set((schema.properties ?? [:]).filter { isReadOnly($0.value) }.keys)
+        for part in schema.allOf ?? [] { names.formUnion(readOnlyMembers(of: part, depth: depth + 1)) }
+        return names
+    }
+
     /// The first way `value` falls outside `schema`; `nil` when it fits.
     package func problem(_ value: JSONValue, _ schema: Schema, at path: [String] = [], depth: Int = 0) -> Problem? {
+        problem(value, schema, at: path, depth: depth, readOnly: [])
+    }
+
+    /// `readOnly` names the members that the schemas around this one, of which it is an `allOf` part, mark
+    /// read-only: a part may require a member that another part defines.
+    private func problem(_ value: JSONValue, _ schema: Schema, at path: [String], depth: Int, readOnly: Set<String>)
+        -> Problem?
+    {
         guard depth < Self.depthLimit else { return nil }
         let named = schema.ref
         let schema = resolved(schema)
+        var readOnly = readOnly
+        if schema.allOf != nil, case .object = value { readOnly.formUnion(readOnlyMembers(of: schema, depth: depth)) }
         for part in schema.allOf ?? [] {
-            if let problem = problem(value, part, at: path, depth: depth + 1) { return problem }
+            if let problem = problem(value, part, at: path, depth: depth + 1, readOnly: readOnly) { return problem }
         }
         for alternatives in [schema.anyOf, schema.oneOf].compactMap({ $0 }) where !alternatives.isEmpty {
-            let problems = alternatives.map { problem(value, $0, at: path, depth: depth + 1) }
+            let problems = alternatives.map { problem(value, $0, at: path, depth: depth + 1, readOnly: readOnly) }
             guard !problems.contains(where: { $0 == nil }) else { continue }
             // Where one alternative is of the value's type, what is wrong with the value is that one's problem.
             let ofType = alternatives.indices.filter { index in
@@ -93,7 +112,7 @@ package struct SchemaCheck: Sendable {
                 return Problem(path: path, text: "takes a number of at most \(Self.text(most))")
             }
         case .object(let members):
-            return problem(members: members, schema, named: named, at: path, depth: depth)
+            return problem(members: members, schema, named: named, at: path, depth: depth, readOnly: readOnly)
         case .array(let elements):
             guard let items = schema.items?.value else { return nil }
             for element in elements {
@@ -106,9 +125,14 @@ package struct SchemaCheck: Sendable {
     }
 
     private func problem(
-        members: [String: JSONValue], _ schema: Schema, named: String?, at path: [String], depth: Int
+        members: [String: JSONValue], _ schema: Schema, named: String?, at path: [String], depth: Int,
+        readOnly: Set<String>
     ) -> Problem? {
-        for name in schema.required ?? [] where members[name] == nil {
+        // A read-only member is required of the server's answers only (OpenAPI 3.0's Schema Object; Swagger 2.0
+        // says the same): the server makes it. Django REST framework's documents list such members as required.
+        let missing = (schema.required ?? []).filter { members[$0] == nil }
+        let exempt = missing.isEmpty ? [] : readOnly.union(readOnlyMembers(of: schema, depth: depth))
+        for name in missing where !exempt.contains(name) {
             return Problem(path: path + [name], text: "is required")
         }
         for name in members.keys.sorted() {

@@ -68,9 +68,10 @@ struct OperationTests {
           schemas:
             Pet:
               type: object
-              required: [name, kind]
+              required: [id, name, kind]
               additionalProperties: false
               properties:
+                id: {type: integer, readOnly: true}
                 name: {type: string, minLength: 1}
                 kind: {type: string, enum: [cat, dog, bird]}
                 age: {type: integer, minimum: 0, nullable: true}
@@ -84,10 +85,11 @@ struct OperationTests {
               allOf:
                 - {$ref: '#/components/schemas/Named'}
                 - type: object
+                  required: [id]
                   properties: {age: {type: integer}}
             Named:
               type: object
-              properties: {name: {type: string}}
+              properties: {id: {type: integer, readOnly: true}, name: {type: string}}
         """
 
     /// OpenAPI 3.1 in JSON, as FastAPI writes an optional enum: `anyOf` the enum's `$ref` and `null`.
@@ -113,8 +115,9 @@ struct OperationTests {
                {"name": "kind", "in": "query", "type": "string", "enum": ["cat", "dog"]}]}},
            "/upload": {"post": {"operationId": "upload", "consumes": ["application/x-www-form-urlencoded"],
                "parameters": [{"name": "note", "in": "formData", "type": "string", "required": true}]}}},
-         "definitions": {"Pet": {"type": "object", "required": ["name"],
-             "properties": {"name": {"type": "string"}, "age": {"type": "integer", "x-nullable": true}}}}}
+         "definitions": {"Pet": {"type": "object", "required": ["id", "name"],
+             "properties": {"id": {"type": "integer", "readOnly": true}, "name": {"type": "string"},
+                            "age": {"type": "integer", "x-nullable": true}}}}}
         """
 
     static let uuid = "0d6f3a52-9c1e-4b7a-8f53-2f4c1a9e7b10"
@@ -242,6 +245,11 @@ struct OperationTests {
             #expect(line?.contains(expected) == true, "\(name) \(typed) \(raw): \(line ?? "sent"), not \(expected)")
             #expect((line?.count ?? 0) + "swaggerctl: ".count <= 160, "\(line ?? "")")
         }
+        // A read-only member is the server's to make, though the schema requires it: in the schema itself, and in a
+        // part of `allOf` beside the one that defines it.
+        #expect(Self.refusal(Self.openAPI30, "createPet", ["name=R", "kind=cat"]) == nil)
+        #expect(Self.refusal(Self.openAPI30, "updatePet", ["petId=1", "age=2"]) == nil)
+        #expect(Self.refusal(Self.swagger20, "createPet", ["name=R"]) == nil)
         // What the schema takes is sent: null where it is nullable, 3.0's and 2.0's ways, and 3.1's null.
         #expect(Self.refusal(Self.openAPI30, "createPet", ["name=R", "kind=cat", "age=null"]) == nil)
         #expect(Self.refusal(Self.swagger20, "createPet", ["name=R", "age=null"]) == nil)
