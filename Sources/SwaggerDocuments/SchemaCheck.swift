@@ -44,13 +44,42 @@ package struct SchemaCheck: Sendable {
         schema.readOnly == true || resolved(schema).readOnly == true
     }
 
-    /// The members that `schema` marks read-only, in its own properties or in those of its `allOf` parts.
-    func readOnlyMembers(of schema: Schema, depth: Int = 0) -> Set<String> {
-        guard depth < Self.depthLimit else { return [] }
-        let schema = resolved(schema)
-        var names = Set((schema.properties ?? [:]).filter { isReadOnly($0.value) }.keys)
-        for part in schema.allOf ?? [] { names.formUnion(readOnlyMembers(of: part, depth: depth + 1)) }
-        return names
+    /// The members an object's schema defines: its own properties, each level's sorted by name, then those of its
+    /// `allOf` parts, nested ones too. A name two parts define comes twice.
+    package struct Members {
+        package var definitions: [(name: String, schema: Schema)] = []
+        /// Whether some part is a choice of shapes (`anyOf`, `oneOf`), whose members cannot be known ahead.
+        package var open = false
+
+        /// The schema of the first definition of `name`.
+        package func first(_ name: String) -> Schema? {
+            definitions.first { $0.name == name }?.schema
+        }
+
+        /// Each name once, in the order of its first definition.
+        package var names: [String] {
+            var seen: Set<String> = []
+            return definitions.map(\.name).filter { seen.insert($0).inserted }
+        }
+    }
+
+    package func members(of schema: Schema) -> Members {
+        var members = Members()
+        func collect(_ schema: Schema, depth: Int) {
+            guard depth < Self.depthLimit else { return }
+            let schema = resolved(schema)
+            let properties = schema.properties ?? [:]
+            members.definitions += properties.keys.sorted().compactMap { name in properties[name].map { (name, $0) } }
+            for part in schema.allOf ?? [] { collect(part, depth: depth + 1) }
+            if schema.oneOf != nil || schema.anyOf != nil { members.open = true }
+        }
+        collect(schema, depth: 0)
+        return members
+    }
+
+    /// The members that `schema` marks read-only, in any of its definitions of them.
+    package func readOnlyMembers(of schema: Schema) -> Set<String> {
+        Set(members(of: schema).definitions.filter { isReadOnly($0.schema) }.map(\.name))
     }
 
     /// The first way `value` falls outside `schema`; `nil` when it fits.
@@ -67,7 +96,7 @@ package struct SchemaCheck: Sendable {
         let named = schema.ref
         let schema = resolved(schema)
         var readOnly = readOnly
-        if schema.allOf != nil, case .object = value { readOnly.formUnion(readOnlyMembers(of: schema, depth: depth)) }
+        if schema.allOf != nil, case .object = value { readOnly.formUnion(readOnlyMembers(of: schema)) }
         for part in schema.allOf ?? [] {
             if let problem = problem(value, part, at: path, depth: depth + 1, readOnly: readOnly) { return problem }
         }
@@ -131,7 +160,7 @@ package struct SchemaCheck: Sendable {
         // A read-only member is required of the server's answers only (OpenAPI 3.0's Schema Object; Swagger 2.0
         // says the same): the server makes it. Django REST framework's documents list such members as required.
         let missing = (schema.required ?? []).filter { members[$0] == nil }
-        let exempt = missing.isEmpty ? [] : readOnly.union(readOnlyMembers(of: schema, depth: depth))
+        let exempt = missing.isEmpty ? [] : readOnly.union(readOnlyMembers(of: schema))
         for name in missing where !exempt.contains(name) {
             return Problem(path: path + [name], text: "is required")
         }

@@ -351,6 +351,8 @@ struct OperationTests {
             ])
         #expect(CompletionNames.fields(in: text, operation: "GET /pets/{petId}", prefix: "kind=d") == ["kind=dog"])
         #expect(CompletionNames.fields(in: text, operation: "createpet", prefix: "k") == ["kind="])
+        // The members of every part of `allOf`, less the read-only one that a part defines.
+        #expect(CompletionNames.fields(in: text, operation: "updatePet", prefix: "") == ["petId=", "name=", "age="])
         let optional = CompletionNames.text(of: try Self.index(Self.openAPI31))
         #expect(CompletionNames.fields(in: optional, operation: "search", prefix: "kind=") == ["kind=cat", "kind=dog"])
         let hostile = """

@@ -11,7 +11,7 @@ import SwaggerModel
 /// be offered on a line anyway.
 package enum CompletionNames {
     /// The first line. Lines kept by a version that chose fields otherwise are made again from the index.
-    static let version = "V\t2"
+    static let version = "V\t3"
 
     /// Whether `text` was made as ``text(of:)`` makes it now.
     package static func isCurrent(_ text: String) -> Bool {
@@ -24,12 +24,14 @@ package enum CompletionNames {
         var lines = [version]
         for operation in index.operations {
             lines.append(line(["O", operation.id ?? "-", operation.method, operation.path]))
-            let body = operation.body?.schema.map(check.resolved)
-            var seen: Set<String> = []
+            let body = operation.body?.schema
+            let members = body.map(check.members)
             // A read-only member is one the server fills in, such as the id it assigns: a request does not send it.
-            let members = (body?.properties ?? [:]).filter { !check.isReadOnly($0.value) }
+            let readOnly = body.map(check.readOnlyMembers) ?? []
+            var seen: Set<String> = []
             let fields =
-                operation.parameters.map { ($0.name, $0.schema) } + members.keys.sorted().map { ($0, members[$0]) }
+                operation.parameters.map { ($0.name, $0.schema) }
+                + (members?.names ?? []).filter { !readOnly.contains($0) }.map { ($0, members?.first($0)) }
             for (name, schema) in fields where seen.insert(name).inserted {
                 lines.append(line(["F", name] + values(schema, check)))
             }

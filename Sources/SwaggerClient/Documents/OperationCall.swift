@@ -100,11 +100,7 @@ struct OperationCall {
         var current = operation.body?.schema
         for step in path {
             guard let schema = current.map(check.resolved) else { return nil }
-            current =
-                step == "[]"
-                ? schema.items?.value
-                : schema.properties?[step]
-                    ?? (schema.allOf ?? []).lazy.compactMap { check.resolved($0).properties?[step] }.first
+            current = step == "[]" ? schema.items?.value : check.members(of: schema).first(step)
         }
         return current
     }
@@ -136,21 +132,11 @@ struct OperationCall {
         throw SwaggerError(.usage, "\(operation.name) takes no field \(TerminalText.escaped(name)); \(hint)")
     }
 
-    /// The members a body's schema names, with those of its `allOf` parts; `nil` when it takes members of any name.
+    /// The members a body's schema names, with those of its `allOf` parts; `nil` when it takes members of any name:
+    /// a choice of shapes, or no members listed.
     private func memberNames(of schema: Schema?) -> [String]? {
-        guard let schema else { return nil }
-        var names: [String] = []
-        var open = false
-        func collect(_ schema: Schema, depth: Int) {
-            guard depth < SchemaCheck.depthLimit else { return }
-            let schema = check.resolved(schema)
-            names += (schema.properties ?? [:]).keys.sorted()
-            for part in schema.allOf ?? [] { collect(part, depth: depth + 1) }
-            // A choice of shapes, or no members listed, takes names this cannot know.
-            if schema.oneOf != nil || schema.anyOf != nil { open = true }
-        }
-        collect(schema, depth: 0)
-        return open || names.isEmpty ? nil : names
+        guard let members = schema.map(check.members), !members.open, !members.definitions.isEmpty else { return nil }
+        return members.names
     }
 
     /// A parameter's value as the text it is sent as, checked against its schema.
