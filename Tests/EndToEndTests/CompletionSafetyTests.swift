@@ -114,6 +114,8 @@ struct CompletionSafetyTests {
             let cases = [
                 ("swaggerctl api y", "y`touch${IFS}\(names.markers.path)/id-tick`"),
                 ("swaggerctl api x", "x$(touch${IFS}\(names.markers.path)/id)"),
+                // The id that Tab put on the line quoted names the operation whose fields are offered.
+                ("swaggerctl api x\t -f f", "f$(touch${IFS}\(names.markers.path)/field)="),
                 ("swaggerctl details --server http://127.0.0.1:9/", names.hostileServer),
                 ("swaggerctl details -s \(names.server) -e h", names.account),
             ]

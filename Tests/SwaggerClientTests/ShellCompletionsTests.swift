@@ -132,4 +132,24 @@ struct ShellCompletionsTests {
             #expect(ShellCompletions.operationArgument(in: words) == expected, "\(words)")
         }
     }
+
+    @Test("a word of bash or zsh is read as the command receives it: quotes and backslashes taken away")
+    func unquoted() {
+        let cases: [(String, String)] = [
+            ("getPet", "getPet"),
+            ("'GET /pets/{petId}'", "GET /pets/{petId}"),
+            (#""GET /pets/{petId}""#, "GET /pets/{petId}"),
+            (#"GET\ /pets/\{petId\}"#, "GET /pets/{petId}"),
+            (#"x\$\(touch\$\{IFS\}/m\)"#, "x$(touch${IFS}/m)"),
+            (#""a\"b\$c\d'e""#, #"a"b$c\d'e"#),
+            (#"'a\b'"c"d"#, #"a\bcd"#),
+            ("'GET /pe", "GET /pe"),
+            ("a\\\nb", "ab"),
+        ]
+        for (typed, received) in cases {
+            #expect(ShellCompletions.unquoted(typed) == received, "\(typed)")
+        }
+        #expect(ShellCompletions.serverFlag(in: ["details", "-s", "'https://h/a b'"]) == "https://h/a b")
+        #expect(ShellCompletions.serverFlag(in: ["details", #"--server="https://h""#]) == "https://h")
+    }
 }

@@ -81,12 +81,13 @@ package enum CompletionNames {
     }
 
     /// For the operation `name` (its id, `METHOD /path`, or its id in another case): the names it takes, each with
-    /// its `=`, that start with `prefix`; after `name=`, the values listed for that field.
-    package static func fields(in text: String, operation name: String, prefix: String) -> [String] {
+    /// its `=`, that start with `prefix`; after `name=`, the values listed for that field. `nil` when no operation
+    /// has that name.
+    package static func fields(in text: String, operation name: String, prefix: String) -> [String]? {
         var lines = text.split(separator: "\n")[...]
         let exact = lines.firstIndex { matches($0, name, ignoringCase: false) }
         guard let start = exact ?? lines.firstIndex(where: { matches($0, name, ignoringCase: true) }) else {
-            return []
+            return nil
         }
         lines = lines[(start + 1)...]
         let fields = lines.prefix { $0.hasPrefix("F\t") }.map { $0.split(separator: "\t").dropFirst().map(String.init) }

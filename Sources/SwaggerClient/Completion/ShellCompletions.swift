@@ -42,7 +42,12 @@ package enum ShellCompletions {
     package static func fields(words: [String], prefix: String, environment: [String: String]) -> [String] {
         guard let operation = operationArgument(in: words), let names = names(words: words, environment: environment)
         else { return [] }
-        return offerable(CompletionNames.fields(in: names, operation: operation, prefix: prefix))
+        // bash and zsh hand over the words as typed, with the quotes that Tab put around an id with a space or a `$`;
+        // fish, as the command will receive them. The word is looked up as it came first, which is what fish sends.
+        let fields =
+            CompletionNames.fields(in: names, operation: operation, prefix: prefix)
+            ?? CompletionNames.fields(in: names, operation: unquoted(operation), prefix: prefix)
+        return offerable(fields ?? [])
     }
 
     /// The options of `api` that take a value, whose value is not the operation.
@@ -98,7 +103,8 @@ package enum ShellCompletions {
             current: current, entries: entries)
     }
 
-    /// The value after the last `-s`, `--server` or `--server=` in `words`.
+    /// The value after the last `-s`, `--server` or `--server=` in `words`, unquoted: no URL or server name holds a
+    /// quote or a backslash.
     static func serverFlag(in words: [String]) -> String? {
         var found: String?
         for (index, word) in words.enumerated() {
@@ -108,7 +114,34 @@ package enum ShellCompletions {
                 found = words[index + 1]
             }
         }
-        return found
+        return found.map(unquoted)
+    }
+
+    /// `word`, as typed on a line of bash or zsh, as the command receives it: quotes and backslashes taken away by the
+    /// shell's rules. Between single quotes every character is itself; between double quotes a backslash only
+    /// escapes `$`, `` ` ``, `"`, `\` and a line break; elsewhere it escapes any character. A quote still open at
+    /// the end, as in a word being typed, holds the rest.
+    static func unquoted(_ word: String) -> String {
+        var result = ""
+        var quote: Character?
+        var escaped = false
+        for character in word {
+            if escaped {
+                // A backslash and a line break continue the line, and are both taken away.
+                if quote == "\"", !"$`\"\\\n".contains(character) { result.append("\\") }
+                if character != "\n" { result.append(character) }
+                escaped = false
+            } else if quote == "'" {
+                if character == "'" { quote = nil } else { result.append(character) }
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\"" || (quote == nil && character == "'") {
+                quote = quote == nil ? character : nil
+            } else {
+                result.append(character)
+            }
+        }
+        return result
     }
 
     private static func records(_ environment: [String: String]) -> [SessionRecord] {
