@@ -73,6 +73,21 @@ struct ServerNameTests {
                 + "`swaggerctl server set URL --name demo`.")
     }
 
+    @Test("a host typed without its scheme is not a name any server has: the error shows the URL to give")
+    func host() throws {
+        let entries = [try Self.named(Self.demo, "demo")]
+        let error = try #require(throws: SwaggerError.self) {
+            try ServerReference("api.example.com").resolved(among: entries)
+        }
+        #expect(error.code == .usage)
+        #expect(
+            error.message
+                == "No server is named api.example.com. For the server at that host, give its URL, such as "
+                + "https://api.example.com.")
+        let named = [try Self.named(Self.demo, "prod.eu")]
+        #expect(try ServerReference("prod.eu").resolved(among: named) == Fixtures.server)
+    }
+
     @Test("a name clashes with another server that has it, and not with the server's own")
     func clash() throws {
         let entries = [try Self.named(Self.demo, "demo"), Self.other]

@@ -105,9 +105,15 @@ package enum ServerReference: Sendable, Hashable, CustomStringConvertible {
             if let entry = entries.first(where: { $0.name == name }) { return entry.server }
             let known = entries.compactMap(\.name).sorted()
             let hint =
-                known.isEmpty
-                ? "No server has a name yet; give one with `swaggerctl server set URL --name \(name)`."
-                : "Known names: \(known.map(\.string).joined(separator: ", "))."
+                if name.string.contains(".") {
+                    // A host typed without its scheme, as `gh` and `docker login` take one: the URL is not guessed,
+                    // since neither the scheme nor the API's path is known, but shown.
+                    "For the server at that host, give its URL, such as https://\(name)."
+                } else if known.isEmpty {
+                    "No server has a name yet; give one with `swaggerctl server set URL --name \(name)`."
+                } else {
+                    "Known names: \(known.map(\.string).joined(separator: ", "))."
+                }
             throw SwaggerError(.usage, "No server is named \(name). \(hint)")
         }
     }
