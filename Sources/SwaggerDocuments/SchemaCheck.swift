@@ -50,6 +50,11 @@ package struct SchemaCheck: Sendable {
         package var definitions: [(name: String, schema: Schema)] = []
         /// Whether some part is a choice of shapes (`anyOf`, `oneOf`), whose members cannot be known ahead.
         package var open = false
+        /// The names that any of their definitions marks read-only.
+        package var readOnly: Set<String> = []
+
+        /// No members: a body without a schema.
+        package init() {}
 
         /// The schema of the first definition of `name`.
         package func first(_ name: String) -> Schema? {
@@ -69,17 +74,16 @@ package struct SchemaCheck: Sendable {
             guard depth < Self.depthLimit else { return }
             let schema = resolved(schema)
             let properties = schema.properties ?? [:]
-            members.definitions += properties.keys.sorted().compactMap { name in properties[name].map { (name, $0) } }
+            for name in properties.keys.sorted() {
+                guard let property = properties[name] else { continue }
+                members.definitions.append((name, property))
+                if isReadOnly(property) { members.readOnly.insert(name) }
+            }
             for part in schema.allOf ?? [] { collect(part, depth: depth + 1) }
             if schema.oneOf != nil || schema.anyOf != nil { members.open = true }
         }
         collect(schema, depth: 0)
         return members
-    }
-
-    /// The members that `schema` marks read-only, in any of its definitions of them.
-    package func readOnlyMembers(of schema: Schema) -> Set<String> {
-        Set(members(of: schema).definitions.filter { isReadOnly($0.schema) }.map(\.name))
     }
 
     /// The first way `value` falls outside `schema`; `nil` when it fits.
@@ -96,7 +100,7 @@ package struct SchemaCheck: Sendable {
         let named = schema.ref
         let schema = resolved(schema)
         var readOnly = readOnly
-        if schema.allOf != nil, case .object = value { readOnly.formUnion(readOnlyMembers(of: schema)) }
+        if schema.allOf != nil, case .object = value { readOnly.formUnion(members(of: schema).readOnly) }
         for part in schema.allOf ?? [] {
             if let problem = problem(value, part, at: path, depth: depth + 1, readOnly: readOnly) { return problem }
         }
@@ -160,7 +164,7 @@ package struct SchemaCheck: Sendable {
         // A read-only member is required of the server's answers only (OpenAPI 3.0's Schema Object; Swagger 2.0
         // says the same): the server makes it. Django REST framework's documents list such members as required.
         let missing = (schema.required ?? []).filter { members[$0] == nil }
-        let exempt = missing.isEmpty ? [] : readOnly.union(readOnlyMembers(of: schema))
+        let exempt = missing.isEmpty ? [] : readOnly.union(self.members(of: schema).readOnly)
         for name in missing where !exempt.contains(name) {
             return Problem(path: path + [name], text: "is required")
         }

@@ -24,14 +24,12 @@ package enum CompletionNames {
         var lines = [version]
         for operation in index.operations {
             lines.append(line(["O", operation.id ?? "-", operation.method, operation.path]))
-            let body = operation.body?.schema
-            let members = body.map(check.members)
-            // A read-only member is one the server fills in, such as the id it assigns: a request does not send it.
-            let readOnly = body.map(check.readOnlyMembers) ?? []
+            let members = operation.body?.schema.map(check.members) ?? SchemaCheck.Members()
             var seen: Set<String> = []
+            // A read-only member is one the server fills in, such as the id it assigns: a request does not send it.
             let fields =
                 operation.parameters.map { ($0.name, $0.schema) }
-                + (members?.names ?? []).filter { !readOnly.contains($0) }.map { ($0, members?.first($0)) }
+                + members.names.filter { !members.readOnly.contains($0) }.map { ($0, members.first($0)) }
             for (name, schema) in fields where seen.insert(name).inserted {
                 lines.append(line(["F", name] + values(schema, check)))
             }
