@@ -77,6 +77,26 @@ struct SimpleJWTTests {
         }
     }
 
+    @Test("an operation whose body drf-spectacular describes with its read-only id as required is sent without it")
+    func readOnlyRequired() async throws {
+        let sandbox = try Sandbox()
+        try await withPythonServer(.drf) { server in
+            let login = try await sandbox.swaggerctl(
+                ["login", "-s", "\(server.origin)/api", "-u", Self.ana.user, "--password-stdin"],
+                stdin: Self.ana.password + "\n")
+            try #require(login.status == 0, "\(login)")
+            // Note's schema: {"required": ["id", "text"], "properties": {"id": {"readOnly": true}, …}}.
+            let created = try await sandbox.swaggerctl("api", "notes_create", "-f", "text=hello")
+            #expect(created.status == 0 && created.stdout.contains(#""text":"hello""#), "\(created)")
+            // A required member that is not read-only is still demanded, and nothing is sent.
+            let missing = try await sandbox.swaggerctl("api", "notes_create")
+            #expect(missing.status == 64, "\(missing)")
+            #expect(missing.stderr == "swaggerctl: notes_create needs -f text (a string).\n", "\(missing)")
+            let notes = try await server.json(["\(server.origin)/api/test/notes/"])
+            #expect(notes["texts"] as? [String] == ["hello"], "\(notes)")
+        }
+    }
+
     @Test("a wrong password is refused with the server's words; a preset's missing profile comes from the document")
     func refusals() async throws {
         let sandbox = try Sandbox()

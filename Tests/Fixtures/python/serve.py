@@ -25,6 +25,8 @@ DOT_DATABASE):
   The ended token itself gets 401 M_UNKNOWN_TOKEN with "soft_logout": false from
   GET $ORIGIN/_matrix/client/v3/account/whoami.
 - allauth, allauth-jwt: GET $ORIGIN/test/state answers {"users": N, "sessions": M}.
+- drf: GET $ORIGIN/api/test/blacklisted/ answers {"count": N}, the refresh tokens blacklisted, and
+  GET $ORIGIN/api/test/notes/ {"texts": [...]}, the notes that POST $ORIGIN/api/notes/ made.
 """
 
 import logging

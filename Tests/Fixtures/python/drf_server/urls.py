@@ -12,6 +12,8 @@ urlpatterns = [
     path("api/items/page/", views.PageItems.as_view(), name="items_page"),
     path("api/items/limit-offset/", views.LimitOffsetItems.as_view(), name="items_limit_offset"),
     path("api/items/cursor/", views.CursorItems.as_view(), name="items_cursor"),
+    path("api/notes/", views.Notes.as_view(), name="notes"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/test/blacklisted/", views.Blacklisted.as_view(), name="test_blacklisted"),
+    path("api/test/notes/", views.NoteTexts.as_view(), name="test_notes"),
 ]

@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken
 
-from drf_server.models import Item
+from drf_server.models import Item, Note
 
 
 class UserSerializer(serializers.ModelSerializer):
@@ -21,6 +21,12 @@ class ItemSerializer(serializers.ModelSerializer):
     class Meta:
         model = Item
         fields = ["id"]
+
+
+class NoteSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Note
+        fields = ["id", "text"]
 
 
 class CountSerializer(serializers.Serializer):
@@ -82,3 +88,21 @@ class Blacklisted(APIView):
     @extend_schema(responses=CountSerializer)
     def get(self, request):
         return Response({"count": BlacklistedToken.objects.count()})
+
+
+class Notes(generics.ListCreateAPIView):
+    """The notes: a list, and a POST that makes one."""
+
+    queryset = Note.objects.all()
+    serializer_class = NoteSerializer
+
+
+class NoteTexts(APIView):
+    """For the tests only: the texts of the notes the server holds."""
+
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(exclude=True)
+    def get(self, request):
+        return Response({"texts": list(Note.objects.values_list("text", flat=True))})
