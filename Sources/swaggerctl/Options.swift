@@ -33,18 +33,30 @@ struct ServerNameOption: ParsableArguments {
             valueName: "name"))
     var name: String?
 
-    /// `--name`, parsed; `nil` when it is not given.
-    func serverName() throws(SwaggerError) -> ServerName? {
-        try name.map { (text) throws(SwaggerError) in try ServerName(text) }
+    @OptionGroup var rename: RenameOption
+
+    /// `--name` and `--rename`, parsed; `nil` when no name is given.
+    func request() throws(SwaggerError) -> NameRequest? {
+        try name.map { (text) throws(SwaggerError) in NameRequest(try ServerName(text), rename: rename.rename) }
     }
 
     func validate() throws {
         do throws(SwaggerError) {
-            _ = try serverName()
+            _ = try request()
         } catch {
             throw ValidationError(error.message)
         }
+        if rename.rename, name == nil { throw ValidationError("--rename goes with --name, the name to give.") }
     }
+}
+
+/// `--rename`: the only leave a command has to change a server's name, or to move a name from another server.
+struct RenameOption: ParsableArguments {
+    @Flag(
+        help: ArgumentHelp(
+            "Let the name given take the place of the name the server has, or move it from the server that has it. "
+                + "Without it, neither is done, since -s NAME would then reach another server."))
+    var rename = false
 }
 
 /// The servers swaggerctl knows, wherever a command takes a server: `--server`, and the URL of `server show`, `set`,

@@ -156,41 +156,6 @@ struct OriginTests {
         }
     }
 
-    /// A listener on another loopback address than the servers', which must receive nothing: it writes down each
-    /// request that reaches it, with the headers that could carry a credential, and answers 401 to all but two:
-    /// `/hop?to=URL` redirects to URL, and `/loop` to itself.
-    static func withListener(_ body: @Sendable (_ authority: String, _ requests: Log) async throws -> Void)
-        async throws
-    {
-        let requests = Log()
-        let host = privateLoopbackHost()
-        let router = Router()
-        router.on("**", method: .get) { request, _ in
-            let credentials = [request.headers[.authorization], request.headers[.cookie]].compactMap { $0 }
-            requests.add("\(request.method) \(request.uri.path) \(credentials)")
-            let target: String? =
-                switch request.uri.path {
-                case "/loop": "/loop"
-                case "/hop": request.uri.queryParameters["to"].map(String.init)
-                default: nil
-                }
-            guard let target else { return Response(status: .unauthorized) }
-            return Response(status: .found, headers: [.location: target])
-        }
-        // HummingbirdTesting always listens on localhost, the servers' address.
-        let (ports, listening) = AsyncStream<Int>.makeStream()
-        let application = Application(
-            router: router, configuration: .init(address: .hostname(host, port: 0)),
-            onServerRunning: { listening.yield($0.localAddress?.port ?? 0) })
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await application.run() }
-            var next = ports.makeAsyncIterator()
-            let port = try #require(await next.next())
-            try await body("\(host):\(port)", requests)
-            group.cancelAll()
-        }
-    }
-
     /// A document whose operations' paths, but one, would take a request to `authority` or to another port.
     static func leavingDocument(_ authority: String) -> String {
         let paths = [
@@ -208,7 +173,7 @@ struct OriginTests {
     @Test(
         "an operation whose path would leave the origin is refused by name and marked; nothing reaches the other host")
     func operationsLeavingTheOrigin() async throws {
-        try await Self.withListener { authority, requests in
+        try await Listener.run { authority, requests in
             let sandbox = try Sandbox()
             let file = sandbox.root.appending(path: "leaving.json")
             try Data(Self.leavingDocument(authority).utf8).write(to: file)
@@ -246,7 +211,7 @@ struct OriginTests {
 
     @Test("api -L: a redirect to another host goes there without Authorization or Cookie, and its 401 renews nothing")
     func redirectElsewhere() async throws {
-        try await Self.withListener { authority, requests in
+        try await Listener.run { authority, requests in
             try await OperationsTests().withSession(OperationsTests.frameworks[0]) { sandbox, _ in
                 let before = try await sandbox.swaggerctl("token")
                 let call = try await sandbox.swaggerctl(
@@ -263,8 +228,8 @@ struct OriginTests {
 
     @Test("api -L through two other hosts, and into a loop there: each hop without the token, and no crash")
     func redirectsElsewhere() async throws {
-        try await Self.withListener { first, hops in
-            try await Self.withListener { second, landings in
+        try await Listener.run { first, hops in
+            try await Listener.run { second, landings in
                 try await OperationsTests().withSession(OperationsTests.frameworks[0]) { sandbox, _ in
                     let before = try await sandbox.swaggerctl("token")
                     let twice = try await sandbox.swaggerctl(

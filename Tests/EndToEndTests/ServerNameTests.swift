@@ -10,9 +10,12 @@ struct ServerNameTests {
         try await withDemoServers { first, second in
             let (demo, other) = (first.apiURL, second.apiURL)
             let set = try await sandbox.swaggerctl("server", "set", demo, "--name", "demo")
-            #expect(set.status == 0, "\(set)")
+            #expect(
+                set.status == 0 && set.stderr.hasSuffix("Saved how to talk to \(demo) (now named demo).\n"), "\(set)")
             let login = try await sandbox.loginAsDemo("demo")
-            #expect(login.status == 0 && login.stderr == "Logged in to \(demo) as demo@example.com.\n", "\(login)")
+            #expect(
+                login.status == 0 && login.stderr == "Logged in to \(demo) (named demo) as demo@example.com.\n",
+                "\(login)")
             // Another server becomes the current one, so that only the name can lead commands to the first.
             let named = try await sandbox.loginAsDemo(other, extra: ["--name", "other"])
             #expect(named.status == 0, "\(named)")
@@ -58,16 +61,41 @@ struct ServerNameTests {
             #expect(taken.status == 64, "\(taken)")
             #expect(
                 taken.stderr
-                    == "swaggerctl: \(demo) has the name demo; give another, or rename it: "
-                    + "`server set demo --name NEW`.\n", "\(taken)")
+                    == "swaggerctl: \(demo) has the name demo; give another, or add --rename to move the name to "
+                    + "\(other).\n", "\(taken)")
             let loginTaken = try await sandbox.loginAsDemo(other, extra: ["--name", "demo"])
             #expect(loginTaken.status == 64 && loginTaken.stderr.contains("has the name demo;"), "\(loginTaken)")
             #expect(try sandbox.sessions.records().isEmpty, "refused before anything was stored")
 
-            // A new name renames: the old one is free for another server.
-            #expect(try await sandbox.swaggerctl("server", "set", "demo", "--name", "local").status == 0)
+            // Another name needs --rename, by set and by login alike; then the old one is free for another server.
+            let renaming = try await sandbox.swaggerctl("server", "set", "demo", "--name", "local")
+            #expect(
+                renaming.status == 64
+                    && renaming.stderr == "swaggerctl: \(demo) is named demo; add --rename to name it local instead.\n",
+                "\(renaming)")
+            let loginRenaming = try await sandbox.loginAsDemo("demo", extra: ["--name", "local"])
+            #expect(loginRenaming.status == 64 && loginRenaming.stderr == renaming.stderr, "\(loginRenaming)")
+            #expect(try sandbox.sessions.records().isEmpty, "refused before the password was sent")
+            let lone = try await sandbox.swaggerctl("server", "set", "demo", "--rename")
+            #expect(lone.status == 64 && lone.stderr.contains("--rename goes with --name"), "\(lone)")
+            let renamed = try await sandbox.swaggerctl("server", "set", "demo", "--name", "local", "--rename")
+            #expect(
+                renamed.status == 0 && renamed.stderr == "Saved how to talk to \(demo) (now named local; was demo).\n",
+                "\(renamed)")
             #expect(try await sandbox.swaggerctl("server", "set", other, "--name", "demo").status == 0)
             #expect(try await sandbox.swaggerctl("server", "show", "local").row("Server")?.hasPrefix(demo) == true)
+
+            // --rename moves a name from the server that has it, and says so.
+            let moved = try await sandbox.loginAsDemo(demo, extra: ["--name", "demo", "--rename"])
+            #expect(
+                moved.status == 0
+                    && moved.stderr.hasPrefix(
+                        "Logged in to \(demo) (now named demo, taken from \(other), which has no name now; was local) "
+                    ), "\(moved)")
+            #expect(try await sandbox.swaggerctl("server", "show", other).row("Name") == nil)
+            #expect(try await sandbox.swaggerctl("logout", "-s", "demo").status == 0)
+            #expect(try await sandbox.swaggerctl("server", "set", other, "--name", "demo", "--rename").status == 0)
+            #expect(try await sandbox.swaggerctl("server", "set", demo, "--name", "local").status == 0)
 
             let forgot = try await sandbox.swaggerctl("server", "forget", "local")
             #expect(forgot.status == 0 && forgot.stderr == "Forgot \(demo).\n", "\(forgot)")
@@ -76,7 +104,7 @@ struct ServerNameTests {
         }
     }
 
-    @Test("export carries the name, and import gives it unless another server has it")
+    @Test("export carries the name, and import gives it only where no other server has it")
     func exported() async throws {
         let sandbox = try Sandbox()
         try await withDemoServers { first, second in
@@ -87,18 +115,54 @@ struct ServerNameTests {
             let file = sandbox.root.appending(path: "demo.json")
             try Data(export.stdout.utf8).write(to: file)
 
-            // The name is the first server's still: the second is described without it, and told so.
+            // The name is the first server's still: the second is not described at all.
             let clash = try await sandbox.swaggerctl("server", "import", file.path, "-s", other)
-            #expect(clash.status == 0, "\(clash)")
-            #expect(
-                clash.stderr.contains("warning: \(file.path) names the server demo, which \(demo) has;"), "\(clash)"
-            )
-            #expect(try await sandbox.swaggerctl("server", "show", other).row("Name") == nil)
+            #expect(clash.status == 64 && clash.stderr.contains("\(demo) has the name demo;"), "\(clash)")
+            #expect(try await sandbox.swaggerctl("server", "show", other).status == 1)
 
             #expect(try await sandbox.swaggerctl("server", "forget", "demo").status == 0)
             let imported = try await sandbox.swaggerctl("server", "import", file.path)
-            #expect(imported.status == 0 && !imported.stderr.contains("warning"), "\(imported)")
+            #expect(
+                imported.status == 0
+                    && imported.stderr == "Saved how to talk to \(demo) (now named demo), from \(file.path).\n",
+                "\(imported)")
             #expect(try await sandbox.swaggerctl("server", "show", "demo").row("Server")?.hasPrefix(demo) == true)
+        }
+    }
+
+    @Test("two imports cannot move a live session's name to another host: the first is refused, nothing reaches it")
+    func importsMoveNoName() async throws {
+        try await Listener.run { authority, requests in
+            let sandbox = try Sandbox()
+            try await withDemoServer { server in
+                let (live, elsewhere) = (server.apiURL, "http://\(authority)/api")
+                try #require(try await sandbox.loginAsDemo(live, extra: ["--name", "prod"]).status == 0)
+                let staging = sandbox.root.appending(path: "staging.json")
+                try Data(#"{"server": "\#(live)", "name": "staging"}"#.utf8).write(to: staging)
+                let prod = sandbox.root.appending(path: "prod.json")
+                try Data(#"{"server": "\#(elsewhere)", "name": "prod"}"#.utf8).write(to: prod)
+
+                let renaming = try await sandbox.swaggerctl("server", "import", staging.path)
+                #expect(renaming.status == 64, "\(renaming)")
+                #expect(
+                    renaming.stderr == "swaggerctl: \(live) is named prod; add --rename to name it staging instead.\n",
+                    "\(renaming)")
+                let moving = try await sandbox.swaggerctl("server", "import", prod.path)
+                #expect(moving.status == 64, "\(moving)")
+                #expect(
+                    moving.stderr
+                        == "swaggerctl: \(live) has the name prod; give another, or add --rename to move the name "
+                        + "to \(elsewhere).\n", "\(moving)")
+
+                // What a script that names prod does next: its CI token, and a password, go to the server named.
+                let token = try await sandbox.swaggerctl(
+                    ["api", "-s", "prod", "/User/User"], environment: ["SWAGGERCTL_TOKEN": "ci-token"])
+                #expect(token.status == 4, "the live server refused the CI token: \(token)")
+                let login = try await sandbox.loginAsDemo("prod")
+                #expect(login.status == 0 && login.stderr.hasPrefix("Logged in to \(live) (named prod) "), "\(login)")
+                #expect(requests.all.isEmpty, "\(requests.all)")
+                #expect(try await sandbox.swaggerctl("server", "show", elsewhere).status == 1)
+            }
         }
     }
 

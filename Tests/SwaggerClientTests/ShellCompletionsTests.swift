@@ -39,11 +39,10 @@ struct ShellCompletionsTests {
     @Test("servers: the names the registry gives servers are offered with the URLs, and name them for --email")
     func names() throws {
         let folder = try Self.folder()
-        var entry = ServerEntry(
+        let entry = ServerEntry(
             server: Fixtures.otherServer, description: Fixtures.original(Fixtures.otherServer),
             updatedAt: Fixtures.savedAt)
-        entry.name = try ServerName("prod")
-        try ServerRegistry(directory: folder.url).save(entry)
+        try ServerRegistry(directory: folder.url).save(entry, naming: NameRequest(ServerName("prod"), rename: false))
         let environment = ["SWAGGERCTL_CONFIG_DIR": folder.url.path]
         #expect(ShellCompletions.servers(prefix: "pr", environment: environment) == ["prod"])
         #expect(ShellCompletions.servers(prefix: "", environment: environment).contains("prod"))

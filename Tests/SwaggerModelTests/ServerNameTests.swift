@@ -88,17 +88,71 @@ struct ServerNameTests {
         #expect(try ServerReference("prod.eu").resolved(among: named) == Fixtures.server)
     }
 
-    @Test("a name clashes with another server that has it, and not with the server's own")
-    func clash() throws {
+    /// A request for a name, against a registry where the first server is named `demo` and the other has none.
+    struct Naming: Sendable, CustomTestStringConvertible {
+        var label: String
+        var server: ServerURL
+        var asked: String?
+        var rename: Bool
+        /// The name the server has afterwards, and the server that gave it up; or the refusal's message.
+        var expected: Result<(after: String?, takenFrom: ServerURL?), SwaggerError>
+        var clause: String?
+
+        var testDescription: String { label }
+    }
+
+    static let namings: [Naming] = [
+        Naming(
+            label: "no request keeps the name", server: Fixtures.server, asked: nil, rename: false,
+            expected: .success(("demo", nil)), clause: " (named demo)"),
+        Naming(
+            label: "no request, no name", server: Fixtures.otherServer, asked: nil, rename: false,
+            expected: .success((nil, nil)), clause: ""),
+        Naming(
+            label: "its own name again", server: Fixtures.server, asked: "demo", rename: false,
+            expected: .success(("demo", nil)), clause: " (named demo)"),
+        Naming(
+            label: "a free name for a server with none", server: Fixtures.otherServer, asked: "prod", rename: false,
+            expected: .success(("prod", nil)), clause: " (now named prod)"),
+        Naming(
+            label: "another name for a named server", server: Fixtures.server, asked: "staging", rename: false,
+            expected: .failure(
+                SwaggerError(.usage, "\(Fixtures.server) is named demo; add --rename to name it staging instead.")),
+            clause: nil),
+        Naming(
+            label: "another server's name", server: Fixtures.otherServer, asked: "demo", rename: false,
+            expected: .failure(
+                SwaggerError(
+                    .usage,
+                    "\(Fixtures.server) has the name demo; give another, or add --rename to move the name to "
+                        + "\(Fixtures.otherServer).")), clause: nil),
+        Naming(
+            label: "--rename renames", server: Fixtures.server, asked: "staging", rename: true,
+            expected: .success(("staging", nil)), clause: " (now named staging; was demo)"),
+        Naming(
+            label: "--rename moves another server's name", server: Fixtures.otherServer, asked: "demo", rename: true,
+            expected: .success(("demo", Fixtures.server)),
+            clause: " (now named demo, taken from \(Fixtures.server), which has no name now)"),
+    ]
+
+    @Test("a name changes or moves only with --rename", arguments: namings)
+    func naming(_ row: Naming) throws {
         let entries = [try Self.named(Self.demo, "demo"), Self.other]
-        let demo = try ServerName("demo")
-        #expect(ServerName.clash(demo, for: Fixtures.server, among: entries) == nil)
-        #expect(ServerName.clash(try ServerName("prod"), for: Fixtures.otherServer, among: entries) == nil)
-        let clash = try #require(ServerName.clash(demo, for: Fixtures.otherServer, among: entries))
-        #expect(clash.code == .usage)
-        #expect(
-            clash.message
-                == "\(Fixtures.server) has the name demo; give another, or rename it: `server set demo --name NEW`.")
+        let request = try row.asked.map { NameRequest(try ServerName($0), rename: row.rename) }
+        switch row.expected {
+        case .success(let expected):
+            let naming = try ServerNaming(row.server, request, among: entries)
+            #expect(naming.before == entries.first { $0.server == row.server }?.name)
+            #expect(naming.after?.string == expected.after)
+            #expect(naming.takenFrom == expected.takenFrom)
+            #expect(naming.clause == row.clause)
+        case .failure(let refusal):
+            let error = try #require(throws: SwaggerError.self) {
+                try ServerNaming(row.server, request, among: entries)
+            }
+            #expect(error.code == refusal.code)
+            #expect(error.message == refusal.message)
+        }
     }
 
     @Test("the registry's entry keeps its name, and one without a name writes none")

@@ -46,23 +46,38 @@ package struct ServerRegistry: Sendable {
     }
 
     /// Saves `entry` in place of any for its server, damaged or not; with `current`, its server becomes the current
-    /// one.
-    /// - Throws: `SwaggerError` with code `usage` when another server has `entry`'s name: nothing is saved.
-    package func save(_ entry: ServerEntry, current: Bool = false) throws(SwaggerError) {
+    /// one. Its name is the one the file has for the server, whatever `entry` says, unless `request` asks for another.
+    /// - Returns: The server's name before and after.
+    /// - Throws: `SwaggerError` with code `usage` when the request needs `--rename` and has not got it: nothing is
+    ///   saved.
+    @discardableResult
+    package func save(_ entry: ServerEntry, current: Bool = false, naming request: NameRequest? = nil)
+        throws(SwaggerError) -> ServerNaming
+    {
         try file.update { (contents) throws(SwaggerError) in
-            // Checked under the file's lock, so that two commands naming two servers alike cannot both succeed.
-            if let name = entry.name,
-                let clash = ServerName.clash(name, for: entry.server, among: contents.servers.compactMap(\.element))
-            {
-                throw clash
-            }
+            // Decided under the file's lock, from the names the file has now: two commands cannot both take a name,
+            // and an entry read before another command renamed its server does not give the old name back.
+            let naming = try ServerNaming(entry.server, request, among: contents.servers.compactMap(\.element))
+            var entry = entry
+            entry.name = naming.after
+            Self.apply(naming, to: &contents)
             if let index = contents.servers.firstIndex(where: { $0.key == entry.server }) {
                 contents.servers[index] = .decoded(entry)
             } else {
                 contents.servers.append(.decoded(entry))
             }
             if current { contents.current = entry.server }
+            return naming
         }
+    }
+
+    /// Takes the name from the server that gave it up for another.
+    private static func apply(_ naming: ServerNaming, to contents: inout Contents) {
+        guard let taken = naming.takenFrom, let index = contents.servers.firstIndex(where: { $0.key == taken }),
+            var holder = contents.servers[index].element
+        else { return }
+        holder.name = nil
+        contents.servers[index] = .decoded(holder)
     }
 
     /// Takes the origins that `server`'s entry holds to announce, leaving none: each is said once, by whichever
@@ -79,21 +94,22 @@ package struct ServerRegistry: Sendable {
         }
     }
 
-    /// Gives `server`'s entry the name `name`, in place of any it had.
-    /// - Returns: Whether the registry has an entry for `server` that can be read.
-    /// - Throws: `SwaggerError` with code `usage` when another server has the name: nothing is changed.
+    /// Gives `server`'s entry the name `request` asks for.
+    /// - Returns: The server's name before and after; `nil` when the registry has no entry for `server` that can be
+    ///   read, which is left as it is.
+    /// - Throws: `SwaggerError` with code `usage` when the request needs `--rename` and has not got it: nothing is
+    ///   changed.
     @discardableResult
-    package func name(_ server: ServerURL, _ name: ServerName) throws(SwaggerError) -> Bool {
+    package func name(_ server: ServerURL, _ request: NameRequest) throws(SwaggerError) -> ServerNaming? {
         try file.update { (contents) throws(SwaggerError) in
-            if let clash = ServerName.clash(name, for: server, among: contents.servers.compactMap(\.element)) {
-                throw clash
-            }
+            let naming = try ServerNaming(server, request, among: contents.servers.compactMap(\.element))
             guard let index = contents.servers.firstIndex(where: { $0.key == server }),
                 var entry = contents.servers[index].element
-            else { return false }
-            entry.name = name
+            else { return nil }
+            entry.name = naming.after
             contents.servers[index] = .decoded(entry)
-            return true
+            Self.apply(naming, to: &contents)
+            return naming
         }
     }
 

@@ -52,6 +52,8 @@ extension SessionController {
         package var choice: ServerChoice
         /// Where the change sends the tokens of sessions kept under the server that they did not go before.
         package var moves: TokenMove?
+        /// The name the command asks for, which ``keep(_:)`` gives under the registry's lock.
+        fileprivate var naming: NameRequest?
         /// Whether no server was described before, which makes this one the current server.
         fileprivate var first: Bool
     }
@@ -65,16 +67,17 @@ extension SessionController {
 
     /// Describes `server`: what is given (a file's layer, then the flags') over its saved description, or, with
     /// `discover` or when there is nothing saved, over what the server publishes. `appID`, `caCertificate` and
-    /// `name`, when given, are kept for its later logins. Nothing is saved until ``keep(_:)``.
-    /// - Throws: `SwaggerError`: usage for a description that cannot be made whole, or a name another server has;
-    ///   the request's error for a server that could not be reached.
+    /// the name `naming` asks for, when given, are kept for its later logins. Nothing is saved until ``keep(_:)``.
+    /// - Throws: `SwaggerError`: usage for a description that cannot be made whole, or a name that needs
+    ///   `--rename`; the request's error for a server that could not be reached.
     package func describe(
         _ server: ServerURL, given: [DescriptionLayer], discover: Bool, appID: String?, caCertificate: String?,
-        name: ServerName? = nil
+        naming: NameRequest? = nil
     ) async throws(SwaggerError) -> DescribedServer {
         let known = try known()
-        // Before the server is asked anything: the registry checks again as it saves.
-        if let name, let clash = ServerName.clash(name, for: server, among: known.entries) { throw clash }
+        // Before the server is asked anything, so that a name refused sends nothing to the server that asked for
+        // it: the registry decides again as it saves.
+        _ = try ServerNaming(server, naming, among: known.entries)
         let saved = known.entries.first { $0.server == server }
         // The --ca-cert given is the configuration's too, so that discovery trusts it already.
         let selection = SessionSelection(server: server, entry: discover ? nil : saved)
@@ -86,20 +89,21 @@ extension SessionController {
         entry.updatedAt = now()
         if let appID { entry.appID = appID }
         if let caCertificate { entry.caCertificate = caCertificate }
-        if let name { entry.name = name }
         if let fetched = choice.document, let url = choice.finding?.documents.first {
             entry.document = keepCopy(of: fetched, from: url, for: server) ?? entry.document
         }
         let moves = tokenMove(to: choice.serverDescription, from: saved, records: known.records)
         if let moves { entry.announce += moves.origins.filter { !entry.announce.contains($0) } }
-        return DescribedServer(entry: entry, choice: choice, moves: moves, first: known.current == nil)
+        return DescribedServer(
+            entry: entry, choice: choice, moves: moves, naming: naming, first: known.current == nil)
     }
 
-    /// Saves a description that ``describe(_:given:discover:appID:caCertificate:name:)`` made. The first server
+    /// Saves a description that ``describe(_:given:discover:appID:caCertificate:naming:)`` made. The first server
     /// described becomes the one commands use, as the first one logged in to does; `-s` and SWAGGERCTL_SERVER
     /// still go over it.
-    package func keep(_ described: DescribedServer) throws(SwaggerError) {
-        try servers.save(described.entry, current: described.first)
+    /// - Returns: The server's name before and after.
+    package func keep(_ described: DescribedServer) throws(SwaggerError) -> ServerNaming {
+        try servers.save(described.entry, current: described.first, naming: described.naming)
     }
 
     /// Where a login with `choice` would send the tokens of the sessions already kept under its server.
@@ -120,24 +124,19 @@ extension SessionController {
         return TokenMove(server: saved.server, accounts: accounts, origins: origins)
     }
 
-    /// Names `server`, as a login with `--name` does once it has logged in.
-    /// - Throws: `SwaggerError` with code `usage` when another server has the name.
-    package func name(_ server: ServerURL, _ name: ServerName) throws(SwaggerError) {
-        try servers.name(server, name)
+    /// Gives `server` the name `request` asks for, as a login with `--name` does once it has logged in; without a
+    /// request, reads the name it has.
+    /// - Returns: The server's name before and after.
+    /// - Throws: `SwaggerError` with code `usage` when the request needs `--rename`.
+    package func naming(_ server: ServerURL, _ request: NameRequest?) throws(SwaggerError) -> ServerNaming {
+        if let request, let naming = try servers.name(server, request) { return naming }
+        return try ServerNaming(server, nil, among: try known().entries)
     }
 
-    /// Names `server`, as a file it was imported from says, unless another server has the name.
-    /// - Returns: The server that has the name already, which keeps it; `nil` when `server` now has it.
-    package func nameUnlessTaken(_ server: ServerURL, _ name: ServerName) throws(SwaggerError) -> ServerURL? {
-        if let holder = ServerName.holder(of: name, other: server, among: try known().entries) { return holder }
-        try servers.name(server, name)
-        return nil
-    }
-
-    /// Whether `name` may be given to `server`: a login checks before it asks for a password.
-    /// - Throws: `SwaggerError` with code `usage` when another server has the name.
-    package func checkName(_ name: ServerName, for server: ServerURL) throws(SwaggerError) {
-        if let clash = ServerName.clash(name, for: server, among: try known().entries) { throw clash }
+    /// Whether `request` may be given to `server`: a login checks before it asks for a password.
+    /// - Throws: `SwaggerError` with code `usage` when the request needs `--rename`.
+    package func checkName(_ request: NameRequest, for server: ServerURL) throws(SwaggerError) {
+        _ = try ServerNaming(server, request, among: try known().entries)
     }
 
     /// Forgets what the registry knows about `server`, its name with it.

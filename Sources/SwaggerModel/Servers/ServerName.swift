@@ -38,28 +38,6 @@ package struct ServerName: Sendable, Hashable, TextCoded, Comparable, CustomStri
         entries.first { $0.server == server }?.name
     }
 
-    /// The server among `entries`, other than `server`, that has `name` already; `nil` when it is free for `server`.
-    package static func holder(of name: ServerName, other server: ServerURL, among entries: [ServerEntry])
-        -> ServerURL?
-    {
-        entries.first(where: { $0.name == name && $0.server != server })?.server
-    }
-
-    /// The error for giving `name` to `server` when another of `entries` has it already; `nil` when it is free.
-    package static func clash(_ name: ServerName, for server: ServerURL, among entries: [ServerEntry])
-        -> SwaggerError?
-    {
-        guard let holder = holder(of: name, other: server, among: entries) else { return nil }
-        return SwaggerError(
-            .usage,
-            "\(holder) has the name \(name); give another, or rename it: `server set \(name) --name NEW`.")
-    }
-
-    /// The warning for a name that a file gave `server`, which `holder` has already.
-    package static func notCarried(_ name: ServerName, holder: ServerURL, server: ServerURL, file: String) -> String {
-        "\(file) names the server \(name), which \(holder) has; \(server) is saved without that name."
-    }
-
     /// The error for text that is neither a URL nor a name.
     private static func invalid(_ text: String) -> SwaggerError {
         // Quoted only when it is short and plain: a mistyped secret would otherwise reach the terminal.

@@ -184,7 +184,7 @@ extension SwaggerCtl {
             var configuration = try Configuration.fromEnvironment(
                 keyring: keyring, verbose: verbose.verbose, caCert: caCert.caCert)
             if allowHttp { configuration.allowsPlainHTTP = true }
-            let (login, moved) = try await Spinner.run("Working", enabled: !quiet) { spinner in
+            let (login, naming, moved) = try await Spinner.run("Working", enabled: !quiet) { spinner in
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
                     (controller) throws(SwaggerError) in
                     // Piped secrets are read first: input that is not a password is refused before anything is sent.
@@ -197,22 +197,23 @@ extension SwaggerCtl {
                     let named = try serverOption.reference() ?? (fileServer ?? formerDefault).map(ServerReference.url)
                     let server = if let named { named } else { ServerReference.url(try askedServer()) }
                     let selection = try controller.select(server: server, name: nil)
-                    // A name another server has is refused before the password is asked for.
-                    let name = try serverName.serverName()
-                    if let name { try controller.checkName(name, for: selection.server) }
+                    // A name that needs --rename is refused before the password is asked for.
+                    let asked = try serverName.request()
+                    if let asked { try controller.checkName(asked, for: selection.server) }
                     let login = try await signIn(
                         controller, selection, layers: layers, piped: piped, proof: proof, proofKey: proofKey,
                         spinner: spinner)
-                    if let name { try controller.name(login.account.server, name) }
+                    let naming = try controller.naming(login.account.server, asked)
                     // A login makes its server the default (unless SWAGGERCTL_SERVER names one); a move from another
                     // server is said.
                     let nowDefault = try controller.defaultServer()
-                    return (login, formerDefault == nowDefault ? nil : formerDefault)
+                    return (login, naming, formerDefault == nowDefault ? nil : formerDefault)
                 }
             }
             let defaultLine = moved.map { " It is now the default server, in place of \($0)." } ?? ""
             guard !quiet else { return }
-            Terminal.notice("Logged in to \(login.account.server) as \(login.account.name).\(defaultLine)")
+            Terminal.notice(
+                "Logged in to \(login.account.server)\(naming.clause) as \(login.account.name).\(defaultLine)")
             Terminal.print(output.render(login.profile))
         }
 

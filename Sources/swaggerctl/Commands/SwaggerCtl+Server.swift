@@ -33,11 +33,12 @@ extension SwaggerCtl {
 extension SwaggerCtl.Server {
     /// Saves what `server set` or `server import` described, once the person agreed where it moves sessions'
     /// tokens: asked here, outside the spinner, and kept by a controller of its own.
+    /// - Returns: The server's name before and after.
     static func keep(
         _ described: SessionController.DescribedServer, yes: YesOption, _ configuration: Configuration
-    ) async throws(SwaggerError) {
+    ) async throws(SwaggerError) -> ServerNaming {
         try Prompt.consent(to: described.moves, yes: yes.yes)
-        try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
+        return try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
             try controller.keep(described)
         }
     }
@@ -109,11 +110,13 @@ extension SwaggerCtl.Server {
                 commands use when neither -s nor SWAGGERCTL_SERVER names one.
 
                 --name gives the server a short name that -s, SWAGGERCTL_SERVER and every server argument take in \
-                place of its URL; a name another server has is refused. Giving another name renames it.
+                place of its URL. A name never changes or moves by itself: another name for a server that has one, \
+                or a name another server has, is refused unless --rename is given.
 
                 Examples:
                   swaggerctl server set https://api.example.com
                   swaggerctl server set https://api.example.com --name prod
+                  swaggerctl server set https://api.example.com --name staging --rename
                   swaggerctl server set https://api.example.com --preset simplejwt --profile-path /users/me/
                   swaggerctl server set https://api.example.com --token 'Authorization: Token'
                   swaggerctl server set https://api.example.com --set 'refresh:=null'
@@ -146,22 +149,22 @@ extension SwaggerCtl.Server {
             let configuration = try Configuration.fromEnvironment(
                 keyring: nil, verbose: verbose.verbose, caCert: caCert.caCert)
             let reference = try ServerReference(server)
-            let name = try serverName.serverName()
+            let asked = try serverName.request()
             let (_, given) = try givenLayers(file: nil, flags: serverDescription, client: client, origins: origins)
             // A name alone changes nothing the server publishes: it is not read again for it.
-            let rediscover = discover || (given.isEmpty && appID == nil && caCert.caCert == nil && name == nil)
+            let rediscover = discover || (given.isEmpty && appID == nil && caCert.caCert == nil && asked == nil)
             let caCertificate = configuration.trust.additionalCertificates.map(Self.absolute)
             let described = try await Spinner.run("Reading what \(reference) publishes") { spinner in
                 try await SessionController.atTerminal(configuration, delegate: spinner) {
                     (controller) throws(SwaggerError) in
                     try await controller.describe(
                         controller.server(named: reference), given: given, discover: rediscover, appID: appID,
-                        caCertificate: caCertificate, name: name)
+                        caCertificate: caCertificate, naming: asked)
                 }
             }
             described.choice.discoveryNotices.forEach(Terminal.notice)
-            try await SwaggerCtl.Server.keep(described, yes: yes, configuration)
-            Terminal.notice("Saved how to talk to \(described.entry.server).")
+            let naming = try await SwaggerCtl.Server.keep(described, yes: yes, configuration)
+            Terminal.notice("Saved how to talk to \(described.entry.server)\(naming.clause).")
         }
 
         /// A certificate file's absolute path, as the registry keeps it for later commands run elsewhere.
@@ -219,14 +222,15 @@ extension SwaggerCtl.Server {
             discussion: """
                 The file may name its server; -s names it otherwise, or instead. What the file leaves out is \
                 taken from the server's saved description, or from what the server publishes. The server's name \
-                in the file, if any, is given to it too, unless another server has that name: then it is saved \
-                without it, and a warning says so.
+                in the file, if any, is given to it too; when the server has another name, or another server has \
+                that one, nothing is saved unless --rename is given.
                 """)
 
         @Argument(help: ArgumentHelp("The JSON file.", valueName: "file"))
         var file: String
 
         @OptionGroup var serverOption: ServerOption
+        @OptionGroup var rename: RenameOption
         @OptionGroup var yes: YesOption
         @OptionGroup var verbose: VerboseOption
 
@@ -236,20 +240,15 @@ extension SwaggerCtl.Server {
             guard let named = try serverOption.reference() ?? read.server.map(ServerReference.url) else {
                 throw SwaggerError(.usage, "\(file) does not say which server it describes; name it with -s.")
             }
-            let layer = read.layer
+            let (layer, asked) = (read.layer, read.name.map { NameRequest($0, rename: rename.rename) })
             let described = try await SessionController.atTerminal(configuration) {
                 (controller) throws(SwaggerError) in
                 try await controller.describe(
-                    controller.server(named: named), given: [layer], discover: false, appID: nil, caCertificate: nil)
+                    controller.server(named: named), given: [layer], discover: false, appID: nil, caCertificate: nil,
+                    naming: asked)
             }
-            try await SwaggerCtl.Server.keep(described, yes: yes, configuration)
-            let server = described.entry.server
-            Terminal.notice("Saved how to talk to \(server), from \(file).")
-            guard let name = read.name else { return }
-            let holder = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
-                try controller.nameUnlessTaken(server, name)
-            }
-            if let holder { Terminal.warning(ServerName.notCarried(name, holder: holder, server: server, file: file)) }
+            let naming = try await SwaggerCtl.Server.keep(described, yes: yes, configuration)
+            Terminal.notice("Saved how to talk to \(described.entry.server)\(naming.clause), from \(file).")
         }
     }
 }
