@@ -48,17 +48,3 @@ enum TokenAnswer {
             expiresIn: lifetime.flatMap(fields.unit.duration), idToken: idToken)
     }
 }
-
-/// `application/x-www-form-urlencoded`, as the WHATWG URL standard writes it: what OAuth 2 token and
-/// revocation requests are (RFC 6749 Appendix B).
-enum FormEncoding {
-    private static let unescaped = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789*-._".utf8)
-
-    static func encode(_ fields: [(String, String)]) -> String {
-        fields.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
-    }
-
-    static func escape(_ text: String) -> String {
-        PercentEncoding.encode(text, keeping: unescaped.contains, spaceAsPlus: true)
-    }
-}
