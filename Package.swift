@@ -65,7 +65,9 @@ let package = Package(
         .target(name: "CJSONScan"),
         // The values every part shares: servers and their descriptions, accounts, session records, tokens,
         // profiles, responses, JSON read as text, and errors.
-        .target(name: "SwaggerModel", dependencies: ["CJSONScan"], swiftSettings: essentialsOnly),
+        // The presets are the description files in Presets/, which the Presets plugin embeds.
+        .target(
+            name: "SwaggerModel", dependencies: ["CJSONScan"], swiftSettings: essentialsOnly, plugins: ["Presets"]),
         // The coordinators: every decision of a login, a use of a session and a logout, as state machines with no
         // I/O at all.
         .target(name: "SessionMachine", dependencies: ["SwaggerModel"], swiftSettings: essentialsOnly),
@@ -150,6 +152,8 @@ let package = Package(
         ),
         // Stamps the commit and the Swift version into swaggerctl, for --version.
         .plugin(name: "BuildInfo", capability: .buildTool()),
+        // Embeds each server family's description, Presets/NAME.json, in SwaggerModel.
+        .plugin(name: "Presets", capability: .buildTool()),
         // The demo server's logic, a library so that its tests can run it in-process.
         .target(
             name: "DemoServer",

@@ -28,8 +28,8 @@ package enum Expiry {
     package static func times(of grant: TokenGrant, now: Date) -> (issuedAt: Date?, expiresAt: Date?) {
         let claims = JWTClaims.times(of: grant.accessToken)
         if claims.expiresAt != nil { return claims }
-        guard let lifetime = grant.expiresIn else { return claims }
-        let expiresAt = now.addingTimeInterval(lifetime.timeInterval)
+        guard let expiresAt = grant.expiresAt ?? grant.expiresIn.map({ now.addingTimeInterval($0.timeInterval) })
+        else { return claims }
         // A lifetime that ends past year 9999 says nothing usable; such a date never reaches the session list.
         guard JWTClaims.sensible.contains(expiresAt.timeIntervalSince1970) else { return claims }
         return (now, expiresAt)

@@ -127,6 +127,8 @@ package struct LoginCoordinator: Sendable {
         var description: ServerDescription
         /// Whether the profile was already asked for again under another scheme.
         var retried = false
+        /// What the login's answer yielded for later steps.
+        var outputs: [String: String] = [:]
 
         func record(_ account: Account, in backend: BackendKind) -> SessionRecord {
             var record = SessionRecord(
@@ -137,6 +139,7 @@ package struct LoginCoordinator: Sendable {
                 serverDescription: description, signIn: pending.isClient ? .client : nil,
                 proofKey: pending.proof?.thumbprint)
             record.presentsCertificate = pending.client.key?.certificate != nil ? true : nil
+            record.outputs = outputs
             return record
         }
 
@@ -144,7 +147,7 @@ package struct LoginCoordinator: Sendable {
             ProfileRequest(
                 server: pending.attempt.server, serverDescription: description,
                 accessToken: credentials.accessToken ?? "",
-                client: pending.isClient ? pending.attempt.name?.value : nil)
+                client: pending.isClient ? pending.attempt.name?.value : nil, outputs: outputs)
         }
     }
 
@@ -200,10 +203,11 @@ package struct LoginCoordinator: Sendable {
         credentials.clientKey = pending.client.key
         credentials.proofKey = pending.proof?.privateKey
         let (issuedAt, expiresAt) = Expiry.times(of: grant, now: now)
-        let granted = Granted(
+        var granted = Granted(
             pending: pending, credentials: credentials, username: grant.username,
             signedIn: grant.idToken.flatMap(JWTClaims.identity(of:)), savedAt: now, issuedAt: issuedAt,
             expiresAt: expiresAt, description: pending.attempt.serverDescription)
+        granted.outputs = grant.outputs
         state = .checkingProfile(granted)
         return granted.profileRequest()
     }

@@ -141,7 +141,7 @@ package struct LogoutCoordinator: Sendable {
         }
         // Signed in with HTTP Basic, there is no session on the server to end: removing the password here is the
         // whole of the logout.
-        if description.login.shape == .basic {
+        if description.login.sendsNothing {
             state = .removing(.notTold(nil))
             return .remove(record)
         }
@@ -177,10 +177,13 @@ package struct LogoutCoordinator: Sendable {
             return .refresh(
                 RefreshRequest(
                     server: record.server, serverDescription: description, renewal: .refreshToken(refreshToken),
-                    appID: record.appID, client: credentials.client))
+                    appID: record.appID, client: credentials.client, outputs: record.outputs))
         }
         state = .revoking(description)
-        return .revoke(Revocation(server: record.server, serverDescription: description, credentials: credentials))
+        return .revoke(
+            Revocation(
+                server: record.server, serverDescription: description, credentials: credentials,
+                outputs: record.outputs))
     }
 
     /// The server renewed the tokens.
@@ -195,6 +198,7 @@ package struct LogoutCoordinator: Sendable {
                 clientSecret: credentials.clientSecret, clientKey: credentials.clientKey,
                 proofKey: credentials.proofKey))
         (session.record.issuedAt, session.record.expiresAt) = Expiry.times(of: grant, now: now)
+        session.record.outputs.merge(grant.outputs) { $1 }
         state = .storingRotation(session, description)
         return session
     }
@@ -203,7 +207,9 @@ package struct LogoutCoordinator: Sendable {
     package mutating func rotationStored() -> Revocation {
         guard case .storingRotation(let session, let description) = state else { invalid("rotationStored") }
         state = .revoking(description)
-        return Revocation(server: record.server, serverDescription: description, credentials: session.credentials)
+        return Revocation(
+            server: record.server, serverDescription: description, credentials: session.credentials,
+            outputs: session.record.outputs)
     }
 
     /// The renewal could not be stored. The tokens it gave still end the session on the server, and the session
@@ -211,7 +217,9 @@ package struct LogoutCoordinator: Sendable {
     package mutating func rotationNotStored(_ error: SwaggerError) -> Revocation {
         guard case .storingRotation(let session, let description) = state else { invalid("rotationNotStored") }
         state = .revoking(description)
-        return Revocation(server: record.server, serverDescription: description, credentials: session.credentials)
+        return Revocation(
+            server: record.server, serverDescription: description, credentials: session.credentials,
+            outputs: session.record.outputs)
     }
 
     /// The renewal failed. A refused refresh token means the server has ended the session already; otherwise the
@@ -223,7 +231,10 @@ package struct LogoutCoordinator: Sendable {
             return .remove(record)
         }
         state = .revoking(description)
-        return .revoke(Revocation(server: record.server, serverDescription: description, credentials: credentials))
+        return .revoke(
+            Revocation(
+                server: record.server, serverDescription: description, credentials: credentials,
+                outputs: record.outputs))
     }
 
     /// The tokens could not be read; a keyring that cannot be read cannot be cleared either, and removal says

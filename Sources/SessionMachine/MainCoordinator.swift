@@ -193,7 +193,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: TokenFlow {
         return .refresh(
             RefreshRequest(
                 server: record.server, serverDescription: description, renewal: renewal, appID: record.appID,
-                client: credentials.client))
+                client: credentials.client, outputs: record.outputs))
     }
 
     /// The server renewed the tokens.
@@ -206,6 +206,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: TokenFlow {
         session.credentials.accessToken = grant.accessToken
         session.credentials.refreshToken = refreshToken
         (session.record.issuedAt, session.record.expiresAt) = Expiry.times(of: grant, now: now)
+        session.record.outputs.merge(grant.outputs) { $1 }
         session.record.refreshable = refreshToken != nil || session.record.isClient
         if let username = grant.username { session.record.username = username }
         state = .storingRotation(flow, session, accessToken: grant.accessToken)

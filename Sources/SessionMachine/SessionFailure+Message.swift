@@ -98,8 +98,8 @@ extension SessionFailure {
                     + "Name the account with -e or -u.")
         case .unusableProfile(let error, let account, let description):
             let detail = if case .notAProfile(let detail) = error { detail } else { "an answer that is not a profile" }
-            let url = description.profile.url
-            let address = account.server.isSameOrigin(url) ? url.pathAndQuery : url.absoluteString
+            let shown = description.profile.request.address
+            let address = RequestTemplate.relative(shown, to: ServerURL(originOf: account.server.url))
             return SwaggerError(
                 .server,
                 "The profile at \(TerminalText.cut(address, to: 40)) is not usable "

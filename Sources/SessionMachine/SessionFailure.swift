@@ -143,6 +143,11 @@ package enum TokenSource: Sendable, Hashable, Redacting {
         }
     }
 
+    /// What the session's earlier answers yielded, for its steps' templates; none for a token from the environment.
+    package var outputs: [String: String] {
+        if case .stored(let record) = self { record.outputs } else { [:] }
+    }
+
     /// The client id of a client's own session; `nil` for a person's, and for a token from the environment.
     package var client: String? {
         if case .stored(let record) = self, record.isClient { record.name } else { nil }

@@ -58,7 +58,7 @@ package struct ProfilePurpose: SessionPurpose {
         return .fetch(
             ProfileRequest(
                 server: source.server, serverDescription: description, accessToken: accessToken,
-                client: source.client))
+                client: source.client, outputs: source.outputs))
     }
 
     /// The expiry is only what the token says; the server decides.

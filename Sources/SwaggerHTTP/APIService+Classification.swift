@@ -32,13 +32,13 @@ extension APIService {
     }
 
     /// Whether a login's failing answer refuses the credentials, rather than the request: 401 and 403, and
-    /// another 4xx that `refusals` (from the server's document) declares, that RFC 6749 calls `invalid_grant`, or
-    /// whose message speaks of the credentials.
-    static func refusesCredentials(status: Int, code: String?, message: String?, refusals: [Int]) -> Bool {
+    /// another 4xx that the description's criteria (from the server's document) say refuse them, that RFC 6749 calls
+    /// `invalid_grant`, or whose message speaks of the credentials.
+    static func refusesCredentials(status: Int, code: String?, message: String?, refused: Bool) -> Bool {
         switch status {
         case 401, 403: return true
         case 400..<500:
-            if refusals.contains(status) || code == "invalid_grant" { return true }
+            if refused || code == "invalid_grant" { return true }
             // A code that names another cause (invalid_client, invalid_scope) is not the password's fault.
             guard code == nil, let message else { return false }
             return APIServiceError.speaksOfCredentials(message)
@@ -46,19 +46,29 @@ extension APIService {
         }
     }
 
-    /// Throws the error for a response that is not a success, nor one of the statuses `also` that a description
-    /// counts as one (a revocation's "revoked" and "gone"), with the command's secrets hidden in whatever it quotes;
-    /// `refusals` are the statuses a login's document declares for refused credentials.
-    func requireSuccess(
-        _ response: APIResponse, _ operation: Operation, refusals: [Int] = [], also: [Int] = []
-    ) throws(APIServiceError) {
-        guard !response.isSuccess, !also.contains(response.status) else { return }
-        throw secretBook.scrub(Self.failure(response, operation: operation, refusals: refusals))
+    /// Throws the error for a response that is not a success, nor one that `outcomes` count as one (a revocation's
+    /// "revoked" and "gone"), with the command's secrets hidden in whatever it quotes.
+    func requireSuccess(_ response: APIResponse, _ operation: Operation, outcomes: DescribedAPI.Outcomes = .init())
+        throws(APIServiceError)
+    {
+        guard !response.isSuccess else { return }
+        let exchange = Self.exchange(response)
+        guard !outcomes.success.anyHolds(in: exchange) else { return }
+        if outcomes.ended.anyHolds(in: exchange) { throw .refreshRejected }
+        throw secretBook.scrub(
+            Self.failure(response, operation: operation, refused: outcomes.refused.anyHolds(in: exchange)))
+    }
+
+    /// An answer as criteria read it: its status, headers and, where it is JSON, its body.
+    static func exchange(_ response: APIResponse) -> Exchange {
+        Exchange(
+            method: "", url: response.url, status: response.status, responseHeaders: response.headers,
+            responseBody: try? JSONDecoder().decode(JSONValue.self, from: response.body))
     }
 
     /// The error for a response whose status is not a success, with the server's own words where its body has
-    /// them. `refusals` are the statuses a login's document declares for refused credentials.
-    static func failure(_ response: APIResponse, operation: Operation, refusals: [Int] = []) -> APIServiceError {
+    /// them. `refused` says the description's criteria hold the answer to refuse the credentials.
+    static func failure(_ response: APIResponse, operation: Operation, refused: Bool = false) -> APIServiceError {
         let (status, body) = (response.status, response.body)
         let code = oauth2Error(json: body)
         switch (status, operation) {
@@ -67,7 +77,7 @@ extension APIService {
         case (400..<500, _) where code == "invalid_dpop_proof" || code == "use_dpop_nonce":
             return .requestRejected(status: status, message: serverMessage(json: body))
         case (_, .login)
-        where refusesCredentials(status: status, code: code, message: serverMessage(json: body), refusals: refusals):
+        where refusesCredentials(status: status, code: code, message: serverMessage(json: body), refused: refused):
             return .badCredentials(status: status, message: serverMessage(json: body))
         // A session ends only on a definite answer, since ending it deletes it: the original API's and Identity's
         // 401, or RFC 6749's invalid_grant. A token endpoint's other refusals (a field it wanted, a client it

@@ -63,6 +63,14 @@ extension APIService {
         return ProbeAnswer(status: response.status, location: response.header("Location"))
     }
 
+    /// What `url` answers to a `GET` without credentials, whatever its status, its body read no further than 64 KiB:
+    /// how a protocol announces itself (a version document, a `WWW-Authenticate` that names the software). Its
+    /// redirect is not followed.
+    /// - Throws: ``APIServiceError`` when the server cannot be reached or answers with something that is not HTTP.
+    package func ask(_ url: URL) async throws(APIServiceError) -> APIResponse {
+        try await send(OutgoingRequest(.GET, url, headers: ["Accept": "application/json, */*;q=0.1"], limit: 64 << 10))
+    }
+
     /// Reads a document that needs no credentials again, asking the server to answer 304 when it still has the
     /// copy whose `ETag` or `Last-Modified` is given (RFC 9110 §13.1).
     /// - Throws: ``APIServiceError`` when the server cannot be reached or answers with something that is not HTTP.

@@ -16,11 +16,9 @@ extension APIService {
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI.absoluteString),
             ("code_verifier", verifier),
         ]
-        let client = ClientProof(secret: clientSecret)
-        return try await DescribedAPI(description: description).tokens(
-            from: description.login.url, .form(fields, scope: false), answer: description.login.answer,
-            client: client, operation: .login, refusals: [], secrets: [code, verifier] + client.secrets,
-            server: server, through: self)
+        return try await DescribedAPI(description: description).grant(
+            fields, scope: false, client: ClientProof(secret: clientSecret), operation: .login,
+            secrets: [code, verifier], server: server, through: self)
     }
 
     /// Asks the description's device authorization endpoint for a code (§3.1), with the client's id and scope.
@@ -49,15 +47,16 @@ extension APIService {
     package func pollDeviceToken(
         _ description: ServerDescription, deviceCode: String, clientSecret: String?, server: ServerURL
     ) async throws(APIServiceError) -> DevicePoll {
+        let client = ClientProof(secret: clientSecret)
+        let url = try DescribedAPI(description: description).tokenEndpoint(for: client)
         let form = try Self.clientForm(
-            description, ClientProof(secret: clientSecret), to: description.login.url,
+            description, client, to: url,
             fields: [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", deviceCode)],
             scope: false)
         let response = try await send(
             OutgoingRequest(
-                .POST, description.login.url, headers: form.headers, body: form.body,
-                secrets: [deviceCode, clientSecret],
-                tokenFields: description.login.answer, server: server))
+                .POST, url, headers: form.headers, body: form.body, secrets: [deviceCode, clientSecret],
+                yields: description.login.yields, server: server))
         if response.status == 400 || response.status == 401 {
             switch Self.oauth2Error(json: response.body) {
             case "authorization_pending": return .pending
@@ -71,9 +70,7 @@ extension APIService {
         return .granted(
             try reading { () throws(APIServiceError) in
                 try TokenAnswer.grant(
-                    from: response.body, contentType: response.header("Content-Type"),
-                    fields: description.login.answer,
-                    operation: "login", bound: proofKey != nil)
+                    from: response, yields: description.login.yields, operation: "login", bound: proofKey != nil)
             })
     }
 

@@ -143,7 +143,7 @@ extension APIService {
 
     /// Whether `request` carries a DPoP proof: with a key, a token request and one that presents a token do.
     private func proves(_ request: OutgoingRequest) -> Bool {
-        proofKey != nil && (request.credential != nil || request.tokenFields != nil)
+        proofKey != nil && (request.credential != nil || request.yields != nil)
     }
 
     /// `request` as AsyncHTTPClient takes it; with a DPoP key, its token presented as DPoP and a fresh proof beside
@@ -152,7 +152,7 @@ extension APIService {
         var headers = request.headers
         if let proofKey, proves(request) {
             // A token request carries the proof alone; a request that presents a token, the token's hash too.
-            let presented = request.tokenFields == nil ? request.credential : nil
+            let presented = request.yields == nil ? request.credential : nil
             if let presented, presented.use.header.lowercased() == "authorization" {
                 headers.replaceOrAdd(name: "Authorization", value: "DPoP " + presented.token)
             }
@@ -181,9 +181,9 @@ extension APIService {
             return ContinuousClock.now
         }
         let answer = try await transport.collect(started ?? transport.start(outgoing.get()))
-        if let fields = request.tokenFields, (200..<300).contains(answer.head.status.code) {
+        if let yields = request.yields, (200..<300).contains(answer.head.status.code) {
             secretBook.learnTokens(
-                in: answer.body.withUnsafeReadableBytes { Data($0) }, headers: answer.head.headers, described: fields)
+                in: answer.body.withUnsafeReadableBytes { Data($0) }, headers: answer.head.headers, described: yields)
         }
         if let log, let start { log.response(answer, after: ContinuousClock.now - start) }
         return answer

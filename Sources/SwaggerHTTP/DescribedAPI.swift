@@ -2,40 +2,75 @@ import FoundationEssentials
 import NIOHTTP1
 import SwaggerModel
 
-/// A server's requests as its ``ServerDescription`` says them, sent by ``APIService/send(_:)``: the one sender of
-/// every server's login, refresh, revocation and profile.
+/// The one interpreter of a server's description: each step's request is made from its template with the step's
+/// inputs, sent by ``APIService/send(_:)``, and its answer read with the step's yields and criteria. Nothing here
+/// names a server family: what differs between servers is in their descriptions.
+///
+/// What stays code is protocol, the same for every server that speaks it: how an OAuth 2 client proves itself in a
+/// form (RFC 6749 §2.3, RFC 7523, RFC 8705), the token type a Bearer client takes (RFC 6749 §7.1) and a DPoP one
+/// needs (RFC 9449), and what the statuses of a login, a refresh and a revocation mean when no criterion says.
 struct DescribedAPI {
     let description: ServerDescription
 
-    /// The account and the password in the members the login names, with its other members, as JSON or as a
-    /// form; a form to a token endpoint carries the client's fields too (RFC 6749 §4.3, a client secret by HTTP
-    /// Basic, §2.3.1). Refused credentials are ``APIServiceError/badCredentials(status:message:)``.
+    /// The values a step's templates take: the session's inputs and what its earlier answers yielded.
+    struct Inputs {
+        private var values: [String: String]
+
+        /// `account` is the account as given, `username` and `email` only as a user name (`-u`) or an e-mail (`-e`);
+        /// `basic` is RFC 7617's base64 of the account and the password.
+        init(
+            account: AccountName? = nil, password: String? = nil, access: String? = nil, refresh: String? = nil,
+            appID: String? = nil, outputs: [String: String] = [:], description: ServerDescription
+        ) {
+            values = outputs.filter { !Yield.standard.contains($0.key) }
+            if let account {
+                values["account"] = account.value
+                values[account.isEmail ? "email" : "username"] = account.value
+                if let password { values["basic"] = Data("\(account.value):\(password)".utf8).base64EncodedString() }
+            }
+            values["password"] = password
+            values["access"] = access
+            values["refresh"] = refresh
+            values["app_id"] = appID
+            values["client_id"] = description.clientID
+            values["scope"] = description.scope
+        }
+
+        subscript(_ name: String) -> String? { values[name] }
+
+        /// Whether every input `template` needs has a value.
+        func satisfy(_ template: RequestTemplate) -> Bool {
+            template.required.allSatisfy { values[$0] != nil }
+        }
+    }
+
+    /// How a request's answer is read when its status is not a success, beside what its kind means.
+    struct Outcomes {
+        /// Answers that count as a success all the same: a revocation's "revoked" and "gone".
+        var success: [Criterion] = []
+        /// Answers that refuse the credentials (exit 4): a login's.
+        var refused: [Criterion] = []
+        /// Answers that say the session has ended: a refresh's.
+        var ended: [Criterion] = []
+    }
+
+    // MARK: The steps
+
+    /// Signs in as the login's request says; a login that sends nothing is checked by the profile's request. Refused
+    /// credentials are ``APIServiceError/badCredentials(status:message:)``.
     func login(_ attempt: LoginAttempt, password: String, client: ClientProof, through service: APIService)
         async throws(APIServiceError) -> TokenGrant
     {
         let login = description.login
-        let name = attempt.accountName
-        if login.shape == .basic {
-            return try await basicLogin(attempt, password: password, through: service)
-        }
-        var members = login.members
-        members[login.member(for: name)] = .string(name.value)
-        members[login.password] = .string(password)
-        if let appID = login.appID { members[appID] = .string(attempt.appID) }
-        let body: TokenRequestBody
-        switch login.encoding {
-        case .json:
-            body = .json(members, nesting: true)
-        case .form:
-            // The grant's own fields first, as RFC 6749's examples write them.
-            let ordered = members.sorted {
-                ($0.key == "grant_type" ? 0 : 1, $0.key) < ($1.key == "grant_type" ? 0 : 1, $1.key)
-            }
-            body = .form(ordered.map { ($0.key, Self.formValue($0.value)) }, scope: true)
+        let inputs = Inputs(
+            account: attempt.accountName, password: password, appID: attempt.appID, description: description)
+        guard let template = login.request else {
+            return try await checkedByProfile(attempt, inputs: inputs, through: service)
         }
         return try await tokens(
-            from: login.url, body, answer: login.answer, client: client, operation: .login,
-            refusals: login.refusals, secrets: [password] + client.secrets, server: attempt.server, through: service)
+            template, inputs, yields: login.yields, client: client, alias: description.mtls.token,
+            operation: .login, outcomes: Outcomes(refused: login.refused), secrets: [password] + client.secrets,
+            server: attempt.server, through: service)
     }
 
     /// Asks the token endpoint for tokens for the client itself (RFC 6749 §4.4), at login and at each renewal.
@@ -43,14 +78,31 @@ struct DescribedAPI {
         _ client: ClientProof, server: ServerURL, operation: APIService.Operation,
         through service: APIService
     ) async throws(APIServiceError) -> TokenGrant {
-        try await tokens(
-            from: tokenURL(for: client), .form([("grant_type", "client_credentials")], scope: true),
-            answer: description.login.answer, client: client, operation: operation, refusals: [],
-            secrets: client.secrets, server: server, through: service)
+        try await grant(
+            [("grant_type", "client_credentials")], scope: true, client: client, operation: operation, secrets: [],
+            server: server, through: service)
     }
 
-    /// The refresh token in a JSON member, as OAuth 2's `grant_type=refresh_token` (RFC 6749 §6), or as the
-    /// bearer. A refused refresh (a 401, or `invalid_grant`) is ``APIServiceError/refreshRejected``.
+    /// An OAuth 2 grant's token request (RFC 6749 §4): `fields` in a form to the token endpoint, the login's
+    /// address, with the client's proof, read as the login's answer is.
+    func grant(
+        _ fields: [(String, String)], scope: Bool, client: ClientProof, operation: APIService.Operation,
+        secrets: [String?], server: ServerURL, through service: APIService
+    ) async throws(APIServiceError) -> TokenGrant {
+        let url = try tokenEndpoint(for: client)
+        var form = fields
+        if scope, let value = description.scope { form.append(("scope", value)) }
+        let proven = try APIService.clientForm(description, client, to: url, fields: form, scope: false)
+        let request = OutgoingRequest(
+            .POST, url, headers: proven.headers, body: proven.body,
+            secrets: secrets + client.secrets + [proven.assertion],
+            yields: description.login.yields, server: server)
+        return try await read(
+            request, yields: description.login.yields, operation: operation, outcomes: Outcomes(), through: service)
+    }
+
+    /// Spends the refresh token as the refresh's request says. A refused refresh (a 401, OAuth 2's `invalid_grant`,
+    /// or what the refresh's `ended` criteria say) is ``APIServiceError/refreshRejected``.
     func refresh(_ request: RefreshRequest, through service: APIService) async throws(APIServiceError) -> TokenGrant {
         let refreshToken: String
         switch request.renewal {
@@ -66,113 +118,83 @@ struct DescribedAPI {
             }
         }
         guard let step = description.refresh else { throw .refreshRejected }
-        let body: TokenRequestBody
-        switch step.shape {
-        case .grant:
-            body = .form([("grant_type", "refresh_token"), ("refresh_token", refreshToken)], scope: false)
-        case .json(let field):
-            var members: [String: JSONValue] = [field: .string(refreshToken)]
-            if let appID = step.appID { members[appID] = .string(request.appID) }
-            body = .json(members, nesting: false)
-        case .bearer:
-            body = .bearer(refreshToken, step.token ?? description.token)
-        }
+        let inputs = Inputs(
+            refresh: refreshToken, appID: request.appID, outputs: request.outputs, description: description)
         return try await tokens(
-            from: step.url, body, answer: step.answer ?? description.login.answer, client: request.client,
-            operation: step.shape == .grant ? .oauth2Refresh : .refresh, refusals: [],
-            secrets: [refreshToken] + request.client.secrets, server: request.server, through: service)
+            step.request, inputs, yields: step.yields ?? description.login.yields, client: request.client,
+            alias: description.mtls.token, operation: step.isGrant ? .oauth2Refresh : .refresh,
+            outcomes: Outcomes(ended: step.ended), secrets: [refreshToken] + request.client.secrets,
+            server: request.server, through: service)
     }
 
-    /// RFC 7009 revokes the refresh token and then the access token (§2.1), its client authenticated as the
-    /// description says; a JSON member carries the refresh token, with the access token as the bearer; or each
-    /// token is the bearer of a request of its own.
+    /// Ends the session with the revocation's requests, in order, each one whose tokens the session has. A refusal
+    /// of a request that ``RevocationStep/Request/mayBeRefused`` is forgiven when a later one succeeds.
     func revoke(_ revocation: Revocation, through service: APIService) async throws(APIServiceError) {
         guard let step = description.revocation else { return }
         let credentials = revocation.credentials
+        let inputs = Inputs(
+            access: credentials.accessToken, refresh: credentials.refreshToken, outputs: revocation.outputs,
+            description: description)
         let secrets = [credentials.accessToken, credentials.refreshToken] + credentials.client.secrets
-        let use = description.token
-        switch step.shape {
-        case .json(let field):
-            let body = JSONValue.object([field: credentials.refreshToken.map(JSONValue.string) ?? .null])
-            let response = try await service.send(
-                OutgoingRequest(
-                    .POST, step.url, headers: ["Content-Type": "application/json"], body: Data(body.compactJSON.utf8),
-                    credential: credentials.accessToken.map { Credential(token: $0, use: use) }, secrets: secrets,
-                    server: revocation.server))
-            try service.requireSuccess(response, .bearer, also: step.revoked + step.gone)
-        case .bearer(let method):
-            // Each token as the bearer of a request of its own, the refresh token first, as RFC 7009 orders it: it is
-            // the one that could mint more. A server that takes only access tokens there (Litestar's documented
-            // logout) refuses the refresh token; the logout has then revoked what it could once the access token is
-            // revoked, and only the access token's refusal is a failure.
-            var refused: APIServiceError?
-            for token in [credentials.refreshToken, credentials.accessToken].compactMap({ $0 }) {
-                let response = try await service.send(
-                    OutgoingRequest(
-                        HTTPMethod(rawValue: method), step.url, credential: Credential(token: token, use: use),
-                        secrets: secrets, server: revocation.server))
-                do throws(APIServiceError) {
-                    try service.requireSuccess(response, .revocation, also: step.revoked + step.gone)
-                    refused = nil
-                } catch {
-                    guard token == credentials.refreshToken, (400..<500).contains(response.status) else {
-                        throw error
-                    }
-                    refused = error
-                }
+        var refused: APIServiceError?
+        for request in step.requests where inputs.satisfy(request.template) {
+            let template = request.template
+            // RFC 7009 §2.1: a client that proves itself with the access token sends it as the bearer, and no
+            // other proof; one proven by its certificate revokes where the server asks for it.
+            let bearer = template.client && step.clientAuthentication == .bearer
+            let alias = credentials.clientKey?.certificate == nil ? nil : description.mtls.revocation
+            var outgoing = try make(
+                template, inputs, client: bearer ? ClientProof() : credentials.client,
+                method: bearer ? ClientAuthentication.none : step.clientAuthentication, alias: alias,
+                secrets: secrets, server: revocation.server)
+            if bearer, let access = credentials.accessToken {
+                outgoing.credential = Credential(token: access, use: .bearer)
             }
-            if let refused { throw refused }
-        case .rfc7009:
-            // Revoking the refresh token ends the grant; the access token is revoked too, for servers that keep
-            // access tokens alive until they expire.
-            let tokens = [(credentials.refreshToken, "refresh_token"), (credentials.accessToken, "access_token")]
-            for case (let token?, let hint) in tokens {
-                let fields = [("token", token), ("token_type_hint", hint)]
-                // The access token as the bearer is the client's credential here, proven like any use of it where the
-                // session's tokens are bound to a key.
-                let bearer = step.clientAuthentication == .bearer
-                // A client proven by its certificate revokes where the server asks for it.
-                let url = credentials.clientKey?.certificate == nil ? step.url : description.mtls.revocation ?? step.url
-                let form = try APIService.clientForm(
-                    description, bearer ? ClientProof() : credentials.client, to: url, fields: fields,
-                    scope: false, method: bearer ? ClientAuthentication.none : step.clientAuthentication)
-                let response = try await service.send(
-                    OutgoingRequest(
-                        .POST, url, headers: form.headers, body: form.body,
-                        credential: bearer ? credentials.accessToken.map { Credential(token: $0, use: .bearer) } : nil,
-                        secrets: secrets + [form.assertion], server: revocation.server))
-                try service.requireSuccess(response, .revocation, also: step.revoked + step.gone)
+            let response = try await service.send(outgoing)
+            // A token that goes beside a body authenticates the request, and its refusal is the token's; otherwise
+            // what is refused is the revocation.
+            let kind: APIService.Operation = template.token != nil && template.body != nil ? .bearer : .revocation
+            do throws(APIServiceError) {
+                try service.requireSuccess(response, kind, outcomes: Outcomes(success: step.revoked + step.gone))
+                refused = nil
+            } catch {
+                guard request.mayBeRefused, (400..<500).contains(response.status) else { throw error }
+                refused = error
             }
         }
+        if let refused { throw refused }
     }
 
-    /// Reads the profile with the access token as the description says it goes, retried on 429, 502, 503 and 504
-    /// as every profile is: the answer's object, or the object the description unwraps. An answer that is not
-    /// a JSON object is ``APIServiceError/notAProfile(_:)``.
+    /// Reads the profile as the profile's request says, retried on 429, 502, 503 and 504 as every profile is: the
+    /// answer's object, or the object the description unwraps. An answer that is not a JSON object is
+    /// ``APIServiceError/notAProfile(_:)``.
     func profile(_ request: ProfileRequest, through service: APIService) async throws(APIServiceError) -> Profile {
         // A client that signed in as itself has no person to ask the server about; its token says who it is.
         if let client = request.client { return Profile(client: client, token: request.accessToken) }
         let step = description.profile
-        let response = try await service.send(
-            OutgoingRequest(
-                .GET, step.url, headers: ["Accept": "application/json"],
-                credential: Credential(token: request.accessToken, use: description.token), retries: true,
-                server: request.server))
+        let inputs = Inputs(access: request.accessToken, outputs: request.outputs, description: description)
+        var outgoing = try make(
+            step.request, inputs, client: nil, method: nil, alias: nil, secrets: [], server: request.server)
+        outgoing.retries = true
+        let response = try await service.send(outgoing)
         try service.requireSuccess(response, .profile)
         return try service.reading { () throws(APIServiceError) in
             try Profile(answer: response.body, contentType: response.header("Content-Type"), unwrapping: step.unwrap)
         }
     }
 
-    /// An HTTP Basic login: there is no login request, so the profile request, with the credentials, checks them.
-    /// A refusal (401, 403) is refused credentials, and so is an answer without the member the profile is in, as
-    /// Kinto answers its root without `user` when it does not know who asks. The credentials are the session's
-    /// token from then on, kept where tokens are kept.
-    private func basicLogin(_ attempt: LoginAttempt, password: String, through service: APIService)
+    /// A login that sends nothing: its yields are the inputs' (the account and the password, by HTTP Basic), and the
+    /// profile's request, carrying them, checks them. A refusal (401, 403) is refused credentials, and so is an
+    /// answer without the member the profile is in, as Kinto answers its root without `user` when it does not know
+    /// who asks. What the yields made is the session's token from then on, kept where tokens are kept.
+    private func checkedByProfile(_ attempt: LoginAttempt, inputs: Inputs, through service: APIService)
         async throws(APIServiceError) -> TokenGrant
     {
-        let credentials = Data("\(attempt.accountName.value):\(password)".utf8).base64EncodedString()
-        let request = ProfileRequest(server: attempt.server, serverDescription: description, accessToken: credentials)
+        guard
+            case .string(let access)? = description.login.yields[Yield.access]?.value(in: nil, inputs: { inputs[$0] }),
+            Credentials.isToken(access)
+        else { throw .contractViolation("the login yields no access token from what it was given") }
+        let request = ProfileRequest(server: attempt.server, serverDescription: description, accessToken: access)
         do throws(APIServiceError) {
             _ = try await profile(request, through: service)
         } catch {
@@ -182,55 +204,84 @@ struct DescribedAPI {
             default: throw error
             }
         }
-        return TokenGrant(accessToken: credentials)
+        return TokenGrant(accessToken: access)
     }
 
-    /// The body of a login or refresh, or, for a refresh token sent as the bearer, none.
-    enum TokenRequestBody {
-        /// A JSON object; with `nesting`, a member named with dots goes into nested objects.
-        case json([String: JSONValue], nesting: Bool)
-        /// A form's own fields, to which the client's proof is added, and the `scope` where wanted.
-        case form([(String, String)], scope: Bool)
-        case bearer(String, TokenUse)
+    // MARK: Requests and answers
+
+    /// The request `template` makes with `inputs`: its body typed, a form's client proof added as `method` says
+    /// (else as the description says), its token carried as the description's token goes.
+    /// - Parameter alias: Where a request that proves a client by its certificate goes instead (RFC 8705 §5).
+    func make(
+        _ template: RequestTemplate, _ inputs: Inputs, client: ClientProof?, method: ClientAuthentication?,
+        alias: URL?, secrets: [String?], server: ServerURL
+    ) throws(APIServiceError) -> OutgoingRequest {
+        let expanded: RequestTemplate.Expanded
+        switch template.expanded({ inputs[$0] }) {
+        case .success(let request): expanded = request
+        case .failure(let missing):
+            throw .contractViolation("the description's request to \(template.address) needs {\(missing.name)}")
+        }
+        var url = expanded.url
+        if template.client, client?.key?.certificate != nil, let alias { url = alias }
+        var headers = HTTPHeaders()
+        var body = expanded.body
+        var assertion: String?
+        switch template.body {
+        case .json?: headers.add(name: "Content-Type", value: "application/json")
+        case .form? where template.client:
+            let proven = try APIService.clientForm(
+                description, client ?? ClientProof(), to: url, fields: expanded.form ?? [], scope: false, method: method
+            )
+            headers = proven.headers
+            body = proven.body
+            assertion = proven.assertion
+        case .form?: headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        case nil: break
+        }
+        if !headers.contains(name: "Accept") { headers.add(name: "Accept", value: "application/json") }
+        for field in expanded.headers { headers.replaceOrAdd(name: field.name, value: field.value) }
+        return OutgoingRequest(
+            HTTPMethod(rawValue: expanded.method), url, headers: headers, body: body,
+            credential: expanded.token.map { Credential(token: $0, use: template.tokenUse ?? description.token) },
+            secrets: secrets + [assertion], server: server)
     }
 
-    /// Sends a login or refresh, and reads its answer's tokens where `answer` says they are.
+    /// Sends a login's or refresh's request, and reads its tokens as `yields` says.
     func tokens(
-        from url: URL, _ body: TokenRequestBody, answer: TokenFields, client: ClientProof,
-        operation: APIService.Operation, refusals: [Int], secrets: [String?], server: ServerURL,
+        _ template: RequestTemplate, _ inputs: Inputs, yields: [String: Yield], client: ClientProof, alias: URL?,
+        operation: APIService.Operation, outcomes: Outcomes, secrets: [String?], server: ServerURL,
         through service: APIService
     ) async throws(APIServiceError) -> TokenGrant {
-        var request = OutgoingRequest(.POST, url, secrets: secrets, tokenFields: answer, server: server)
-        switch body {
-        case .json(let members, let nesting):
-            request.headers = ["Content-Type": "application/json", "Accept": "application/json"]
-            request.body = Data((nesting ? JSONValue.nesting(members) : JSONValue.object(members)).compactJSON.utf8)
-        case .form(let fields, let scope):
-            let form = try APIService.clientForm(description, client, to: url, fields: fields, scope: scope)
-            (request.headers, request.body) = (form.headers, form.body)
-            request.secrets.append(form.assertion)
-        case .bearer(let token, let use):
-            request.headers = ["Accept": "application/json"]
-            request.credential = Credential(token: token, use: use)
-        }
+        var request = try make(
+            template, inputs, client: client, method: nil, alias: alias, secrets: secrets, server: server)
+        request.yields = yields
+        return try await read(
+            request, yields: yields, inputs: inputs, operation: operation, outcomes: outcomes, through: service)
+    }
+
+    /// Sends `request` and reads the tokens of its answer.
+    private func read(
+        _ request: OutgoingRequest, yields: [String: Yield], inputs: Inputs? = nil,
+        operation: APIService.Operation, outcomes: Outcomes, through service: APIService
+    ) async throws(APIServiceError) -> TokenGrant {
         let response = try await service.send(request)
-        try service.requireSuccess(response, operation, refusals: refusals)
+        try service.requireSuccess(response, operation, outcomes: outcomes)
         return try service.reading { () throws(APIServiceError) in
             try TokenAnswer.grant(
-                from: response.body, contentType: response.header("Content-Type"), fields: answer,
-                operation: operation == .login ? "login" : "refresh", bound: service.proofKey != nil)
+                from: response, yields: yields, inputs: { inputs?[$0] },
+                operation: operation == .login ? "login" : "refresh",
+                bound: service.proofKey != nil)
         }
     }
 
-    /// The token endpoint for `client`: its alias for certificates (RFC 8705 §5), where the client proves itself
-    /// with one and the server names one.
-    func tokenURL(for client: ClientProof) -> URL {
-        client.key?.certificate == nil ? description.login.url : description.mtls.token ?? description.login.url
-    }
-
-    /// A member's value as a form writes it: a string as it is, anything else as its JSON text.
-    static func formValue(_ value: JSONValue) -> String {
-        if case .string(let text) = value { text } else { value.compactJSON }
+    /// The token endpoint for `client`: the login's address, or its alias for certificates (RFC 8705 §5) where the
+    /// client proves itself with one and the server names one.
+    func tokenEndpoint(for client: ClientProof) throws(APIServiceError) -> URL {
+        guard let url = description.login.url else {
+            throw .contractViolation("the description names no token endpoint")
+        }
+        return client.key?.certificate == nil ? url : description.mtls.token ?? url
     }
 }
 

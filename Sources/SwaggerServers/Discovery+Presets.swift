@@ -39,13 +39,14 @@ extension Discovery {
                 guard shown else { continue }
                 steps["preset"] = .string(preset.name)
                 return .object(steps)
-            case .answers:
+            case .answers, .none:
                 continue
             }
-            if let refresh = description.refresh, !present("post", refresh.url) { steps["refresh"] = .null }
+            if let refresh = description.refresh, !present(refresh.request.method.lowercased(), refresh.url) {
+                steps["refresh"] = .null
+            }
             if let revocation = description.revocation {
-                let method: String =
-                    if case .bearer(let method) = revocation.shape { method.lowercased() } else { "post" }
+                let method = revocation.requests.first?.template.method.lowercased() ?? "post"
                 if !present(method, revocation.url) { steps["revocation"] = .null }
             }
             steps["preset"] = .string(preset.name)
@@ -122,13 +123,14 @@ extension Discovery {
     /// The presets whose login and profile are at fixed paths under `server`, in the order they are probed.
     package static func presetProbes(for server: ServerURL) -> [PresetProbe] {
         ServerPresets.all.compactMap { preset in
-            guard let description = try? ServerDescription(json: ["preset": .string(preset.name)], under: server)
+            guard case .steps = preset.evidence,
+                let description = try? ServerDescription(json: ["preset": .string(preset.name)], under: server),
+                let login = description.login.url, let profile = description.profile.url
             else { return nil }
             var others: [(String, URL)] = []
-            if let refresh = description.refresh { others.append(("refresh", refresh.url)) }
-            if let revocation = description.revocation { others.append(("revocation", revocation.url)) }
-            return PresetProbe(
-                preset: preset.name, login: description.login.url, profile: description.profile.url, others: others)
+            if let refresh = description.refresh?.url { others.append(("refresh", refresh)) }
+            if let revocation = description.revocation?.url { others.append(("revocation", revocation)) }
+            return PresetProbe(preset: preset.name, login: login, profile: profile, others: others)
         }
     }
 
@@ -145,37 +147,69 @@ extension Discovery {
         return .object(steps)
     }
 
-    /// The addresses a protocol's presets are asked at, without credentials, as it announces itself: for each preset
-    /// whose evidence is answers, the URLs under `server` and what each answer must hold.
-    package static func protocolProbes(for server: ServerURL)
-        -> [(preset: String, answers: [(url: URL, member: String, containing: String?)])]
-    {
-        ServerPresets.all.compactMap { preset in
-            guard case .answers(let answers) = preset.evidence else { return nil }
-            let urls = answers.compactMap { answer in
-                (try? server.resolve(answer.path)).map {
-                    (url: $0, member: answer.member, containing: answer.containing)
+    /// A protocol's preset asked for as it announces itself, without credentials: the addresses under `base` and
+    /// what each answer must meet.
+    package struct ProtocolProbe: Sendable {
+        package var preset: String
+        /// Where the preset's paths are: the server's URL, or, for a server typed with the protocol's own path (Synapse
+        /// at `…/_matrix/client/v3`), its origin.
+        package var base: ServerURL
+        package var answers: [(url: URL, when: [Criterion])]
+    }
+
+    /// The protocols' probes, for each preset whose evidence is answers: under `server`, then at its origin where
+    /// the server has a path of its own, so that a protocol found at the origin is described from there.
+    package static func protocolProbes(for server: ServerURL) -> [ProtocolProbe] {
+        var bases = [server]
+        if let origin = ServerURL.origin(of: server.url).flatMap({ try? ServerURL($0.absoluteString) }),
+            origin != server
+        {
+            bases.append(origin)
+        }
+        return bases.flatMap { base in
+            ServerPresets.all.compactMap { preset in
+                guard case .answers(let answers) = preset.evidence, !answers.isEmpty else { return nil }
+                let urls = answers.compactMap { answer in
+                    (try? base.resolve(answer.path)).map { (url: $0, when: answer.when) }
                 }
+                return urls.count == answers.count ? ProtocolProbe(preset: preset.name, base: base, answers: urls) : nil
             }
-            return urls.count == answers.count ? (preset.name, urls) : nil
         }
     }
 
-    /// Whether an answer holds what a protocol's evidence asks of it: JSON, with `member`, holding `containing`
-    /// as a string somewhere in it when that is given.
-    package static func holds(_ body: Data, member: String, containing: String?) -> Bool {
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: body), let found = value[path: member] else {
-            return false
-        }
-        guard let containing else { return true }
-        return found.compactJSON.contains(JSONValue.string(containing).compactJSON)
-    }
-
-    /// A preset in the description language whole, as evidence showed it.
-    package static func presetLayer(_ name: String) -> JSONValue? {
+    /// A preset in the description language whole, as evidence showed it, its paths under `base`: written whole
+    /// where `base` is not `server`, whose paths they would otherwise be read under.
+    package static func presetLayer(_ name: String, at base: ServerURL, for server: ServerURL) -> JSONValue? {
         guard case .object(var steps)? = ServerPresets.named(name)?.json else { return nil }
         steps["preset"] = .string(name)
-        return .object(steps)
+        return base == server ? .object(steps) : rebased(.object(steps), onto: base)
+    }
+
+    /// `json` with each request's path, and each address that is a path, written as the URL it names under `base`.
+    static func rebased(_ json: JSONValue, onto base: ServerURL) -> JSONValue {
+        func address(_ value: JSONValue) -> JSONValue {
+            guard case .string(let text) = value, text.hasPrefix("/") else { return value }
+            return .string(base.string + text)
+        }
+        func request(_ value: JSONValue) -> JSONValue {
+            guard case .object(var members) = value, let url = members["url"] else { return value }
+            members["url"] = address(url)
+            return .object(members)
+        }
+        guard case .object(var members) = json else { return json }
+        for step in ["login", "refresh", "profile"] {
+            guard case .object(var parts)? = members[step], let inner = parts["request"] else { continue }
+            parts["request"] = request(inner)
+            members[step] = .object(parts)
+        }
+        if case .object(var revocation)? = members["revocation"], case .array(let requests)? = revocation["requests"] {
+            revocation["requests"] = .array(requests.map(request))
+            members["revocation"] = .object(revocation)
+        }
+        for name in ["authorization", "deviceAuthorization", "document"] where members[name] != nil {
+            members[name] = address(members[name] ?? .null)
+        }
+        return .object(members)
     }
 
     /// Where an API may be beside `server` when nothing at it describes one: one path level down, under the names

@@ -16,6 +16,9 @@ package struct ServerExploration: Sendable {
         case read(URL)
         /// Ask this address how it answers without credentials; answer with `.status` or `.unreachable`.
         case probe(URL)
+        /// Ask this address, without credentials, for the whole of its answer; answer with `.answered` or
+        /// `.unreachable`.
+        case ask(URL)
         /// Done: what the server published said this (`nil`: nothing), read from `document`, the OpenAPI document to
         /// keep a copy of.
         case finished(Discovery.Finding?, document: URL?)
@@ -33,6 +36,9 @@ package struct ServerExploration: Sendable {
         case unreadable
         /// The status the address last probed answered; `nil` for an answer that says nothing.
         case status(Int?)
+        /// What the address last asked answered: its status, headers and, where it is JSON, its body; `nil` for no
+        /// answer at all.
+        case answered(Exchange?)
         /// The server could not be reached, or not trusted.
         case unreachable
     }
@@ -51,7 +57,7 @@ package struct ServerExploration: Sendable {
     private let exploration: ServerPlan.Exploration
     private let server: ServerURL
     private let confidential: Bool
-    private let protocolProbes: [(preset: String, answers: [(url: URL, member: String, containing: String?)])]
+    private let protocolProbes: [Discovery.ProtocolProbe]
     private let presetProbes: [Discovery.PresetProbe]
     private var stage = Stage.metadata(next: 0)
     private var endpoints = Discovery.Endpoints()
@@ -102,15 +108,16 @@ package struct ServerExploration: Sendable {
             }
             stage = .metadata(next: next + 1)
         case .protocols(let preset, let answer):
-            let (name, answers) = protocolProbes[preset]
-            let asked = answers[answer]
-            guard let body, Discovery.holds(body, member: asked.member, containing: asked.containing) else {
+            let probe = protocolProbes[preset]
+            let answers = probe.answers
+            guard case .answered(let exchange?) = event, answers[answer].when.allSatisfy({ $0.holds(in: exchange) })
+            else {
                 stage = .protocols(preset: preset + 1, answer: 0)
                 return nil
             }
             if answer + 1 < answers.count {
                 stage = .protocols(preset: preset, answer: answer + 1)
-            } else if let json = Discovery.presetLayer(name) {
+            } else if let json = Discovery.presetLayer(probe.preset, at: probe.base, for: server) {
                 let layer = DescriptionLayer(
                     json: json, source: answers.map(\.url.absoluteString).joined(separator: " "))
                 return .finished(Discovery.Finding(layer: layer, documents: answers.map(\.url)), document: nil)
@@ -169,7 +176,11 @@ package struct ServerExploration: Sendable {
                     ? .openAPI(exploration.openAPI, next: 0) : .protocols(preset: 0, answer: 0)
                 continue
             case .protocols(let preset, let answer) where preset < protocolProbes.count:
-                asking = protocolProbes[preset].answers[answer].url
+                guard !cutOff else {
+                    asking = nil
+                    break
+                }
+                return .ask(protocolProbes[preset].answers[answer].url)
             case .protocols:
                 stage = .root
                 continue

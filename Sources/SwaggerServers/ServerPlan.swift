@@ -24,7 +24,8 @@ package struct DescriptionLayer: Sendable, Hashable {
 
     /// A saved entry's layer.
     package static func saved(_ entry: ServerEntry) -> DescriptionLayer {
-        DescriptionLayer(json: entry.description.json(), source: "saved", sources: entry.sources)
+        DescriptionLayer(
+            json: entry.description.json(relativeTo: entry.server), source: "saved", sources: entry.sources)
     }
 
     var isEmpty: Bool { json == .object([:]) }
@@ -126,9 +127,8 @@ package enum ServerPlan: Sendable, Hashable {
 
     /// Whether the layers lack only what a document may give, rather than say something wrong.
     private static func isMissing(_ layers: [DescriptionLayer], _ server: ServerURL) -> Bool {
-        let json = layers.reduce(JSONValue.object([:])) { $0.merging($1.json) }
         do throws(ServerDescription.Invalid) {
-            _ = try ServerDescription(json: json, under: server)
+            _ = try ServerDescription(layers: layers.map(\.json), under: server)
             return false
         } catch {
             return error.isMissing
@@ -140,9 +140,8 @@ package enum ServerPlan: Sendable, Hashable {
     private static func described(_ layers: [DescriptionLayer], server: ServerURL, asked: Int? = nil)
         throws(SwaggerError) -> (description: ServerDescription, sources: [String: String])
     {
-        let json = layers.reduce(JSONValue.object([:])) { $0.merging($1.json) }
         do throws(ServerDescription.Invalid) {
-            let description = try ServerDescription(json: json, under: server)
+            let description = try ServerDescription(layers: layers.map(\.json), under: server)
             return (description, sources(of: description, in: layers))
         } catch {
             guard error.isMissing else {
@@ -159,11 +158,13 @@ package enum ServerPlan: Sendable, Hashable {
     /// set it at all. A flag that only names the login answer's token member leaves the login the document's.
     /// What a preset says is the preset's.
     private static func sources(of description: ServerDescription, in layers: [DescriptionLayer]) -> [String: String] {
-        guard case .object(let members) = description.json() else { return [:] }
+        guard case .object(let members) = description.whole() else { return [:] }
         var sources: [String: String] = [:]
         for name in members.keys where name != "preset" {
             let layer =
-                layers.last(where: { $0.json[path: name + ".url"] != nil })
+                layers.last(where: {
+                    $0.json[path: name + ".url"] != nil || $0.json[path: name + ".request.url"] != nil
+                })
                 ?? layers.last(where: { $0.json[path: name] != nil })
             if let layer {
                 sources[name] = layer.sources[name] ?? layer.source

@@ -36,16 +36,16 @@ struct DescribedServerTests {
             let show = try await sandbox.swaggerctl("server", "show")
             let from = preset ? "" : " (from \(file.path))"
             for (key, value) in [
-                ("Preset", preset ? "flask-jwt-extended" : nil), ("Login URL", "\(server.origin)/login\(from)"),
-                ("Refresh URL", "\(server.origin)/refresh\(from)"), ("Revoke URL", "\(server.origin)/logout\(from)"),
-                ("Profile URL", "\(server.origin)/me\(preset ? " (given)" : from)"),
+                ("Preset", preset ? "flask-jwt-extended" : nil), ("Login", "\(server.origin)/login\(from)"),
+                ("Refresh", "\(server.origin)/refresh\(from)"), ("Logout", "\(server.origin)/logout\(from)"),
+                ("Profile", "\(server.origin)/me\(preset ? " (given)" : from)"),
                 (
                     "Sends",
                     "login JSON {username, password}; refresh token as the bearer; logout DELETE with each token as the "
                         + "bearer"
                 ),
             ] {
-                #expect(show.row(key) == value, "\(key): \(show)")
+                #expect(show.stepURL(key) == value, "\(key): \(show)")
             }
             #expect(try await sandbox.swaggerctl("status").row("Sends") == show.row("Sends"))
 

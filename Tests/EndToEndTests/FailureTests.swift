@@ -176,7 +176,7 @@ struct FailureTests {
             try #require(try await sandbox.login(url, email: "a@example.com", password: "pw").status == 0)
             let show = try await sandbox.swaggerctl("server", "show")
             #expect(
-                show.row("Preset") == "original" && show.row("Revoke URL") == "none: logout is local only", "\(show)")
+                show.row("Preset") == "original" && show.row("Logout") == "none: logout is local only", "\(show)")
             let logout = try await sandbox.swaggerctl("logout")
             #expect(logout.status == 0, "\(logout)")
             #expect(logout.stderr.contains("cannot revoke sessions"), "\(logout)")

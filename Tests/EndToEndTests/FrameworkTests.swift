@@ -183,7 +183,8 @@ struct FrameworkTests {
                         == "login JSON {username, password, provider=db, refresh=true}; refresh token as the bearer; "
                         + "logout on this machine only", "\(show)")
                 #expect(
-                    show.row("Profile URL") == "\(server.origin)/api/v1/me/ (the user in \"result\") (from \(url))",
+                    show.row("Profile")
+                        == "GET \(server.origin)/api/v1/me/ Authorization: Bearer {access} (the user in \"result\") (from \(url))",
                     "\(show)")
             }
             let signedIn = try await sandbox.swaggerctl(

@@ -26,7 +26,10 @@ struct IdentityTests {
             #expect(server.logins == 1)
             let show = try await sandbox.swaggerctl("server", "show", url)
             #expect(show.row("Preset") == "identity", "\(show)")
-            #expect(show.row("Login URL") == "\(url)/login (from probe of /account/login)", "\(show)")
+            #expect(
+                show.row("Login")
+                    == #"POST \#(url)/login {"email":"{account}","password":"{password}"} (from probe of /account/login)"#,
+                "\(show)")
         }
     }
 
@@ -43,10 +46,10 @@ struct IdentityTests {
 
             let show = try await sandbox.swaggerctl("server", "show", url)
             for (key, value) in [
-                ("Preset", "identity"), ("Login URL", "\(url)/login"), ("Refresh URL", "\(url)/refresh"),
-                ("Revoke URL", "none: logout is local only"), ("Profile URL", "\(url)/manage/info"),
+                ("Preset", "identity"), ("Login", "\(url)/login"), ("Refresh", "\(url)/refresh"),
+                ("Logout", "none: logout is local only"), ("Profile", "\(url)/manage/info"),
             ] {
-                #expect(show.row(key) == value, "\(key): \(show)")
+                #expect(show.stepURL(key) == value, "\(key): \(show)")
             }
             let status = try await sandbox.swaggerctl("status")
             // Identity's tokens are opaque: the expiry comes from expiresIn.
@@ -129,8 +132,12 @@ struct IdentityTests {
                     == Credentials(accessToken: "tok-123", refreshToken: "ref-456"))
 
             let show = try await sandbox.swaggerctl("server", "show")
-            #expect(show.row("Login URL") == "\(url)/User/AdminLogin (given)", "\(show)")
-            #expect(show.row("Token fields") == "data.token, data.renew, data.ttl", "\(show)")
+            #expect(show.row("Login")?.hasPrefix("POST \(url)/User/AdminLogin ") == true, "\(show)")
+            #expect(show.row("Login")?.hasSuffix(" (given)") == true, "\(show)")
+            #expect(
+                show.row("Yields")
+                    == "access $response.body#/data/token, expiresIn $response.body#/data/ttl, refresh $response.body#/data/renew",
+                "\(show)")
             let status = try await sandbox.swaggerctl("status")
             let expiry = try sandbox.storedExpiry(lifetime: .seconds(600), since: start)
             #expect(status.stdout.contains("\(expiry) (in "), "\(status)")

@@ -50,9 +50,19 @@ struct OAuth2Tests {
 
             let show = try await sandbox.swaggerctl("server", "show")
             for (key, value) in [
-                ("Preset", "oauth2"), ("Login URL", "\(url)/token (from \(url)/openapi.json)"),
-                ("Refresh URL", "\(url)/token/refresh (from \(url)/openapi.json)"),
-                ("Profile URL", "\(url)/users/me (given)"), ("Found in", "\(url)/openapi.json"),
+                ("Preset", "oauth2"),
+                (
+                    "Login",
+                    "POST \(url)/token grant_type=password&password={password}&username={account}&scope={scope} "
+                        + "with the client's proof (from \(url)/openapi.json)"
+                ),
+                (
+                    "Refresh",
+                    "POST \(url)/token/refresh grant_type=refresh_token&refresh_token={refresh} with the client's proof "
+                        + "(from \(url)/openapi.json)"
+                ),
+                ("Profile", "GET \(url)/users/me Authorization: Bearer {access} (given)"),
+                ("Found in", "\(url)/openapi.json"),
             ] {
                 #expect(show.row(key) == value, "\(key): \(show)")
             }

@@ -93,7 +93,7 @@ struct ServerRegistryTests {
             let show = try await sandbox.swaggerctl("server", "show")
             #expect(show.row("Server") == "\(api) (current)", "\(show)")
             #expect(show.row("Preset") == "simplejwt", "\(show)")
-            #expect(show.row("Profile URL") == "\(api)/users/me/", "\(show)")
+            #expect(show.row("Profile") == "GET \(api)/users/me/ Authorization: Bearer {access}", "\(show)")
             let registry = try String(
                 contentsOf: sandbox.configDirectory.appending(path: "servers.json"), encoding: .utf8)
             #expect(registry.contains("\"preset\" : \"simplejwt\""), "\(registry)")

@@ -42,9 +42,14 @@ struct SimpleJWTTests {
             let schema = "\(server.origin)/api/schema/"
             let from = discovered ? " (from \(schema))" : ""
             for (key, value) in [
-                ("Preset", discovered ? nil : "simplejwt"), ("Login URL", "\(api)/token/\(from)"),
-                ("Refresh URL", "\(api)/token/refresh/\(from)"), ("Revoke URL", "\(api)/token/blacklist/\(from)"),
-                ("Profile URL", "\(api)/users/me/\(discovered ? from : " (given)")"),
+                ("Preset", discovered ? nil : "simplejwt"),
+                ("Login", #"POST \#(api)/token/ {"password":"{password}","username":"{account}"}\#(from)"#),
+                ("Refresh", #"POST \#(api)/token/refresh/ {"refresh":"{refresh}"}\#(from)"#),
+                (
+                    "Logout",
+                    #"POST \#(api)/token/blacklist/ Authorization: Bearer {access} {"refresh":"{refresh}"}\#(from)"#
+                ),
+                ("Profile", "GET \(api)/users/me/ Authorization: Bearer {access}\(discovered ? from : " (given)")"),
                 ("Sends", "login JSON {username, password}; refresh JSON {refresh}; logout JSON {refresh}"),
                 ("Found in", discovered ? schema : nil),
             ] {
@@ -120,7 +125,8 @@ struct SimpleJWTTests {
             let show = try await sandbox.swaggerctl("server", "show")
             #expect(show.row("Preset") == "simplejwt", "\(show)")
             #expect(
-                show.row("Profile URL") == "\(server.origin)/api/users/me/ (from \(server.origin)/api/schema/)",
+                show.row("Profile")
+                    == "GET \(server.origin)/api/users/me/ Authorization: Bearer {access} (from \(server.origin)/api/schema/)",
                 "\(show)")
         }
     }

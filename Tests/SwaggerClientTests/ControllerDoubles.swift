@@ -109,6 +109,11 @@ final class ScriptedService: SessionService {
         return ProbeAnswer(status: 404)
     }
 
+    func ask(_ url: URL) async throws(APIServiceError) -> APIResponse {
+        journal.record("ask \(url.absoluteString)")
+        return APIResponse(url: url, status: 404, reason: "Not Found", headers: [], body: Data())
+    }
+
     func exchangeCode(
         _ description: ServerDescription, code: String, verifier: String, redirectURI: URL, clientSecret: String?,
         server: ServerURL

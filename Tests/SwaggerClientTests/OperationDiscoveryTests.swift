@@ -238,9 +238,11 @@ struct OperationDiscoveryTests {
         let exploration = ServerPlan.Exploration(metadata: [], openAPI: [document], below: [], over: [])
         let (made, sources) = try #require(try ServerPlan.finish(exploration, found: finding, server: server))
         #expect(made.preset == nil)
-        #expect(made.login.encoding == .json && made.login.account == "username")
-        #expect(made.refresh?.shape == .json(field: "refresh") && made.revocation?.shape == .json(field: "refresh"))
-        #expect(made.profile.url.absoluteString == "http://h:8000/api/users/me/")
+        #expect(made.login.request?.members(holding: "account") == ["username"])
+        #expect({ if case .json? = made.login.request?.body { true } else { false } }())
+        #expect(made.refresh?.request.members(holding: "refresh") == ["refresh"])
+        #expect(made.revocation?.requests.map { $0.template.members(holding: "refresh") } == [["refresh"]])
+        #expect(made.profile.url?.absoluteString == "http://h:8000/api/users/me/")
         #expect(Set(sources.values) == [document.absoluteString])
         let lines = SessionController.ServerChoice(
             server: server, serverDescription: made, sources: sources, finding: finding
@@ -262,9 +264,10 @@ struct OperationDiscoveryTests {
             metadata: [], openAPI: [document], below: [],
             over: [DescriptionLayer(json: flags.json, source: "given")])
         let (changed, changedSources) = try #require(try ServerPlan.finish(given, found: finding, server: server))
-        #expect(changed.profile.url.absoluteString == "http://h:8000/api/users/")
-        #expect(changed.login.answer.accessToken == "data.access" && changed.login.answer.refreshToken == "refresh")
-        #expect(changed.revocation?.shape == .bearer(method: "POST"))
+        #expect(changed.profile.url?.absoluteString == "http://h:8000/api/users/")
+        #expect(changed.login.yields[Yield.access] == .member("data.access"))
+        #expect(changed.login.yields[Yield.refresh] == .member("refresh"))
+        #expect(changed.revocation?.requests.map(\.template.method) == ["POST", "POST"])
         // The revocation is still the document's, sent as the flag says.
         #expect(changedSources["profile"] == "given" && changedSources["revocation"] == document.absoluteString)
         // The line credits the flag with the profile, and says nothing of the choice the flag overrode.
@@ -447,9 +450,10 @@ struct OperationDiscoveryTests {
         #expect(found.login.shape.shape == .basic)
         #expect(found.token == TokenUse(header: "Authorization", scheme: "Basic"))
         let made = try ServerDescription(json: found.json, under: try ServerURL("http://h:8000"))
-        #expect(made.login.shape == .basic && made.refresh == nil && made.revocation == nil)
-        #expect(made.profile.url.absoluteString == "http://h:8000/me" && made.profile.unwrap == "user")
-        #expect(made.login.url == made.profile.url, "the profile's request is the one that checks the password")
+        #expect(made.login.sendsNothing && made.refresh == nil && made.revocation == nil)
+        #expect(made.profile.url?.absoluteString == "http://h:8000/me" && made.profile.unwrap == "user")
+        #expect(
+            made.login.yields[Yield.access] == .template(try Template("{basic}")), "the password goes on every request")
 
         // A bearer scheme on the same operation is not Basic: nothing says how to get its token.
         let bearer = Data(

@@ -15,34 +15,63 @@ struct ServerSetTests {
     func everyPart() throws {
         let base = "https://h.example.com/api"
         let checks: [(String, (ServerDescription) -> Bool)] = [
-            ("login.url=/in", { $0.login.url.absoluteString == base + "/in" }),
-            ("login.with=basic", { $0.login.shape == .basic }),
-            ("login.body=form", { $0.login.encoding == .form }),
-            ("login.account=identifier.user", { $0.login.account == "identifier.user" }),
-            ("login.email=mail", { $0.login.email == "mail" }),
-            ("login.password=secret", { $0.login.password == "secret" }),
-            ("login.members.tenant=a", { $0.login.members["tenant"] == "a" }),
-            ("login.appId=app", { $0.login.appID == "app" }),
-            ("login.answer.access=data.token", { $0.login.answer.accessToken == "data.token" }),
-            ("login.answer.refresh=data.refresh", { $0.login.answer.refreshToken == "data.refresh" }),
-            ("login.answer.expiresIn=ttl", { $0.login.answer.expiresIn == "ttl" }),
-            ("login.answer.unit=ms", { $0.login.answer.unit == .milliseconds }),
-            ("login.answer.username=user", { $0.login.answer.username == "user" }),
-            ("login.refusals:=[400]", { $0.login.refusals == [400] }),
+            ("login.url=/in", { $0.login.url?.absoluteString == base + "/in" }),
+            (
+                "login.with=basic",
+                { $0.login.sendsNothing && $0.token == TokenUse(header: "Authorization", scheme: "Basic") }
+            ),
+            ("login.body=form", { if case .form? = $0.login.request?.body { true } else { false } }),
+            ("login.account=identifier.user", { $0.login.request?.members(holding: "account") == ["identifier.user"] }),
+            ("login.email=mail", { $0.login.request?.members(holding: "email") == ["mail"] }),
+            ("login.password=secret", { $0.login.request?.members(holding: "password") == ["secret"] }),
+            ("login.members.tenant=a", { $0.login.request?.fixedMembers["tenant"] == "a" }),
+            ("login.appId=app", { $0.login.request?.members(holding: "app_id") == ["app"] }),
+            ("login.answer.access=data.token", { $0.login.yields[Yield.access] == .member("data.token") }),
+            ("login.answer.refresh=data.refresh", { $0.login.yields[Yield.refresh] == .member("data.refresh") }),
+            ("login.answer.expiresIn=ttl", { $0.login.yields[Yield.expiresIn] == .member("ttl") }),
+            (
+                "login.answer.unit=ms",
+                { $0.login.yields[Yield.expiresInMs] != nil && $0.login.yields[Yield.expiresIn] == nil }
+            ),
+            ("login.answer.username=user", { $0.login.yields[Yield.account] == .member("user") }),
+            ("login.refusals:=[400]", { $0.login.refused == [Criterion(status: 400)] }),
+            ("login.request.method=PUT", { $0.login.request?.method == "PUT" }),
+            ("login.request.headers.X-Tenant=a", { $0.login.request?.headers["X-Tenant"]?.description == "a" }),
+            ("login.request.query.v=2", { $0.login.request?.query["v"]?.description == "2" }),
+            ("login.request.json.auth.scope=all", { $0.login.request?.fixedMembers["auth.scope"] == "all" }),
+            ("login.yields.user_id=$response.body#/user/id", { $0.login.yields["user_id"] == .member("user.id") }),
+            (#"login.refused:=["$statusCode == 400 && $response.body#/code == 3"]"#, { $0.login.refused.count == 1 }),
             ("token=X-API-Key", { $0.token == TokenUse(header: "X-API-Key", scheme: nil) }),
+            (#"token:={"X-Auth-Token": "{access}"}"#, { $0.token == TokenUse(header: "X-Auth-Token", scheme: nil) }),
             ("refresh:=null", { $0.refresh == nil }),
-            ("refresh.url=/r", { $0.refresh?.url.absoluteString == base + "/r" }),
-            ("refresh.with=bearer", { $0.refresh?.shape == .bearer }),
-            ("refresh.token=Authorization: Refresh", { $0.refresh?.token?.scheme == "Refresh" }),
-            ("refresh.answer.access=data.a", { $0.refresh?.answer?.accessToken == "data.a" }),
-            ("refresh.appId=app", { $0.refresh?.appID == "app" }),
+            ("refresh.url=/r", { $0.refresh?.url?.absoluteString == base + "/r" }),
+            (
+                "refresh.with=bearer",
+                { $0.refresh?.request.token?.description == "{refresh}" && $0.refresh?.request.body == nil }
+            ),
+            ("refresh.token=Authorization: Refresh", { $0.refresh?.request.tokenUse?.scheme == "Refresh" }),
+            ("refresh.answer.access=data.a", { $0.refresh?.yields?[Yield.access] == .member("data.a") }),
+            ("refresh.appId=app", { $0.refresh?.request.members(holding: "app_id") == ["app"] }),
+            ("refresh.request.headers.X-R=1", { $0.refresh?.request.headers["X-R"]?.description == "1" }),
+            (#"refresh.ended:=["$statusCode == 404"]"#, { $0.refresh?.ended == [Criterion(status: 404)] }),
             ("revocation:=null", { $0.revocation == nil }),
-            ("revocation.url=/out", { $0.revocation?.url.absoluteString == base + "/out" }),
-            ("revocation.with=bearer:DELETE", { $0.revocation?.shape == .bearer(method: "DELETE") }),
+            ("revocation.url=/out", { $0.revocation?.url?.absoluteString == base + "/out" }),
+            (
+                "revocation.with=bearer:DELETE",
+                { $0.revocation?.requests.map(\.template.method) == ["DELETE", "DELETE"] }
+            ),
             ("revocation.client=client_secret_post", { $0.revocation?.clientAuthentication == .post }),
-            ("revocation.revoked:=[401]", { $0.revocation?.revoked == [401] }),
-            ("revocation.gone:=[404, 410]", { $0.revocation?.gone == [404, 410] }),
-            ("profile.url=/me", { $0.profile.url.absoluteString == base + "/me" }),
+            ("revocation.revoked:=[401]", { $0.revocation?.revoked == [Criterion(status: 401)] }),
+            (
+                "revocation.gone:=[404, 410]",
+                { $0.revocation?.gone == [Criterion(status: 404), Criterion(status: 410)] }
+            ),
+            (
+                #"revocation.requests:=[{"method": "DELETE", "url": "/t", "token": "{access}", "headers": {"X-Subject-Token": "{access}"}}]"#,
+                { $0.revocation?.requests.first?.template.headers["X-Subject-Token"]?.description == "{access}" }
+            ),
+            ("profile.url=/me", { $0.profile.url?.absoluteString == base + "/me" }),
+            ("profile.request.url=/v3/users/{user_id}", { $0.profile.request.address == base + "/v3/users/{user_id}" }),
             ("profile.unwrap=data.user", { $0.profile.unwrap == "data.user" }),
             (#"profile.labels:=[["id", "ID"]]"#, { $0.profile.labels == [ProfileLabel("id", "ID")] }),
             ("client.id=cli", { $0.clientID == "cli" }),
@@ -71,7 +100,10 @@ struct ServerSetTests {
             // Another preset's profile is the person's to give; a revocation is none until something says where.
             var parts = [part]
             if part.hasPrefix("preset=") { parts.append("profile.url=/me") }
-            if part.hasPrefix("revocation."), !part.hasPrefix("revocation.url") { parts.append("revocation.url=/out") }
+            if part.hasPrefix("revocation."), !part.hasPrefix("revocation.url"), !part.hasPrefix("revocation.requests")
+            {
+                parts.append("revocation.url=/out")
+            }
             var flags = ServerFlags()
             for part in parts { try flags.set("set", part) }
             let json = JSONValue.object(["preset": "identity"]).merging(flags.json)
@@ -80,7 +112,7 @@ struct ServerSetTests {
             // Written out and read back, whole or as its preset and what differs from it, the part stays.
             let back = try ServerDescription(json: description.json(relativeTo: Self.server), under: Self.server)
             #expect(holds(back), "\(part) written out")
-            let compact = description.presetJSON(under: Self.server)
+            let compact = description.json(relativeTo: Self.server)
             #expect(try ServerDescription(json: compact, under: Self.server) == description, "\(compact.compactJSON)")
         }
     }
@@ -92,10 +124,10 @@ struct ServerSetTests {
         // The presets whose software has no profile route of its own need one given.
         let given: JSONValue = ["preset": .string(name), "profile": ["url": "/me"], "login": ["url": "/in"]]
         let description = try ServerDescription(json: given, under: Self.server)
-        let compact = description.presetJSON(under: Self.server)
+        let compact = description.json(relativeTo: Self.server)
         #expect(try ServerDescription(json: compact, under: Self.server) == description, "\(compact.compactJSON)")
         let alone = try? ServerDescription(json: ["preset": .string(name)], under: Self.server)
-        if let alone { #expect(alone.presetJSON(under: Self.server) == ["preset": .string(name)]) }
+        if let alone { #expect(alone.json(relativeTo: Self.server) == ["preset": .string(name)]) }
     }
 
     @Test(

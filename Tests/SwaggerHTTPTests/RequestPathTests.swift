@@ -107,7 +107,7 @@ struct RequestPathTests {
         try await ScriptedServer.run([answer]) { base, _ in
             let url = try #require(URL(string: base + "/token"))
             let response = try await Self.withService(log: lines) { service in
-                try await service.send(OutgoingRequest(.POST, url, tokenFields: .oauth2))
+                try await service.send(OutgoingRequest(.POST, url, yields: .oauth2))
             }
             #expect(response.status == 200)
         }

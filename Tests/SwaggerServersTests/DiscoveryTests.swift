@@ -240,7 +240,7 @@ struct DiscoveryTests {
                 under: server)
             #expect(description.scope == "openid profile email")
             #expect(description.revocation?.clientAuthentication == method)
-            #expect(description.login.url.path(percentEncoded: true) == "//api/oidc/token")
+            #expect(description.login.url?.path(percentEncoded: true) == "//api/oidc/token")
             #expect(!description.offersPasswordGrant)
         }
         #expect(Discovery.Endpoints.revocationMethod(["client_secret_post"], confidential: false) == nil)

@@ -34,21 +34,31 @@ struct PresetEvidenceTests {
             Issue.record("the demo document describes no login")
             return
         }
-        #expect(read.login.url == preset.login.url && read.login.shape.account == preset.login.account)
-        #expect(read.login.shape.password == preset.login.password && read.login.shape.encoding == .json)
-        #expect(read.login.shape.answer.accessToken == preset.login.answer.accessToken)
-        #expect(read.login.shape.answer.refreshToken == preset.login.answer.refreshToken)
-        #expect(read.refresh?.url == preset.refresh?.url && read.refresh?.shape.shape == preset.refresh?.shape)
-        #expect(read.revocation?.url == preset.revocation?.url && read.revocation?.shape == preset.revocation?.shape)
-        #expect(read.profile?.url == preset.profile.url)
+        let found = try ServerDescription(json: read.json, under: Self.server)
+        let (login, presetLogin) = (try #require(found.login.request), try #require(preset.login.request))
+        #expect(login.fixedURL == presetLogin.fixedURL && login.method == presetLogin.method)
+        for input in ["account", "password"] {
+            #expect(login.members(holding: input) == presetLogin.members(holding: input), "\(input)")
+        }
+        #expect({ if case .json? = login.body { true } else { false } }(), "the document's login is JSON")
+        for yield in [Yield.access, Yield.refresh] {
+            #expect(found.login.yields[yield] == preset.login.yields[yield], "\(yield)")
+        }
+        #expect(found.refresh?.url == preset.refresh?.url)
+        #expect(
+            found.refresh?.request.members(holding: "refresh") == preset.refresh?.request.members(holding: "refresh"))
+        #expect(found.revocation?.requests == preset.revocation?.requests)
+        #expect(found.profile.request == preset.profile.request)
         // The members the preset fills with the app id, and the fields it labels, are the document's.
         guard case .object(let root)? = DocumentText.value(of: data) else {
             Issue.record("not a document")
             return
         }
         let schemas = root["components"].flatMap { $0[path: "schemas"] }
-        #expect(schemas?[path: "LoginRequest.properties.\(preset.login.appID ?? "-")"] != nil)
-        #expect(schemas?[path: "RefreshRequest.properties.\(preset.refresh?.appID ?? "-")"] != nil)
+        let appID = presetLogin.members(holding: "app_id")
+        #expect(appID.count == 1 && schemas?[path: "LoginRequest.properties.\(appID[0])"] != nil)
+        let refreshAppID = preset.refresh?.request.members(holding: "app_id") ?? []
+        #expect(refreshAppID.count == 1 && schemas?[path: "RefreshRequest.properties.\(refreshAppID[0])"] != nil)
         for label in preset.profile.labels {
             #expect(schemas?[path: "User.properties.\(label.field)"] != nil, "\(label.field)")
         }

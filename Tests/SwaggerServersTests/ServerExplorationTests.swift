@@ -22,9 +22,11 @@ struct ServerExplorationTests {
     }
 
     /// Runs the machine to its end, answering each read from `documents` by the address's path (unreadable where
-    /// absent) and each probe from `statuses` (404 where absent).
+    /// absent), each probe from `statuses` (404 where absent), and each question from `answers`, else from
+    /// `documents` as a 200 (404 where absent from both).
     static func run(
-        _ exploration: ServerPlan.Exploration, documents: [String: Event] = [:], statuses: [String: Event] = [:]
+        _ exploration: ServerPlan.Exploration, documents: [String: Event] = [:], statuses: [String: Event] = [:],
+        answers: [String: Exchange] = [:], server: ServerURL = server
     ) -> (asked: [Action], end: Action?) {
         var machine = ServerExploration(exploration, server: server, confidential: false)
         var asked: [Action] = []
@@ -39,6 +41,19 @@ struct ServerExplorationTests {
             case .probe(let url):
                 asked.append(action)
                 event = statuses[url.path(percentEncoded: false)] ?? .status(404)
+            case .ask(let url):
+                asked.append(action)
+                let path = url.path(percentEncoded: false)
+                if let answer = answers[path] {
+                    event = .answered(answer)
+                } else if case .document(let body, _)? = documents[path] {
+                    event = .answered(
+                        Exchange(
+                            method: "GET", url: url, status: 200,
+                            responseBody: try? JSONDecoder().decode(JSONValue.self, from: body)))
+                } else {
+                    event = .answered(Exchange(method: "GET", url: url, status: 404))
+                }
             case .finished, .undescribed, .unreachable:
                 return (asked, action)
             }
@@ -104,6 +119,49 @@ struct ServerExplorationTests {
                 login: Self.json(#"{"flows": [{"type": "m.login.sso"}]}"#),
             ])
         guard case .finished(nil, nil) = short.end else { Issue.record("\(String(describing: short.end))"); return }
+    }
+
+    @Test("a protocol is asked for at the origin too, and its paths are the origin's; a header on a 401 is evidence")
+    func protocolAtOrigin() throws {
+        // Typed with the protocol's own path, as a person copies it from a client's settings.
+        let typed = Fixtures.serverURL("https://h.example.com/_matrix/client/v3")
+        let exploration = try #require(
+            { () throws -> ServerPlan.Exploration? in
+                guard case .explore(let found) = try ServerPlan.plan(given: [], saved: nil, server: typed) else {
+                    return nil
+                }
+                return found
+            }())
+        let found = Self.run(
+            exploration,
+            documents: [
+                "/_matrix/client/versions": Self.json(#"{"versions": ["v1.11"]}"#),
+                "/_matrix/client/v3/login": Self.json(#"{"flows": [{"type": "m.login.password"}]}"#),
+            ], server: typed)
+        guard case .finished(let finding?, nil) = found.end, let layer = finding.layer else {
+            Issue.record("\(String(describing: found.end))")
+            return
+        }
+        #expect(layer.json[path: "preset"] == .string("matrix"))
+        let description = try ServerDescription(json: layer.json, under: typed)
+        #expect(description.login.url?.absoluteString == "https://h.example.com/_matrix/client/v3/login")
+        #expect(description.profile.url?.absoluteString == "https://h.example.com/_matrix/client/v3/account/whoami")
+
+        // A Basic challenge that names the software, answered 401, with no document at all.
+        let challenge = Exchange(
+            method: "GET", url: Self.server.url, status: 401,
+            responseHeaders: [HeaderField(name: "WWW-Authenticate", value: #"Basic realm="RabbitMQ Management""#)])
+        let rabbit = Self.run(try Self.exploration(), answers: ["/api/api/whoami": challenge])
+        guard case .finished(let shown?, nil) = rabbit.end else {
+            Issue.record("\(String(describing: rabbit.end))")
+            return
+        }
+        #expect(shown.layer?.json[path: "preset"] == .string("rabbitmq"))
+        var other = challenge
+        other.responseHeaders = [HeaderField(name: "WWW-Authenticate", value: #"Basic realm="api""#)]
+        let plain = Self.run(try Self.exploration(), answers: ["/api/api/whoami": other])
+        #expect(
+            plain.end.map { if case .finished(nil, nil) = $0 { true } else { false } } == true, "\(plain.end as Any)")
     }
 
     @Test("what the server names is read before the frameworks' places, and only on its own origin")

@@ -16,20 +16,35 @@ package enum ServerView {
         }
         var rows: [DetailsViewModel] = []
         if let preset = description.preset { rows.append(DetailsViewModel(key: "Preset", value: preset)) }
-        rows.append(DetailsViewModel(key: "Login URL", value: description.login.url.absoluteString + from("login")))
-        if let refresh = description.refresh?.url, refresh != description.login.url {
-            rows.append(DetailsViewModel(key: "Refresh URL", value: refresh.absoluteString + from("refresh")))
+        // Each step as the request it sends, every secret as its placeholder.
+        rows.append(
+            DetailsViewModel(
+                key: "Login",
+                value: (description.login.request.map { request($0, description) }
+                    ?? "nothing of its own: every request carries the account and the password") + from("login")))
+        rows.append(
+            DetailsViewModel(
+                key: "Refresh",
+                value: description.refresh.map { request($0.request, description) + from("refresh") } ?? "none"))
+        rows.append(
+            DetailsViewModel(
+                key: "Logout",
+                value: description.revocation.map { revocation in
+                    revocation.requests.map { request($0.template, description) }.joined(separator: "; then ")
+                        + from("revocation")
+                } ?? "none: logout is local only"))
+        rows.append(
+            DetailsViewModel(
+                key: "Profile",
+                value: request(description.profile.request, description)
+                    + (description.profile.unwrap.map { " (the user in \"\($0)\")" } ?? "") + from("profile")))
+        rows.append(DetailsViewModel(key: "Token", value: description.token.text + from("token")))
+        rows.append(DetailsViewModel(key: "Sends", value: sends(description)))
+        let yields = description.login.yields
+        if yields != .oauth2 {
+            let shown = yields.keys.sorted().map { "\($0) \(yields[$0].map(\.description) ?? "")" }
+            rows.append(DetailsViewModel(key: "Yields", value: shown.joined(separator: ", ")))
         }
-        rows += [
-            DetailsViewModel(
-                key: "Revoke URL",
-                value: description.revocation.map { $0.url.absoluteString + from("revocation") }
-                    ?? "none: logout is local only"),
-            DetailsViewModel(
-                key: "Profile URL",
-                value: description.profile.url.absoluteString
-                    + (description.profile.unwrap.map { " (the user in \"\($0)\")" } ?? "") + from("profile")),
-        ]
         if let clientID = description.clientID {
             let secret = description.usesClientSecret ? " (with a client secret, kept with the tokens)" : ""
             rows.append(DetailsViewModel(key: "Client ID", value: clientID + secret))
@@ -42,20 +57,10 @@ package enum ServerView {
         let aliases = [("token", description.mtls.token), ("revocation", description.mtls.revocation)]
             .compactMap { name, url in url.map { "\(name) \($0.absoluteString)" } }
         if !aliases.isEmpty { rows.append(DetailsViewModel(key: "mTLS", value: aliases.joined(separator: ", "))) }
-        rows.append(DetailsViewModel(key: "Sends", value: sends(description)))
-        if description.token != .bearer {
-            rows.append(DetailsViewModel(key: "Token", value: description.token.text + from("token")))
-        }
         if let paging = description.paging {
             let ways = [paging.page.map { "by \"\($0)\"" }, paging.cursor.map { "cursor in \"\($0)\"" }]
             rows.append(
                 DetailsViewModel(key: "Pages", value: ways.compactMap(\.self).joined(separator: ", ") + from("paging")))
-        }
-        let fields = description.login.answer
-        if fields != .oauth2 {
-            rows.append(
-                DetailsViewModel(
-                    key: "Token fields", value: "\(fields.accessToken), \(fields.refreshToken), \(fields.expiresIn)"))
         }
         if let document = description.document {
             rows.append(DetailsViewModel(key: "Found in", value: document.absoluteString))
@@ -67,16 +72,35 @@ package enum ServerView {
         return rows
     }
 
+    /// A request as `server show` prints it: its method and URL, its headers and its token, and its body, every
+    /// input as its placeholder.
+    static func request(_ template: RequestTemplate, _ description: ServerDescription) -> String {
+        var parts = ["\(template.method) \(template.address)"]
+        if !template.query.isEmpty {
+            parts[0] +=
+                "?"
+                + template.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.shown)" }.joined(separator: "&")
+        }
+        if let token = template.token {
+            let use = template.tokenUse ?? description.token
+            parts.append("\(use.header): \(use.value(token.shown))")
+        }
+        for (name, value) in template.headers.sorted(by: { $0.key < $1.key }) {
+            parts.append("\(name): \(value.shown)")
+        }
+        switch template.body {
+        case .json(let json)?: parts.append(json.compactJSON)
+        case .form(let fields)?:
+            parts.append(RequestTemplate.formOrder(fields).map { "\($0.0)=\($0.1.shown)" }.joined(separator: "&"))
+        case nil: break
+        }
+        if template.client { parts.append("with the client's proof") }
+        return parts.joined(separator: " ")
+    }
+
     /// How the login, the refresh and the logout carry what they carry, for people.
     static func sends(_ description: ServerDescription) -> String {
         let login = description.login
-        var members = [login.account]
-        if let email = login.email { members.append(email) }
-        members.append(login.password)
-        for name in login.members.keys.sorted() where name != "grant_type" {
-            members.append("\(name)=\(login.members[name].map(Self.text) ?? "")")
-        }
-        if let appID = login.appID { members.append(appID) }
         let signIn =
             switch description.signIn {
             case .web: "login in the browser (authorization code with PKCE)"
@@ -89,31 +113,58 @@ package enum ServerView {
                         : "sign-in "
                             + description.browserSignIns.map { $0 == .web ? "in the browser" : "with a device code" }
                             .joined(separator: " or "))
-            case .password where login.shape == .basic:
+            case .password where login.sendsNothing:
                 "every request signed in with HTTP Basic (the password itself is kept)"
             case .password where login.isPasswordGrant: "login as the OAuth 2 password grant"
-            case .password:
-                "login \(login.encoding == .json ? "JSON" : "form") {\(members.joined(separator: ", "))}"
+            case .password: login.request.map { "login \(Self.carried(body: $0))" } ?? "login"
             }
-        // A token sent as requests send it: as the bearer, or in the API key's header.
-        func carried(_ use: TokenUse) -> String {
-            use.header.lowercased() == "authorization" ? "as the bearer" : "in \(use.header)"
+        let refresh: String =
+            if let step = description.refresh {
+                step.isGrant
+                    ? "refresh as the OAuth 2 refresh grant"
+                    : step.request.body == nil && step.request.token != nil
+                        ? "refresh token \(Self.carried(step.request.tokenUse ?? description.token))"
+                        : "refresh \(Self.kind(of: step.request)) {\(step.request.members(holding: "refresh").joined(separator: ", "))}"
+            } else {
+                "no refresh"
+            }
+        let logout: String
+        if let revocation = description.revocation, let first = revocation.requests.first?.template {
+            if first.client, first.formValue("token_type_hint") != nil {
+                logout = "logout as RFC 7009 revocation"
+            } else if first.body == nil, revocation.requests.count > 1 {
+                logout = "logout \(first.method) with each token \(Self.carried(description.token))"
+            } else if first.body == nil {
+                logout = "logout \(first.method) with the token \(Self.carried(first.tokenUse ?? description.token))"
+            } else {
+                logout = "logout \(Self.kind(of: first)) {\(first.members(holding: "refresh").joined(separator: ", "))}"
+            }
+        } else {
+            logout = "logout on this machine only"
         }
-        let refresh =
-            switch description.refresh?.shape {
-            case nil: "no refresh"
-            case .json(let field)?: "refresh JSON {\(field)}"
-            case .grant?: "refresh as the OAuth 2 refresh grant"
-            case .bearer?: "refresh token \(carried(description.refresh?.token ?? description.token))"
-            }
-        let logout =
-            switch description.revocation?.shape {
-            case nil: "logout on this machine only"
-            case .json(let field)?: "logout JSON {\(field)}"
-            case .rfc7009?: "logout as RFC 7009 revocation"
-            case .bearer(let method)?: "logout \(method) with each token \(carried(description.token))"
-            }
         return [signIn, refresh, logout].joined(separator: "; ")
+    }
+
+    /// A token sent as requests send it: as the bearer, or in the API key's header.
+    private static func carried(_ use: TokenUse) -> String {
+        use.header.lowercased() == "authorization" ? "as the bearer" : "in \(use.header)"
+    }
+
+    /// A body's kind and members, for people: `JSON {username, password}`, the credentials first, then what else
+    /// it sends with its value.
+    private static func carried(body request: RequestTemplate) -> String {
+        var members: [String] = []
+        for input in ["account", "username", "email", "password", "refresh"] {
+            members += request.members(holding: input).filter { !members.contains($0) }
+        }
+        let fixed = request.fixedMembers
+        members += fixed.keys.sorted().filter { $0 != "grant_type" }.map { "\($0)=\(fixed[$0].map(Self.text) ?? "")" }
+        members += request.members(holding: "app_id")
+        return "\(kind(of: request)) {\(members.joined(separator: ", "))}"
+    }
+
+    private static func kind(of request: RequestTemplate) -> String {
+        if case .form? = request.body { "form" } else { "JSON" }
     }
 
     private static func text(_ value: JSONValue) -> String {

@@ -123,7 +123,9 @@ package struct SessionStatus: Sendable, Hashable {
         }
         // The app id is the session's own, for a server whose login sends one. How the server is spoken to is the
         // server's: `server show` says it whole.
-        if serverDescription?.login.appID != nil { rows.append(DetailsViewModel(key: "App ID", value: appID)) }
+        if serverDescription?.login.request?.inputs.contains("app_id") == true {
+            rows.append(DetailsViewModel(key: "App ID", value: appID))
+        }
         rows.append(
             DetailsViewModel(
                 key: "Sends",
@@ -131,7 +133,7 @@ package struct SessionStatus: Sendable, Hashable {
         rows += [
             // HTTP Basic keeps no token: the password itself is what is kept, and the person should know.
             DetailsViewModel(
-                key: serverDescription?.login.shape == .basic ? "Password in" : "Token in",
+                key: serverDescription?.login.sendsNothing == true ? "Password in" : "Token in",
                 value: "\(backend.rawValue) (\(location))"),
             DetailsViewModel(key: "Saved", value: RelativeTime.stamp(savedAt, now: now)),
             DetailsViewModel(key: "Expires", value: expiresAt.map { RelativeTime.stamp($0, now: now) } ?? "unknown"),

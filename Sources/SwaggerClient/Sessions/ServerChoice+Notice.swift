@@ -25,6 +25,14 @@ extension SessionController.ServerChoice {
             // On the server's host, its path says where; anywhere else, the whole URL, host and all.
             server.isSameOrigin(url) ? url.pathAndQuery : url.absoluteString
         }
+        func request(_ template: RequestTemplate) -> String {
+            // On the server's host, its path says where, as it is written, two slashes and all.
+            let shown = template.address
+            guard let url = template.originURL, server.isSameOrigin(url),
+                let origin = ServerURL.origin(of: url)?.absoluteString, shown.hasPrefix(origin)
+            else { return "\(template.method) \(shown)" }
+            return "\(template.method) \(shown.dropFirst(origin.count))"
+        }
         // A document outside the path the person typed (the origin's /.well-known/, one a catalog names) says so,
         // unless the person named it.
         let givenDocument = sources["document"] == "given"
@@ -34,25 +42,24 @@ extension SessionController.ServerChoice {
         }
         var steps: [String] = []
         if found("login") {
-            let login = description.login
-            let members = login.members.keys.sorted().filter { $0 != "grant_type" }.map { name in
-                "\(name)=\(login.members[name].map(Self.memberText) ?? "")"
+            if let login = description.login.request {
+                let fixed = login.fixedMembers
+                let members = fixed.keys.sorted().filter { $0 != "grant_type" }.map { name in
+                    "\(name)=\(fixed[name].map(Self.memberText) ?? "")"
+                }
+                steps.append(
+                    "login \(request(login))" + (members.isEmpty ? "" : " (with \(members.joined(separator: ", ")))"))
+            } else {
+                steps.append("every request signed in with HTTP Basic")
             }
-            steps.append(
-                "login POST \(address(login.url))"
-                    + (members.isEmpty ? "" : " (with \(members.joined(separator: ", ")))"))
         }
         if found("refresh") {
-            steps.append(description.refresh.map { "refresh POST \(address($0.url))" } ?? "no refresh")
+            steps.append(description.refresh.map { "refresh \(request($0.request))" } ?? "no refresh")
         }
         if found("revocation") {
-            steps.append(
-                description.revocation.map { revocation in
-                    let method = if case .bearer(let method) = revocation.shape { method } else { "POST" }
-                    return "logout \(method) \(address(revocation.url))"
-                } ?? "no logout")
+            steps.append(description.revocation?.requests.first.map { "logout \(request($0.template))" } ?? "no logout")
         }
-        if found("profile") { steps.append("profile GET \(address(description.profile.url))") }
+        if found("profile") { steps.append("profile \(request(description.profile.request))") }
         if found("token"), description.token != .bearer { steps.append("token as \(description.token.text)") }
         let given = ["login", "refresh", "revocation", "profile"].filter { sources[$0] == "given" }
         let others = given.isEmpty ? "" : "; \(given.joined(separator: ", ")) given"

@@ -103,6 +103,21 @@ extension SessionController {
                     failure = error
                     event = .unreachable
                 }
+            case .ask(let url):
+                do throws(APIServiceError) {
+                    let answer = try await service.ask(url)
+                    event = .answered(
+                        Exchange(
+                            method: "GET", url: url, status: answer.status, responseHeaders: answer.headers,
+                            responseBody: try? JSONDecoder().decode(JSONValue.self, from: answer.body)))
+                } catch {
+                    guard error.meansUnreachable else {
+                        event = .answered(nil)
+                        continue
+                    }
+                    failure = error
+                    event = .unreachable
+                }
             case .finished(let finding, let document):
                 return (finding, document.flatMap { $0 == last?.url ? last?.document : nil })
             case .undescribed(let lacking):

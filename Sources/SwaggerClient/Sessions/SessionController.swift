@@ -29,6 +29,8 @@ package protocol SessionService: Sendable {
     func document(at url: URL) async throws(APIServiceError) -> FetchedDocument?
     /// What `url` answers to a `GET` without credentials, for discovery's evidence.
     func probe(_ url: URL) async throws(APIServiceError) -> ProbeAnswer
+    /// The whole of what `url` answers to a `GET` without credentials, for a protocol's evidence.
+    func ask(_ url: URL) async throws(APIServiceError) -> APIResponse
     /// The document again, unless the server says the copy with these validators is still its own.
     func document(at url: URL, unlessMatching etag: String?, modifiedSince lastModified: String?)
         async throws(APIServiceError) -> DocumentAnswer

@@ -20,9 +20,9 @@ struct OutgoingRequest: Sendable {
     /// What the request carries besides the credential's token (a password, a client secret, a refresh token),
     /// hidden wherever it appears, for the rest of the command.
     var secrets: [String?]
-    /// For a login or refresh, where its answer's tokens are: a successful answer's tokens are learned as secrets
-    /// before anything of it is shown.
-    var tokenFields: TokenFields?
+    /// For a login or refresh, what its answer yields: a successful answer's tokens are learned as secrets before
+    /// anything of it is shown.
+    var yields: [String: Yield]?
     /// The session's server, when the request goes elsewhere on its behalf: a failure to reach another host says
     /// whose it is.
     var server: ServerURL?
@@ -30,7 +30,7 @@ struct OutgoingRequest: Sendable {
     init(
         _ method: HTTPMethod, _ url: URL, headers: HTTPHeaders = [:], body: Data? = nil, credential: Credential? = nil,
         retries: Bool = false, limit: Int = ResponseCollector.defaultLimit, secrets: [String?] = [],
-        tokenFields: TokenFields? = nil, server: ServerURL? = nil
+        yields: [String: Yield]? = nil, server: ServerURL? = nil
     ) {
         self.method = method
         self.url = url
@@ -40,7 +40,7 @@ struct OutgoingRequest: Sendable {
         self.retries = retries
         self.limit = limit
         self.secrets = secrets
-        self.tokenFields = tokenFields
+        self.yields = yields
         self.server = server
     }
 }

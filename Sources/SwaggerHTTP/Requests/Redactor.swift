@@ -54,14 +54,22 @@ struct Redactor: Sendable {
     /// Learns the tokens of a login or refresh answer before it is shown: the members that the server's
     /// description names (`fields`), every string anywhere in it that could be a token, and the values of
     /// credential headers.
-    mutating func learnTokens(in body: Data, headers fields: HTTPHeaders, described: TokenFields?) {
+    mutating func learnTokens(in body: Data, headers fields: HTTPHeaders, described: [String: Yield]?) {
         var found: [String?] = fields.filter { Self.isSecret(header: $0.name) }.map(\.value)
-        if let answer = try? JSONDecoder().decode(JSONValue.self, from: body) {
-            if let described {
-                for path in [described.accessToken, described.refreshToken] {
-                    if case .string(let token)? = answer[path: path] { found.append(token) }
+        let answer = try? JSONDecoder().decode(JSONValue.self, from: body)
+        if let described {
+            // The tokens where the description says they are, a header's as well as a member's.
+            let exchange = Exchange(
+                method: "", url: URL(filePath: "/"),
+                responseHeaders: fields.map { HeaderField(name: $0.name, value: $0.value) },
+                responseBody: answer)
+            for name in [Yield.access, Yield.refresh] {
+                if case .string(let token)? = described[name]?.value(in: exchange, inputs: { _ in nil }) {
+                    found.append(token)
                 }
             }
+        }
+        if let answer {
             // An e-mail address or a URL is not a token, and hiding it would hide what the log is for.
             found += Self.strings(in: answer).filter { text in
                 text.count >= 16 && Credentials.isToken(text) && !text.contains("@") && !text.contains("://")
@@ -245,7 +253,7 @@ final class SecretBook: Sendable {
         known.withLock { $0.learn(secrets) }
     }
 
-    func learnTokens(in body: Data, headers: HTTPHeaders, described: TokenFields?) {
+    func learnTokens(in body: Data, headers: HTTPHeaders, described: [String: Yield]?) {
         known.withLock { $0.learnTokens(in: body, headers: headers, described: described) }
     }
 

@@ -144,7 +144,7 @@ extension ServerDescription {
     /// that the server may not know.
     fileprivate static func checks(_ description: ServerDescription?) -> String {
         guard let description else { return "the server URL" }
-        if description.login.appID != nil { return "the server URL and the app id" }
+        if description.login.request?.inputs.contains("app_id") == true { return "the server URL and the app id" }
         if description.clientID != nil || description.login.isPasswordGrant {
             return "the server URL, the client id and the scope"
         }

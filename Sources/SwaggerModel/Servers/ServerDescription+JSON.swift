@@ -1,23 +1,27 @@
 import FoundationEssentials
 
 /// The description language: a server's description as JSON, the same in `servers.json`, a `--server-file`, and
-/// what `server export` prints.
+/// what `server export` prints. Each step is a request written as data, and what its answer yields:
 ///
 /// ```json
 /// {
-///   "preset": "simplejwt",
-///   "login": {"url": "/token/", "body": "json", "account": "username", "email": "email", "password": "password",
-///             "members": {"provider": "db"}, "answer": {"access": "access", "refresh": "refresh"}},
-///   "token": "Authorization: Token",
-///   "refresh": {"url": "/token/refresh/", "with": "json:refresh"},
-///   "revocation": {"url": "/token/blacklist/", "with": "json:refresh"},
-///   "profile": {"url": "/users/me/"},
-///   "client": {"id": "my-cli", "scope": "openid", "secret": false}
+///   "login": {"request": {"method": "POST", "url": "/v3/auth/tokens", "json": {…"{account}"…"{password}"…}},
+///             "yields": {"access": "$response.header.X-Subject-Token",
+///                        "expiresAt": "$response.body#/token/expires_at", "user_id": "$response.body#/token/user/id"},
+///             "refused": ["$statusCode == 400 && $response.body#/code == 3"]},
+///   "token": "X-Auth-Token",
+///   "refresh": null,
+///   "revocation": {"requests": [{"method": "DELETE", "url": "/v3/auth/tokens", "token": "{access}",
+///                                "headers": {"X-Subject-Token": "{access}"}}]},
+///   "profile": {"request": {"url": "/v3/users/{user_id}", "token": "{access}"}, "unwrap": "user"}
 /// }
 /// ```
 ///
-/// A description that names a preset changes only what it names. A path is under the server's URL; a full URL
-/// may name another host. `"refresh": null` and `"revocation": null` say the server has no such step.
+/// The members the language had before steps were requests (`login.url`, `login.account`, `refresh.with`, …) are
+/// still read, as edits of these requests (``ServerDescription/Shorthand``): flags and documents say what they
+/// say in them, and what is kept and exported is the requests. A description that names a preset changes only what
+/// it names. A path is under the server's URL; a full URL may name another host. `"refresh": null` and
+/// `"revocation": null` say the server has no such step.
 extension ServerDescription {
     /// Why a description cannot be read: the member, and what is wrong with it.
     package struct Invalid: Error, Sendable, Hashable {
@@ -40,86 +44,128 @@ extension ServerDescription {
     /// Reads a description in the description language, its paths under `server`.
     /// - Throws: ``Invalid`` naming the first member that is missing or not what the language takes.
     package init(json: JSONValue, under server: ServerURL) throws(Invalid) {
-        guard case .object(var members) = json else { throw Invalid("a description is a JSON object") }
-        if let unknown = members.keys.sorted().first(where: { !Self.members.contains($0) }) {
-            throw Invalid("\"\(unknown.prefix(60))\" is not part of a server description")
-        }
-        if let name = members["preset"] {
+        try self.init(layers: [json], under: server)
+    }
+
+    /// Reads a description made of layers, each over the one before: what a document says, a file, the flags. The
+    /// preset that the last of them to name one names lies under them all. A layer's requests go over the ones before
+    /// member by member; what it says in the members of before edits them.
+    /// - Throws: ``Invalid`` naming the first member that is missing or not what the language takes.
+    package init(layers: [JSONValue], under server: ServerURL) throws(Invalid) {
+        var canonical = JSONValue.object([:])
+        if let name = layers.compactMap({ $0[path: "preset"] }).last {
             guard case .string(let name) = name, let preset = ServerPresets.named(name) else {
                 throw Invalid(
                     "preset must be one of \(ServerPresets.names.joined(separator: ", ")); got \(name.compactJSON.prefix(60))"
                 )
             }
-            if case .object(let merged) = preset.json.merging(.object(members)) { members = merged }
+            canonical = preset.json.merging(["preset": .string(name)])
         }
+        for layer in layers {
+            canonical = try Self.apply(layer, to: canonical, under: server)
+        }
+        try self.init(canonical: canonical, under: server)
+    }
+
+    /// `layer` over `canonical`, a description in the language's requests that may not be whole yet.
+    static func apply(_ layer: JSONValue, to canonical: JSONValue, under server: ServerURL) throws(Invalid)
+        -> JSONValue
+    {
+        guard case .object(let members) = layer else { throw Invalid("a description is a JSON object") }
+        if let unknown = members.keys.sorted().first(where: { !Self.members.contains($0) }) {
+            throw Invalid("\"\(unknown.prefix(60))\" is not part of a server description")
+        }
+        var canonical = canonical
+        // A step's request that names where it goes is a request, in place of the one before; one that does not
+        // edits it, as `--set login.request.headers.X=…` does.
+        for step in ["login", "refresh", "profile"] {
+            guard case .object(let request)? = members[step]?[path: "request"], request["url"] != nil,
+                case .object(var before)? = canonical[path: step]
+            else { continue }
+            before["request"] = nil
+            if case .object(var all) = canonical {
+                all[step] = .object(before)
+                canonical = .object(all)
+            }
+        }
+        let (requests, edits) = Shorthand.split(members)
+        canonical = canonical.merging(.object(requests))
+        return try Shorthand.apply(edits, to: canonical, under: server)
+    }
+
+    /// Reads a description whose steps are all requests, as ``apply(_:to:under:)`` leaves one.
+    private init(canonical json: JSONValue, under server: ServerURL) throws(Invalid) {
+        guard case .object(let members) = json else { throw Invalid("a description is a JSON object") }
         let reader = Reader(members: members, server: server)
-        let login = try reader.object("login")
-        let profileMembers = try reader.object("profile")
-        let shape: LoginShape = try reader.enumeration("with", in: login, of: "login") ?? .post
-        // An HTTP Basic login has no request of its own: the profile's checks the credentials.
-        var loginURL = try reader.url("url", in: login, of: "login")
-        if shape == .basic, loginURL == nil {
-            loginURL = try reader.requiredURL("url", in: profileMembers, of: "profile")
+        let loginMembers = try reader.object("login") ?? [:]
+        let profileMembers = try reader.object("profile") ?? [:]
+        var login = LoginStep(request: nil)
+        if let request = loginMembers["request"], request != .null {
+            guard case .object(let parts) = request, parts["url"] != nil, parts["url"] != .null else {
+                throw Invalid("login.url is missing: where the login is sent", isMissing: true)
+            }
+            login.request = try reader.request(request, method: "POST", at: "login.request")
+        } else if loginMembers["yields"] == nil {
+            throw Invalid("login.url is missing: where the login is sent", isMissing: true)
         }
-        if loginURL == nil { loginURL = try reader.requiredURL("url", in: login, of: "login") }
-        guard let loginURL else { throw Invalid("login.url is missing", isMissing: true) }
-        var step = LoginStep(url: loginURL)
-        step.shape = shape
-        step.encoding = try reader.enumeration("body", in: login, of: "login") ?? .json
-        step.account = try reader.string("account", in: login, of: "login") ?? step.account
-        step.email = try reader.string("email", in: login, of: "login")
-        step.password = try reader.string("password", in: login, of: "login") ?? step.password
-        step.appID = try reader.string("appId", in: login, of: "login")
-        switch login?["members"] {
-        case .object(let extra)?: step.members = extra
-        case nil, .null?: break
-        default: throw Invalid("login.members must be an object of members and their values")
-        }
-        // The app id's member carries the session's app id, whatever value a document gave it.
-        if let appID = step.appID { step.members[appID] = nil }
-        step.answer = try reader.fields(login?["answer"], of: "login.answer") ?? .oauth2
-        step.refusals = try reader.statuses(login?["refusals"], of: "login.refusals")
-        var profile = ProfileStep(url: try reader.requiredURL("url", in: profileMembers, of: "profile"))
+        login.yields = try reader.yields(loginMembers["yields"], at: "login.yields") ?? .oauth2
+        login.refused = try reader.criteria(loginMembers["refused"], at: "login.refused")
+        guard case .object(let profileRequest)? = profileMembers["request"], profileRequest["url"] != nil,
+            profileRequest["url"] != .null
+        else { throw Invalid("profile.url is missing: where the profile is sent", isMissing: true) }
+        var profile = ProfileStep(
+            request: try reader.request(.object(profileRequest), method: "GET", at: "profile.request"))
         profile.unwrap = try reader.string("unwrap", in: profileMembers, of: "profile")
-        profile.labels = try reader.labels(profileMembers?["labels"])
-        self.init(login: step, profile: profile)
+        profile.labels = try reader.labels(profileMembers["labels"])
+        self.init(login: login, profile: profile)
         if case .string(let name)? = members["preset"] { preset = name }
-        if let text = try reader.string("token") {
+        switch members["token"] {
+        case nil, .null?: break
+        case .string(let text)?:
             guard let use = TokenUse(text: text) else {
                 throw Invalid(
                     "token must be a header and its scheme, such as \"Authorization: Bearer\"; got \(text.prefix(60))")
             }
             token = use
-        }
-        if let refreshMembers = try reader.object("refresh") {
-            let shape: RefreshShape =
-                try reader.shape("with", in: refreshMembers, of: "refresh") ?? .json(field: "refresh_token")
-            // A refresh goes where the login went unless it says otherwise, as OAuth 2's token endpoint takes both.
-            var refresh = RefreshStep(
-                url: try reader.url("url", in: refreshMembers, of: "refresh") ?? step.url, shape: shape)
-            if let text = try reader.string("token", in: refreshMembers, of: "refresh") {
-                guard let use = TokenUse(text: text) else {
-                    throw Invalid("refresh.token must be a header and its scheme")
-                }
-                refresh.token = use
+        case .object(let template)?:
+            guard let use = TokenUse(template: template) else {
+                throw Invalid(
+                    "token must be one header whose value ends with {access}, such as {\"X-Auth-Token\": \"{access}\"}")
             }
-            refresh.answer = try reader.fields(refreshMembers["answer"], of: "refresh.answer")
-            refresh.appID = try reader.string("appId", in: refreshMembers, of: "refresh")
-            self.refresh = refresh
+            token = use
+        default: throw Invalid("token must be a header and its scheme, such as \"Authorization: Bearer\"")
         }
-        // A revocation says how it is sent before anything says where (OAuth 2's preset, before its metadata): until
-        // then there is none.
+        if let refreshMembers = try reader.object("refresh"), case .object(var request)? = refreshMembers["request"] {
+            // A refresh goes where the login goes unless it says otherwise, as OAuth 2's token endpoint takes both.
+            if request["url"] == nil || request["url"] == .null, let login = login.request {
+                request["url"] = .string(login.url.description)
+            }
+            var step = RefreshStep(request: try reader.request(.object(request), method: "POST", at: "refresh.request"))
+            step.yields = try reader.yields(refreshMembers["yields"], at: "refresh.yields")
+            step.ended = try reader.criteria(refreshMembers["ended"], at: "refresh.ended")
+            refresh = step
+        }
+        // A revocation that says how it is sent before anything says where (OAuth 2's preset, before its metadata)
+        // is none until then.
         if let revocationMembers = try reader.object("revocation"),
-            let url = try reader.url("url", in: revocationMembers, of: "revocation")
+            case .array(let entries)? = revocationMembers["requests"], !entries.isEmpty,
+            entries.allSatisfy({ $0[path: "url"] != nil })
         {
-            let shape: RevocationShape =
-                try reader.shape("with", in: revocationMembers, of: "revocation") ?? .json(field: "refresh_token")
+            var requests: [RevocationStep.Request] = []
+            for (index, entry) in entries.prefix(8).enumerated() {
+                guard case .object(var parts) = entry else {
+                    throw Invalid("revocation.requests holds requests")
+                }
+                let refusable = parts.removeValue(forKey: "mayBeRefused") == .bool(true)
+                let template = try reader.request(.object(parts), method: "POST", at: "revocation.requests[\(index)]")
+                requests.append(RevocationStep.Request(template, mayBeRefused: refusable))
+            }
             var step = RevocationStep(
-                url: url, shape: shape,
+                requests: requests,
                 clientAuthentication: try reader.enumeration("client", in: revocationMembers, of: "revocation"))
-            step.revoked = try reader.statuses(revocationMembers["revoked"], of: "revocation.revoked", from: 200)
+            step.revoked = try reader.criteria(revocationMembers["revoked"], at: "revocation.revoked")
             if revocationMembers["gone"] != nil {
-                step.gone = try reader.statuses(revocationMembers["gone"], of: "revocation.gone", from: 200)
+                step.gone = try reader.criteria(revocationMembers["gone"], at: "revocation.gone")
             }
             revocation = step
         }
@@ -158,80 +204,70 @@ extension ServerDescription {
         allowedOrigins = try reader.origins("allowedOrigins")
     }
 
-    /// The description as its preset and what differs from it, as the registry keeps it and `server export` writes
-    /// it: the preset's name, then each member whose value is not the preset's (`null` for one the preset has and
-    /// this does not). Read back under `server`, it is this description; without a preset, it is ``json(relativeTo:)``.
-    package func presetJSON(under server: ServerURL) -> JSONValue {
-        let whole = json(relativeTo: server)
-        guard let preset, let base = try? ServerDescription(json: ["preset": .string(preset)], under: server) else {
-            return whole
-        }
-        return Self.difference(whole, from: base.json(relativeTo: server)).merging(["preset": .string(preset)])
+    /// The description in the description language, as the registry keeps it, `server export` writes it and a layer
+    /// reads it back: without a preset, whole; with one, the preset's name and each member whose value is not the
+    /// preset file's (`null` for one the preset has and this does not). A URL under `server`, when given, is written
+    /// as a path under it; every other, and every one when `server` is `nil`, whole.
+    package func json(relativeTo server: ServerURL? = nil) -> JSONValue {
+        let whole = whole(relativeTo: server)
+        guard let preset, let base = ServerPresets.named(preset)?.json else { return whole }
+        return Self.difference(whole, from: base).merging(["preset": .string(preset)])
     }
 
     /// What `value` says that `base` does not: objects member by member (a member `base` has and `value` has not is
-    /// `null`), anything else whole where it differs.
-    private static func difference(_ value: JSONValue, from base: JSONValue) -> JSONValue {
-        guard case .object(let members) = value, case .object(let baseMembers) = base else { return value }
+    /// `null`), a request and a list of them whole where they differ, so that read back over `base` they replace it.
+    private static func difference(_ value: JSONValue, from base: JSONValue, at name: String = "") -> JSONValue {
+        guard name != "request", name != "requests", case .object(let members) = value,
+            case .object(let baseMembers) = base
+        else { return value }
         var changed: [String: JSONValue] = [:]
         for (name, member) in members where baseMembers[name] != member {
-            changed[name] = baseMembers[name].map { difference(member, from: $0) } ?? member
+            changed[name] = baseMembers[name].map { difference(member, from: $0, at: name) } ?? member
         }
         for name in baseMembers.keys where members[name] == nil { changed[name] = .null }
         return .object(changed)
     }
 
-    /// The description in the description language. A URL under `server`, when given, is written as a path under
-    /// it; every other, and every one when `server` is `nil`, whole.
-    package func json(relativeTo server: ServerURL? = nil) -> JSONValue {
-        let origins: [String: JSONValue] =
-            allowedOrigins.isEmpty ? [:] : ["allowedOrigins": .array(allowedOrigins.map { .string($0.string) })]
+    /// Every member of the description, whatever its preset says: what ``json(relativeTo:)`` writes the difference
+    /// of, and whose parts the plan credits to the layers that gave them.
+    package func whole(relativeTo server: ServerURL? = nil) -> JSONValue {
         func address(_ url: URL) -> JSONValue {
-            let text = url.absoluteString
-            guard let base = server?.string, text.hasPrefix(base + "/") else { return .string(text) }
-            let path = String(text.dropFirst(base.count))
-            // A path that begins with two slashes would be read back as a host.
-            return path.hasPrefix("//") ? .string(text) : .string(path)
+            .string(RequestTemplate.relative(url.absoluteString, to: server))
         }
-        func fields(_ fields: TokenFields) -> JSONValue {
-            var members: [String: JSONValue] = [
-                "access": .string(fields.accessToken), "refresh": .string(fields.refreshToken),
-                "expiresIn": .string(fields.expiresIn),
-            ]
-            if let username = fields.username { members["username"] = .string(username) }
-            if fields.unit != .seconds { members["unit"] = .string(fields.unit.rawValue) }
-            return .object(members)
+        func yields(_ yields: [String: Yield]) -> JSONValue {
+            .object(yields.mapValues { .string($0.description) })
         }
-        var loginMembers: [String: JSONValue] = [
-            "url": address(login.url), "body": .string(login.encoding.rawValue), "account": .string(login.account),
-            "password": .string(login.password), "answer": fields(login.answer),
-        ]
-        if login.shape != .post { loginMembers["with"] = .string(login.shape.rawValue) }
-        if let email = login.email { loginMembers["email"] = .string(email) }
-        if !login.members.isEmpty { loginMembers["members"] = .object(login.members) }
-        if let appID = login.appID { loginMembers["appId"] = .string(appID) }
-        if !login.refusals.isEmpty { loginMembers["refusals"] = .array(login.refusals.map { .integer(Int64($0)) }) }
-        var members: [String: JSONValue] = ["login": .object(loginMembers), "token": .string(token.text)]
+        func criteria(_ criteria: [Criterion]) -> JSONValue { .array(criteria.map(\.json)) }
+        // What the language takes by default is left out, as a preset's file leaves it out.
+        var loginMembers: [String: JSONValue] = [:]
+        if login.yields != .oauth2 { loginMembers["yields"] = yields(login.yields) }
+        if let request = login.request { loginMembers["request"] = request.json(relativeTo: server) }
+        if !login.refused.isEmpty { loginMembers["refused"] = criteria(login.refused) }
+        var members: [String: JSONValue] = ["login": .object(loginMembers)]
+        if token != .bearer { members["token"] = .string(token.text) }
         if let preset { members["preset"] = .string(preset) }
         if let refresh {
-            var step: [String: JSONValue] = ["url": address(refresh.url), "with": .string(refresh.shape.text)]
-            if let use = refresh.token { step["token"] = .string(use.text) }
-            if let answer = refresh.answer { step["answer"] = fields(answer) }
-            if let appID = refresh.appID { step["appId"] = .string(appID) }
+            var step: [String: JSONValue] = ["request": refresh.request.json(relativeTo: server)]
+            if let own = refresh.yields { step["yields"] = yields(own) }
+            if !refresh.ended.isEmpty { step["ended"] = criteria(refresh.ended) }
             members["refresh"] = .object(step)
         } else {
             members["refresh"] = .null
         }
         if let revocation {
-            var step: [String: JSONValue] = ["url": address(revocation.url), "with": .string(revocation.shape.text)]
+            let requests: [JSONValue] = revocation.requests.map { request in
+                let json = request.template.json(relativeTo: server)
+                return request.mayBeRefused ? json.merging(["mayBeRefused": true]) : json
+            }
+            var step: [String: JSONValue] = ["requests": .array(requests)]
             if let client = revocation.clientAuthentication { step["client"] = .string(client.rawValue) }
-            if !revocation.revoked.isEmpty { step["revoked"] = .array(revocation.revoked.map { .integer(Int64($0)) }) }
-            if revocation.gone != [410] { step["gone"] = .array(revocation.gone.map { .integer(Int64($0)) }) }
+            if !revocation.revoked.isEmpty { step["revoked"] = criteria(revocation.revoked) }
+            if revocation.gone != [Criterion(status: 410)] { step["gone"] = criteria(revocation.gone) }
             members["revocation"] = .object(step)
         } else {
             members["revocation"] = .null
         }
-        var profileMembers: [String: JSONValue] = ["url": address(profile.url)]
+        var profileMembers: [String: JSONValue] = ["request": profile.request.json(relativeTo: server)]
         if let unwrap = profile.unwrap { profileMembers["unwrap"] = .string(unwrap) }
         if !profile.labels.isEmpty {
             profileMembers["labels"] = .array(
@@ -259,7 +295,7 @@ extension ServerDescription {
         if let grantTypes { members["grantTypes"] = .array(grantTypes.map(JSONValue.string)) }
         if signIn != .password { members["signIn"] = .string(signIn.rawValue) }
         if let paging { members["paging"] = paging.json }
-        members.merge(origins) { $1 }
+        if !allowedOrigins.isEmpty { members["allowedOrigins"] = .array(allowedOrigins.map { .string($0.string) }) }
         return .object(members)
     }
 }
@@ -300,15 +336,6 @@ private struct Reader {
         }
     }
 
-    func requiredURL(_ name: String, in object: [String: JSONValue]?, of step: String)
-        throws(ServerDescription.Invalid) -> URL
-    {
-        guard let url = try url(name, in: object, of: step) else {
-            throw ServerDescription.Invalid("\(step).\(name) is missing: where the \(step) is sent", isMissing: true)
-        }
-        return url
-    }
-
     func url(_ name: String, in object: [String: JSONValue]?, of step: String?)
         throws(ServerDescription.Invalid) -> URL?
     {
@@ -347,55 +374,52 @@ private struct Reader {
         return value
     }
 
-    func shape<Shape: TextShape>(_ name: String, in object: [String: JSONValue], of step: String)
-        throws(ServerDescription.Invalid) -> Shape?
+    /// A request of a step, its URL under the server.
+    func request(_ json: JSONValue, method: String, at path: String) throws(ServerDescription.Invalid)
+        -> RequestTemplate
     {
-        guard let text = try string(name, in: object, of: step) else { return nil }
-        guard let shape = Shape(text: text) else {
-            throw ServerDescription.Invalid("\(step).\(name) cannot be \(text.prefix(60))")
+        do throws(JSONPointer.Invalid) {
+            return try RequestTemplate(json: json, under: server, method: method, at: path)
+        } catch {
+            throw ServerDescription.Invalid(error.reason)
         }
-        return shape
     }
 
-    func fields(_ value: JSONValue?, of path: String) throws(ServerDescription.Invalid) -> TokenFields? {
+    /// A step's yields: names and their expressions or templates; `nil` when absent.
+    func yields(_ value: JSONValue?, at path: String) throws(ServerDescription.Invalid) -> [String: Yield]? {
         guard let value, value != .null else { return nil }
-        guard case .object(let names) = value else { throw ServerDescription.Invalid("\(path) must be an object") }
-        func name(_ key: String, _ fallback: String) throws(ServerDescription.Invalid) -> String {
-            switch names[key] {
-            case nil, .null?: return fallback
-            case .string(let text)? where !text.isEmpty: return text
-            default: throw ServerDescription.Invalid("\(path).\(key) must be a member's name")
+        guard case .object(let members) = value, members.count <= 32 else {
+            throw ServerDescription.Invalid("\(path) must be an object of names and expressions")
+        }
+        var yields: [String: Yield] = [:]
+        for (name, member) in members where member != .null {
+            guard Template.isName(Substring(name)) else {
+                throw ServerDescription.Invalid("\(path): \(name.prefix(60)) is not a name a template can use")
+            }
+            guard case .string(let text) = member else {
+                throw ServerDescription.Invalid("\(path).\(name) must be an expression, such as $response.body#/token")
+            }
+            do throws(JSONPointer.Invalid) {
+                yields[name] = try Yield(text)
+            } catch {
+                throw ServerDescription.Invalid("\(path).\(name): \(error.reason)")
             }
         }
-        let oauth2 = TokenFields.oauth2
-        var fields = TokenFields(
-            accessToken: try name("access", oauth2.accessToken), refreshToken: try name("refresh", oauth2.refreshToken),
-            expiresIn: try name("expiresIn", oauth2.expiresIn))
-        if names["username"] != nil, names["username"] != .null { fields.username = try name("username", "") }
-        switch names["unit"] {
-        case nil, .null?: break
-        case .string(let text)?:
-            guard let unit = LifetimeUnit(rawValue: text) else {
-                throw ServerDescription.Invalid("\(path).unit must be \"s\" or \"ms\"")
-            }
-            fields.unit = unit
-        default: throw ServerDescription.Invalid("\(path).unit must be \"s\" or \"ms\"")
-        }
-        return fields
+        return yields
     }
 
-    func statuses(_ value: JSONValue?, of path: String, from lowest: Int = 400) throws(ServerDescription.Invalid)
-        -> [Int]
-    {
+    /// A list of criteria: conditions, Arazzo's criterion objects, or bare statuses.
+    func criteria(_ value: JSONValue?, at path: String) throws(ServerDescription.Invalid) -> [Criterion] {
         guard let value, value != .null else { return [] }
         guard case .array(let values) = value, values.count <= 32 else {
-            throw ServerDescription.Invalid("\(path) must be an array")
+            throw ServerDescription.Invalid("\(path) must be an array of criteria, such as \"$statusCode == 401\"")
         }
         return try values.map { (value) throws(ServerDescription.Invalid) in
-            guard case .integer(let status) = value, (Int64(lowest)..<500).contains(status) else {
-                throw ServerDescription.Invalid("\(path) holds HTTP statuses from \(lowest) to 499")
+            do throws(JSONPointer.Invalid) {
+                return try Criterion(json: value)
+            } catch {
+                throw ServerDescription.Invalid("\(path): \(error.reason)")
             }
-            return Int(status)
         }
     }
 
@@ -415,11 +439,3 @@ private struct Reader {
         step.map { "\($0).\(name)" } ?? name
     }
 }
-
-/// A step's shape, written as text.
-private protocol TextShape {
-    init?(text: String)
-}
-
-extension RefreshShape: TextShape {}
-extension RevocationShape: TextShape {}

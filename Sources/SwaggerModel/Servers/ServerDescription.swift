@@ -64,20 +64,25 @@ package struct ServerDescription: Sendable, Hashable {
 
     /// Every URL the session's secrets go to, or where the person signs in, with the step's name: the login's,
     /// the refresh's, the revocation's, the profile's, the device authorization's and the browser's sign-in page.
+    /// A URL that names an input is here with its placeholders stood in for: its origin is fixed, whatever they are.
     package var steps: [(step: String, url: URL)] {
-        let named: [(String, URL?)] = [
-            ("login", login.url), ("refresh", refresh?.url), ("revocation", revocation?.url),
-            ("profile", profile.url), ("device authorization", deviceAuthorizationURL),
+        var named: [(String, URL?)] = [
+            ("login", login.request?.originURL), ("refresh", refresh?.request.originURL),
+        ]
+        named += (revocation?.requests ?? []).map { ("revocation", $0.template.originURL) }
+        named += [
+            ("profile", profile.request.originURL), ("device authorization", deviceAuthorizationURL),
             ("login with a certificate", mtls.token), ("revocation with a certificate", mtls.revocation),
         ]
-        return named.compactMap { step, url in url.map { (step, $0) } }
+        var seen: Set<String> = []
+        return named.compactMap { step, url in
+            guard let url, seen.insert("\(step) \(url.absoluteString)").inserted else { return nil }
+            return (step, url)
+        }
     }
 
-    /// Whether the revocation names the session by its refresh token (a JSON member), so that without one there is
-    /// nothing to end.
-    package var revocationNeedsRefreshToken: Bool {
-        if case .json? = revocation?.shape { true } else { false }
-    }
+    /// Whether the revocation names the session by its refresh token, so that without one there is nothing to end.
+    package var revocationNeedsRefreshToken: Bool { revocation?.needsRefreshToken ?? false }
 
     /// Whether the server says it offers the password grant; `true` when it does not say.
     package var offersPasswordGrant: Bool { grantTypes?.contains("password") ?? true }
@@ -127,56 +132,32 @@ package struct Paging: Sendable, Hashable {
     }
 }
 
-/// How a login's body is written.
-package enum BodyEncoding: String, Sendable, Hashable, Codable {
-    case json
-    /// `application/x-www-form-urlencoded`, as HTML forms and OAuth 2's token endpoint take it.
-    case form
-}
-
-/// How a login signs in.
-package enum LoginShape: String, Sendable, Hashable, Codable {
-    /// The account and the password are posted, and the answer holds the tokens.
-    case post
-    /// There is no login request: every request carries the account and the password by HTTP Basic (RFC 7617),
-    /// so they are what is kept, in place of a token, and the profile request is what checks them.
-    case basic
-}
-
-/// The login: where the account and the password go, what goes with them, and where the answer keeps the tokens.
-/// A member's name with dots is a path into nested objects (`identifier.user`).
+/// The login: the request that signs in, what its answer yields (the tokens, their lifetime, who signed in), and
+/// which answers refuse the credentials. A login with no request sends nothing: its yields are the inputs' (HTTP
+/// Basic on every request), and the profile's request checks them.
 package struct LoginStep: Sendable, Hashable {
-    /// Where the login is posted; for ``LoginShape/basic``, the profile's address, which checks the credentials.
-    package var url: URL
-    package var shape: LoginShape = .post
-    package var encoding: BodyEncoding = .json
-    /// The member the account goes in: a user name, or an e-mail where the login has no member of its own for one.
-    package var account = "username"
-    /// The member an e-mail goes in (an account named with `-e`) where the login has one beside ``account``.
-    package var email: String?
-    package var password = "password"
-    /// Other members, sent with these values: OAuth 2's `grant_type`, Flask-AppBuilder's `provider`.
-    package var members: [String: JSONValue] = [:]
-    /// The member that carries the session's app id, for the API that wants one.
-    package var appID: String?
-    /// Where the answer keeps the tokens and the access token's lifetime.
-    package var answer: TokenFields = .oauth2
-    /// The statuses the server's document declares for refused credentials, beside 401 and 403.
-    package var refusals: [Int] = []
+    package var request: RequestTemplate?
+    package var yields: [String: Yield] = .oauth2
+    /// Answers that mean the account or the password is wrong (exit 4), besides 401, 403, OAuth 2's
+    /// `invalid_grant` and a 400 whose words speak of the credentials.
+    package var refused: [Criterion] = []
 
-    package init(url: URL) {
-        self.url = url
+    package init(request: RequestTemplate?, yields: [String: Yield] = .oauth2, refused: [Criterion] = []) {
+        self.request = request
+        self.yields = yields
+        self.refused = refused
     }
 
-    /// The member that `name` goes in: the e-mail's, for an account named by an e-mail where there is one.
-    package func member(for name: AccountName) -> String {
-        name.isEmail ? email ?? account : account
-    }
+    /// Where the login is sent: the token endpoint, for OAuth 2's grants; `nil` for one that sends nothing, or
+    /// whose URL names an input.
+    package var url: URL? { request?.fixedURL }
 
-    /// Whether the body is RFC 6749's password grant.
-    package var isPasswordGrant: Bool {
-        encoding == .form && members["grant_type"] == .string("password")
-    }
+    /// Whether the login sends nothing, and every request carries what it yields: HTTP Basic on every request.
+    package var sendsNothing: Bool { request == nil }
+
+    /// Whether the request is RFC 6749's password grant.
+    package var isPasswordGrant: Bool { request?.formValue("grant_type") == "password" }
+
 }
 
 /// An account's name as the person gave it: an e-mail (`-e`) or a user name (`-u`).
@@ -225,6 +206,16 @@ package struct TokenUse: Sendable, Hashable {
         }
     }
 
+    /// Reads the template form, `{"X-Auth-Token": "{access}"}` or `{"Authorization": "Token {access}"}`: one header
+    /// whose value is the token, after a scheme if any; `nil` for anything else.
+    package init?(template: [String: JSONValue]) {
+        guard template.count == 1, let (name, value) = template.first, case .string(let text) = value,
+            text.hasSuffix("{access}")
+        else { return nil }
+        let scheme = text.dropLast("{access}".count).trimmingWhitespace()
+        self.init(text: scheme.isEmpty ? name : "\(name): \(scheme)")
+    }
+
     /// RFC 9110's `token`: the characters a header name or an authentication scheme may have.
     private static func isToken(_ text: String) -> Bool {
         !text.isEmpty && text.count <= 64
@@ -234,64 +225,94 @@ package struct TokenUse: Sendable, Hashable {
     }
 }
 
-/// The refresh: where the refresh token goes, and how.
+/// The refresh: the request that spends the refresh token (or renews the access token), what its answer yields,
+/// and which answers say the session has ended.
 package struct RefreshStep: Sendable, Hashable {
-    package var url: URL
-    package var shape: RefreshShape
-    /// How the refresh token goes when it is the bearer: a scheme of its own; `nil` for the access token's.
-    package var token: TokenUse?
-    /// Where the answer keeps the tokens; `nil` for where the login's keeps them.
-    package var answer: TokenFields?
-    /// The member that carries the session's app id.
-    package var appID: String?
+    package var request: RequestTemplate
+    /// What the answer yields; `nil` for what the login's yields.
+    package var yields: [String: Yield]?
+    /// Answers that say the session is over (exit 4), besides the refusal the request's kind means: a 401, or
+    /// OAuth 2's `invalid_grant` for its refresh grant.
+    package var ended: [Criterion] = []
 
-    package init(url: URL, shape: RefreshShape) {
-        self.url = url
-        self.shape = shape
+    package init(request: RequestTemplate, yields: [String: Yield]? = nil, ended: [Criterion] = []) {
+        self.request = request
+        self.yields = yields
+        self.ended = ended
     }
+
+    package var url: URL? { request.fixedURL }
+
+    /// Whether the request is RFC 6749 §6's refresh grant, where only `invalid_grant` ends the session.
+    package var isGrant: Bool { request.formValue("grant_type") == "refresh_token" }
 }
 
-/// The revocation: where a session is ended, and how.
+/// The revocation: the requests that end a session, in order, and which answers mean it ended or was gone.
 package struct RevocationStep: Sendable, Hashable {
-    package var url: URL
-    package var shape: RevocationShape
-    /// Statuses beside 2xx that say the session was ended, as a document gives them (allauth's logout answers
-    /// 401: the session is no longer authenticated).
-    package var revoked: [Int] = []
-    /// Statuses that say the session was gone already, which ends the logout as well (410 by default).
-    package var gone: [Int] = [410]
-    /// How an RFC 7009 revocation authenticates the client; `nil` for HTTP Basic with a client secret, and the
-    /// `client_id` field without.
+    /// One request, or one for each token (RFC 7009 revokes the refresh token, then the access token). A request
+    /// that needs a token the session has not got is not sent.
+    package var requests: [Request]
+    /// Answers beside 2xx that say the session was ended (allauth's logout answers 401).
+    package var revoked: [Criterion] = []
+    /// Answers that say it was gone already, which ends the logout as well (410 by default).
+    package var gone: [Criterion] = [Criterion(status: 410)]
+    /// How a request that proves the client (`client: true`) proves it; `nil` for HTTP Basic with a secret, and
+    /// the `client_id` field without.
     package var clientAuthentication: ClientAuthentication?
 
-    package init(url: URL, shape: RevocationShape, clientAuthentication: ClientAuthentication? = nil) {
-        self.url = url
-        self.shape = shape
+    package struct Request: Sendable, Hashable {
+        package var template: RequestTemplate
+        /// Whether a refusal of it (a 4xx) is forgiven when a later request succeeds: a server that revokes only
+        /// access tokens there (Litestar's logout) refuses the refresh token, and the logout still ended the
+        /// session.
+        package var mayBeRefused: Bool
+
+        package init(_ template: RequestTemplate, mayBeRefused: Bool = false) {
+            self.template = template
+            self.mayBeRefused = mayBeRefused
+        }
+    }
+
+    package init(requests: [Request], clientAuthentication: ClientAuthentication? = nil) {
+        self.requests = requests
         self.clientAuthentication = clientAuthentication
     }
 
-    /// Whether the revocation carries the access token: as the bearer, or (RFC 7009) as what it revokes.
+    /// Where the first request goes.
+    package var url: URL? { requests.first?.template.fixedURL }
+
+    /// Whether a request presents the access token, which the server would refuse expired: as its token, or as an RFC
+    /// 7009 client's proof. One that only names it, as what RFC 7009 revokes, needs no live one.
     package var sendsAccessToken: Bool {
-        switch shape {
-        case .json, .bearer: true
-        case .rfc7009: clientAuthentication == .bearer
+        requests.contains { request in
+            request.template.token?.inputs.contains("access") == true
+                || request.template.headers.values.contains { $0.inputs.contains("access") }
+                || (request.template.client && clientAuthentication == .bearer)
         }
+    }
+
+    /// Whether every request names the session by its refresh token, so that without one there is nothing to end.
+    package var needsRefreshToken: Bool {
+        !requests.isEmpty && requests.allSatisfy { $0.template.required.contains("refresh") }
     }
 }
 
-/// The profile: where the current user is read, and where in the answer.
+/// The profile: the request that reads the current user, and where in the answer.
 package struct ProfileStep: Sendable, Hashable {
-    package var url: URL
+    package var request: RequestTemplate
     /// The member the answer keeps the profile in, as a dotted path; `nil` for the whole answer, or the object of
     /// its only member `data`.
     package var unwrap: String?
     /// The fields shown first, in this order, with labels for people; the others follow, sorted by name.
     package var labels: [ProfileLabel] = []
 
-    package init(url: URL, unwrap: String? = nil) {
-        self.url = url
+    package init(request: RequestTemplate, unwrap: String? = nil) {
+        self.request = request
         self.unwrap = unwrap
     }
+
+    /// Where the profile is read; `nil` when its URL names an input, such as the login's user id.
+    package var url: URL? { request.fixedURL }
 }
 
 /// A profile field that is shown first, under a label.
@@ -319,27 +340,6 @@ package enum SignIn: String, Sendable, Hashable, Codable {
     case client = "client-credentials"
 }
 
-/// How a refresh sends the refresh token.
-package enum RefreshShape: Sendable, Hashable {
-    /// A JSON object with the token under this member.
-    case json(field: String)
-    /// RFC 6749 §6's form: `grant_type=refresh_token` and `refresh_token`.
-    case grant
-    /// As the bearer of an empty `POST`, as flask-jwt-extended and Flask-AppBuilder take it.
-    case bearer
-}
-
-/// How a logout ends the session on the server.
-package enum RevocationShape: Sendable, Hashable {
-    /// RFC 7009: each token in a form with `token_type_hint`, the refresh token first.
-    case rfc7009
-    /// A JSON object with the refresh token under this member, with the access token as the bearer.
-    case json(field: String)
-    /// A request with this method and no body for each token, as the bearer: fastapi-users' `POST`,
-    /// flask-jwt-extended's `DELETE`, dj-rest-auth's `POST` with its token.
-    case bearer(method: String)
-}
-
 /// How a client proves itself to the token endpoint or an RFC 7009 revocation, as
 /// `token_endpoint_auth_methods_supported` and `revocation_endpoint_auth_methods_supported` name the ways (RFC 8414
 /// §2).
@@ -356,88 +356,4 @@ package enum ClientAuthentication: String, Sendable, Hashable, CaseIterable {
     case privateKeyJWT = "private_key_jwt"
     /// The client's certificate, presented in TLS (RFC 8705 §2.1).
     case tlsClientAuth = "tls_client_auth"
-}
-
-/// The names of the members of a login or refresh answer that hold the tokens. A name with dots is a path
-/// into nested objects (`data.token`).
-package struct TokenFields: Sendable, Hashable, Codable {
-    package var accessToken: String
-    package var refreshToken: String
-    /// The member with the access token's lifetime, in ``unit``s.
-    package var expiresIn: String
-    /// The unit of the lifetime: seconds (RFC 6749's `expires_in`), or milliseconds (Matrix's `expires_in_ms`).
-    package var unit: LifetimeUnit = .seconds
-    /// The member that names the user who signed in, where the answer has one (the original API's `username`).
-    package var username: String?
-
-    package init(accessToken: String, refreshToken: String, expiresIn: String) {
-        self.accessToken = accessToken
-        self.refreshToken = refreshToken
-        self.expiresIn = expiresIn
-    }
-
-    /// ASP.NET Core Identity's `AccessTokenResponse`, which the original API shares.
-    package static let camelCase = TokenFields(
-        accessToken: "accessToken", refreshToken: "refreshToken", expiresIn: "expiresIn")
-    /// RFC 6749 §5.1.
-    package static let oauth2 = TokenFields(
-        accessToken: "access_token", refreshToken: "refresh_token", expiresIn: "expires_in")
-}
-
-/// The unit of a token's lifetime, as the description language writes it: `s` or `ms`.
-package enum LifetimeUnit: String, Sendable, Hashable, Codable {
-    case seconds = "s"
-    case milliseconds = "ms"
-
-    /// A lifetime of `count` of this unit, rounded down to whole seconds; `nil` for none that is positive.
-    package func duration(_ count: Int64) -> Duration? {
-        let seconds = self == .milliseconds ? count / 1000 : count
-        return seconds > 0 ? .seconds(seconds) : nil
-    }
-}
-
-/// The shapes as the description language writes them: `json:NAME`, `grant`, `bearer`, `rfc7009`, `bearer:METHOD`.
-/// A text that is none of these is refused, never guessed at.
-private func shapeParts(_ text: String) -> (name: String, argument: String?) {
-    guard let colon = text.firstIndex(of: ":") else { return (text, nil) }
-    let argument = String(text[text.index(after: colon)...])
-    return (String(text[..<colon]), argument.isEmpty ? nil : argument)
-}
-
-extension RefreshShape {
-    package init?(text: String) {
-        switch shapeParts(text) {
-        case ("grant", nil): self = .grant
-        case ("bearer", nil): self = .bearer
-        case ("json", let field?): self = .json(field: field)
-        default: return nil
-        }
-    }
-
-    package var text: String {
-        switch self {
-        case .json(let field): "json:" + field
-        case .grant: "grant"
-        case .bearer: "bearer"
-        }
-    }
-}
-
-extension RevocationShape {
-    package init?(text: String) {
-        switch shapeParts(text) {
-        case ("rfc7009", nil): self = .rfc7009
-        case ("json", let field?): self = .json(field: field)
-        case ("bearer", let method?) where ["POST", "DELETE"].contains(method): self = .bearer(method: method)
-        default: return nil
-        }
-    }
-
-    package var text: String {
-        switch self {
-        case .rfc7009: "rfc7009"
-        case .json(let field): "json:" + field
-        case .bearer(let method): "bearer:" + method
-        }
-    }
 }

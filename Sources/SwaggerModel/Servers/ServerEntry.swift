@@ -83,7 +83,7 @@ extension ServerEntry: Codable {
         try container.encodeIfPresent(name, forKey: .name)
         // What its preset says goes without saying, and a URL under the server is written as its path: the file is
         // read at every command, and read back under the same server.
-        try container.encode(description.presetJSON(under: server), forKey: .description)
+        try container.encode(description.json(relativeTo: server), forKey: .description)
         if !sources.isEmpty { try container.encode(sources, forKey: .sources) }
         try container.encodeIfPresent(document, forKey: .document)
         try container.encodeIfPresent(appID, forKey: .appID)

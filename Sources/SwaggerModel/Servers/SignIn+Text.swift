@@ -16,8 +16,13 @@ extension SignIn {
 }
 
 extension LoginStep {
-    /// Whether the server's login takes an e-mail, rather than a user name.
-    package var takesEmail: Bool { account.lowercased() == "email" || email != nil }
+    /// Whether the server's login takes an e-mail, rather than a user name: the account goes in a member named
+    /// `email`, or the login has a place of its own for one (`{email?}`).
+    package var takesEmail: Bool {
+        guard let request else { return false }
+        return request.inputs.contains("email")
+            || request.members(holding: "account").contains { $0.split(separator: ".").last?.lowercased() == "email" }
+    }
 
     /// What a login to `server` asks for when no account was given: an e-mail where the server's login takes one,
     /// else a user name.

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A value that holds a token: its descriptions and its mirror show only its type's name, so `print`,
 /// string interpolation, `dump` and a debugger never reveal the token.
 package protocol Redacting: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {}
@@ -53,18 +55,25 @@ package struct TokenGrant: Sendable, Hashable, Redacting {
     /// The access token's lifetime, when the server said (`expiresIn`, `expires_in`): what an opaque token's
     /// expiry is known by.
     package var expiresIn: Duration?
+    /// When the access token expires, where the server says so outright (Keystone's `expires_at`).
+    package var expiresAt: Date?
     /// The OpenID Connect ID token, which says who signed in; it is read, never stored.
     package var idToken: String?
+    /// What else the answer yielded, by name, for a later step's templates: the login's user id in the profile's
+    /// URL. Kept with the session record, so never a secret.
+    package var outputs: [String: String] = [:]
 
     package init(
         accessToken: String, refreshToken: String? = nil, username: String? = nil, expiresIn: Duration? = nil,
-        idToken: String? = nil
+        idToken: String? = nil, expiresAt: Date? = nil, outputs: [String: String] = [:]
     ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.username = username
         self.expiresIn = expiresIn
         self.idToken = idToken
+        self.expiresAt = expiresAt
+        self.outputs = outputs
     }
 }
 

@@ -31,15 +31,19 @@ package struct RefreshRequest: Sendable, Hashable, Redacting {
     package var renewal: Renewal
     package var appID: String
     package var client: ClientProof
+    /// What the session's earlier answers yielded, for the refresh's template.
+    package var outputs: [String: String]
 
     package init(
-        server: ServerURL, serverDescription: ServerDescription, renewal: Renewal, appID: String, client: ClientProof
+        server: ServerURL, serverDescription: ServerDescription, renewal: Renewal, appID: String, client: ClientProof,
+        outputs: [String: String] = [:]
     ) {
         self.server = server
         self.serverDescription = serverDescription
         self.renewal = renewal
         self.appID = appID
         self.client = client
+        self.outputs = outputs
     }
 }
 
@@ -58,12 +62,18 @@ package struct ProfileRequest: Sendable, Hashable, Redacting {
     package var accessToken: String
     /// The client id of a client's own session, whose profile is what its token says of it: there is no person.
     package var client: String?
+    /// What the session's earlier answers yielded, for the profile's template: the login's user id.
+    package var outputs: [String: String]
 
-    package init(server: ServerURL, serverDescription: ServerDescription, accessToken: String, client: String? = nil) {
+    package init(
+        server: ServerURL, serverDescription: ServerDescription, accessToken: String, client: String? = nil,
+        outputs: [String: String] = [:]
+    ) {
         self.server = server
         self.serverDescription = serverDescription
         self.accessToken = accessToken
         self.client = client
+        self.outputs = outputs
     }
 }
 
@@ -72,11 +82,17 @@ package struct Revocation: Sendable, Hashable, Redacting {
     package var server: ServerURL
     package var serverDescription: ServerDescription
     package var credentials: Credentials
+    /// What the session's earlier answers yielded, for the revocation's templates.
+    package var outputs: [String: String]
 
-    package init(server: ServerURL, serverDescription: ServerDescription, credentials: Credentials) {
+    package init(
+        server: ServerURL, serverDescription: ServerDescription, credentials: Credentials,
+        outputs: [String: String] = [:]
+    ) {
         self.server = server
         self.serverDescription = serverDescription
         self.credentials = credentials
+        self.outputs = outputs
     }
 }
 

@@ -36,6 +36,9 @@ package struct SessionRecord: Sendable, Hashable {
     /// Whether the session's client proves itself with its certificate in TLS (RFC 8705), which every request of the
     /// session presents, since its tokens are bound to it; `nil` for one that does not.
     package var presentsCertificate: Bool?
+    /// What the login's answer, or the last refresh's, yielded besides the tokens, for later steps' templates: the
+    /// user id in Keystone's profile URL. Never a secret.
+    package var outputs: [String: String] = [:]
     /// How to talk to the server: its entry in the server registry, joined to the record when both are read, else
     /// what a record written before the registry kept. `nil` when neither says: nothing describes the server, and the
     /// session cannot be used until something does. It is not written with the record.
@@ -93,7 +96,7 @@ extension SessionRecord: Codable {
     private enum CodingKeys: String, CodingKey {
         case server, email, appID = "appId", username, backend = "keystore", savedAt, expiresAt, issuedAt
         case refreshable, allowsPlainHTTP, selectedAt, serverDescription = "dialect", caCertificate = "caCert"
-        case removingSince, signIn, proofKey = "dpopKey", presentsCertificate
+        case removingSince, signIn, proofKey = "dpopKey", presentsCertificate, outputs
     }
 
     package init(from decoder: any Decoder) throws {
@@ -114,6 +117,7 @@ extension SessionRecord: Codable {
         signIn = try container.decodeIfPresent(SignIn.self, forKey: .signIn)
         proofKey = try container.decodeIfPresent(String.self, forKey: .proofKey)
         presentsCertificate = try container.decodeIfPresent(Bool.self, forKey: .presentsCertificate)
+        outputs = try container.decodeIfPresent([String: String].self, forKey: .outputs) ?? [:]
         if let legacy = try container.decodeIfPresent(JSONValue.self, forKey: .serverDescription) {
             do throws(ServerDescription.Invalid) {
                 legacyDescription = try ServerDescription(legacy: legacy, under: server)
@@ -143,6 +147,7 @@ extension SessionRecord: Codable {
         try container.encodeIfPresent(signIn, forKey: .signIn)
         try container.encodeIfPresent(proofKey, forKey: .proofKey)
         try container.encodeIfPresent(presentsCertificate, forKey: .presentsCertificate)
+        if !outputs.isEmpty { try container.encode(outputs, forKey: .outputs) }
         try container.encodeIfPresent(legacyDialect, forKey: .serverDescription)
     }
 }

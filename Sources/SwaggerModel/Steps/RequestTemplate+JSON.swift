@@ -2,7 +2,9 @@ import FoundationEssentials
 
 extension RequestTemplate {
     /// The members of a request in the description language.
-    package static let members: Set<String> = ["method", "url", "headers", "query", "json", "form", "client"]
+    package static let members: Set<String> = [
+        "method", "url", "headers", "query", "json", "form", "client", "token", "tokenUse",
+    ]
 
     /// Reads a request as the description language writes it, its URL under `server`.
     /// - Parameter method: The method when the request names none: `POST` for a login, `GET` for a profile.
@@ -29,13 +31,29 @@ extension RequestTemplate {
         switch (members["json"], members["form"]) {
         case (let json?, nil) where json != .null:
             try Self.checkTemplates(in: json, at: "\(path).json")
-            body = .json(json)
+            // A member set to null is none: what a layer writes for a member it takes away.
+            body = .json(Self.withoutNulls(json))
         case (nil, let form?) where form != .null, (.null?, let form?) where form != .null:
             body = .form(try Self.templates(form, at: "\(path).form", names: .any))
         case (nil, nil), (.null?, nil), (nil, .null?), (.null?, .null?):
             body = nil
         default:
             throw JSONPointer.Invalid("\(path) has a json body or a form, not both")
+        }
+        switch members["token"] {
+        case nil, .null?: break
+        case .string(let text)?: token = try Template(text)
+        default: throw JSONPointer.Invalid("\(path).token must be a template, such as \"{access}\"")
+        }
+        switch members["tokenUse"] {
+        case nil, .null?: break
+        case .string(let text)?:
+            guard let use = TokenUse(text: text) else {
+                throw JSONPointer.Invalid(
+                    "\(path).tokenUse must be a header and its scheme, such as \"Authorization: Bearer\"")
+            }
+            tokenUse = use
+        default: throw JSONPointer.Invalid("\(path).tokenUse must be a header and its scheme")
         }
         switch members["client"] {
         case nil, .null?, .bool(false)?: client = false
@@ -59,6 +77,8 @@ extension RequestTemplate {
         case nil: break
         }
         if client { members["client"] = .bool(true) }
+        if let token { members["token"] = .string(token.description) }
+        if let tokenUse { members["tokenUse"] = .string(tokenUse.text) }
         return .object(members)
     }
 
@@ -114,7 +134,7 @@ extension RequestTemplate {
         case nil, .null?: return [:]
         case .object(let members)? where members.count <= 64:
             var templates: [String: Template] = [:]
-            for (name, member) in members {
+            for (name, member) in members where member != .null {
                 if names == .header {
                     guard !name.isEmpty, name.utf8.allSatisfy(RuntimeExpression.isTokenCharacter) else {
                         throw JSONPointer.Invalid("\(path): \(name.prefix(60)) is not a header's name")
@@ -129,6 +149,15 @@ extension RequestTemplate {
             return templates
         default:
             throw JSONPointer.Invalid("\(path) must be an object of names and their values")
+        }
+    }
+
+    /// `json` without its objects' members that are `null`.
+    private static func withoutNulls(_ json: JSONValue) -> JSONValue {
+        switch json {
+        case .object(let members): .object(members.filter { $0.value != .null }.mapValues(withoutNulls))
+        case .array(let items): .array(items.map(withoutNulls))
+        default: json
         }
     }
 

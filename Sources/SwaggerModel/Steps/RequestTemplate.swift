@@ -21,6 +21,11 @@ package struct RequestTemplate: Sendable, Hashable {
     package var body: Body?
     /// Whether the OAuth 2 client proves itself in the form.
     package var client = false
+    /// What the request carries as the session's token goes (the description's `token`, or ``tokenUse``):
+    /// `{access}`, or the refresh token of a refresh sent as the bearer.
+    package var token: Template?
+    /// How ``token`` goes where it is not as the description's token goes: a refresh token's header of its own.
+    package var tokenUse: TokenUse?
 
     package enum Body: Sendable, Hashable {
         /// JSON whose strings are templates.
@@ -43,7 +48,7 @@ package struct RequestTemplate: Sendable, Hashable {
 
     /// Every input it names, its body's included.
     package var inputs: Set<String> {
-        var names = Set(url.inputs)
+        var names = Set(url.inputs + (token?.inputs ?? []))
         for template in headers.values { names.formUnion(template.inputs) }
         for template in query.values { names.formUnion(template.inputs) }
         switch body {
@@ -54,9 +59,74 @@ package struct RequestTemplate: Sendable, Hashable {
         return names
     }
 
-    /// The URL with no input's value, for the origin rules and for what `server show` prints: each placeholder
-    /// stands as itself.
+    /// The URL with no input's value, for what `server show` prints: each placeholder stands as itself.
     package var address: String { url.shown }
+
+    /// The URL, where it names no input.
+    package var fixedURL: URL? { url.inputs.isEmpty ? URL(string: url.description) : nil }
+
+    /// The URL with a stand-in for each placeholder, for the origin rules: its origin is the request's, whatever
+    /// the inputs are (``address(_:under:at:)`` made sure of it).
+    package var originURL: URL? { url.expanded({ _ in "x" }).text.flatMap { URL(string: $0) } }
+
+    /// Every input the request needs, its ``token``'s among them.
+    package var required: Set<String> {
+        var names = Set(url.required + (token?.required ?? []))
+        for template in headers.values { names.formUnion(template.required) }
+        for template in query.values { names.formUnion(template.required) }
+        switch body {
+        case .json(let json)?: Self.walk(json) { names.formUnion($0.required) }
+        case .form(let fields)?: for template in fields.values { names.formUnion(template.required) }
+        case nil: break
+        }
+        return names
+    }
+
+    /// The members of the body (named with dots in a JSON body) whose value is nothing but the input `name`.
+    package func members(holding name: String) -> [String] {
+        var found: [String] = []
+        func visit(_ value: JSONValue, _ path: String) {
+            switch value {
+            case .string(let text): if (try? Template(text))?.lonePlaceholder == name { found.append(path) }
+            case .object(let members):
+                for (member, inner) in members { visit(inner, path.isEmpty ? member : "\(path).\(member)") }
+            default: break
+            }
+        }
+        switch body {
+        case .json(let json)?: visit(json, "")
+        case .form(let fields)?: found = fields.filter { $0.value.lonePlaceholder == name }.map(\.key)
+        case nil: break
+        }
+        return found.sorted()
+    }
+
+    /// The body's members (named with dots in a JSON body) whose value names no input: what a login sends beside the
+    /// credentials, such as `provider=db`.
+    package var fixedMembers: [String: JSONValue] {
+        var found: [String: JSONValue] = [:]
+        func visit(_ value: JSONValue, _ path: String) {
+            switch value {
+            case .object(let members) where !members.isEmpty:
+                for (member, inner) in members { visit(inner, path.isEmpty ? member : "\(path).\(member)") }
+            case .string(let text) where !((try? Template(text))?.inputs.isEmpty ?? true): break
+            default: found[path] = value
+            }
+        }
+        switch body {
+        case .json(let json)?: visit(json, "")
+        case .form(let fields)?:
+            for (name, field) in fields where field.inputs.isEmpty { found[name] = .string(field.description) }
+        case nil: break
+        }
+        return found
+    }
+
+    /// A form field's value, where it names no input: `grant_type`'s.
+    package func formValue(_ name: String) -> String? {
+        guard case .form(let fields)? = body, let field = fields[name], field.inputs.isEmpty else { return nil }
+        return field.description
+    }
 
     /// The request with the inputs' values.
     package struct Expanded: Sendable {
@@ -69,6 +139,8 @@ package struct RequestTemplate: Sendable, Hashable {
         package var json: JSONValue?
         /// The form's fields, in the order they are sent, for a client's proof to be added to.
         package var form: [(String, String)]?
+        /// The value that goes as the session's token goes.
+        package var token: String?
     }
 
     /// The request with `inputs`' values: placeholders in the URL percent-encoded, a header, field or member that is
@@ -110,6 +182,12 @@ package struct RequestTemplate: Sendable, Hashable {
             }
         }
         var request = Expanded(method: method, url: url, headers: fields)
+        if let token {
+            switch text(token) {
+            case .success(let value): request.token = value
+            case .failure(let missing): return .failure(missing)
+            }
+        }
         switch body {
         case .json(let json)?:
             switch Self.expand(json, inputs) {
@@ -135,11 +213,11 @@ package struct RequestTemplate: Sendable, Hashable {
         return .success(request)
     }
 
-    /// A form's fields in the order they are sent: OAuth 2's `grant_type` first, as RFC 6749's examples write it,
-    /// then by name.
+    /// A form's fields in the order they are sent: OAuth 2's `grant_type` first and its `scope` last, as RFC
+    /// 6749's examples write them, the others by name.
     package static func formOrder<Value>(_ fields: [String: Value]) -> [(String, Value)] {
-        fields.sorted { ($0.key == "grant_type" ? 0 : 1, $0.key) < ($1.key == "grant_type" ? 0 : 1, $1.key) }
-            .map { ($0.key, $0.value) }
+        func rank(_ name: String) -> Int { name == "grant_type" ? 0 : name == "scope" ? 2 : 1 }
+        return fields.sorted { (rank($0.key), $0.key) < (rank($1.key), $1.key) }.map { ($0.key, $0.value) }
     }
 
     /// An input a request needs and has not got.

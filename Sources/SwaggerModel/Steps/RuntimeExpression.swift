@@ -108,7 +108,7 @@ package enum RuntimeExpression: Sendable, Hashable, CustomStringConvertible {
 
 /// A request and its answer, as runtime expressions read them: the answer's body is read as JSON once, by whoever
 /// makes the exchange.
-package struct Exchange: Sendable {
+package struct Exchange: Sendable, Hashable {
     package var method: String
     package var url: URL
     package var requestHeaders: [HeaderField]

@@ -22,6 +22,19 @@ struct CommandResult: Sendable, CustomStringConvertible {
         }
         return nil
     }
+
+    /// Where a step of `server show` goes, and where that came from: the URL of its row's request (`Login`,
+    /// `Refresh`, `Logout`, `Profile`) and the row's last parenthesised source, `(given)` or `(from …)`; a row that
+    /// is no request (`none: logout is local only`) as it is.
+    func stepURL(_ key: String) -> String? {
+        guard let row = row(key) else { return nil }
+        let words = row.split(separator: " ", maxSplits: 2)
+        guard words.count >= 2, words[0].allSatisfy(\.isUppercase) else { return row }
+        let source =
+            ["(given)"].first(where: row.hasSuffix)
+            ?? row.range(of: " (from ", options: .backwards).map { String(row[row.index(after: $0.lowerBound)...]) }
+        return String(words[1]) + (source.map { " " + $0 } ?? "")
+    }
 }
 
 /// Bounds on waiting for a child process. They only stop a hung child from hanging the suite: each is many
