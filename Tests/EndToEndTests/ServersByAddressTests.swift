@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// Servers whose steps none of the older words could describe, each set up as its own documentation tells a deployer
+/// and logged in to with nothing but its address: Keystone (a token in a header, an absolute expiry, the user id in
+/// the profile's URL) and etcd (a bare token, a refusal that is a 400, a profile that is a POST). Each is checked on
+/// the server's side: the session ended there where it can be, and no account was made.
+@Suite("Keystone and etcd by their address alone, checked on the server's side", .timeLimit(.minutes(15)))
+struct ServersByAddressTests {
+    static let password = "Passw0rd!"
+
+    @Test("Keystone: found at /v3, its token in a header, the profile by the login's user id, a logout that revokes")
+    func keystone() async throws {
+        try await withKeystone { keystone in
+            let sandbox = try Sandbox()
+            let users = try await keystone.userCount()
+            let wrong = try await sandbox.swaggerctl(
+                ["login", "-s", keystone.origin, "-u", "ana", "--password-stdin"], stdin: "wrong\n")
+            #expect(wrong.status == 4, "\(wrong)")
+            #expect(try sandbox.sessions.records().isEmpty)
+
+            let login = try await sandbox.swaggerctl(
+                ["login", "-s", keystone.origin, "-u", "ana", "--password-stdin"], stdin: Self.password + "\n")
+            #expect(login.status == 0, "\(login)")
+            #expect(login.stdout.contains("email                ana@example.com\n"), "\(login)")
+            let show = try await sandbox.swaggerctl("server", "show")
+            #expect(show.row("Preset") == "keystone" && show.row("Token")?.hasPrefix("X-Auth-Token") == true, "\(show)")
+            // The profile's URL is the login's user id, kept with the session for every later command.
+            let id = try await keystone.userID(named: "ana")
+            #expect(show.row("Profile")?.hasPrefix("GET \(keystone.origin)/users/{user_id} ") == true, "\(show)")
+            let details = try await sandbox.swaggerctl("details", "--format", "json")
+            #expect(details.status == 0 && details.stdout.contains(#""id": "\#(id)""#), "\(details)")
+            let token = try await sandbox.swaggerctl("token")
+            let access = token.stdout.trimmingCharacters(in: .newlines)
+            #expect(try await keystone.isValid(access))
+            // The expiry is Keystone's own, to the second, not a guess.
+            let said = try #require(try await keystone.validation(access).token?["expires_at"] as? String)
+            let expiry = try #require(ISO8601DateFormatter.fractional.date(from: said))
+            let stored = try #require(try sandbox.sessions.records().first?.expiresAt)
+            #expect(abs(stored.timeIntervalSince(expiry)) < 1, "\(stored) against Keystone's \(said)")
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 0 && logout.stderr == "Logged out ana from \(keystone.origin).\n", "\(logout)")
+            #expect(try await !keystone.isValid(access), "the logout revoked the token on the server")
+            #expect(try await keystone.userCount() == users, "no login makes an account")
+        }
+    }
+
+    @Test("etcd: found by /version, a bare token, its 400 for a wrong password, and an honest logout")
+    func etcd() async throws {
+        try await withEtcd { etcd in
+            let sandbox = try Sandbox()
+            let wrong = try await sandbox.swaggerctl(
+                ["login", "-s", etcd.origin, "-u", "ana", "--password-stdin"], stdin: "wrong\n")
+            #expect(wrong.status == 4, "\(wrong)")
+            #expect(wrong.stderr.contains("invalid user ID or passwo"), "the server's words: \(wrong)")
+
+            let login = try await sandbox.swaggerctl(
+                ["login", "-s", etcd.origin, "-u", "ana", "--password-stdin"], stdin: Self.password + "\n")
+            #expect(login.status == 0, "\(login)")
+            #expect(login.stdout.contains(#"roles              ["items"]"#), "\(login)")
+            let show = try await sandbox.swaggerctl("server", "show")
+            #expect(show.row("Preset") == "etcd" && show.row("Token")?.hasPrefix("Authorization (") == true, "\(show)")
+            let token = try await sandbox.swaggerctl("token")
+            let access = token.stdout.trimmingCharacters(in: .newlines)
+            #expect(try await etcd.isValid(access))
+            // Every request carries the token bare, as etcd takes it.
+            let range = try await sandbox.swaggerctl(
+                "api", "-X", "POST", "/v3/kv/range", "-f", "key=\(etcd.base64("items/01"))")
+            #expect(range.status == 0 && range.stdout.contains(etcd.base64("item 1")), "\(range)")
+
+            // etcd has no logout: the session ends here, and the line says the token lives on there.
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 0, "\(logout)")
+            #expect(logout.stderr.contains("cannot revoke sessions, so its tokens stay valid there"), "\(logout)")
+            #expect(try await etcd.isValid(access), "etcd still takes the token, as the line said")
+            #expect(try await etcd.users() == ["ana", "root"], "no login makes an account")
+        }
+    }
+}
+
+extension ISO8601DateFormatter {
+    /// Keystone's times: `2026-12-02T02:40:29.000000Z`.
+    static var fractional: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+}
