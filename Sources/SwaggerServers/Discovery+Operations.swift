@@ -38,6 +38,7 @@ extension Discovery {
                 if let paging { json["paging"] = paging.json }
                 return .object(json)
             }
+            if draft.sendsBasic { return basicOnceJSON }
             var loginMembers: [String: JSONValue] = [
                 "url": .string(login.url.absoluteString), "body": .string(draft.encoding.rawValue),
                 "account": .string(draft.account), "password": .string(draft.password),
@@ -60,6 +61,35 @@ extension Discovery {
                     if let use = choice.shape.token { step["token"] = .string(use.text) }
                     return .object(step)
                 } ?? .null
+            return .object(json.merging(stepsAfterLogin) { $1 })
+        }
+
+        /// A login that sends the credentials once by HTTP Basic, as a request of its own, whose answer's token the
+        /// other steps then carry.
+        private var basicOnceJSON: JSONValue {
+            let draft = login.shape
+            var yields: [String: JSONValue] = [
+                "access": .string("$response.body#" + JSONPointer(dotted: draft.answer.accessToken).description)
+            ]
+            if let expiry = draft.expiry {
+                yields["expiresAt"] = .string("$response.body#" + JSONPointer(dotted: expiry).description)
+            }
+            let json: [String: JSONValue] = [
+                "login": [
+                    "request": [
+                        "method": "POST", "url": .string(login.url.absoluteString),
+                        "headers": ["Authorization": "Basic {basic}"],
+                    ],
+                    "yields": .object(yields),
+                ],
+                "refresh": .null,
+            ]
+            return .object(json.merging(stepsAfterLogin) { $1 })
+        }
+
+        /// The revocation, the profile, the token's use and the pages, as a login of any kind goes with them.
+        private var stepsAfterLogin: [String: JSONValue] {
+            var json: [String: JSONValue] = [:]
             json["revocation"] =
                 revocation.map { choice in
                     var step: [String: JSONValue] = [
@@ -75,7 +105,7 @@ extension Discovery {
             }
             if let token { json["token"] = .string(token.text) }
             if let paging { json["paging"] = paging.json }
-            return .object(json)
+            return json
         }
     }
 
@@ -93,6 +123,11 @@ extension Discovery {
         package var refusals: [Int]
         /// How it signs in: posted, or by HTTP Basic on every request where the document says so.
         package var shape: LoginShape = .post
+        /// Whether the login takes the account and the password by HTTP Basic, once, and answers a token, as
+        /// django-rest-knox's does; it has no body.
+        package var sendsBasic = false
+        /// The answer's member with the token's expiry as a time, where it has one (knox's `expiry`).
+        package var expiry: String?
     }
 
     /// A refresh as a document describes it: its shape, and a scheme of its own for a refresh token sent as the
@@ -226,9 +261,8 @@ extension APIDocument {
     func login(_ operation: Operation) -> Discovery.Candidate<Discovery.LoginDraft>? {
         // A sign-up, a registration, a password reset or an e-mail confirmation takes a password too, and answers
         // with a session where the server signs new accounts in: sending it would make an account, or change one.
-        guard operation.method == "post", operation.isSendable, !Self.makesOrChanges(operation),
-            let body = requestBody(operation)
-        else { return nil }
+        guard operation.method == "post", operation.isSendable, !Self.makesOrChanges(operation) else { return nil }
+        guard let body = requestBody(operation) else { return basicLogin(operation) }
         let names = body.properties.map(\.name)
         guard let password = names.first(where: { Self.names(password: $0) }) else { return nil }
         let users = Self.userNames.compactMap { name in names.first(where: { $0.lowercased() == name }) }
@@ -269,6 +303,24 @@ extension APIDocument {
                 accessToken: access, refreshToken: refresh ?? TokenFields.oauth2.refreshToken,
                 expiresIn: expires ?? TokenFields.oauth2.expiresIn),
             named: named, refusals: refusals(operation))
+        return Discovery.Candidate(operation: operation, shape: draft, score: score)
+    }
+
+    /// django-rest-knox's `POST /api/auth/login/`: no body, the credentials by HTTP Basic as its security scheme
+    /// says, and a token in the answer.
+    private func basicLogin(_ operation: Operation) -> Discovery.Candidate<Discovery.LoginDraft>? {
+        guard signsInWithBasic(operation), let answer = answerProperties(operation),
+            let access = Self.member(in: answer, named: Self.accessNames)
+        else { return nil }
+        var draft = Discovery.LoginDraft(
+            encoding: .json, account: "username", email: nil, password: "password", members: [:],
+            answer: TokenFields(
+                accessToken: access, refreshToken: TokenFields.oauth2.refreshToken,
+                expiresIn: TokenFields.oauth2.expiresIn),
+            refusals: refusals(operation))
+        draft.sendsBasic = true
+        draft.expiry = Self.member(in: answer, named: ["expiry", "expires_at", "expiresat"])
+        let score = Self.score(operation, ["login", "signin", "token", "auth", "session"])
         return Discovery.Candidate(operation: operation, shape: draft, score: score)
     }
 

@@ -76,6 +76,48 @@ struct ServersByAddressTests {
             #expect(try await etcd.users() == ["ana", "root"], "no login makes an account")
         }
     }
+
+    @Test("django-rest-knox: from its document, the password once by HTTP Basic for a token, which the logout ends")
+    func knox() async throws {
+        try await withPythonServer(.knox) { server in
+            let sandbox = try Sandbox()
+            let tokens = { () async throws -> Int? in
+                try await server.json(["-s", server.origin + "/api/test/tokens/"])["count"] as? Int
+            }
+            let wrong = try await sandbox.swaggerctl(
+                ["login", "-s", server.origin, "-u", "ana", "--password-stdin"], stdin: "wrong\n")
+            #expect(wrong.status == 4 && wrong.stderr.contains("Invalid username/password"), "\(wrong)")
+            #expect(try await tokens() == 0)
+
+            let login = try await sandbox.swaggerctl(
+                ["login", "-s", server.origin, "-u", "ana", "--password-stdin"], stdin: Self.password + "\n")
+            #expect(login.status == 0 && login.stdout.contains("email       ana@example.com\n"), "\(login)")
+            #expect(
+                login.stderr.hasPrefix(
+                    "Found in /api/schema/: login POST /api/auth/login/, no refresh, logout POST /api/auth/logout/, "
+                        + "profile GET /api/users/me/, token as Authorization: Token.\n"), "\(login)")
+            #expect(try await tokens() == 1)
+            let show = try await sandbox.swaggerctl("server", "show")
+            #expect(show.row("Sends")?.hasPrefix("login by HTTP Basic once, for a token;") == true, "\(show)")
+            // knox's expiry, ten hours on, as the answer wrote it with the server's offset.
+            let record = try #require(try sandbox.sessions.records().first)
+            let hours = (record.expiresAt?.timeIntervalSince(record.savedAt) ?? 0) / 3600
+            #expect((9.9...10.1).contains(hours), "\(record.expiresAt as Any)")
+            let items = try await sandbox.swaggerctl("api", "/api/items/", "--paginate", "--slurp")
+            let list = try JSONSerialization.jsonObject(with: Data(items.stdout.utf8)) as? [Any]
+            #expect(items.status == 0 && list?.count == 25, "\(items)")
+
+            let access = try await sandbox.swaggerctl("token").stdout.trimmingCharacters(in: .newlines)
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 0 && logout.stderr == "Logged out ana from \(server.origin).\n", "\(logout)")
+            #expect(try await tokens() == 0, "the logout ended the token on the server")
+            let refused = try await curl([
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Token \(access)",
+                server.origin + "/api/users/me/",
+            ])
+            #expect(refused.stdout == "401", "\(refused)")
+        }
+    }
 }
 
 extension ISO8601DateFormatter {

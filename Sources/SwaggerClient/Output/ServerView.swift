@@ -116,7 +116,12 @@ package enum ServerView {
             case .password where login.sendsNothing:
                 "every request signed in with HTTP Basic (the password itself is kept)"
             case .password where login.isPasswordGrant: "login as the OAuth 2 password grant"
-            case .password: login.request.map { "login \(Self.carried(body: $0))" } ?? "login"
+            case .password:
+                login.request.map { request in
+                    request.inputs.contains("basic")
+                        ? "login by HTTP Basic once, for a token"
+                        : request.body == nil ? "login \(request.method)" : "login \(Self.carried(body: request))"
+                } ?? "login"
             }
         let refresh: String =
             if let step = description.refresh {

@@ -26,6 +26,10 @@ struct PythonServer: Sendable {
         /// dj-rest-auth with DRF's `Authorization: Token`, allauth's login by user name or e-mail, a logout that
         /// deletes the token, DRF's page numbers, drf-spectacular's schema at `/api/schema/` and `/api/test/tokens/`.
         case djRestAuth = "dj-rest-auth"
+        /// django-rest-knox: `api/auth/login/` by HTTP Basic answering `{expiry, token}` (10 hours), `Authorization:
+        /// Token`, a logout and a logout of every session that delete tokens, `api/users/me/`, DRF's page numbers,
+        /// drf-spectacular's schema at `/api/schema/` and `/api/test/tokens/`, the live tokens.
+        case knox
         /// Django Ninja with django-ninja-jwt under `/api`: token pair, rotation with blacklisting, `/api/me`, Ninja's
         /// page numbers, its document at `/api/openapi.json` and `/api/test/blacklisted`.
         case ninja

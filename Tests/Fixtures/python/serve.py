@@ -1,7 +1,7 @@
 """Serves one of the test fixtures on a free port, as the demo server does: prints "listening on URL" once
 ready, then serves until SIGTERM.
 
-usage: serve.py fastapi|fastapi-users|dot|drf|flask|authlib|dj-rest-auth|ninja|litestar|restx|fab|apiflask|
+usage: serve.py fastapi|fastapi-users|dot|drf|flask|authlib|dj-rest-auth|ninja|knox|litestar|restx|fab|apiflask|
                 allauth|allauth-jwt|kinto|synapse HOST
 
 The ASGI apps run in uvicorn; the Flask apps (flask, authlib: Authlib's authorization server, restx, fab and
@@ -27,6 +27,8 @@ DOT_DATABASE):
 - allauth, allauth-jwt: GET $ORIGIN/test/state answers {"users": N, "sessions": M}.
 - drf: GET $ORIGIN/api/test/blacklisted/ answers {"count": N}, the refresh tokens blacklisted, and
   GET $ORIGIN/api/test/notes/ {"texts": [...]}, the notes that POST $ORIGIN/api/notes/ made.
+- knox: GET $ORIGIN/api/test/tokens/ answers {"count": N}, the knox tokens that have not expired: a login makes one,
+  a logout deletes the one it was sent, a logout of all sessions every one of the user's.
 """
 
 import logging
@@ -70,6 +72,8 @@ def main():
         app = django_fixture.application("dj_rest_auth_server")
     elif which == "ninja":
         app = django_fixture.application("ninja_server")
+    elif which == "knox":
+        app = django_fixture.application("knox_server")
     elif which in ("allauth", "allauth-jwt"):
         settings = "settings_jwt" if which == "allauth-jwt" else "settings"
         app = django_fixture.application("allauth_server", settings=settings, items=False)
