@@ -164,6 +164,12 @@ package struct ResponseRenderer: Sendable {
                     .failure,
                     "Stopped after \(Self.pages(outcome.pages)): no parameter takes \"\(member)\"; server set "
                         + "\(outcome.server) --set paging.page=NAME"))
+        case .cut(let criterion, let items):
+            return .failure(
+                SwaggerError(
+                    .failure,
+                    "Stopped after \(Self.pages(outcome.pages)), \(items) items: the server cut the list "
+                        + "(\(criterion)). Filter it."))
         case .fetch, .planned, .complete:
             return nil
         }

@@ -385,12 +385,13 @@ extension APIDocument {
     func paging(_ operations: [Operation]) -> Paging? {
         let pages = ["page", "current_page", "page_number", "pageNumber"]
         let cursors = ["cursor", "page_token", "pageToken", "starting_after", "next_token", "continuation"]
+        let offsets = ["offset"]
         var counts: [String: Int] = [:]
         for operation in operations where operation.method == "get" {
             guard case .array(let parameters)? = operation.object["parameters"] else { continue }
             for case .object(let parameter)? in parameters.map(resolved) {
                 guard parameter["in"] == .string("query"), case .string(let name)? = parameter["name"],
-                    pages.contains(name) || cursors.contains(name)
+                    pages.contains(name) || cursors.contains(name) || offsets.contains(name)
                 else { continue }
                 counts[name, default: 0] += 1
             }
@@ -398,7 +399,7 @@ extension APIDocument {
         let most = { (names: [String]) in
             counts.filter { names.contains($0.key) }.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
         }
-        let paging = Paging(page: most(pages), cursor: most(cursors))
+        let paging = Paging(page: most(pages), cursor: most(cursors), offset: most(offsets))
         return paging == Paging() ? nil : paging
     }
 

@@ -159,8 +159,9 @@ struct APITests {
                     result.stderr
                         == "swaggerctl: Stopped after 1 page: /fp/unknown?page=2 repeated the page before; "
                         + "the list may be incomplete. Page with the API's parameters.\n", "\(result)")
-                // The repeated page is not shown: each item once.
-                #expect(result.stdout.components(separatedBy: "\"id\"").count - 1 == 10, "\(result)")
+                // The repeated page is not shown: each item once; and --slurp shows nothing of a list not whole.
+                let shown = result.stdout.components(separatedBy: "\"id\"").count - 1
+                #expect(shown == (extra.isEmpty ? 10 : 0), "\(result)")
             }
         }
     }

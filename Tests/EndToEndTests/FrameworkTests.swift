@@ -15,8 +15,8 @@ struct FrameworkTests {
         /// The discovery line, after "Found in ".
         var found: String
         var sends: String
-        /// The parameter its lists are paged by.
-        var page: String
+        /// How its lists are paged, as `server show` says it: the parameters its document declares.
+        var pages: String
         var items: String
         var refreshes: Bool
         /// How a request carries the token, before the token itself.
@@ -38,14 +38,15 @@ struct FrameworkTests {
             found: "/api/schema/: login POST /api/auth/login/, no refresh, logout POST /api/auth/logout/, profile GET "
                 + "/api/auth/user/, token as Authorization: Token.",
             sends: "login JSON {username, email, password}; no refresh; logout POST with each token as the bearer",
-            page: "page", items: "/api/items/", refreshes: false, carries: "Authorization: Token ",
+            pages: #"by "page""#, items: "/api/items/", refreshes: false, carries: "Authorization: Token ",
             profile: "/api/auth/user/", counter: "/api/test/tokens/", change: -1, endsAccess: true),
         Stack(
             fixture: .ninja, account: ["-u", "ana"],
             found: "/api/openapi.json: login POST /api/token/pair, refresh POST /api/token/refresh, logout POST "
                 + "/api/token/blacklist, profile GET /api/me.",
-            sends: "login JSON {username, password}; refresh JSON {refresh}; logout JSON {refresh}", page: "page",
-            items: "/api/items", refreshes: true, carries: "Authorization: Bearer ", profile: "/api/me",
+            sends: "login JSON {username, password}; refresh JSON {refresh}; logout JSON {refresh}",
+            pages: #"by "page", offset in "offset""#, items: "/api/items", refreshes: true,
+            carries: "Authorization: Bearer ", profile: "/api/me",
             counter: "/api/test/blacklisted", change: 1, endsAccess: false),
         Stack(
             fixture: .litestar, account: ["-e", "ana@example.com"],
@@ -53,7 +54,8 @@ struct FrameworkTests {
                 + "/me.",
             sends: "login JSON {email, password}; refresh JSON {refresh_token}; logout POST with each token as the "
                 + "bearer",
-            page: "current_page", items: "/items", refreshes: true, carries: "Authorization: Bearer ", profile: "/me",
+            pages: #"by "current_page""#, items: "/items", refreshes: true, carries: "Authorization: Bearer ",
+            profile: "/me",
             counter: "/test/revoked", change: 1, endsAccess: true),
         Stack(
             fixture: .restx, account: ["-u", "ana"],
@@ -61,13 +63,15 @@ struct FrameworkTests {
                 + "profile GET /auth/me.",
             sends: "login JSON {username, password}; refresh token as the bearer; logout DELETE with each token as "
                 + "the bearer",
-            page: "page", items: "/items", refreshes: true, carries: "Authorization: Bearer ", profile: "/auth/me",
+            pages: #"by "page""#, items: "/items", refreshes: true, carries: "Authorization: Bearer ",
+            profile: "/auth/me",
             counter: "/test/revoked", change: 2, endsAccess: true),
         Stack(
             fixture: .apiflask, account: ["-e", "ana@example.com"],
             found: "/openapi.json: login POST /login, no refresh, logout POST /logout, profile GET /me, token as "
                 + "X-API-Key.",
-            sends: "login JSON {email, password}; no refresh; logout POST with each token in X-API-Key", page: "page",
+            sends: "login JSON {email, password}; no refresh; logout POST with each token in X-API-Key",
+            pages: #"by "page""#,
             items: "/items", refreshes: false, carries: "X-API-Key: ", profile: "/me", counter: "/test/tokens",
             change: -1, endsAccess: true),
     ]
@@ -98,7 +102,7 @@ struct FrameworkTests {
             let document = "\(server.origin)\(stack.found.prefix { $0 != ":" })"
             let show = try await sandbox.swaggerctl("server", "show")
             #expect(show.row("Sends") == stack.sends, "\(show)")
-            #expect(show.row("Pages") == "by \"\(stack.page)\" (from \(document))", "\(show)")
+            #expect(show.row("Pages") == "\(stack.pages) (from \(document))", "\(show)")
             #expect(show.row("Found in") == document, "\(show)")
             #expect(show.row("Preset") == nil, "nothing named the server's family: \(show)")
 

@@ -42,6 +42,21 @@ struct ServersByAddressTests {
             #expect(logout.status == 0 && logout.stderr == "Logged out ana from \(keystone.origin).\n", "\(logout)")
             #expect(try await !keystone.isValid(access), "the logout revoked the token on the server")
             #expect(try await keystone.userCount() == users, "no login makes an account")
+
+            // The admin's list of users, cut at list_limit: all of it or exit 1, never 10 of 26 with exit 0. Listing
+            // users takes a token scoped to the system, which the login's body asks for, set by its path.
+            let scoped = try await sandbox.swaggerctl(
+                "server", "set", keystone.origin, "--set", #"login.request.json.auth.scope:={"system": {"all": true}}"#)
+            #expect(scoped.status == 0, "\(scoped)")
+            let admin = try await sandbox.swaggerctl(
+                ["login", "-s", keystone.origin, "-u", "admin", "--password-stdin", "-q"], stdin: "admin-Passw0rd!\n")
+            #expect(admin.status == 0, "\(admin)")
+            let cut = try await sandbox.swaggerctl("api", "/users", "--paginate", "--slurp")
+            #expect(cut.status == 1 && cut.stdout.isEmpty, "nothing of a list that is not whole: \(cut)")
+            #expect(
+                cut.stderr
+                    == "swaggerctl: Stopped after 1 page, 10 items: the server cut the list "
+                    + "($response.body#/truncated == true). Filter it.\n", "\(cut)")
         }
     }
 
@@ -116,6 +131,27 @@ struct ServersByAddressTests {
                 server.origin + "/api/users/me/",
             ])
             #expect(refused.stdout == "401", "\(refused)")
+        }
+    }
+
+    @Test("Django Ninja's LimitOffsetPagination, whose document declares offset: every item once, asked by offset")
+    func ninjaOffsets() async throws {
+        try await withPythonServer(.ninja) { server in
+            let sandbox = try Sandbox()
+            let api = server.origin + "/api"
+            let login = try await sandbox.swaggerctl(
+                ["login", "-s", api, "-u", "ana", "--password-stdin", "-q"], stdin: Self.password + "\n")
+            try #require(login.status == 0, "\(login)")
+            let show = try await sandbox.swaggerctl("server", "show")
+            #expect(show.row("Pages")?.hasPrefix(#"by "page", offset in "offset" (from "#) == true, "\(show)")
+            for path in ["/items/limit-offset?limit=10", "/items?page_size=10"] {
+                let items = try await sandbox.swaggerctl("api", path, "--paginate", "--slurp", "-v")
+                let list = try JSONSerialization.jsonObject(with: Data(items.stdout.utf8)) as? [[String: Any]]
+                #expect(
+                    items.status == 0 && list?.compactMap { $0["id"] as? Int } == Array(1...25), "\(path): \(items)")
+                let asked = items.stderr.split(separator: "\n").filter { $0.hasPrefix("> GET ") }.count
+                #expect(asked == 3, "\(path): three pages of ten: \(items.stderr)")
+            }
         }
     }
 }

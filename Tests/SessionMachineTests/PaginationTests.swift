@@ -456,3 +456,84 @@ struct PaginationTests {
         }
     }
 }
+
+/// What this round added to the pages: a list the server says it cut, a page that repeats items already seen where
+/// the next page was worked out, RabbitMQ's page count, an offset a document names, totals written as floats.
+@Suite(
+    "Pagination: lists cut short, repeated items, offsets, and numbers as servers write them", .timeLimit(.minutes(5)))
+struct PaginationEndsTests {
+    typealias Cases = PaginationTests
+
+    @Test("a last page that says the list was cut is no end of it, by default and as a description says")
+    func cut() throws {
+        let keystone = #"{"users": [{"id": 1}, {"id": 2}], "links": {"next": null}, "truncated": true}"#
+        #expect(Cases.decided(keystone) == .cut(criterion: "$response.body#/truncated == true", items: 2))
+        #expect(Cases.decided(#"{"users": [{"id": 1}], "links": {"next": null}, "truncated": false}"#) == .complete)
+        // A description says its own sign, in place of the default.
+        let flagged = Paging(cut: [try Criterion("$response.header.X-Partial == 'yes'")])
+        let partial = Cases.page(Cases.first, #"[{"id": 1}]"#, ["X-Partial": "yes"])
+        var pagination = Pagination(first: Cases.first, server: Cases.server, paging: flagged)
+        #expect(
+            pagination.received(partial, from: Cases.first)
+                == .cut(criterion: "$response.header.X-Partial == 'yes'", items: 1))
+        #expect(Cases.decided(keystone, paging: flagged) == .complete)
+    }
+
+    @Test("a worked-out next page that holds an item seen before stops the list; a named one is the server's word")
+    func repeatedItems() throws {
+        // Offsets stepped by one, as a wrong guess of the parameter steps them: the second page overlaps the first.
+        let paging = Paging(page: "offset")
+        let first = Cases.url("https://api.example.com/v2/items?page=1")
+        var pagination = Pagination(first: first, server: Cases.server, paging: paging)
+        let one = #"{"items": [{"id": 1}, {"id": 2}, {"id": 3}], "count": 6}"#
+        guard case .fetch(let next) = pagination.received(Cases.page(first, one), from: first) else {
+            Issue.record("no second page")
+            return
+        }
+        let two = #"{"items": [{"id": 3}, {"id": 4}, {"id": 5}], "count": 6}"#
+        #expect(pagination.received(Cases.page(next, two), from: next) == .repeated(next))
+
+        // The same items under a link the server gave are its own list's, and followed.
+        var linked = Pagination(first: Cases.first, server: Cases.server)
+        let a = #"{"results": [{"id": 1}], "next": "https://api.example.com/v2/items?p=2"}"#
+        #expect(linked.received(Cases.page(Cases.first, a), from: Cases.first) == Cases.fetch("/v2/items?p=2"))
+        let b = #"{"results": [{"id": 1}, {"id": 2}], "next": null}"#
+        let second = Cases.url("https://api.example.com/v2/items?p=2")
+        #expect(linked.received(Cases.page(second, b), from: second) == .complete)
+    }
+
+    @Test("RabbitMQ's page and page_count name the next page, keeping the page size asked for")
+    func pageCount() {
+        let url = Cases.url("https://api.example.com/v2/queues?page=1&page_size=10")
+        let body = #"{"page": 1, "page_size": 10, "page_count": 3, "item_count": 10, "items": [{"name": "q1"}]}"#
+        #expect(Cases.decided(body, at: url) == Cases.fetch("/v2/queues?page_size=10&page=2"))
+        let last = #"{"page": 3, "page_size": 10, "page_count": 3, "item_count": 5, "items": [{"name": "q21"}]}"#
+        #expect(
+            Cases.decided(last, at: Cases.url("https://api.example.com/v2/queues?page=3&page_size=10")) == .complete)
+    }
+
+    @Test("a total beside a list pages by the offset a document names, asked with a limit; by the page without one")
+    func offsets() {
+        let paging = Paging(page: "page", offset: "offset")
+        let limited = Cases.url("https://api.example.com/v2/items?limit=2")
+        let body = #"{"items": [{"id": 1}, {"id": 2}], "count": 5}"#
+        #expect(Cases.decided(body, at: limited, paging: paging) == Cases.fetch("/v2/items?limit=2&offset=2"))
+        let paged = Cases.url("https://api.example.com/v2/items?size=2")
+        #expect(Cases.decided(body, at: paged, paging: paging) == Cases.fetch("/v2/items?size=2&page=2"))
+        #expect(
+            Cases.decided(body, at: paged, paging: Paging(offset: "offset")) == Cases.fetch("/v2/items?size=2&offset=2")
+        )
+    }
+
+    @Test("counts and positions written as floats are read as the integers they are", arguments: ["1e1", "10.0", "10"])
+    func floats(total: String) {
+        let body = #"{"items": [{"id": 1}], "page": 1, "total_pages": \#(total)}"#
+        #expect(
+            Cases.decided(body, at: Cases.url("https://api.example.com/v2/items?page=1"))
+                == Cases.fetch("/v2/items?page=2"))
+        // A count that is no integer is no count: the page is part of a list that says no way on.
+        #expect(
+            Cases.decided(#"{"items": [{"id": 1}], "page": 1, "total_pages": 1.5}"#)
+                == .undetermined(members: ["items", "page", "total_pages"]))
+    }
+}

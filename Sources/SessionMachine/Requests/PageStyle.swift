@@ -61,6 +61,8 @@ package struct PageStyle: Sendable, Hashable {
         + [
             ("page", "pages", "page"), ("page", "total_pages", "page"), ("current_page", "total_pages", "current_page"),
             ("current_page", "last_page", "page"), ("page", "last_page", "page"), ("page", "totalPages", "page"),
+            // RabbitMQ's management API.
+            ("page", "page_count", "page"),
         ].map { PageStyle(.numbered(page: $0.0, last: $0.1, parameter: $0.2, base: 1)) }
         + [
             PageStyle(.numbered(page: "number", last: "totalPages", parameter: "page", base: 0)),
@@ -156,6 +158,16 @@ package struct PageStyle: Sendable, Hashable {
         case .total(let name):
             guard page.hasList, let total = Self.integer(name, of: page.members) else { return nil }
             guard page.seen < total, page.count > 0 else { return .last }
+            // A list paged by an offset passes over the items seen so far; which way the list is paged, the URL
+            // says (an offset, a page, or a limit that offsets go with), else the description, pages first.
+            let offset = Pagination.query(page.url, "offset") != nil ? "offset" : paging?.offset
+            let byOffset =
+                Pagination.query(page.url, "offset") != nil
+                || (Pagination.query(page.url, "page") == nil
+                    && (Pagination.query(page.url, "limit") != nil || paging?.page == nil))
+            if let offset, byOffset {
+                return Pagination.setting(page.url, offset, to: String(page.seen)).map(Reading.next) ?? .last
+            }
             guard let parameter = Pagination.query(page.url, "page") != nil ? "page" : paging?.page else {
                 return .unnamedPage(name)
             }
@@ -215,9 +227,24 @@ package struct PageStyle: Sendable, Hashable {
     }
 
     /// A member that is a count or a position, as sent: an integer from 0 to 2⁴⁸, so that the sums made of it
-    /// cannot overflow. Any other number is not one.
+    /// cannot overflow, written as an integer or as a number that is one (`1e3`, `25.0`). Any other is not one.
     static func integer(_ name: String, of members: JSONText.ObjectText?) -> Int? {
-        members?[name].flatMap { Int($0) }.flatMap { (0...1 << 48).contains($0) ? $0 : nil }
+        guard let text = members?[name] else { return nil }
+        let limit = 1 << 48
+        if let number = Int(text) { return (0...limit).contains(number) ? number : nil }
+        guard let number = Double(text), number.rounded() == number, number >= 0, number <= Double(limit) else {
+            return nil
+        }
+        return Int(number)
+    }
+
+    /// Whether the next page is one this style works out, rather than one the server names: such a page is only
+    /// as good as the guess, and is checked for the items it repeats.
+    var isComputed: Bool {
+        switch next {
+        case .link, .header, .url, .cursor: false
+        case .more, .numbered, .offset, .total: true
+        }
     }
 
     /// A JSON string's value; `nil` for `null` or anything else.

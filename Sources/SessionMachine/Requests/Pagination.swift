@@ -33,9 +33,13 @@ package struct Pagination: Sendable {
         /// The page gives a total, in the member named, beside its list, but nothing names the query parameter that
         /// takes a page's number.
         case unnamedPage(member: String)
-        /// The page at the URL held the very items of the page before: the server ignores how the next page was
-        /// asked for, so the rest of the list cannot be reached that way. The page is not shown.
+        /// The page at the URL held the very items of the page before, or, where the next page was worked out rather
+        /// than named by the server, items of a page before: the server ignores how the next page was asked for, so
+        /// the rest of the list cannot be reached that way. The page is not shown.
         case repeated(URL)
+        /// The last page says the server cut the list short (the criterion that holds, as written), with no way to
+        /// the rest; `items` came in all.
+        case cut(criterion: String, items: Int)
     }
 
     /// Pages named ahead: `parameter` set to `next`, then `step` more, up to `last`, on the first page's URL.
@@ -60,6 +64,8 @@ package struct Pagination: Sendable {
     private var seen = 0
     /// The last page's list, as sent, to know a page that repeats it.
     private var lastItems: Data?
+    /// The items of the pages so far, by their text's hash, where the next page is worked out rather than named.
+    private var itemHashes: Set<Int> = []
     /// The page that ``upcoming(after:)`` guessed before its page was read whole, which ``received(_:)`` confirms,
     /// and the members at the edges that it was read by.
     private var early: (next: URL, members: JSONText.ObjectText?)?
@@ -143,6 +149,9 @@ package struct Pagination: Sendable {
             guard items != lastItems else { return .repeated(url) }
             lastItems = items
         }
+        // A page worked out, not named by the server, that holds items already seen: the server ignored the
+        // parameter, or the guess of it was wrong.
+        if style?.isComputed == true, let outline, !remember(outline) { return .repeated(url) }
         seen += outline?.count ?? 0
         let read = PageStyle.Page(
             url: page.url, response: page, members: outline?.members, hasList: outline?.list != nil,
@@ -160,15 +169,16 @@ package struct Pagination: Sendable {
         } else if let (found, first) = Self.detect(read, paging: paging) {
             style = found
             reading = first
+            if found.isComputed, let outline { _ = remember(outline) }
         } else {
             let members = outline?.members
             let lists = JSONText.itemKeys.filter { members?.member($0, startsWith: UInt8(ascii: "[")) ?? false }
             let positions = Self.positionMembers.filter { members?[$0] != nil }
-            return lists.isEmpty || positions.isEmpty ? .complete : .undetermined(members: lists + positions)
+            return lists.isEmpty || positions.isEmpty ? end(page) : .undetermined(members: lists + positions)
         }
         let next: URL
         switch reading {
-        case .last: return .complete
+        case .last: return end(page)
         case .unnamedCursor(let member): return .unnamedCursor(member: member)
         case .unnamedPage(let member): return .unnamedPage(member: member)
         case .next(let found): next = found
@@ -187,6 +197,27 @@ package struct Pagination: Sendable {
         return .fetch(next)
     }
 
+    /// The list's end, unless its last page says the server cut it short.
+    private func end(_ page: APIResponse) -> Next {
+        let criteria = paging?.cut ?? Paging.cutByDefault
+        // Read whole once, on the last page only: the pages before it are read by their edges.
+        let exchange = Exchange(
+            method: "GET", url: page.url, status: page.status, responseHeaders: page.headers,
+            responseBody: criteria.contains(where: \.readsResponseBody)
+                ? try? JSONDecoder().decode(JSONValue.self, from: page.body) : nil)
+        guard let cut = criteria.first(where: { $0.holds(in: exchange) }) else { return .complete }
+        return .cut(criterion: cut.description, items: seen)
+    }
+
+    /// Notes the items of `outline`'s list; `false` when one of them came on a page before.
+    private mutating func remember(_ outline: JSONText.Page) -> Bool {
+        guard let list = outline.list, let items = JSONText.items(of: outline.bytes[list]) else { return true }
+        let hashes = items.map(\.hashValue)
+        guard itemHashes.isDisjoint(with: hashes) else { return false }
+        itemHashes.formUnion(hashes)
+        return true
+    }
+
     /// The first of the known styles that `page` shows, and what it reads there.
     private static func detect(_ page: PageStyle.Page, paging: Paging?) -> (PageStyle, PageStyle.Reading)? {
         for style in PageStyle.known {
@@ -200,7 +231,7 @@ package struct Pagination: Sendable {
     private mutating func plannedPage(_ page: PageStyle.Page) -> Next {
         arrived += 1
         if page.hasList, page.count == 0 { return .complete }
-        if case .last? = style?.read(page, paging: paging) { return .complete }
+        if case .last? = style?.read(page, paging: paging) { return end(page.response) }
         if arrived < named { return .planned }
         if let heldBack { return .limitReached(next: heldBack) }
         guard let plan, plan.next <= plan.last else { return .complete }

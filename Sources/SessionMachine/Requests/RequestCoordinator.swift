@@ -440,7 +440,7 @@ package struct RequestCoordinator: TokenFlow {
         case .repeated:
             outcome.stoppedEarly = next
             return cancellingAll() + [.finish]
-        case .limitReached, .offServer, .loop, .undetermined, .unnamedCursor, .unnamedPage:
+        case .limitReached, .offServer, .loop, .undetermined, .unnamedCursor, .unnamedPage, .cut:
             outcome.stoppedEarly = next
             return cancellingAll() + [.deliver(page), .finish]
         }

@@ -89,16 +89,14 @@ package struct APIOutput {
     /// - Returns: A warning to show, when the pages stopped where the person asked.
     /// - Throws: `SwaggerError` for a failing status, or pages that stopped short of the list's end.
     package mutating func finish(_ outcome: RequestCoordinator.Outcome) throws(SwaggerError) -> String? {
-        if let failure {
-            if let error = ResponseRenderer.failure(failure, outcome) { throw error }
-        } else {
-            try sink.finish()
-        }
-        switch outcome.stoppedEarly.flatMap({ ResponseRenderer.stop($0, outcome) }) {
-        case .success(let warning): return warning
-        case .failure(let error): throw error
-        case nil: return nil
-        }
+        if let failure, let error = ResponseRenderer.failure(failure, outcome) { throw error }
+        let stop = outcome.stoppedEarly.flatMap { ResponseRenderer.stop($0, outcome) }
+        // Pages that stopped short of the list's end give nothing held back: --slurp's array would pass for all of
+        // the list.
+        if case .failure(let error) = stop { throw error }
+        if failure == nil { try sink.finish() }
+        if case .success(let warning) = stop { return warning }
+        return nil
     }
 }
 
@@ -181,7 +179,7 @@ private struct SlurpSink: PageSink {
         // A page that is JSON but not a list is one item.
         let body = response.body
         guard
-            let items = JSONText.items(of: body)
+            let items = JSONText.items(of: body, paged: true)
                 ?? (JSONText.isJSON(body) ? [String(decoding: body, as: UTF8.self)] : nil)
         else {
             throw SwaggerError(

@@ -58,7 +58,10 @@ package enum ServerView {
             .compactMap { name, url in url.map { "\(name) \($0.absoluteString)" } }
         if !aliases.isEmpty { rows.append(DetailsViewModel(key: "mTLS", value: aliases.joined(separator: ", "))) }
         if let paging = description.paging {
-            let ways = [paging.page.map { "by \"\($0)\"" }, paging.cursor.map { "cursor in \"\($0)\"" }]
+            let ways = [
+                paging.page.map { "by \"\($0)\"" }, paging.cursor.map { "cursor in \"\($0)\"" },
+                paging.offset.map { "offset in \"\($0)\"" },
+            ]
             rows.append(
                 DetailsViewModel(key: "Pages", value: ways.compactMap(\.self).joined(separator: ", ") + from("paging")))
         }

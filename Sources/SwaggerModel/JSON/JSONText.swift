@@ -72,10 +72,10 @@ package enum JSONText {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// The text of each item of a page of a list: the elements of a top-level array, or of the array under
-    /// one of `items`, `results`, `data` and `value` (in that order of preference) in a top-level object.
-    /// `nil` when `data` is not JSON or holds no such array.
-    package static func items(of data: Data) -> [String]? {
+    /// The text of each item of a list: the elements of a top-level array, or of the array under one of
+    /// ``itemKeys`` (in that order of preference) in a top-level object, or, with `paged`, under the object's only
+    /// member that is an array. `nil` when `data` is not JSON or holds no such array.
+    package static func items(of data: Data, paged: Bool = false) -> [String]? {
         guard isJSON(data) else { return nil }
         let bytes = [UInt8](data)
         let start = skippingSpace(bytes, from: 0)
@@ -83,12 +83,23 @@ package enum JSONText {
         if bytes[start] == UInt8(ascii: "[") { return elements(bytes, from: start) }
         guard bytes[start] == UInt8(ascii: "{") else { return nil }
         let members = self.members(bytes, from: start)
-        for key in itemKeys {
-            if let value = members[key], bytes[value.lowerBound] == UInt8(ascii: "[") {
-                return elements(bytes, from: value.lowerBound)
-            }
+        guard let list = listMember(members, in: bytes, paged: paged) else { return nil }
+        return elements(bytes, from: list.lowerBound)
+    }
+
+    /// The member of an object that holds its list: the first of ``itemKeys`` that is an array; on a page of a list
+    /// (`paged`), else the only member that is one, as a list's own name holds it (Keystone's `users`). An object
+    /// that is not a page, such as a profile with its `roles`, is no list of them.
+    static func listMember(
+        _ members: [String: Range<Int>], in bytes: some RandomAccessCollection<UInt8>, paged: Bool
+    ) -> Range<Int>? {
+        func isArray(_ range: Range<Int>) -> Bool {
+            bytes[bytes.index(bytes.startIndex, offsetBy: range.lowerBound)] == UInt8(ascii: "[")
         }
-        return nil
+        if let known = itemKeys.lazy.compactMap({ members[$0] }).first(where: isArray) { return known }
+        guard paged else { return nil }
+        let arrays = members.values.filter(isArray)
+        return arrays.count == 1 ? arrays[0] : nil
     }
 
     /// A page of a list, as `--paginate` reads it (``outline(of:)``): its members, when it is an object, and the list
@@ -143,7 +154,7 @@ package enum JSONText {
         } else {
             let ranges = Dictionary(found.members) { _, last in last }
             members = ObjectText(bytes: bytes, ranges: ranges)
-            list = itemKeys.lazy.compactMap { ranges[$0] }.first { bytes[$0.lowerBound] == UInt8(ascii: "[") }
+            list = listMember(ranges, in: bytes, paged: true)
         }
         return Page(
             bytes: bytes, members: members, list: list, count: list.flatMap { found.arrayCounts[$0.lowerBound] } ?? 0)

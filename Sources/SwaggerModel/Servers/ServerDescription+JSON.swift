@@ -198,7 +198,10 @@ extension ServerDescription {
         if let paging = try reader.object("paging") {
             let read = Paging(
                 page: try reader.string("page", in: paging, of: "paging"),
-                cursor: try reader.string("cursor", in: paging, of: "paging"))
+                cursor: try reader.string("cursor", in: paging, of: "paging"),
+                offset: try reader.string("offset", in: paging, of: "paging"),
+                cut: paging["cut"] == nil || paging["cut"] == .null
+                    ? nil : try reader.criteria(paging["cut"], at: "paging.cut"))
             self.paging = read == Paging() ? nil : read
         }
         allowedOrigins = try reader.origins("allowedOrigins")

@@ -111,23 +111,35 @@ package struct MTLSAliases: Sendable, Hashable {
     }
 }
 
-/// How a server's lists are paged, as its document declares their parameters.
+/// How a server's lists are paged, as its document declares their parameters, and how a list says it was cut.
 package struct Paging: Sendable, Hashable {
     /// The query parameter that names a page: `page`, Litestar's `current_page`.
     package var page: String?
     /// The query parameter that takes the cursor a page gives for the next one: `cursor`, Matrix's `since`.
     package var cursor: String?
+    /// The query parameter that takes how many items to pass over: Django Ninja's and DRF's `offset`.
+    package var offset: String?
+    /// What a last page says when the server cut the list short and gives no way to the rest, as Keystone's
+    /// `"truncated": true` past its list_limit; ``cutByDefault`` unless the description says.
+    package var cut: [Criterion]?
 
-    package init(page: String? = nil, cursor: String? = nil) {
+    package init(page: String? = nil, cursor: String? = nil, offset: String? = nil, cut: [Criterion]? = nil) {
         self.page = page
         self.cursor = cursor
+        self.offset = offset
+        self.cut = cut
     }
 
-    /// In the description language: `{"page": …, "cursor": …}`, each where named.
+    /// The sign of a cut list that servers give: a top-level `truncated` that is `true`.
+    package static let cutByDefault = [Criterion.truncated]
+
+    /// In the description language: `{"page": …, "cursor": …, "offset": …, "cut": […]}`, each where named.
     package var json: JSONValue {
         var members: [String: JSONValue] = [:]
         if let page { members["page"] = .string(page) }
         if let cursor { members["cursor"] = .string(cursor) }
+        if let offset { members["offset"] = .string(offset) }
+        if let cut { members["cut"] = .array(cut.map(\.json)) }
         return .object(members)
     }
 }

@@ -57,6 +57,16 @@ package struct Criterion: Sendable, Hashable, CustomStringConvertible {
         description = "\(context) =~ \(pattern)"
     }
 
+    /// `$response.body#/truncated == true`: a list the server cut short.
+    package static let truncated = Criterion(
+        node: .comparison(.expression(.responseBody(JSONPointer(dotted: "truncated"))), .equal, .literal(.bool(true))),
+        description: "$response.body#/truncated == true")
+
+    private init(node: Node, description: String) {
+        self.node = node
+        self.description = description
+    }
+
     /// `$statusCode == status`.
     package init(status: Int) {
         node = .comparison(.expression(.statusCode), .equal, .literal(.integer(Int64(status))))

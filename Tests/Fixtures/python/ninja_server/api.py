@@ -45,6 +45,14 @@ def items(request):
     return Item.objects.all()
 
 
+@api.get("/items/limit-offset", auth=JWTAuth(), response=list[ItemOut])
+@paginate
+def items_limit_offset(request):
+    """The same 25 items, by ?offset=N&limit=M: Ninja's default pagination, LimitOffsetPagination, whose limit is
+    100 unless a request says otherwise."""
+    return Item.objects.all()
+
+
 @api.get("/test/blacklisted", response=Count)
 def blacklisted(request):
     """For the tests only: how many refresh tokens the server has blacklisted."""

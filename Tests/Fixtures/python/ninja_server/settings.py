@@ -2,7 +2,8 @@
 with NinjaJWTDefaultController (POST token/pair, token/refresh, token/verify) and, the blacklist app being
 installed (its docs' "Blacklist app"), TokenBlackListController's token/blacklist, registered under the same
 /token prefix as the library's own test project does; ROTATE_REFRESH_TOKENS with BLACKLIST_AFTER_ROTATION. Also
-/me and a list with Ninja's own PageNumberPagination, both behind JWTAuth, and Ninja's OpenAPI document at
+/me and the same list twice, behind JWTAuth: by Ninja's own PageNumberPagination (/items, ?page=N) and by its
+default, LimitOffsetPagination (/items/limit-offset, ?offset=N&limit=M); and Ninja's OpenAPI document at
 /api/openapi.json.
 
 DOT_DATABASE names the SQLite file (by default one in a temporary folder of its own, removed at exit);
