@@ -3,9 +3,11 @@ import Testing
 
 /// Servers whose steps none of the older words could describe, each set up as its own documentation tells a deployer
 /// and logged in to with nothing but its address: Keystone (a token in a header, an absolute expiry, the user id in
-/// the profile's URL) and etcd (a bare token, a refusal that is a 400, a profile that is a POST). Each is checked on
-/// the server's side: the session ended there where it can be, and no account was made.
-@Suite("Keystone and etcd by their address alone, checked on the server's side", .timeLimit(.minutes(15)))
+/// the profile's URL), etcd (a bare token, a refusal that is a 400, a profile that is a POST), django-rest-knox (the
+/// password once by HTTP Basic), RabbitMQ (HTTP Basic on every request, pages that count themselves) and Django
+/// Ninja's offsets. Each is checked on the server's side: the session ended there where it can be, and no account
+/// was made.
+@Suite("Servers by their address alone, checked on the server's side", .timeLimit(.minutes(15)))
 struct ServersByAddressTests {
     static let password = "Passw0rd!"
 
@@ -131,6 +133,39 @@ struct ServersByAddressTests {
                 server.origin + "/api/users/me/",
             ])
             #expect(refused.stdout == "401", "\(refused)")
+        }
+    }
+
+    @Test("RabbitMQ: found by its Basic challenge, the password on every request, its own pages, nothing to revoke")
+    func rabbitMQ() async throws {
+        try await withRabbitMQ { rabbit in
+            let sandbox = try Sandbox()
+            let wrong = try await sandbox.swaggerctl(
+                ["login", "-s", rabbit.origin, "-u", "ana", "--password-stdin"], stdin: "wrong\n")
+            #expect(
+                wrong.status == 4 && wrong.stderr.hasPrefix("swaggerctl: Wrong user name or password for ana on "),
+                "\(wrong)")
+            #expect(try sandbox.sessions.records().isEmpty)
+
+            let login = try await sandbox.swaggerctl(
+                ["login", "-s", rabbit.origin, "-u", "ana", "--password-stdin"], stdin: Self.password + "\n")
+            #expect(login.status == 0 && login.stdout.contains("name  ana\n"), "\(login)")
+            let show = try await sandbox.swaggerctl("server", "show")
+            #expect(
+                show.row("Preset") == "rabbitmq" && show.row("Token")?.hasPrefix("Authorization: Basic") == true,
+                "\(show)")
+            // Its pages are numbered, and each says how many there are: three of ten, and no fourth asked for.
+            let queues = try await sandbox.swaggerctl(
+                "api", "/api/queues?page=1&page_size=10", "--paginate", "--slurp", "-v")
+            let list = try JSONSerialization.jsonObject(with: Data(queues.stdout.utf8)) as? [[String: Any]]
+            #expect(queues.status == 0 && list?.count == 25, "\(queues)")
+            #expect(queues.stderr.split(separator: "\n").filter { $0.hasPrefix("> GET ") }.count == 3, "\(queues)")
+
+            let logout = try await sandbox.swaggerctl("logout")
+            // Nothing on the server to end: the password, all the session was, is gone from here.
+            #expect(logout.status == 0 && logout.stderr == "Logged out ana from \(rabbit.origin).\n", "\(logout)")
+            #expect(try sandbox.sessions.records().isEmpty)
+            #expect(try await rabbit.users() == ["admin", "ana"], "no login makes an account")
         }
     }
 
