@@ -30,6 +30,9 @@ package struct LoginCoordinator: Sendable {
         package var proof: ProofBinding?
         /// `--ca-cert` or `SWAGGERCTL_CA_CERT`, as an absolute path.
         package var caCertificate: String?
+        /// Whether the person brings the token (`--with-token`): the server made it before, so its profile is all
+        /// that checks it, and says whose it is.
+        package var givenToken = false
 
         package init(
             server: ServerURL, name: AccountName?, serverDescription: ServerDescription, appIDFlag: String? = nil,
@@ -111,6 +114,8 @@ package struct LoginCoordinator: Sendable {
         /// Whether the client signed in as itself: the account is the client.
         var isClient: Bool
         var proof: ProofBinding?
+        /// Whether the person brought the token, which only the profile checks.
+        var givenToken = false
     }
 
     /// A login that the server accepted: everything the new session's record needs but its account and backend.
@@ -171,11 +176,12 @@ package struct LoginCoordinator: Sendable {
         let server = request.server
         let plainHTTP = request.plainHTTP
         let saved = request.previous?.allowsPlainHTTP == true
+        let sending: SessionFailure.Secret = request.givenToken ? .givenToken : .password
         if let refused = plainHTTP.refusal(server, request.serverDescription, sessionAllows: saved) {
-            return .fail(.plainHTTPRefused(server: refused, sending: .password))
+            return .fail(.plainHTTPRefused(server: refused, sending: sending))
         }
         if let foreign = OriginRule.refusal(server, request.serverDescription) {
-            return .fail(.foreignOrigin(server: server, foreign, sending: .password))
+            return .fail(.foreignOrigin(server: server, foreign, sending: sending))
         }
         // A client secret given with this login makes the client a confidential one from now on.
         var description = request.serverDescription
@@ -190,7 +196,7 @@ package struct LoginCoordinator: Sendable {
                 attempt: attempt, allowsPlainHTTP: needed ? true : nil, client: request.client,
                 caCertificate: request.caCertificate ?? request.previous?.caCertificate,
                 inBrowser: [.web, .device].contains(request.serverDescription.signIn),
-                isClient: request.asClient, proof: request.proof))
+                isClient: request.asClient, proof: request.proof, givenToken: request.givenToken))
         return .authenticate(attempt)
     }
 
@@ -249,6 +255,17 @@ package struct LoginCoordinator: Sendable {
             state = .checkingProfile(granted)
             return .retryProfile(granted.profileRequest())
         }
+        // A token the person brought that the profile refuses, or could not be checked, is not stored: nothing but
+        // the profile ever said it was good.
+        if granted.pending.givenToken, !Self.isNotAProfile(error) {
+            state = .finished
+            let refused = if case .forbidden = error { true } else { error.isTokenRejection }
+            return .fail(
+                refused
+                    ? .tokenRefused(server: attempt.server, error)
+                    : .requestFailed(
+                        error, server: attempt.server, account: attempt.name?.value, description: granted.description))
+        }
         if case .notAProfile = error {
             // An answer that is not a profile means the wrong place or the wrong kind of server: a session that
             // no later command could use is not stored.
@@ -276,7 +293,7 @@ package struct LoginCoordinator: Sendable {
     private func account(_ granted: Granted, signedIn: Identity?) -> Decided {
         let attempt = granted.pending.attempt
         let server = attempt.server
-        guard granted.pending.inBrowser else {
+        guard granted.pending.inBrowser || granted.pending.givenToken else {
             return .success(Account(server: server, name: attempt.accountName.value))
         }
         switch (attempt.name, signedIn) {
@@ -295,6 +312,10 @@ package struct LoginCoordinator: Sendable {
     private enum Decided {
         case success(Account)
         case failure(SessionFailure)
+    }
+
+    private static func isNotAProfile(_ error: APIServiceError) -> Bool {
+        if case .notAProfile = error { true } else { false }
     }
 
     /// The `Authorization` scheme a challenge names, as servers write it (RFC 9110 compares schemes without case);

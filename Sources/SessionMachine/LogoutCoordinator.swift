@@ -29,6 +29,10 @@ package struct LogoutCoordinator: Sendable {
         case revocationFailed(APIServiceError, server: ServerURL, description: ServerDescription)
         /// Nothing describes the server any more, so it could not be told.
         case undescribed(ServerURL)
+        /// The server still takes the session's access token, until `until` where known: it ended the refresh token
+        /// only (`endedRefresh`), or it ends sessions by a refresh token that this one, brought with `--with-token`,
+        /// does not have.
+        case accessTokenStays(ServerURL, until: Date?, endedRefresh: Bool)
     }
 
     /// What follows ``lockTaken()``.
@@ -55,6 +59,14 @@ package struct LogoutCoordinator: Sendable {
         case forget(SessionRecord)
         /// Leave the session as it is here, and stop with this failure.
         case fail(SessionFailure)
+    }
+
+    /// What follows ``revoked(now:)``.
+    package enum RevokedAction: Sendable, Hashable {
+        /// The revocation carried only the refresh token: ask for the profile with the access token, to learn whether
+        /// the server still takes it, then send ``accessChecked(_:)``.
+        case checkAccess(ProfileRequest)
+        case remove(SessionRecord)
     }
 
     /// What follows ``refreshFailed(_:)``.
@@ -84,6 +96,8 @@ package struct LogoutCoordinator: Sendable {
     private enum Told: Sendable {
         /// The server ended the session.
         case ended
+        /// The server ended the refresh token, and still takes the access token until it expires.
+        case endedRefresh
         /// The server was not told: `--local`, nothing to end it with, or the warning's reason.
         case notTold(Warning?)
     }
@@ -95,6 +109,8 @@ package struct LogoutCoordinator: Sendable {
         case refreshing(Credentials, ServerDescription)
         case storingRotation(Session, ServerDescription)
         case revoking(ServerDescription)
+        /// The profile was asked for with the access token that the revocation did not carry.
+        case checkingAccess
         case removing(Told)
         /// The tokens stay where they are, and the record goes.
         case forgetting
@@ -105,6 +121,8 @@ package struct LogoutCoordinator: Sendable {
     private let revokes: Bool
     private let plainHTTP: PlainHTTP
     private var state: State = .idle
+    /// When the access token the logout holds expires: the record's, or the renewal's.
+    private var accessExpiry: Date?
 
     /// A logout of `record`'s session; with `revoke`, it is ended on the server too (not for `--local`).
     /// `plainHTTP` holds `SWAGGERCTL_ALLOW_HTTP` and the proxies.
@@ -112,6 +130,7 @@ package struct LogoutCoordinator: Sendable {
         self.record = record
         self.revokes = revoke
         self.plainHTTP = plainHTTP
+        self.accessExpiry = record.expiresAt
     }
 
     /// Take the account's refresh lock, so that no refresh can store new tokens meanwhile, then send
@@ -155,9 +174,12 @@ package struct LogoutCoordinator: Sendable {
             state = .removing(.notTold(.tokensMissing(record.server)))
             return .remove(record)
         }
-        // A revocation that names the session by its refresh token has nothing to end without one.
+        // A revocation that names the session by its refresh token has nothing to end without one, and the access
+        // token, brought with --with-token, works on until it expires.
         guard credentials.refreshToken != nil || !description.revocationNeedsRefreshToken else {
-            state = .removing(.notTold(nil))
+            let stays = credentials.accessToken != nil && !accessHasExpired(now: now)
+            state = .removing(
+                .notTold(stays ? .accessTokenStays(record.server, until: accessExpiry, endedRefresh: false) : nil))
             return .remove(record)
         }
         if let refused = plainHTTP.refusal(for: record) {
@@ -198,6 +220,7 @@ package struct LogoutCoordinator: Sendable {
                 clientSecret: credentials.clientSecret, clientKey: credentials.clientKey,
                 proofKey: credentials.proofKey))
         (session.record.issuedAt, session.record.expiresAt) = Expiry.times(of: grant, now: now)
+        accessExpiry = session.record.expiresAt
         session.record.outputs.merge(grant.outputs) { $1 }
         state = .storingRotation(session, description)
         return session
@@ -245,11 +268,33 @@ package struct LogoutCoordinator: Sendable {
         return record
     }
 
-    /// The server ended the session.
-    package mutating func revoked() -> SessionRecord {
-        guard case .revoking = state else { invalid("revoked") }
-        state = .removing(.ended)
+    /// The server ended the session, or at least its refresh token. A revocation of a refresh token that does not
+    /// name the access token may have left that working, if it has not expired: the profile says whether it does.
+    package mutating func revoked(_ revocation: Revocation, now: Date) -> RevokedAction {
+        guard case .revoking(let description) = state else { invalid("revoked") }
+        guard let access = revocation.credentials.accessToken, revocation.credentials.refreshToken != nil,
+            description.revocation?.namesAccessToken == false, !accessHasExpired(now: now)
+        else {
+            state = .removing(.ended)
+            return .remove(record)
+        }
+        state = .checkingAccess
+        return .checkAccess(
+            ProfileRequest(
+                server: record.server, serverDescription: description, accessToken: access,
+                outputs: revocation.outputs))
+    }
+
+    /// What the profile said of the access token after the revocation: `taken` when it answered with the profile.
+    /// Anything else (a refusal, a failure) claims nothing more than the revocation did.
+    package mutating func accessChecked(taken: Bool) -> SessionRecord {
+        guard case .checkingAccess = state else { invalid("accessChecked") }
+        state = .removing(taken ? .endedRefresh : .ended)
         return record
+    }
+
+    private func accessHasExpired(now: Date) -> Bool {
+        accessExpiry.map { $0 <= now } ?? false
     }
 
     /// The server could not be told. The session is removed here all the same.
@@ -267,11 +312,12 @@ package struct LogoutCoordinator: Sendable {
         guard case .removing(let told) = state else { invalid("tokensNotRemoved") }
         guard !revokes else {
             // After the server ended the session, it is any removal's failure; before, the tokens' own.
-            guard case .ended = told else {
+            switch told {
+            case .ended, .endedRefresh: return .fail(removalFailed(error))
+            case .notTold:
                 state = .finished
                 return .fail(.tokensNotRemoved(record.account, error))
             }
-            return .fail(removalFailed(error))
         }
         state = .forgetting
         return .forget(record)
@@ -283,6 +329,11 @@ package struct LogoutCoordinator: Sendable {
         case .removing(.ended):
             state = .finished
             return Outcome(account: record.account)
+        case .removing(.endedRefresh):
+            state = .finished
+            return Outcome(
+                account: record.account,
+                warning: .accessTokenStays(record.server, until: accessExpiry, endedRefresh: true))
         case .removing(.notTold(let warning)):
             state = .finished
             return Outcome(account: record.account, warning: warning)
@@ -297,7 +348,7 @@ package struct LogoutCoordinator: Sendable {
     /// The session could not be removed: it is left as it was here.
     package mutating func removalFailed(_ error: SwaggerError) -> SessionFailure {
         switch state {
-        case .removing(.ended):
+        case .removing(.ended), .removing(.endedRefresh):
             state = .finished
             return .notRemoved(record.account, error, revoked: true)
         case .removing, .forgetting:
@@ -319,6 +370,7 @@ package struct LogoutCoordinator: Sendable {
             case .refreshing: "refreshing"
             case .storingRotation: "storingRotation"
             case .revoking: "revoking"
+            case .checkingAccess: "checkingAccess"
             case .removing: "removing"
             case .forgetting: "forgetting"
             case .finished: "finished"

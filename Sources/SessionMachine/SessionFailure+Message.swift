@@ -67,6 +67,7 @@ extension SessionFailure {
                 case .password: "your password"
                 case .tokens: "the tokens"
                 case .environmentToken: "SWAGGERCTL_TOKEN"
+                case .givenToken: "your token"
                 }
             return SwaggerError(.usage, context.plainHTTPRefusal(sending: what, to: server))
         case .foreignOrigin(let server, let foreign, _):
@@ -91,6 +92,11 @@ extension SessionFailure {
             return SwaggerError(
                 .authentication,
                 "\(signedIn) signed in, not \(asked); nothing was stored. Sign in as \(asked), or drop -e and -u.")
+        case .tokenRefused(let server, let error):
+            let status = if case .forbidden = error { "HTTP 403" } else { "HTTP 401" }
+            return SwaggerError(
+                .authentication,
+                "\(server) refused the token (\(status)); nothing was stored. Check that it is one of this server's.")
         case .unknownAccountSignedIn(let server):
             return SwaggerError(
                 .authentication,

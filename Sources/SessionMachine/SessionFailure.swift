@@ -49,6 +49,8 @@ package enum SessionFailure: Sendable, Hashable {
     /// The session could not be removed from this machine; `revoked` when the server had ended it already.
     case notRemoved(Account, SwaggerError, revoked: Bool)
 
+    /// The server refused a token the person brought (`login --with-token`); nothing was stored.
+    case tokenRefused(server: ServerURL, APIServiceError)
     /// A sign-in in the browser was made by another account than the one asked for; nothing was stored.
     case otherAccountSignedIn(server: ServerURL, asked: String, signedIn: String)
     /// A sign-in in the browser named no account (no ID token, and no profile that says whose it is), and none was
@@ -85,6 +87,8 @@ package enum SessionFailure: Sendable, Hashable {
         case password
         case tokens(account: String)
         case environmentToken
+        /// A token the person brought to `login --with-token`.
+        case givenToken
     }
 }
 

@@ -135,6 +135,13 @@ struct DocumentationTests {
             try FileManager.default.copyItem(
                 at: URL(filePath: "/etc/ssl/certs/ca-certificates.crt"), to: sandbox.root.appending(path: "corp-ca.pem")
             )
+            // A token the server made, as a login elsewhere would have it, for `--with-token < token.txt`.
+            if command.contains("token.txt") {
+                let elsewhere = try Sandbox(environment: ["DBUS_SESSION_BUS_ADDRESS": bus])
+                try #require(try await elsewhere.loginAsDemo(server.apiURL, extra: ["-q"]).status == 0)
+                let token = try await elsewhere.swaggerctl("token").stdout
+                try Data(token.utf8).write(to: sandbox.root.appending(path: "token.txt"))
+            }
             let isLogin = command.contains("swaggerctl login")
             if !isLogin { try #require(try await sandbox.loginAsDemo(server.apiURL).status == 0) }
 

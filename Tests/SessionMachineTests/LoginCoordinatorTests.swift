@@ -305,6 +305,44 @@ struct LoginCoordinatorTests {
         #expect(Self.stored(named.profileReceived(try Fixtures.profile("{}")))?.account.name == "ana")
     }
 
+    /// A login with a token the person brought (`--with-token`), named `name` or not, whose profile is in flight.
+    static func givenToken(_ name: AccountName?) -> LoginCoordinator {
+        var request = LoginCoordinator.Request(server: Fixtures.server, name: name, serverDescription: original)
+        request.givenToken = true
+        var coordinator = LoginCoordinator()
+        _ = coordinator.loginRequested(request)
+        _ = coordinator.authenticated(TokenGrant(accessToken: "given-token"), now: now)
+        return coordinator
+    }
+
+    @Test("a token brought with --with-token is kept under whoever the profile names; refused, nothing is stored")
+    func givenToken() throws {
+        var unnamed = Self.givenToken(nil)
+        let stored = Self.stored(unnamed.profileReceived(try Fixtures.profile(#"{"email":"ana@example.com"}"#)))
+        #expect(
+            stored
+                == LoginCoordinator.StoreTokens(
+                    account: Fixtures.ana, credentials: Credentials(accessToken: "given-token")))
+        var misnamed = Self.givenToken(AccountName("ivo@example.com", isEmail: true))
+        #expect(
+            misnamed.profileReceived(try Fixtures.profile(#"{"email":"ana@example.com"}"#))
+                == .fail(
+                    .otherAccountSignedIn(
+                        server: Fixtures.server, asked: "ivo@example.com", signedIn: "ana@example.com")))
+
+        // Only the profile ever said the token was good: refused or unanswered, it is not stored, as a password
+        // login's session would be.
+        var refused = Self.givenToken(nil)
+        let rejection = APIServiceError.tokenRejected(challenge: nil)
+        #expect(refused.profileFailed(rejection) == .fail(.tokenRefused(server: Fixtures.server, rejection)))
+        var down = Self.givenToken(nil)
+        #expect(
+            down.profileFailed(.serverFailed(status: 502))
+                == .fail(
+                    .requestFailed(
+                        .serverFailed(status: 502), server: Fixtures.server, account: nil, description: Self.original)))
+    }
+
     @Test("a fresh token refused with a challenge for another scheme is sent once more with it, which is kept")
     func challenge() {
         var coordinator = Self.checking(Self.request(description: Fixtures.identity))

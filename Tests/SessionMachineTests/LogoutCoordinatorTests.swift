@@ -27,7 +27,12 @@ struct LogoutCoordinatorTests {
     func order() {
         var coordinator = Self.reading()
         #expect(coordinator.tokensRead(Self.tokens, now: Self.now) == .revoke(Self.revocation()))
-        #expect(coordinator.revoked() == Self.record)
+        // The original API's logout presents the access token and names the refresh token: whether it ended the
+        // access token too, the profile says.
+        let check = ProfileRequest(
+            server: Self.record.server, serverDescription: Fixtures.description(of: Self.record), accessToken: "a1")
+        #expect(coordinator.revoked(Self.revocation(), now: Self.now) == .checkAccess(check))
+        #expect(coordinator.accessChecked(taken: false) == Self.record)
         #expect(coordinator.removed() == LogoutCoordinator.Outcome(account: Fixtures.ana, warning: nil))
     }
 
@@ -101,7 +106,8 @@ struct LogoutCoordinatorTests {
     func tokensNotRemovedAfterRevocation() {
         var coordinator = Self.reading()
         _ = coordinator.tokensRead(Self.tokens, now: Self.now)
-        _ = coordinator.revoked()
+        _ = coordinator.revoked(Self.revocation(), now: Self.now)
+        _ = coordinator.accessChecked(taken: false)
         let error = SwaggerError(.failure, "The keyring is locked.")
         #expect(coordinator.tokensNotRemoved(error) == .fail(.notRemoved(Fixtures.ana, error, revoked: true)))
     }
@@ -110,18 +116,77 @@ struct LogoutCoordinatorTests {
     func removalFailedAfterRevocation() {
         var coordinator = Self.reading()
         _ = coordinator.tokensRead(Self.tokens, now: Self.now)
-        _ = coordinator.revoked()
+        _ = coordinator.revoked(Self.revocation(), now: Self.now)
+        _ = coordinator.accessChecked(taken: false)
         let error = SwaggerError(.failure, "The disk is full.")
         #expect(coordinator.removalFailed(error) == .notRemoved(Fixtures.ana, error, revoked: true))
     }
 
-    @Test("nothing to revoke with: the original API's session without its refresh token")
+    @Test("nothing to revoke with: a token from --with-token on the original API, which stays valid, as it says")
     func nothingToRevokeWith() {
-        for credentials in [Credentials(accessToken: "a1")] {
-            var coordinator = Self.reading()
-            #expect(coordinator.tokensRead(credentials, now: Self.now) == .remove(Self.record))
-            #expect(coordinator.removed().warning == nil)
-        }
+        var coordinator = Self.reading()
+        #expect(coordinator.tokensRead(Credentials(accessToken: "a1"), now: Self.now) == .remove(Self.record))
+        let outcome = coordinator.removed()
+        #expect(outcome.warning == .accessTokenStays(Fixtures.server, until: nil, endedRefresh: false))
+        #expect(!outcome.failed, "nothing could end it: the logout did all it could")
+
+        // Expired, it works nowhere: nothing to say.
+        var expired = Self.record
+        expired.expiresAt = Self.now
+        var gone = Self.reading(expired)
+        #expect(gone.tokensRead(Credentials(accessToken: "a1"), now: Self.now) == .remove(expired))
+        #expect(gone.removed().warning == nil)
+    }
+
+    /// A server that ends a session by its refresh token alone, as a JWT blacklist does.
+    static let blacklist = Fixtures.described([
+        "login": ["request": ["url": "/token", "json": ["username": "{account}", "password": "{password}"]]],
+        "profile": ["request": ["url": "/me", "token": "{access}"]],
+        "revocation": ["requests": [["url": "/logout", "json": ["refresh": "{refresh}"]]]],
+    ])
+
+    @Test("a revocation that carries only the refresh token asks the profile whether the access token still works")
+    func accessTokenStays() {
+        var record = Self.record
+        record.serverDescription = Self.blacklist
+        record.expiresAt = Self.now.addingTimeInterval(300)
+        var taken = Self.reading(record)
+        let revocation = Self.revocation(record)
+        #expect(taken.tokensRead(Self.tokens, now: Self.now) == .revoke(revocation))
+        let check = ProfileRequest(server: record.server, serverDescription: Self.blacklist, accessToken: "a1")
+        #expect(taken.revoked(revocation, now: Self.now) == .checkAccess(check))
+        #expect(taken.accessChecked(taken: true) == record)
+        let outcome = taken.removed()
+        #expect(outcome.warning == .accessTokenStays(record.server, until: record.expiresAt, endedRefresh: true))
+        #expect(!outcome.failed)
+
+        // Refused, the server ended it with the refresh token: nothing to say.
+        var refused = Self.reading(record)
+        _ = refused.tokensRead(Self.tokens, now: Self.now)
+        _ = refused.revoked(revocation, now: Self.now)
+        #expect(refused.accessChecked(taken: false) == record)
+        #expect(refused.removed().warning == nil)
+
+        // An access token that has expired is not tried; one the revocation carries is ended with the session.
+        var expired = Self.reading(record)
+        _ = expired.tokensRead(Self.tokens, now: Self.now)
+        #expect(expired.revoked(revocation, now: Self.now.addingTimeInterval(300)) == .remove(record))
+        var oauth2 = Self.record
+        oauth2.serverDescription = Self.oauth2
+        var carried = Self.reading(oauth2)
+        _ = carried.tokensRead(Self.tokens, now: Self.now)
+        #expect(carried.revoked(Self.revocation(oauth2), now: Self.now) == .remove(oauth2))
+        // A session with no refresh token is the access token's alone, which the revocation ended (knox's logout).
+        var knox = record
+        knox.serverDescription = Fixtures.described([
+            "login": ["request": ["url": "/login", "json": ["username": "{account}", "password": "{password}"]]],
+            "profile": ["request": ["url": "/me", "token": "{access}"]],
+            "revocation": ["requests": [["url": "/logout", "token": "{access}"]]],
+        ])
+        var bare = Self.reading(knox)
+        let alone = Credentials(accessToken: "a1")
+        #expect(bare.tokensRead(alone, now: Self.now) == .revoke(Self.revocation(knox, alone)))
+        #expect(bare.revoked(Self.revocation(knox, alone), now: Self.now) == .remove(knox))
     }
 
     /// An OAuth 2 server's description, revoking as RFC 7009 says.
@@ -177,8 +242,16 @@ struct LogoutCoordinatorTests {
                         appID: record.appID, client: ClientProof())))
         let renewed = coordinator.refreshed(TokenGrant(accessToken: "a2", refreshToken: "r2"), now: Self.now)
         #expect(renewed.credentials == Credentials(accessToken: "a2", refreshToken: "r2"))
-        #expect(coordinator.rotationStored() == Self.revocation(record, renewed.credentials))
-        #expect(coordinator.revoked() == record)
+        let renewedRevocation = Self.revocation(record, renewed.credentials)
+        #expect(coordinator.rotationStored() == renewedRevocation)
+        // Named in its body, the access token was ended with the rest; else the profile says.
+        let revoked = coordinator.revoked(renewedRevocation, now: Self.now)
+        if shape == "rfc7009" {
+            #expect(revoked == .remove(record))
+        } else {
+            #expect(revoked != LogoutCoordinator.RevokedAction.remove(record))
+            _ = coordinator.accessChecked(taken: false)
+        }
         #expect(coordinator.removed() == LogoutCoordinator.Outcome(account: Fixtures.ana, warning: nil))
     }
 

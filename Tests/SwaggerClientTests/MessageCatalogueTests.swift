@@ -73,7 +73,7 @@ struct MessageCatalogueTests {
             .renewalNotWritable(account, storeError), .notRemoved(account, storeError, revoked: true),
             .tokensNotRemoved(account, storeError),
             .otherAccountSignedIn(server: server, asked: account.name, signedIn: "ivo@example.com"),
-            .unknownAccountSignedIn(server: server),
+            .unknownAccountSignedIn(server: server), .tokenRefused(server: server, .tokenRejected(challenge: nil)),
             .deviceLoginEnded(server: server, .denied), .deviceLoginEnded(server: server, .expired),
             .browserLoginEnded(server: server, .denied("The user denied access.")),
             .browserLoginEnded(server: server, .refused("invalid_scope", "The scope is not allowed.")),
@@ -85,6 +85,8 @@ struct MessageCatalogueTests {
         .plainHTTPRefused(account, to: server), .foreignOrigin(account, .init(step: "revocation", origin: other)),
         .revocationFailed(.unreachable("connection refused"), server: server, description: description),
         .undescribed(server), .tokensMissing(server), .tokensLeft(.keyring),
+        .accessTokenStays(server, until: Fixtures.savedAt.addingTimeInterval(86_000), endedRefresh: true),
+        .accessTokenStays(server, until: nil, endedRefresh: false),
     ]
 
     /// Every line, with the prefix it is printed with.
@@ -153,6 +155,7 @@ struct MessageCatalogueTests {
         case .tokensNotRemoved: "tokensNotRemoved"
         case .otherAccountSignedIn: "otherAccountSignedIn"
         case .unknownAccountSignedIn: "unknownAccountSignedIn"
+        case .tokenRefused: "tokenRefused"
         case .deviceLoginEnded: "deviceLoginEnded"
         case .browserLoginEnded: "browserLoginEnded"
         }
@@ -191,14 +194,15 @@ struct MessageCatalogueTests {
         case .undescribed: "undescribed"
         case .tokensMissing: "tokensMissing"
         case .tokensLeft: "tokensLeft"
+        case .accessTokenStays: "accessTokenStays"
         }
     }
 
     @Test("the catalogue renders every case of every failure type")
     func everyCase() {
-        #expect(Set(Self.failures.map(Self.name)).count == 22)
+        #expect(Set(Self.failures.map(Self.name)).count == 23)
         #expect(Set(Self.requestFailures.map(Self.name)).count == 18)
-        #expect(Set(Self.logoutWarnings.map(Self.name)).count == 8)
+        #expect(Set(Self.logoutWarnings.map(Self.name)).count == 9)
     }
 
     @Test("each fits two lines of 80 columns", arguments: lines)

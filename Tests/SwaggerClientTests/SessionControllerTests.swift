@@ -431,13 +431,16 @@ struct SessionControllerTests {
 
     // MARK: - Logout
 
-    @Test("logout: under the lock, read the tokens, revoke them, then remove everything here")
+    @Test("logout: under the lock, read and revoke the tokens, see if the access token still works, then remove all")
     func logout() async throws {
         try storedSession()
-        let controller = try controller()
+        var script = ScriptedService.Script()
+        script.profiles = [.failure(.tokenRejected(challenge: nil))]
+        let controller = try controller(script)
         let outcome = try await controller.logout(selection(controller), revoke: true)
         #expect(outcome == .loggedOut(Fixtures.ana))
-        #expect(journal.lines == ["read", "revoke refresh-1", "remove"])
+        #expect(journal.lines == ["read", "revoke refresh-1", "profile access-1", "remove"])
+        #expect(warnings.lines.isEmpty, "the server ended the access token with the refresh token")
         #expect(try controller.sessions.records().isEmpty)
         #expect(try controller.profiles?.profile(for: Fixtures.ana) == nil)
         #expect(tokens.tokens.isEmpty)
@@ -479,8 +482,14 @@ struct SessionControllerTests {
         tokens.put(Credentials(accessToken: "ivo-access", refreshToken: "ivo-refresh"), for: Fixtures.ivo)
         let (removed, failures) = try await controller.logoutAll(revoke: true)
         #expect(removed == [Fixtures.ana, Fixtures.ivo] && failures.isEmpty)
-        #expect(journal.lines == ["read", "revoke refresh-1", "remove", "read", "revoke ivo-refresh", "remove"])
+        #expect(
+            journal.lines == [
+                "read", "revoke refresh-1", "profile access-1", "remove", "read", "revoke ivo-refresh",
+                "profile ivo-access", "remove",
+            ])
         #expect(try controller.sessions.records().isEmpty)
+        // The profile answered with the access tokens the revocations did not name, so the logouts said they work on.
+        #expect(warnings.lines.count == 2 && warnings.lines.allSatisfy { $0.contains("ended the refresh token;") })
     }
 
     @Test("a selection never shows SWAGGERCTL_TOKEN")

@@ -173,8 +173,12 @@ extension SessionController {
         case browser(open: @Sendable (URL) -> Void, timeout: Duration)
         /// The client credentials grant: the client, named as the account, signs in as itself with its proof.
         case client
+        /// A token the person already has (`--with-token`): a personal access token, an API key. Only the profile
+        /// checks it, and says whose it is.
+        case token(String)
 
         var isClient: Bool { if case .client = self { true } else { false } }
+        var isToken: Bool { if case .token = self { true } else { false } }
     }
 
     /// Logs in, checks the new session with a profile request, stores it with its server's description, and shows
@@ -193,13 +197,14 @@ extension SessionController {
     ) async throws(SwaggerError) -> LoginOutcome {
         var coordinator = LoginCoordinator()
         let entry = selection.entry
-        let request = LoginCoordinator.Request(
+        var request = LoginCoordinator.Request(
             server: selection.server, name: name, serverDescription: choice.serverDescription,
             appIDFlag: appIDFlag ?? entry?.appID, appIDFromEnvironment: configuration.appIDFromEnvironment,
             previous: selection.record, plainHTTP: configuration.plainHTTP, client: client,
             asClient: method.isClient,
             proof: proof.map { ProofBinding(privateKey: $0.pem, thumbprint: $0.thumbprint) },
             caCertificate: configuration.trust.additionalCertificates ?? entry?.caCertificate)
+        request.givenToken = method.isToken
         var service = service(for: selection.record, entry: entry)
         if let key = client.key { service = service.presenting(key) }
         if let proof { service = service.proving(with: proof) }
@@ -226,6 +231,9 @@ extension SessionController {
                 }
                 throw message(for: failure)
             }
+        case .token(let token):
+            // The server made it before; its profile, next, is what checks it.
+            grant = TokenGrant(accessToken: token)
         case .device(let show):
             grant = try await deviceGrant(attempt, service: service, clientSecret: client.secret, show: show)
         case .browser(let open, let timeout):

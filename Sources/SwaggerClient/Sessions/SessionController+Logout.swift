@@ -133,9 +133,15 @@ extension SessionController {
     ) async -> SessionRecord {
         do throws(APIServiceError) {
             try await service.revoke(revocation)
-            return coordinator.revoked()
         } catch {
             return coordinator.revocationFailed(error)
+        }
+        switch coordinator.revoked(revocation, now: now()) {
+        case .remove(let record):
+            return record
+        case .checkAccess(let request):
+            let taken = (try? await service.profile(request)) != nil
+            return coordinator.accessChecked(taken: taken)
         }
     }
 

@@ -303,6 +303,13 @@ package struct RevocationStep: Sendable, Hashable {
         }
     }
 
+    /// Whether a request names the access token as what it ends, in its URL, query or body (RFC 7009's `token`),
+    /// rather than only presenting it in a header as its proof. A revocation of the refresh token that the access
+    /// token merely authorizes may leave that token working until it expires, as a JWT blacklist does.
+    package var namesAccessToken: Bool {
+        requests.contains { $0.template.namedInputs.contains("access") }
+    }
+
     /// Whether every request names the session by its refresh token, so that without one there is nothing to end.
     package var needsRefreshToken: Bool {
         !requests.isEmpty && requests.allSatisfy { $0.template.required.contains("refresh") }

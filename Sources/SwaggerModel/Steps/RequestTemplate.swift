@@ -48,8 +48,15 @@ package struct RequestTemplate: Sendable, Hashable {
 
     /// Every input it names, its body's included.
     package var inputs: Set<String> {
-        var names = Set(url.inputs + (token?.inputs ?? []))
+        var names = namedInputs.union(token?.inputs ?? [])
         for template in headers.values { names.formUnion(template.inputs) }
+        return names
+    }
+
+    /// The inputs it names in its URL, query and body: what it is about, as against the credentials in its headers
+    /// that prove who asks.
+    package var namedInputs: Set<String> {
+        var names = Set(url.inputs)
         for template in query.values { names.formUnion(template.inputs) }
         switch body {
         case .json(let json)?: Self.walk(json) { names.formUnion($0.inputs) }

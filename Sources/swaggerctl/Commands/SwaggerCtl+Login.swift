@@ -24,11 +24,17 @@ extension SwaggerCtl {
                 The account is named with --email or --username; an e-mail goes in the login's e-mail field where \
                 it has one. A sign-in in the browser keeps the session of whoever signs in.
 
+                With --with-token, a token you already have (a personal access token, an API key) takes the \
+                place of the password: it is checked with your profile, which names the account, kept like any \
+                other session's, and revoked by logout where the server can. A token the server refuses is not \
+                stored (exit 4).
+
                 Examples:
                   swaggerctl login -s https://api.example.com -e me@example.com
                   swaggerctl login -s https://api.example.com --name prod -e me@example.com
                   swaggerctl login -s https://api.example.com -u ana --format json
                   swaggerctl login -e me@example.com --password-stdin -q < password.txt
+                  swaggerctl login -s https://api.example.com --with-token < token.txt
                   swaggerctl login --web -s https://auth.example.com
                   swaggerctl login --server-file team-api.json -e me@example.com
                   swaggerctl login --client-credentials --client-id ci --client-key ci.pem
@@ -44,6 +50,12 @@ extension SwaggerCtl {
 
         @Flag(help: "Read the password from standard input.")
         var passwordStdin = false
+
+        @Flag(
+            help: ArgumentHelp(
+                "Log in with a token you already have, from standard input (asked for on a terminal), in place of a "
+                    + "password: a personal access token, an API key."))
+        var withToken = false
 
         @Flag(
             help: ArgumentHelp(
@@ -174,6 +186,17 @@ extension SwaggerCtl {
             if clientKeyId != nil, clientKey == nil {
                 throw ValidationError("--client-key-id names the key of --client-key; give that too.")
             }
+            if withToken {
+                let other = [
+                    (passwordStdin, "--password-stdin"), (web, "--web"), (device, "--device"),
+                    (clientCredentials, "--client-credentials"), (clientSecretStdin, "--client-secret-stdin"),
+                    (dpop, "--dpop"),
+                ].first { $0.0 }
+                if let other {
+                    throw ValidationError(
+                        "--with-token logs in with a token the server made before; \(other.1) does not go with it.")
+                }
+            }
             if passwordStdin, email == nil, username == nil {
                 throw ValidationError(
                     "Give the account with --email or --username when the password comes from standard input.")
@@ -189,6 +212,7 @@ extension SwaggerCtl {
                     (controller) throws(SwaggerError) in
                     // Piped secrets are read first: input that is not a password is refused before anything is sent.
                     let piped = passwordStdin ? try secrets(for: nil, on: nil) : nil
+                    let pipedToken = withToken && !Terminal.isTerminal(STDIN_FILENO) ? try Self.pipedToken() : nil
                     let proof = clientCredentials ? try clientProof() : nil
                     let proofKey = dpop ? ProofKey() : nil
                     let (fileServer, layers) = try givenLayers(
@@ -201,8 +225,8 @@ extension SwaggerCtl {
                     let asked = try serverName.request()
                     if let asked { try controller.checkName(asked, for: selection.server) }
                     let login = try await signIn(
-                        controller, selection, layers: layers, piped: piped, proof: proof, proofKey: proofKey,
-                        spinner: spinner)
+                        controller, selection, layers: layers, piped: piped, pipedToken: pipedToken, proof: proof,
+                        proofKey: proofKey, spinner: spinner)
                     let naming = try controller.naming(login.account.server, asked)
                     // A login makes its server the default (unless SWAGGERCTL_SERVER names one); a move from another
                     // server is said.
@@ -220,8 +244,8 @@ extension SwaggerCtl {
         /// Signs in to the selected server as its description and the flags say.
         private func signIn(
             _ controller: SessionController, _ selection: SessionSelection, layers: [DescriptionLayer],
-            piped: (password: String, clientSecret: String?)?, proof: ClientProof?, proofKey: ProofKey?,
-            spinner: Spinner?
+            piped: (password: String, clientSecret: String?)?, pipedToken: String?, proof: ClientProof?,
+            proofKey: ProofKey?, spinner: Spinner?
         ) async throws(SwaggerError) -> SessionController.LoginOutcome {
             let choice = try await controller.serverChoice(
                 given: layers, on: selection, confidential: clientSecretStdin)
@@ -240,6 +264,19 @@ extension SwaggerCtl {
                 return try await clientSignIn(
                     controller, selection, choice: choice, proof: proof, proofKey: proofKey, spinner: spinner)
             }
+            let given = (email ?? username).map { AccountName($0, isEmail: email != nil) }
+            if withToken {
+                let token =
+                    if let pipedToken { pipedToken } else {
+                        try Self.validToken(
+                            Prompt.secret(
+                                "Token for \(selection.server): ", cancelled: "Login cancelled: no token given."))
+                    }
+                spinner?.label = "Checking the token with \(selection.server)"
+                return try await controller.login(
+                    as: given, method: .token(token), on: selection, appIDFlag: appID, choice: choice,
+                    client: ClientProof(), proof: nil)
+            }
             let signIn = ServerPlan.signIn(
                 flag: web ? .web : device ? .device : passwordStdin ? .password : nil,
                 description: choice.serverDescription, hasBrowser: hasBrowser)
@@ -248,7 +285,6 @@ extension SwaggerCtl {
             }
             var chosen = choice
             chosen.serverDescription.signIn = signIn
-            let given = (email ?? username).map { AccountName($0, isEmail: email != nil) }
             // A confidential client's secret, for a browser login: the whole of standard input, or asked for.
             let browserSecret = signIn != .password && clientSecretStdin ? try clientSecret() : nil
             // The page that forwarded the browser is no use once the login has ended, whatever the browser does.
@@ -318,6 +354,22 @@ extension SwaggerCtl {
                     certificate: try clientCert.map { (path) throws(SwaggerError) in
                         try Self.pem(at: path, holding: "CERTIFICATE")
                     }))
+        }
+
+        /// The token piped in for --with-token: standard input's only line.
+        private static func pipedToken() throws(SwaggerError) -> String {
+            try validToken(Prompt.standardInput(flag: "--with-token", secret: "token"))
+        }
+
+        /// `text`, when it can be a token; it goes into a header, where a space or a line break cannot.
+        private static func validToken(_ text: String) throws(SwaggerError) -> String {
+            guard Credentials.isToken(text) else {
+                throw SwaggerError(
+                    .usage,
+                    "--with-token takes one token: visible characters, with no space or line break. Give the token "
+                        + "alone.")
+            }
+            return text
         }
 
         /// The PEM text of a `kind` (PRIVATE KEY, CERTIFICATE) in the file at `path`: a few lines, refused whole when

@@ -51,29 +51,35 @@ enum Prompt {
         guard ["y", "yes"].contains(answer.lowercased()) else { throw SwaggerError(.cancelled, "Nothing was saved.") }
     }
 
-    /// The most `--password-stdin` reads: far more than any password, and a bound on `< /dev/zero`.
+    /// The most `--password-stdin` and `--with-token` read: far more than any password or token, and a bound on
+    /// `< /dev/zero`.
     static let passwordLimit = 64 * 1024
 
-    /// Reads the password from standard input, for scripts: everything up to end of input, less one trailing
-    /// line break (`\n` or `\r\n`), and at most ``passwordLimit`` bytes. On a terminal, echo is off meanwhile.
-    static func standardInput() throws(SwaggerError) -> String {
+    /// Reads a secret from standard input, for scripts: everything up to end of input, less one trailing line
+    /// break (`\n` or `\r\n`), and at most ``passwordLimit`` bytes. On a terminal, echo is off meanwhile.
+    /// - Parameters:
+    ///   - flag: The option that reads it, for the errors: `--password-stdin`, `--with-token`.
+    ///   - secret: What it reads, as the errors name it: "password", "token".
+    static func standardInput(flag: String = "--password-stdin", secret: String = "password") throws(SwaggerError)
+        -> String
+    {
         var bytes =
             Terminal.isTerminal(STDIN_FILENO)
-            ? try asking(nil, cancelled: "Login cancelled: no password given.", echo: false) {
+            ? try asking(nil, cancelled: "Login cancelled: no \(secret) given.", echo: false) {
                 readBytes(upTo: passwordLimit + 1, from: STDIN_FILENO)
             }
             : readBytes(upTo: passwordLimit + 1, from: STDIN_FILENO)
         guard bytes.count <= passwordLimit else {
             throw SwaggerError(
                 .usage,
-                "--password-stdin read more than \(passwordLimit / 1024) KiB, which is no password. Pipe in the "
-                    + "password alone.")
+                "\(flag) read more than \(passwordLimit / 1024) KiB, which is no \(secret). Pipe in the \(secret) "
+                    + "alone.")
         }
         // Bytes, not Characters: in Swift "\r\n" is one Character, so a check for "\n" would miss it.
         if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
         guard !bytes.isEmpty else {
-            throw SwaggerError(.usage, "--password-stdin was given, but standard input was empty.")
+            throw SwaggerError(.usage, "\(flag) was given, but standard input was empty.")
         }
         return String(decoding: bytes, as: UTF8.self)
     }
