@@ -166,6 +166,9 @@ package struct LoginCoordinator: Sendable {
     }
 
     private var state: State = .idle
+    /// The tokens the server gave, until the session is kept: a login that fails after the grant has them ended
+    /// on the server, since nothing here could end them later. Never a token the person brought, which is theirs.
+    private var unkept: Granted?
 
     package init() {}
 
@@ -215,6 +218,7 @@ package struct LoginCoordinator: Sendable {
             expiresAt: expiresAt, description: pending.attempt.serverDescription)
         granted.outputs = grant.outputs
         state = .checkingProfile(granted)
+        if !pending.givenToken { unkept = granted }
         return granted.profileRequest()
     }
 
@@ -346,6 +350,7 @@ package struct LoginCoordinator: Sendable {
     package mutating func recordSaved() -> SavedAction {
         guard case .savingRecord(let record, let profile) = state else { invalid("recordSaved") }
         state = .finished
+        unkept = nil
         switch profile {
         case .success(let profile):
             return .saveAndShow(
@@ -365,6 +370,47 @@ package struct LoginCoordinator: Sendable {
         state = .finished
         return DiscardTokens(
             account: record.account, backend: record.backend, failure: .notStored(record.account, error))
+    }
+
+    /// What becomes of tokens a login received and did not keep.
+    package enum Unkept: Sendable, Hashable {
+        /// End them on the server, then send ``unkeptNotRevoked(_:)`` if that fails.
+        case revoke(Revocation)
+        /// Nothing can end them: the line says so.
+        case stay(Leftover)
+    }
+
+    /// Tokens a failed login leaves valid on the server, and until when.
+    package struct Leftover: Sendable, Hashable {
+        package var until: Date?
+        /// Why they were not ended: nothing can end them (`nil`), or their revocation failed.
+        package var failure: APIServiceError?
+
+        package init(until: Date?, failure: APIServiceError? = nil) {
+            self.until = until
+            self.failure = failure
+        }
+    }
+
+    /// The tokens of a login that failed after the server gave them, which were not kept: `nil` when the session
+    /// was kept, when there were none, or when they were the person's own (`--with-token`).
+    package func unkeptTokens() -> Unkept? {
+        guard case .finished = state, let granted = unkept else { return nil }
+        let server = granted.pending.attempt.server
+        let description = granted.description
+        guard description.revocation != nil,
+            granted.credentials.refreshToken != nil || !description.revocationNeedsRefreshToken
+        else { return .stay(Leftover(until: granted.expiresAt)) }
+        return .revoke(
+            Revocation(
+                server: server, serverDescription: description, credentials: granted.credentials,
+                outputs: granted.outputs))
+    }
+
+    /// The unkept tokens could not be ended.
+    package func unkeptNotRevoked(_ error: APIServiceError) -> Leftover {
+        guard let granted = unkept else { invalid("unkeptNotRevoked") }
+        return Leftover(until: granted.expiresAt, failure: error)
     }
 
     private func invalid(_ event: String) -> Never {

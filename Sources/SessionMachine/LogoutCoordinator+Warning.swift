@@ -28,17 +28,11 @@ extension LogoutCoordinator.Warning {
         case .undescribed(let server):
             "logged out here, but the server was not told: swaggerctl has no description of \(server) any more."
         case .accessTokenStays(let server, let until, endedRefresh: true):
-            "\(server) ended the refresh token; its access token stays valid there \(Self.stays(until, context))."
+            "\(server) ended the refresh token; its access token stays valid there \(RelativeTime.stays(until, now: context.now))."
         case .accessTokenStays(let server, let until, endedRefresh: false):
-            "the token stays valid on \(server) \(Self.stays(until, context)): its logout takes a refresh token, and "
+            "the token stays valid on \(server) \(RelativeTime.stays(until, now: context.now)): its logout takes a refresh token, and "
                 + "--with-token has none."
         }
-    }
-
-    /// How long a token the server still takes works on: "for 14 min more", or "until it expires" when nobody said.
-    private static func stays(_ until: Date?, _ context: MessageContext) -> String {
-        until.map { "for \(RelativeTime.span(max(1, Int($0.timeIntervalSince(context.now))))) more" }
-            ?? "until it expires"
     }
 
     /// The error for a logout that removed the session here, but that the server could have ended and did not.

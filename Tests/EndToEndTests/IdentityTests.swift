@@ -160,7 +160,8 @@ struct IdentityTests {
             #expect(result.status == 5)
             #expect(
                 result.stderr
-                    == "swaggerctl: The profile at /api/User/User is not usable (the profile is not a JSON object); "
+                    == "swaggerctl: warning: the login's token works until it expires: nothing ends it.\n"
+                    + "swaggerctl: The profile at /api/User/User is not usable (the profile is not a JSON object); "
                     + "nothing was stored. Set it with `server set --profile-path`.\n")
             #expect(try sandbox.sessions.records().isEmpty)
             #expect(try sandbox.allFileContents().contains("tok-123") == false)

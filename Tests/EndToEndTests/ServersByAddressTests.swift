@@ -59,6 +59,15 @@ struct ServersByAddressTests {
                 cut.stderr
                     == "swaggerctl: Stopped after 1 page, 10 items: the server cut the list "
                     + "($response.body#/truncated == true). Filter it.\n", "\(cut)")
+
+            // A login whose profile cannot be used keeps nothing, and ends on Keystone the token it was given.
+            let events = try await keystone.revocationEvents()
+            _ = try await sandbox.swaggerctl("server", "set", keystone.origin, "--set", "profile.unwrap=nothing")
+            let unusable = try await sandbox.swaggerctl(
+                ["login", "-s", keystone.origin, "-u", "admin", "--password-stdin"], stdin: "admin-Passw0rd!\n")
+            #expect(unusable.status == 5 && unusable.stderr.contains("nothing was stored"), "\(unusable)")
+            #expect(!unusable.stderr.contains("warning"), "\(unusable)")
+            #expect(try await keystone.revocationEvents() == events + 1, "the unkept token was revoked")
         }
     }
 
@@ -90,6 +99,15 @@ struct ServersByAddressTests {
             #expect(logout.status == 0, "\(logout)")
             #expect(logout.stderr.contains("cannot revoke sessions, so its tokens stay valid there"), "\(logout)")
             #expect(try await etcd.isValid(access), "etcd still takes the token, as the line said")
+
+            // A login whose profile cannot be used keeps nothing, and says the token etcd gave lives on.
+            _ = try await sandbox.swaggerctl("server", "set", etcd.origin, "--set", "profile.unwrap=nothing")
+            let unusable = try await sandbox.swaggerctl(
+                ["login", "-s", etcd.origin, "-u", "ana", "--password-stdin"], stdin: Self.password + "\n")
+            #expect(unusable.status == 5, "\(unusable)")
+            #expect(
+                unusable.stderr.hasPrefix(
+                    "swaggerctl: warning: the login's token works until it expires: nothing ends it.\n"), "\(unusable)")
             #expect(try await etcd.users() == ["ana", "root"], "no login makes an account")
         }
     }

@@ -214,6 +214,44 @@ struct LoginCoordinatorTests {
         #expect(coordinator.profileFailed(error) == .fail(.unusableProfile(error, Fixtures.ana, Fixtures.identity)))
     }
 
+    @Test("tokens a failed login was given are revoked, or said to stay valid; kept or brought, they are left alone")
+    func unkeptTokens() throws {
+        // Nothing here could end them later: the server is asked to, as a logout would.
+        var unusable = Self.checking()
+        _ = unusable.profileFailed(.notAProfile("the profile is not a JSON object"))
+        #expect(
+            unusable.unkeptTokens()
+                == .revoke(
+                    Revocation(
+                        server: Fixtures.server, serverDescription: Self.original, credentials: Self.grant.credentials))
+        )
+        let error = APIServiceError.unreachable("connection refused")
+        let expiry = try #require(JWTClaims.expiry(of: Self.grant.accessToken))
+        #expect(unusable.unkeptNotRevoked(error) == .init(until: expiry, failure: error))
+
+        // A server with no revocation: the line says the token works on.
+        var identity = Self.checking(Self.request(description: Fixtures.identity))
+        _ = identity.profileFailed(.notAProfile("the profile is not a JSON object"))
+        #expect(identity.unkeptTokens() == .stay(.init(until: expiry)))
+
+        var notStored = Self.checking()
+        _ = notStored.profileReceived(Self.profile)
+        _ = notStored.tokensNotStored(SwaggerError(.failure, "The keyring is locked."))
+        guard case .revoke = notStored.unkeptTokens() else {
+            Issue.record("tokens that could not be stored were left on the server")
+            return
+        }
+
+        var kept = Self.checking()
+        _ = kept.profileReceived(Self.profile)
+        _ = kept.tokensStored(in: .file)
+        _ = kept.recordSaved()
+        #expect(kept.unkeptTokens() == nil)
+        var brought = Self.givenToken(nil)
+        _ = brought.profileFailed(.notAProfile("the profile is not a JSON object"))
+        #expect(brought.unkeptTokens() == nil, "a token the person brought is theirs")
+    }
+
     @Test("tokens that cannot be stored stop the login with nothing stored")
     func tokensNotStored() {
         var coordinator = Self.checking()

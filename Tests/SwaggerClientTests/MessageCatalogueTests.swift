@@ -98,6 +98,11 @@ struct MessageCatalogueTests {
                     .rendered(in: messages, session: clientRecord),
             ].map { "swaggerctl: \($0.message)" }
             + logoutWarnings.map { "swaggerctl: warning: \($0.line(in: messages))" }
+            + [
+                LoginCoordinator.Leftover(until: nil),
+                LoginCoordinator.Leftover(until: Fixtures.savedAt.addingTimeInterval(86_000)),
+                LoginCoordinator.Leftover(until: nil, failure: .timedOut),
+            ].map { "swaggerctl: warning: \($0.line(in: messages))" }
             + logoutWarnings.map { "swaggerctl: \($0.failure(in: messages))" }
             + [
                 SwaggerError.notLoggedInAnywhere, .noServer, .loginWithoutServer, .tokenWithoutServer, .notAToken,

@@ -240,6 +240,19 @@ extension SessionController {
             grant = try await browserGrant(
                 attempt, service: service, clientSecret: client.secret, open: open, timeout: timeout)
         }
+        do throws(SwaggerError) {
+            return try await keep(grant, &coordinator, service, choice: choice, entry: entry)
+        } catch {
+            await endUnkept(&coordinator, service)
+            throw error
+        }
+    }
+
+    /// Checks the grant with the profile, then stores the session and its server's description.
+    private func keep(
+        _ grant: TokenGrant, _ coordinator: inout LoginCoordinator, _ service: any SessionService,
+        choice: ServerChoice, entry: ServerEntry?
+    ) async throws(SwaggerError) -> LoginOutcome {
         let toStore = try await checked(coordinator.authenticated(grant, now: now()), &coordinator, service)
         let record: SessionRecord
         do throws(SwaggerError) {
@@ -264,6 +277,21 @@ extension SessionController {
         case .saveAndShow(let outcome, let account):
             return LoginOutcome(account: account, profile: save(outcome, for: account))
         case .fail(let failure): throw message(for: failure)
+        }
+    }
+
+    /// Ends on the server the tokens of a login that failed after it was given them, which nothing here could end
+    /// later; or says that they stay valid there.
+    private func endUnkept(_ coordinator: inout LoginCoordinator, _ service: any SessionService) async {
+        switch coordinator.unkeptTokens() {
+        case nil: return
+        case .stay(let leftover): warn(leftover.line(in: messageContext))
+        case .revoke(let revocation):
+            do throws(APIServiceError) {
+                try await service.revoke(revocation)
+            } catch {
+                warn(coordinator.unkeptNotRevoked(error).line(in: messageContext))
+            }
         }
     }
 

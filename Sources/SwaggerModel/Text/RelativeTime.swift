@@ -19,6 +19,12 @@ package enum RelativeTime {
         }
     }
 
+    /// How long a token that a server still takes works on: "for 14 min more", or "until it expires" where
+    /// nobody said when.
+    package static func stays(_ until: Date?, now: Date) -> String {
+        until.map { "for \(span(max(1, Int($0.timeIntervalSince(now))))) more" } ?? "until it expires"
+    }
+
     /// `2026-11-22 03:24:19 UTC (in 59 min)`: a UTC time stamp for people, and how far it is from `now`.
     package static func stamp(_ date: Date, now: Date) -> String {
         let day = date.formatted(.iso8601.year().month().day().dateSeparator(.dash))

@@ -55,6 +55,13 @@ struct Keystone: Sendable {
         return try #require(Int(answer), "sqlite3 printed \(answer)")
     }
 
+    /// How many revocations Keystone has recorded, one for each token it was asked to revoke: its tokens are fernet
+    /// tokens, kept nowhere, so a revoked one is known by its event.
+    func revocationEvents() async throws -> Int {
+        let answer = try await sqlite("SELECT count(*) FROM revocation_event")
+        return try #require(Int(answer), "sqlite3 printed \(answer)")
+    }
+
     /// The id of the user `name` of the domain `Default`, from the database.
     func userID(named name: String) async throws -> String {
         let quoted = name.replacingOccurrences(of: "'", with: "''")
