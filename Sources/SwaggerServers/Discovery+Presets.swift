@@ -187,29 +187,7 @@ extension Discovery {
 
     /// `json` with each request's path, and each address that is a path, written as the URL it names under `base`.
     static func rebased(_ json: JSONValue, onto base: ServerURL) -> JSONValue {
-        func address(_ value: JSONValue) -> JSONValue {
-            guard case .string(let text) = value, text.hasPrefix("/") else { return value }
-            return .string(base.string + text)
-        }
-        func request(_ value: JSONValue) -> JSONValue {
-            guard case .object(var members) = value, let url = members["url"] else { return value }
-            members["url"] = address(url)
-            return .object(members)
-        }
-        guard case .object(var members) = json else { return json }
-        for step in ["login", "refresh", "profile"] {
-            guard case .object(var parts)? = members[step], let inner = parts["request"] else { continue }
-            parts["request"] = request(inner)
-            members[step] = .object(parts)
-        }
-        if case .object(var revocation)? = members["revocation"], case .array(let requests)? = revocation["requests"] {
-            revocation["requests"] = .array(requests.map(request))
-            members["revocation"] = .object(revocation)
-        }
-        for name in ["authorization", "deviceAuthorization", "document"] where members[name] != nil {
-            members[name] = address(members[name] ?? .null)
-        }
-        return .object(members)
+        ServerDescription.mappingPaths(json) { base.joining($0) }
     }
 
     /// Where an API may be beside `server` when nothing at it describes one: one path level down, under the names

@@ -200,17 +200,9 @@ package enum Discovery {
     /// `path` under `server`: joined where `path` begins with the segments that `server`'s path ends with, and
     /// appended.
     static func joined(_ server: ServerURL, _ path: String) -> [String] {
-        let typed = server.url.path(percentEncoded: true).split(separator: "/")
-        let wanted = path.split(separator: "/")
-        let origin = ServerURL.origin(of: server.url)?.absoluteString ?? server.string
-        var joinedPaths: [String] = []
-        for overlap in stride(from: min(typed.count, wanted.count - 1), through: 1, by: -1)
-        where Array(typed.suffix(overlap)) == Array(wanted.prefix(overlap)) {
-            let trailing = path.hasSuffix("/") ? "/" : ""
-            joinedPaths.append(origin + "/" + (typed + wanted.dropFirst(overlap)).joined(separator: "/") + trailing)
-            break
-        }
-        return joinedPaths + [server.string + path]
+        let joined = server.joining(path)
+        let appended = server.string + path
+        return joined == appended ? [appended] : [joined, appended]
     }
 
     /// Reads an OpenID Connect configuration or RFC 8414 metadata document. Relative URLs are read against

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Four real server stacks, each set up as its own documentation tells a deployer, logged in to with nothing but their
-/// address: django-allauth's headless API (session tokens, and its JWT strategy), Kinto and Synapse. Each is checked
-/// on the server's side: the session ended there, and no account made by a login.
+/// address, at their origin or typed with their API's prefix: django-allauth's headless API (session tokens, and its
+/// JWT strategy), Kinto and Synapse. Each is checked on the server's side: the session ended there, and no account
+/// made by a login.
 @Suite("Real servers by their address alone: allauth, allauth's JWT, Kinto, Synapse", .timeLimit(.minutes(15)))
 struct ServerStacksTests {
     static let password = "Passw0rd!"
@@ -52,6 +53,23 @@ struct ServerStacksTests {
             #expect(details.stderr.contains("ended the session (HTTP 410 Gone)"), "\(details)")
             #expect(try sandbox.sessions.records().isEmpty)
             #expect(try await Self.state(server).users == 1, "no login makes an account")
+
+            // Typed with its API's prefix: the document's paths, which start with it, are joined to it, not appended.
+            let prefixed = try Sandbox()
+            let api = server.origin + "/_allauth"
+            let typed = try await prefixed.swaggerctl(
+                ["login", "-s", api, "-u", "ana", "--password-stdin", "-q"], stdin: Self.password + "\n")
+            #expect(typed.status == 0, "\(typed)")
+            let joined = try await prefixed.swaggerctl("server", "show")
+            #expect(joined.row("Login")?.hasPrefix("POST \(api)/app/v1/auth/login ") == true, "\(joined)")
+            for path in ["/app/v1/auth/session", "/_allauth/app/v1/auth/session"] {
+                let session = try await prefixed.swaggerctl("api", path, "--jq", ".data.user.username")
+                #expect(session.status == 0 && session.stdout == "ana\n", "\(path): \(session)")
+            }
+            #expect(try await Self.state(server).sessions == 1)
+            let out = try await prefixed.swaggerctl("logout")
+            #expect(out.status == 0 && out.stderr == "Logged out ana from \(api).\n", "\(out)")
+            #expect(try await Self.state(server).sessions == 0)
         }
     }
 
@@ -169,6 +187,26 @@ struct ServerStacksTests {
             ])
             #expect(whoami.stdout.contains("M_UNKNOWN_TOKEN"), "the server ended the session: \(whoami)")
             #expect(try await users() == before, "no login makes an account")
+
+            // Typed with the client API's prefix, under which Matrix's version list is not: the protocol is asked for
+            // at the origin too, and its steps are the origin's.
+            let prefixed = try Sandbox()
+            let api = server.origin + "/_matrix/client/v3"
+            let typed = try await prefixed.swaggerctl(
+                ["login", "-s", api, "-u", "ana", "--password-stdin", "-q"], stdin: Self.password + "\n")
+            #expect(typed.status == 0, "\(typed)")
+            let atOrigin = try await prefixed.swaggerctl("server", "show")
+            #expect(atOrigin.row("Preset") == "matrix", "\(atOrigin)")
+            #expect(atOrigin.row("Login")?.hasPrefix("POST \(api)/login ") == true, "\(atOrigin)")
+            let directory = try await prefixed.swaggerctl(
+                "api", "/publicRooms?limit=10", "--paginate", "--jq", ".chunk[].name")
+            #expect(Set(directory.stdout.split(separator: "\n")).count == 25, "\(directory)")
+            let token = try await prefixed.swaggerctl("token").stdout.trimmingCharacters(in: .newlines)
+            #expect(try await prefixed.swaggerctl("logout").status == 0)
+            let ended = try await curl([
+                "-s", "-H", "Authorization: Bearer \(token)", server.origin + "/_matrix/client/v3/account/whoami",
+            ])
+            #expect(ended.stdout.contains("M_UNKNOWN_TOKEN"), "\(ended)")
         }
     }
 }

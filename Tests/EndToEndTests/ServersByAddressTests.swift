@@ -205,6 +205,14 @@ struct ServersByAddressTests {
                 let asked = items.stderr.split(separator: "\n").filter { $0.hasPrefix("> GET ") }.count
                 #expect(asked == 3, "\(path): three pages of ten: \(items.stderr)")
             }
+            // Told that offset numbers pages, which gives each page but the first nine items seen already: exit 1,
+            // and nothing of a list that is not whole.
+            let wrong = try await sandbox.swaggerctl(
+                "server", "set", api, "--set", "paging.page=offset", "--set", "paging.offset:=null")
+            #expect(wrong.status == 0, "\(wrong)")
+            let repeated = try await sandbox.swaggerctl("api", "/items/limit-offset?limit=10", "--paginate", "--slurp")
+            #expect(repeated.status == 1 && repeated.stdout.isEmpty, "\(repeated)")
+            #expect(repeated.stderr.contains("repeated the page before"), "\(repeated)")
         }
     }
 }

@@ -54,6 +54,31 @@ struct ServerURLTests {
         #expect(try ServerURL(server).isSameOrigin(#require(URL(string: url))) == expected)
     }
 
+    @Test(
+        "a path under a server typed with its API's prefix is joined where it repeats the prefix, else appended",
+        arguments: [
+            ("https://h/_allauth", "/_allauth/app/v1/auth/login", "https://h/_allauth/app/v1/auth/login"),
+            ("https://h/_matrix/client/v3", "/_matrix/client/v3/login", "https://h/_matrix/client/v3/login"),
+            (
+                "https://h/_matrix/client/v3", "/_matrix/client/versions",
+                "https://h/_matrix/client/v3/_matrix/client/versions"
+            ),
+            ("https://h.example.com/a/b", "/b/c?x=/b/", "https://h.example.com/a/b/c?x=/b/"),
+            ("https://h.example.com/api", "/User/AdminLogin", "https://h.example.com/api/User/AdminLogin"),
+            ("https://h.example.com/api", "items", "https://h.example.com/api/items"),
+            // The whole prefix, and nothing after it, is a path under it.
+            ("https://h.example.com/_allauth", "/_allauth", "https://h.example.com/_allauth/_allauth"),
+            ("https://h.example.com/api", "/api/", "https://h.example.com/api/"),
+            ("https://h.example.com", "/api/items", "https://h.example.com/api/items"),
+            // Segments are compared whole, and a doubled slash is kept as it is.
+            ("https://h.example.com/api", "/apis/x", "https://h.example.com/api/apis/x"),
+            ("https://h.example.com/api", "/api//x", "https://h.example.com/api//x"),
+        ])
+    func joining(server: String, path: String, expected: String) throws {
+        #expect(try ServerURL(server).joining(path) == expected)
+        #expect(try ServerURL(server).resolve(path).absoluteString == expected)
+    }
+
     @Test("two spellings of one server are equal")
     func equalSpellings() throws {
         #expect(try ServerURL("HTTP://Example.COM:80/api/") == ServerURL("http://example.com/api"))

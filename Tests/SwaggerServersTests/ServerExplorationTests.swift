@@ -151,7 +151,7 @@ struct ServerExplorationTests {
         let challenge = Exchange(
             method: "GET", url: Self.server.url, status: 401,
             responseHeaders: [HeaderField(name: "WWW-Authenticate", value: #"Basic realm="RabbitMQ Management""#)])
-        let rabbit = Self.run(try Self.exploration(), answers: ["/api/api/whoami": challenge])
+        let rabbit = Self.run(try Self.exploration(), answers: ["/api/whoami": challenge])
         guard case .finished(let shown?, nil) = rabbit.end else {
             Issue.record("\(String(describing: rabbit.end))")
             return
@@ -159,7 +159,7 @@ struct ServerExplorationTests {
         #expect(shown.layer?.json[path: "preset"] == .string("rabbitmq"))
         var other = challenge
         other.responseHeaders = [HeaderField(name: "WWW-Authenticate", value: #"Basic realm="api""#)]
-        let plain = Self.run(try Self.exploration(), answers: ["/api/api/whoami": other])
+        let plain = Self.run(try Self.exploration(), answers: ["/api/whoami": other])
         #expect(
             plain.end.map { if case .finished(nil, nil) = $0 { true } else { false } } == true, "\(plain.end as Any)")
     }

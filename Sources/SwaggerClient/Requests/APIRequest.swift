@@ -92,8 +92,7 @@ package struct APIRequest: Sendable, Hashable {
             guard server.isSameOrigin(url) else { throw elsewhere(url, server: server) }
             return url
         }
-        let path = trimmed.hasPrefix("/") ? trimmed : "/" + trimmed
-        guard let url = URL(string: server.string + path), url.host != nil else {
+        guard let url = URL(string: server.joining(trimmed)), url.host != nil else {
             throw SwaggerError(
                 .usage,
                 "\"\(TerminalText.escaped(trimmed))\" is not a path; percent-encode spaces and other characters.")

@@ -213,8 +213,41 @@ extension ServerDescription {
     /// as a path under it; every other, and every one when `server` is `nil`, whole.
     package func json(relativeTo server: ServerURL? = nil) -> JSONValue {
         let whole = whole(relativeTo: server)
-        guard let preset, let base = ServerPresets.named(preset)?.json else { return whole }
+        guard let preset, var base = ServerPresets.named(preset)?.json else { return whole }
+        // The preset's paths as this description writes the URLs they name under `server`: `/api/whoami` under
+        // `https://host/api` is `/whoami`.
+        if let server {
+            base = Self.mappingPaths(base) { RequestTemplate.relative(server.joining($0), to: server) }
+        }
         return Self.difference(whole, from: base).merging(["preset": .string(preset)])
+    }
+
+    /// `json`, a description in the language, with each request's path and each address that is a path (one that
+    /// starts with `/`) mapped by `transform`.
+    package static func mappingPaths(_ json: JSONValue, _ transform: (String) -> String) -> JSONValue {
+        func address(_ value: JSONValue) -> JSONValue {
+            guard case .string(let text) = value, text.hasPrefix("/") else { return value }
+            return .string(transform(text))
+        }
+        func request(_ value: JSONValue) -> JSONValue {
+            guard case .object(var members) = value, let url = members["url"] else { return value }
+            members["url"] = address(url)
+            return .object(members)
+        }
+        guard case .object(var members) = json else { return json }
+        for step in ["login", "refresh", "profile"] {
+            guard case .object(var parts)? = members[step], let inner = parts["request"] else { continue }
+            parts["request"] = request(inner)
+            members[step] = .object(parts)
+        }
+        if case .object(var revocation)? = members["revocation"], case .array(let requests)? = revocation["requests"] {
+            revocation["requests"] = .array(requests.map(request))
+            members["revocation"] = .object(revocation)
+        }
+        for name in ["authorization", "deviceAuthorization", "document"] where members[name] != nil {
+            members[name] = address(members[name] ?? .null)
+        }
+        return .object(members)
     }
 
     /// What `value` says that `base` does not: objects member by member (a member `base` has and `value` has not is

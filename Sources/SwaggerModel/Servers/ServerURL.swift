@@ -70,8 +70,26 @@ package struct ServerURL: Sendable, Hashable, TextCoded, CustomStringConvertible
         return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
+    /// `path` (with a query, if any) under this base URL: joined where it begins with the segments this URL's path
+    /// ends with, else appended. A server typed with its API's prefix (`https://host/_allauth`) and a path written
+    /// from the origin, as documents and presets write theirs (`/_allauth/app/v1/auth/login`), name one place:
+    /// `https://host/_allauth/app/v1/auth/login`. What is joined is always followed by one segment more, so that a
+    /// path that is the whole prefix (`/_allauth`) is still read under it.
+    package func joining(_ path: String) -> String {
+        let path = path.hasPrefix("/") ? path : "/" + path
+        let typed = url.path(percentEncoded: true).split(separator: "/")
+        let wanted = path.prefix { $0 != "?" && $0 != "#" }.split(separator: "/", omittingEmptySubsequences: false)
+            .dropFirst()
+        for overlap in stride(from: min(typed.count, wanted.count - 1), through: 1, by: -1)
+        where typed.suffix(overlap).elementsEqual(wanted.prefix(overlap)) {
+            return string + path.dropFirst(wanted.prefix(overlap).reduce(0) { $0 + $1.count + 1 })
+        }
+        return string + path
+    }
+
     /// The URL that `pathOrURL` names: an absolute `http` or `https` URL as it is, or a path (with a query,
-    /// if any) under this base URL, so that `/login` under `https://host/api` is `https://host/api/login`.
+    /// if any) under this base URL, as ``joining(_:)`` places it, so that `/login` under `https://host/api` is
+    /// `https://host/api/login`.
     /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` when it is neither.
     package func resolve(_ pathOrURL: String) throws(SwaggerError) -> URL {
         let text = pathOrURL.trimmingWhitespace()
@@ -81,8 +99,7 @@ package struct ServerURL: Sendable, Hashable, TextCoded, CustomStringConvertible
             }
             return url
         }
-        let path = text.hasPrefix("/") ? text : "/" + text
-        guard let url = URL(string: string + path) else {
+        guard let url = URL(string: joining(text)) else {
             throw SwaggerError(.usage, "\"\(text.prefix(200))\" is not a path that can follow \(string).")
         }
         return url

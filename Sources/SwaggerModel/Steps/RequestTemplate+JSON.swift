@@ -113,8 +113,7 @@ extension RequestTemplate {
             throw JSONPointer.Invalid("\(path): a placeholder may stand in a path or a query, not in the host")
         }
         if absolute { return template }
-        let written = template.description
-        return try Template(server.string + (written.hasPrefix("/") ? written : "/" + written))
+        return try Template(server.joining(template.description))
     }
 
     /// `address` as a path where it is under `server`, as a description writes it.
