@@ -45,6 +45,17 @@ struct ServersByAddressTests {
             #expect(try await !keystone.isValid(access), "the logout revoked the token on the server")
             #expect(try await keystone.userCount() == users, "no login makes an account")
 
+            // Described by hand, as Docs/servers.md does with `server set --set` alone: the same session.
+            let byHand = try Sandbox()
+            try await HandWritten.describe("keystone.example.com/v3", as: keystone.origin, in: byHand)
+            let handLogin = try await byHand.swaggerctl(
+                ["login", "-s", keystone.origin, "-u", "ana", "--password-stdin"], stdin: Self.password + "\n")
+            #expect(handLogin.status == 0 && handLogin.stdout == login.stdout, "\(handLogin)")
+            let handToken = try await byHand.swaggerctl("token").stdout.trimmingCharacters(in: .newlines)
+            #expect(try await keystone.isValid(handToken))
+            #expect(try await byHand.swaggerctl("logout").status == 0)
+            #expect(try await !keystone.isValid(handToken), "the logout by hand revoked the token too")
+
             // The admin's list of users, cut at list_limit: all of it or exit 1, never 10 of 26 with exit 0. Listing
             // users takes a token scoped to the system, which the login's body asks for, set by its path.
             let scoped = try await sandbox.swaggerctl(
@@ -109,6 +120,16 @@ struct ServersByAddressTests {
                 unusable.stderr.hasPrefix(
                     "swaggerctl: warning: the login's token works until it expires: nothing ends it.\n"), "\(unusable)")
             #expect(try await etcd.users() == ["ana", "root"], "no login makes an account")
+
+            // Described by hand, as Docs/servers.md does: the same login, its refusal and its profile.
+            let byHand = try Sandbox()
+            try await HandWritten.describe("etcd.example.com:2379", as: etcd.origin, in: byHand)
+            let handWrong = try await byHand.swaggerctl(
+                ["login", "-s", etcd.origin, "-u", "ana", "--password-stdin"], stdin: "wrong\n")
+            #expect(handWrong.status == 4, "\(handWrong)")
+            let handLogin = try await byHand.swaggerctl(
+                ["login", "-s", etcd.origin, "-u", "ana", "--password-stdin"], stdin: Self.password + "\n")
+            #expect(handLogin.status == 0 && handLogin.stdout == login.stdout, "\(handLogin)")
         }
     }
 
@@ -151,6 +172,16 @@ struct ServersByAddressTests {
                 server.origin + "/api/users/me/",
             ])
             #expect(refused.stdout == "401", "\(refused)")
+
+            // Described by hand, as Docs/servers.md does: the password once by Basic, a token the logout ends.
+            let byHand = try Sandbox()
+            try await HandWritten.describe("knox.example.com", as: server.origin, in: byHand)
+            let handLogin = try await byHand.swaggerctl(
+                ["login", "-s", server.origin, "-u", "ana", "--password-stdin"], stdin: Self.password + "\n")
+            #expect(handLogin.status == 0 && handLogin.stdout == login.stdout, "\(handLogin)")
+            #expect(try await tokens() == 1)
+            #expect(try await byHand.swaggerctl("logout").status == 0)
+            #expect(try await tokens() == 0, "the logout by hand ended the token too")
         }
     }
 
@@ -184,6 +215,45 @@ struct ServersByAddressTests {
             #expect(logout.status == 0 && logout.stderr == "Logged out ana from \(rabbit.origin).\n", "\(logout)")
             #expect(try sandbox.sessions.records().isEmpty)
             #expect(try await rabbit.users() == ["admin", "ana"], "no login makes an account")
+
+            // Described by hand, as Docs/servers.md does: Basic on every request.
+            let byHand = try Sandbox()
+            try await HandWritten.describe("rabbitmq.example.com:15672", as: rabbit.origin, in: byHand)
+            let handLogin = try await byHand.swaggerctl(
+                ["login", "-s", rabbit.origin, "-u", "ana", "--password-stdin"], stdin: Self.password + "\n")
+            #expect(handLogin.status == 0 && handLogin.stdout == login.stdout, "\(handLogin)")
+            let handQueues = try await byHand.swaggerctl(
+                "api", "/api/queues?page=1&page_size=10", "--paginate", "--slurp")
+            #expect(handQueues.stdout == queues.stdout, "\(handQueues)")
+        }
+    }
+
+    @Test("Django Ninja with ninja-jwt, described by hand as Docs/servers.md does: login, refresh, offsets, logout")
+    func ninjaByHand() async throws {
+        try await withPythonServer(.ninja) { server in
+            let sandbox = try Sandbox()
+            let api = server.origin + "/api"
+            try await HandWritten.describe("ninja.example.com/api", as: api, in: sandbox)
+            let login = try await sandbox.swaggerctl(
+                ["login", "-s", api, "-u", "ana", "--password-stdin"], stdin: Self.password + "\n")
+            #expect(login.status == 0 && login.stdout.contains("ana@example.com"), "\(login)")
+            let first = try await sandbox.swaggerctl("token").stdout
+            let refresh = try await sandbox.swaggerctl("refresh")
+            #expect(refresh.status == 0 && refresh.stdout.hasPrefix("Refreshed the session"), "\(refresh)")
+            #expect(try await sandbox.swaggerctl("token").stdout != first, "the refresh gave another access token")
+            let items = try await sandbox.swaggerctl("api", "/items/limit-offset?limit=10", "--paginate", "--slurp")
+            let list = try JSONSerialization.jsonObject(with: Data(items.stdout.utf8)) as? [[String: Any]]
+            #expect(items.status == 0 && list?.compactMap { $0["id"] as? Int } == Array(1...25), "\(items)")
+            let blacklisted = { () async throws -> Int? in
+                try await server.json(["-s", server.origin + "/api/test/blacklisted"])["count"] as? Int
+            }
+            let before = try #require(try await blacklisted())
+            let logout = try await sandbox.swaggerctl("logout")
+            #expect(logout.status == 0, "\(logout)")
+            #expect(
+                logout.stderr.hasPrefix("swaggerctl: warning: \(api) ended the refresh token; its access token "),
+                "\(logout)")
+            #expect(try await blacklisted() == before + 1, "the logout blacklisted the refresh token")
         }
     }
 

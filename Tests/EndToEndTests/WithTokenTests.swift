@@ -81,6 +81,36 @@ struct WithTokenTests {
             #expect(logout.status == 0, "\(logout)")
             #expect(logout.stderr == "Logged out ana@example.com from \(server.origin).\n", "\(logout)")
             #expect(try await tokens() == 0, "the logout ended the token on the server")
+
+            // Described as a server that takes only the tokens people bring: no login, its token's header, its
+            // pages. A password has nowhere to go; the token is all a session is.
+            let described = try Sandbox()
+            let set = try await described.swaggerctl(
+                "server", "set", server.origin, "--set", "signIn=token", "--set", "token=Authorization: Token",
+                "--set", "profile.request.url=/api/users/me/", "--set", "paging.page=page")
+            #expect(set.status == 0, "\(set)")
+            let show = try await described.swaggerctl("server", "show")
+            #expect(show.row("Login")?.hasPrefix("none: the server takes a token you bring") == true, "\(show)")
+            let password = try await described.swaggerctl(
+                ["login", "-s", server.origin, "-u", "ana", "--password-stdin"], stdin: "whatever\n")
+            #expect(password.status == 64 && password.stderr.contains("Log in with --with-token."), "\(password)")
+            let second =
+                try #require(
+                    try JSONSerialization.jsonObject(
+                        with: Data(
+                            try await curl([
+                                "-s", "-X", "POST", "-u", "ana:\(ServersByAddressTests.password)",
+                                server.origin + "/api/auth/login/",
+                            ]).stdout.utf8)) as? [String: Any])["token"] as? String
+            let kept = try await described.swaggerctl(
+                ["login", "-s", server.origin, "--with-token", "-q"], stdin: second)
+            #expect(kept.status == 0, "\(kept)")
+            let pages = try await described.swaggerctl("api", "/api/items/", "--paginate", "--slurp")
+            let list = try JSONSerialization.jsonObject(with: Data(pages.stdout.utf8)) as? [Any]
+            #expect(pages.status == 0 && list?.count == 25, "\(pages)")
+            let local = try await described.swaggerctl("logout")
+            #expect(local.status == 0 && local.stderr.contains("cannot revoke sessions"), "\(local)")
+            #expect(try await tokens() == 1, "nothing described a way to end it, and it lives on, as the line said")
         }
     }
 }

@@ -139,6 +139,30 @@ struct ServerSetTests {
         #expect(error?.code == .usage && error?.message.contains("--set") == true, "\(String(describing: error))")
     }
 
+    @Test("a server that takes only tokens people bring is described with no login, and written back so")
+    func tokensOnly() throws {
+        let json: JSONValue = [
+            "signIn": "token", "token": "X-API-Key", "profile": ["request": ["url": "/me"]],
+            "paging": ["cursor": "after"],
+        ]
+        let description = try ServerDescription(json: json, under: Self.server)
+        #expect(description.login.isNone && !description.login.sendsNothing)
+        #expect(description.profile.request.token?.description == "{access}", "the profile asks with the token")
+        #expect(description.paging?.cursor == "after")
+        let written = description.json(relativeTo: Self.server)
+        #expect(try ServerDescription(json: written, under: Self.server) == description, "\(written.compactJSON)")
+        // Without saying so, a description with no login is one a part of is missing from.
+        let missing = #expect(throws: ServerDescription.Invalid.self) {
+            try ServerDescription(json: ["profile": ["request": ["url": "/me"]]], under: Self.server)
+        }
+        #expect(missing?.reason.contains("signIn=token") == true)
+        // A profile asked for with no token says so, and keeps saying so.
+        let bare = try ServerDescription(
+            json: ["signIn": "token", "profile": ["request": ["url": "/me", "token": .null]]], under: Self.server)
+        #expect(bare.profile.request.token == nil)
+        #expect(try ServerDescription(json: bare.json(relativeTo: Self.server), under: Self.server) == bare)
+    }
+
     @Test("a value the language does not take is refused when the description is read, naming its path")
     func refusedValue() throws {
         var flags = ServerFlags()

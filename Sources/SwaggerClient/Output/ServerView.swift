@@ -21,7 +21,10 @@ package enum ServerView {
             DetailsViewModel(
                 key: "Login",
                 value: (description.login.request.map { request($0, description) }
-                    ?? "nothing of its own: every request carries the account and the password") + from("login")))
+                    ?? (description.login.isNone
+                        ? "none: the server takes a token you bring (login --with-token)"
+                        : "nothing of its own: every request carries the account and the password"))
+                    + from("login")))
         rows.append(
             DetailsViewModel(
                 key: "Refresh",
@@ -41,7 +44,7 @@ package enum ServerView {
         rows.append(DetailsViewModel(key: "Token", value: description.token.text + from("token")))
         rows.append(DetailsViewModel(key: "Sends", value: sends(description)))
         let yields = description.login.yields
-        if yields != .oauth2 {
+        if yields != .oauth2, !yields.isEmpty {
             let shown = yields.keys.sorted().map { "\($0) \(yields[$0].map(\.description) ?? "")" }
             rows.append(DetailsViewModel(key: "Yields", value: shown.joined(separator: ", ")))
         }
@@ -109,6 +112,7 @@ package enum ServerView {
             case .web: "login in the browser (authorization code with PKCE)"
             case .device: "login with a device code"
             case .client: "login as the client itself (client credentials)"
+            case .token: "no login: a token you bring (login --with-token)"
             case .password where !description.offersPasswordGrant:
                 "no password login: "
                     + (description.browserSignIns.isEmpty

@@ -99,20 +99,27 @@ extension ServerDescription {
         let reader = Reader(members: members, server: server)
         let loginMembers = try reader.object("login") ?? [:]
         let profileMembers = try reader.object("profile") ?? [:]
+        // A server that takes only the tokens people bring has no login to send.
+        let signIn = try reader.enumeration("signIn", in: members, of: nil) ?? SignIn.password
         var login = LoginStep(request: nil)
         if let request = loginMembers["request"], request != .null {
             guard case .object(let parts) = request, parts["url"] != nil, parts["url"] != .null else {
                 throw Invalid("login.url is missing: where the login is sent", isMissing: true)
             }
             login.request = try reader.request(request, method: "POST", at: "login.request")
-        } else if loginMembers["yields"] == nil {
-            throw Invalid("login.url is missing: where the login is sent", isMissing: true)
+        } else if loginMembers["yields"] == nil, signIn != .token {
+            throw Invalid(
+                "login.url is missing: where the login is sent (signIn=token for a server that takes only tokens)",
+                isMissing: true)
         }
-        login.yields = try reader.yields(loginMembers["yields"], at: "login.yields") ?? .oauth2
+        let noLogin = signIn == .token && login.request == nil && loginMembers["yields"] == nil
+        login.yields = try reader.yields(loginMembers["yields"], at: "login.yields") ?? (noLogin ? [:] : .oauth2)
         login.refused = try reader.criteria(loginMembers["refused"], at: "login.refused")
-        guard case .object(let profileRequest)? = profileMembers["request"], profileRequest["url"] != nil,
+        guard case .object(var profileRequest)? = profileMembers["request"], profileRequest["url"] != nil,
             profileRequest["url"] != .null
         else { throw Invalid("profile.url is missing: where the profile is sent", isMissing: true) }
+        // Who is signed in is asked with the session's token unless the request says otherwise (`"token": null`).
+        if profileRequest["token"] == nil { profileRequest["token"] = .string("{\(Yield.access)}") }
         var profile = ProfileStep(
             request: try reader.request(.object(profileRequest), method: "GET", at: "profile.request"))
         profile.unwrap = try reader.string("unwrap", in: profileMembers, of: "profile")
@@ -194,7 +201,7 @@ extension ServerDescription {
                 return name
             }
         }
-        signIn = try reader.enumeration("signIn", in: members, of: nil) ?? .password
+        self.signIn = signIn
         if let paging = try reader.object("paging") {
             let read = Paging(
                 page: try reader.string("page", in: paging, of: "paging"),
@@ -276,7 +283,8 @@ extension ServerDescription {
         func criteria(_ criteria: [Criterion]) -> JSONValue { .array(criteria.map(\.json)) }
         // What the language takes by default is left out, as a preset's file leaves it out.
         var loginMembers: [String: JSONValue] = [:]
-        if login.yields != .oauth2 { loginMembers["yields"] = yields(login.yields) }
+        // No login at all (`signIn: token`) is written as none, which is what `signIn` reads back.
+        if login.yields != .oauth2, !login.isNone { loginMembers["yields"] = yields(login.yields) }
         if let request = login.request { loginMembers["request"] = request.json(relativeTo: server) }
         if !login.refused.isEmpty { loginMembers["refused"] = criteria(login.refused) }
         var members: [String: JSONValue] = ["login": .object(loginMembers)]
@@ -303,7 +311,12 @@ extension ServerDescription {
         } else {
             members["revocation"] = .null
         }
-        var profileMembers: [String: JSONValue] = ["request": profile.request.json(relativeTo: server)]
+        var profileRequest = profile.request.json(relativeTo: server)
+        if profile.request.token == nil, case .object(var parts) = profileRequest {
+            parts["token"] = .null
+            profileRequest = .object(parts)
+        }
+        var profileMembers: [String: JSONValue] = ["request": profileRequest]
         if let unwrap = profile.unwrap { profileMembers["unwrap"] = .string(unwrap) }
         if !profile.labels.isEmpty {
             profileMembers["labels"] = .array(

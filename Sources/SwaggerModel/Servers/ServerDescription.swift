@@ -165,7 +165,10 @@ package struct LoginStep: Sendable, Hashable {
     package var url: URL? { request?.fixedURL }
 
     /// Whether the login sends nothing, and every request carries what it yields: HTTP Basic on every request.
-    package var sendsNothing: Bool { request == nil }
+    package var sendsNothing: Bool { request == nil && !yields.isEmpty }
+
+    /// Whether there is no login at all: a server that takes only tokens people bring (`signIn: token`).
+    package var isNone: Bool { request == nil && yields.isEmpty }
 
     /// Whether the request is RFC 6749's password grant.
     package var isPasswordGrant: Bool { request?.formValue("grant_type") == "password" }
@@ -357,6 +360,9 @@ package enum SignIn: String, Sendable, Hashable, Codable {
     case device
     /// `--client-credentials`: the client signs in as itself (RFC 6749 §4.4), and renews by asking again.
     case client = "client-credentials"
+    /// `--with-token` alone: the server takes tokens people bring (personal access tokens, API keys), and has no
+    /// login that swaggerctl sends.
+    case token
 }
 
 /// How a client proves itself to the token endpoint or an RFC 7009 revocation, as

@@ -5,7 +5,7 @@ extension SignIn {
     /// the password or the client's own credentials sign in.
     package func chosenNotice(_ server: ServerURL, hasBrowser: Bool) -> String {
         switch self {
-        case .password, .client: ""
+        case .password, .client, .token: ""
         case .web:
             "\(server) takes no password; signing in in the browser (--web). --device signs in with a code instead."
         case .device:

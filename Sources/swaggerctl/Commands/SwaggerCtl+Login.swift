@@ -277,6 +277,8 @@ extension SwaggerCtl {
                     as: given, method: .token(token), on: selection, appIDFlag: appID, choice: choice,
                     client: ClientProof(), proof: nil)
             }
+            // Nothing to send a password to: the server takes the tokens people bring.
+            if choice.serverDescription.login.isNone { throw Self.tokensOnly(selection.server) }
             let signIn = ServerPlan.signIn(
                 flag: web ? .web : device ? .device : passwordStdin ? .password : nil,
                 description: choice.serverDescription, hasBrowser: hasBrowser)
@@ -314,6 +316,8 @@ extension SwaggerCtl {
             case .client:
                 throw SwaggerError(
                     .usage, "\(selection.server) is described as signing in as a client; give --client-credentials.")
+            case .token:
+                throw Self.tokensOnly(selection.server)
             case .password:
                 guard chosen.serverDescription.offersPasswordGrant else {
                     throw SwaggerError.noPasswordGrant(selection.server, chosen.serverDescription)
@@ -354,6 +358,12 @@ extension SwaggerCtl {
                     certificate: try clientCert.map { (path) throws(SwaggerError) in
                         try Self.pem(at: path, holding: "CERTIFICATE")
                     }))
+        }
+
+        /// The refusal of a sign-in to a server described with no login, which takes only tokens people bring.
+        private static func tokensOnly(_ server: ServerURL) -> SwaggerError {
+            SwaggerError(
+                .usage, "\(server) has no login: it takes a token you bring. Log in with --with-token.")
         }
 
         /// The token piped in for --with-token: standard input's only line.
