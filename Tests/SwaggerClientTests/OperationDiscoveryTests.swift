@@ -466,6 +466,44 @@ struct OperationDiscoveryTests {
         }
     }
 
+    @Test("a login with no body, secured by HTTP Basic and answering a token, sends the password once by Basic")
+    func basicOnce() throws {
+        // As drf-spectacular writes django-rest-knox's LoginView, its logout and a current-user view, and knox's
+        // token scheme (Tests/Fixtures/python/knox_server).
+        let document = Data(
+            #"""
+            {"openapi": "3.0.3", "paths": {
+              "/api/auth/login/": {"post": {"operationId": "auth_login_create", "tags": ["auth"],
+                "security": [{"basicAuth": []}], "responses": {"200": {"content": {"application/json": {"schema": {
+                  "$ref": "#/components/schemas/Login"}}}, "description": ""}}}},
+              "/api/auth/logout/": {"post": {"operationId": "auth_logout_create", "tags": ["auth"],
+                "security": [{"knoxApiToken": []}], "responses": {"200": {"description": "No response body"}}}},
+              "/api/users/me/": {"get": {"operationId": "users_me_retrieve", "tags": ["users"],
+                "security": [{"knoxApiToken": []}], "responses": {"200": {"content": {"application/json": {"schema": {
+                  "$ref": "#/components/schemas/User"}}}, "description": ""}}}}},
+             "components": {"securitySchemes": {"basicAuth": {"type": "http", "scheme": "basic"},
+               "knoxApiToken": {"type": "apiKey", "in": "header", "name": "Authorization",
+                 "description": "Token-based authentication with required prefix \"Token\""}},
+               "schemas": {
+                 "Login": {"type": "object", "properties": {"expiry": {"type": "string", "format": "date-time"},
+                   "token": {"type": "string"}}, "required": ["expiry", "token"]},
+                 "User": {"type": "object", "properties": {"id": {"type": "integer", "readOnly": true},
+                   "username": {"type": "string"}, "email": {"type": "string", "format": "email"},
+                   "first_name": {"type": "string"}, "last_name": {"type": "string"}},
+                   "required": ["id", "username"]}}}}
+            """#.utf8)
+        let found = try Self.described(document)
+        let made = try ServerDescription(json: found.json, under: try ServerURL("http://h:8000"))
+        let login = try #require(made.login.request)
+        #expect(login.url.description == "http://h:8000/api/auth/login/" && login.body == nil)
+        #expect(login.headers["Authorization"]?.description == "Basic {basic}", "the password once, by Basic")
+        #expect(made.login.yields[Yield.access] == .member("token"))
+        #expect(made.login.yields[Yield.expiresAt] == .member("expiry"))
+        #expect(!made.login.sendsNothing, "a token comes back, and goes on every later request instead")
+        #expect(made.token == TokenUse(header: "Authorization", scheme: "Token"))
+        #expect(made.revocation?.url?.absoluteString == "http://h:8000/api/auth/logout/")
+    }
+
     @Test("a document's lists give the page and cursor parameters they take most, by the names frameworks use")
     func pagingParameters() throws {
         let document = Data(
