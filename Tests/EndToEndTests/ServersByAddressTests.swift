@@ -234,6 +234,10 @@ struct ServersByAddressTests {
             let sandbox = try Sandbox()
             let api = server.origin + "/api"
             try await HandWritten.describe("ninja.example.com/api", as: api, in: sandbox)
+            let wrong = try await sandbox.swaggerctl(
+                ["login", "-s", api, "-u", "ana", "--password-stdin"], stdin: "wrong\n")
+            #expect(wrong.status == 4, "\(wrong)")
+            #expect(try sandbox.sessions.records().isEmpty)
             let login = try await sandbox.swaggerctl(
                 ["login", "-s", api, "-u", "ana", "--password-stdin"], stdin: Self.password + "\n")
             #expect(login.status == 0 && login.stdout.contains("ana@example.com"), "\(login)")
