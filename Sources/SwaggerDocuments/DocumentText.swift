@@ -5,7 +5,7 @@ import SwaggerModel
 package enum DocumentText {
     /// The document as a value: JSON first, then YAML, of which JSON is a subset but that is slower to read.
     package static func value(of data: Data) -> JSONValue? {
-        if let value = try? JSONDecoder().decode(JSONValue.self, from: data) { return value }
+        if let value = JSONValue(parsing: data) { return value }
         return YAMLDocument.value(of: data)
     }
 }

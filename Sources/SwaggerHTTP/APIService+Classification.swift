@@ -63,7 +63,7 @@ extension APIService {
     static func exchange(_ response: APIResponse) -> Exchange {
         Exchange(
             method: "", url: response.url, status: response.status, responseHeaders: response.headers,
-            responseBody: try? JSONDecoder().decode(JSONValue.self, from: response.body))
+            responseBody: JSONValue(parsing: response.body))
     }
 
     /// The error for a response whose status is not a success, with the server's own words where its body has

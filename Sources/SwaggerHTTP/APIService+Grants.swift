@@ -77,7 +77,7 @@ extension APIService {
     /// Reads §3.2's answer. The user code and the URIs are shown on the terminal, so they are held to what they
     /// can be: a short code of visible characters, and http or https URLs.
     static func deviceAuthorization(_ body: Data?, at url: URL) throws(APIServiceError) -> DeviceAuthorization {
-        guard let body, case .object(let answer)? = try? JSONDecoder().decode(JSONValue.self, from: body) else {
+        guard let body, case .object(let answer)? = JSONValue(parsing: body) else {
             throw .contractViolation("the device authorization answer is not a JSON object")
         }
         func text(_ name: String) -> String? {

@@ -13,7 +13,7 @@ package enum DescriptionFile {
     package static func read(_ data: Data, named path: String) throws(SwaggerError) -> (
         server: ServerURL?, name: ServerName?, layer: DescriptionLayer
     ) {
-        guard case .object(var members)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+        guard case .object(var members)? = JSONValue(parsing: data) else {
             throw SwaggerError(.usage, "\(path) is not a JSON object that describes a server.")
         }
         var server: ServerURL?

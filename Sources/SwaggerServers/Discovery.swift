@@ -209,7 +209,7 @@ package enum Discovery {
     /// `url`, where it came from.
     /// - Returns: What it names; `nil` when it is not such a document.
     package static func metadata(_ data: Data, at url: URL) -> Endpoints? {
-        guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: data) else { return nil }
+        guard case .object(let members)? = JSONValue(parsing: data) else { return nil }
         func endpoint(_ name: String) -> URL? {
             guard case .string(let text)? = members[name] else { return nil }
             return APIDocument.resolve(text, against: url)
@@ -301,7 +301,7 @@ package enum Discovery {
     /// The documents an API catalog names (RFC 9727's `/.well-known/api-catalog`, a linkset of RFC 9264): every
     /// `service-desc` link of every entry, read against the catalog's address.
     package static func catalog(_ data: Data, at url: URL) -> [URL] {
-        guard case .object(let root)? = try? JSONDecoder().decode(JSONValue.self, from: data),
+        guard case .object(let root)? = JSONValue(parsing: data),
             case .array(let entries)? = root["linkset"]
         else { return [] }
         var found: [URL] = []

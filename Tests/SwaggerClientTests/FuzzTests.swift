@@ -50,6 +50,27 @@ struct FuzzTests {
         }
     }
 
+    @Test("JSON text is read as JSONDecoder reads it into JSON values, whole, cut short or with a byte changed")
+    func jsonParsing() async {
+        await propertyCheck(count: Self.count, input: Self.numbers) { numbers in
+            await Task.yield()
+            let text = FuzzInput.json(numbers)
+            var variants = [Data(text.utf8), Data("[\(text), \(text)]".utf8)]
+            let bytes = Array(text.utf8)
+            if let first = numbers.first, !bytes.isEmpty {
+                variants.append(Data(bytes.prefix(Int(first) % bytes.count)))
+                var changed = bytes
+                changed[Int(first) % bytes.count] = UInt8(truncatingIfNeeded: numbers.last ?? 0)
+                variants.append(Data(changed))
+            }
+            for data in variants {
+                #expect(
+                    JSONValue(parsing: data) == (try? JSONDecoder().decode(JSONValue.self, from: data)),
+                    "\(String(decoding: data, as: UTF8.self))")
+            }
+        }
+    }
+
     @Test("indented JSON is the same value, and a page's items are its elements, each valid JSON")
     func jsonText() async {
         await propertyCheck(count: Self.count, input: Self.numbers) { numbers in

@@ -204,7 +204,7 @@ package struct Pagination: Sendable {
         let exchange = Exchange(
             method: "GET", url: page.url, status: page.status, responseHeaders: page.headers,
             responseBody: criteria.contains(where: \.readsResponseBody)
-                ? try? JSONDecoder().decode(JSONValue.self, from: page.body) : nil)
+                ? JSONValue(parsing: page.body) : nil)
         guard let cut = criteria.first(where: { $0.holds(in: exchange) }) else { return .complete }
         return .cut(criterion: cut.description, items: seen)
     }

@@ -185,7 +185,7 @@ struct OperationCall {
         let body = operation.body
         if let input {
             if let body, body.isJSON, let schema = body.schema,
-                let value = try? JSONDecoder().decode(JSONValue.self, from: input),
+                let value = JSONValue(parsing: input),
                 let problem = check.problem(value, schema)
             {
                 throw SwaggerError(.usage, "--input: \(problem.key) \(problem.text).")

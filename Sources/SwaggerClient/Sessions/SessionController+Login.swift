@@ -109,7 +109,7 @@ extension SessionController {
                     event = .answered(
                         Exchange(
                             method: "GET", url: url, status: answer.status, responseHeaders: answer.headers,
-                            responseBody: try? JSONDecoder().decode(JSONValue.self, from: answer.body)))
+                            responseBody: JSONValue(parsing: answer.body)))
                 } catch {
                     guard error.meansUnreachable else {
                         event = .answered(nil)

@@ -56,7 +56,7 @@ struct Redactor: Sendable {
     /// credential headers.
     mutating func learnTokens(in body: Data, headers fields: HTTPHeaders, described: [String: Yield]?) {
         var found: [String?] = fields.filter { Self.isSecret(header: $0.name) }.map(\.value)
-        let answer = try? JSONDecoder().decode(JSONValue.self, from: body)
+        let answer = JSONValue(parsing: body)
         if let described {
             // The tokens where the description says they are, a header's as well as a member's.
             let exchange = Exchange(
@@ -93,7 +93,7 @@ struct Redactor: Sendable {
     /// bytes.
     func body(_ data: Data, contentType: String?, limit: Int) -> String {
         var text: String
-        if let json = try? JSONDecoder().decode(JSONValue.self, from: data) {
+        if let json = JSONValue(parsing: data) {
             // A credential member's string is hidden where it stands, so that the rest keeps the server's own
             // bytes. What is shown must read as the same JSON as that written again with those members hidden;
             // otherwise (a number hidden by name, a string too short to hide by value or escaped another way) the
@@ -103,7 +103,7 @@ struct Redactor: Sendable {
                 var byName = self
                 byName.learn(hidden)
                 let shown = byName.scrub(String(decoding: data, as: UTF8.self))
-                let read = { (text: String) in try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) }
+                let read = { (text: String) in JSONValue(parsing: Data(text.utf8)) }
                 if let value = read(shown), value == read(scrub(redacted)) {
                     return Self.cut(shown, of: data, to: limit)
                 }

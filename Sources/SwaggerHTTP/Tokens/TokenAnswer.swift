@@ -17,13 +17,13 @@ enum TokenAnswer {
             if let named = MediaType.other(than: "json", contentType) {
                 throw .contractViolation("the \(operation) response's Content-Type is \"\(named)\", not JSON")
             }
-            guard let answer = try? JSONDecoder().decode(JSONValue.self, from: response.body) else {
+            guard let answer = JSONValue(parsing: response.body) else {
                 let sent = contentType.map { "it sent \"\($0)\" instead of JSON" } ?? "it sent no JSON body"
                 throw .contractViolation("the \(operation) response is not JSON: \(sent)")
             }
             body = answer
         } else {
-            body = try? JSONDecoder().decode(JSONValue.self, from: response.body)
+            body = JSONValue(parsing: response.body)
         }
         let exchange = Exchange(
             method: "POST", url: response.url, status: response.status, responseHeaders: response.headers,

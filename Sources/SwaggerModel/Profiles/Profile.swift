@@ -19,7 +19,7 @@ package struct Profile: Sendable, Hashable {
     /// - Parameter contentType: The response's `Content-Type`, for the message when it is not JSON.
     /// - Throws: ``APIServiceError/notAProfile(_:)`` when the answer is not JSON, or not an object.
     package init(answer: Data, contentType: String?, unwrapping path: String? = nil) throws(APIServiceError) {
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: answer) else {
+        guard let value = JSONValue(parsing: answer) else {
             let sent = contentType.map { "it sent \"\($0)\" instead of JSON" } ?? "it sent no JSON body"
             throw .notAProfile("the profile is not JSON: \(sent)")
         }

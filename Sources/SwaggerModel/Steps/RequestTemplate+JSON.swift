@@ -92,7 +92,16 @@ extension RequestTemplate {
         if case .input? = template.parts.first {
             throw JSONPointer.Invalid("\(path): a URL starts with / or a scheme, not with a placeholder")
         }
-        let lowered = template.description.lowercased()
+        // A path under the server (not `//host`) keeps the server's origin whatever its inputs are, which go into it
+        // percent-encoded: it needs only to be a URL.
+        let written = template.description
+        if written.hasPrefix("/"), !written.hasPrefix("//") {
+            guard let filled = template.expanded({ _ in "x" }).text, URL(string: server.joining(filled)) != nil else {
+                throw JSONPointer.Invalid("\(path): \(text.prefix(60)) is not a path or a URL")
+            }
+            return try Template(server.joining(written))
+        }
+        let lowered = written.lowercased()
         let absolute = lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
         // Two different values for every placeholder: where either changes the origin, a placeholder is in it.
         var origins: [ServerURL?] = []
@@ -113,7 +122,7 @@ extension RequestTemplate {
             throw JSONPointer.Invalid("\(path): a placeholder may stand in a path or a query, not in the host")
         }
         if absolute { return template }
-        return try Template(server.joining(template.description))
+        return try Template(server.joining(written))
     }
 
     /// `address` as a path where it is under `server`, as a description writes it.
