@@ -62,7 +62,9 @@ extension ServerEntry: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         server = try container.decode(ServerURL.self, forKey: .server)
         name = try container.decodeIfPresent(ServerName.self, forKey: .name)
-        let json = try container.decode(JSONValue.self, forKey: .description)
+        // As the object a description is: read as a JSON value, it would first be tried as a string, a miss that
+        // costs more than reading the rest of the registry.
+        let json = JSONValue.object(try container.decode([String: JSONValue].self, forKey: .description))
         do throws(ServerDescription.Invalid) {
             description = try ServerDescription(json: json, under: server)
         } catch {
