@@ -103,7 +103,7 @@ package struct ItemTable: Sendable {
             let value =
                 member.value.hasPrefix("\"")
                 ? Self.cell(member.value)
-                : (JSONValue(parsing: Data(member.value.utf8)))?.compactJSON
+                : (JSONValue(parsing: member.value))?.compactJSON
                     ?? member.value
             return DetailsViewModel(key: member.key, value: value)
         }
@@ -113,7 +113,7 @@ package struct ItemTable: Sendable {
     /// A value's text in a cell: a string's own text, anything else as the JSON sent.
     static func cell(_ json: String) -> String {
         guard json.hasPrefix("\""),
-            case .string(let text)? = JSONValue(parsing: Data(json.utf8))
+            case .string(let text)? = JSONValue(parsing: json)
         else { return json }
         return text
     }

@@ -230,7 +230,7 @@ package struct ServerFlags: Sendable, Hashable {
         let value = String(text[text.index(after: equals)...])
         guard name.hasSuffix(":") else { return name.isEmpty ? nil : (name, .string(value)) }
         name.removeLast()
-        guard !name.isEmpty, let json = JSONValue(parsing: Data(value.utf8)) else {
+        guard !name.isEmpty, let json = JSONValue(parsing: value) else {
             return nil
         }
         return (name, json)

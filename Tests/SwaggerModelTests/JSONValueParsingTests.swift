@@ -23,7 +23,9 @@ struct JSONValueParsingTests {
         ])
     func edges(text: String) {
         let data = Data(text.utf8)
-        #expect(JSONValue(parsing: data) == (try? JSONDecoder().decode(JSONValue.self, from: data)))
+        let decoded = try? JSONDecoder().decode(JSONValue.self, from: data)
+        #expect(JSONValue(parsing: data) == decoded)
+        #expect(JSONValue(parsing: text) == decoded, "read from the string's own storage")
     }
 
     @Test("invalid UTF-8 in a string, and nesting past the depth limit, are not JSON values")

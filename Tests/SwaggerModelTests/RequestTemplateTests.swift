@@ -24,6 +24,7 @@ struct RequestTemplateTests {
             ("{missing}", .missing("missing")),
             ("a {{literal}} {access}", .text("a {literal} tok")),
             ("", .text("")),
+            ("é{{ü}}{access}😀}}", .text("é{ü}tok😀}")),
         ])
     func templates(_ text: String, _ expected: Template.Expansion) throws {
         #expect(try Template(text).expanded(Self.input) == expected)

@@ -116,6 +116,15 @@ enum Lossy<Element: Keyed>: Codable, Sendable {
         }
     }
 
+    /// `json` read by `read`, or kept as it is when it cannot be.
+    init(json: JSONValue, _ read: (JSONValue) throws(JSONFields.Mismatch) -> Element) {
+        do throws(JSONFields.Mismatch) {
+            self = .decoded(try read(json))
+        } catch {
+            self = .damaged(json)
+        }
+    }
+
     var element: Element? {
         if case .decoded(let element) = self { element } else { nil }
     }

@@ -16,6 +16,9 @@ struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
     /// How far each write survives a crash of the machine, unless an update says otherwise.
     var durability = PrivateDirectory.Durability.durable
     let empty: @Sendable () -> Document
+    /// Reads the content from JSON values, for a file read at every command, where `Decodable` costs more than the
+    /// rest of the command's reading (``SwaggerModel/JSONFields``); `nil` for `Decodable`.
+    var reader: (@Sendable (JSONValue) throws(JSONFields.Mismatch) -> Document)? = nil
 
     var path: String { directory.fileURL(name).path }
     private var lockName: String { ".\(name).lock" }
@@ -58,13 +61,25 @@ struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
     /// The document, from one decoding of the file: its version first, then its content.
     private func load() throws(SwaggerError) -> Document {
         guard let data = try directory.read(name) else { return empty() }
+        if let reader {
+            // As `Versioned` reads the file: its version first, then its content.
+            guard case .object(let file)? = JSONValue(parsing: data), case .integer(let version)? = file["version"]
+            else {
+                throw corrupt("it is not a swaggerctl \(kind)")
+            }
+            guard version == Versioned.currentVersion else { throw otherVersion(version) }
+            do throws(JSONFields.Mismatch) {
+                return try reader(file["content"] ?? .null)
+            } catch {
+                throw corrupt("its content is damaged")
+            }
+        }
         do {
             return try JSONDecoder.swaggerctl.decode(Versioned.self, from: data).content
         } catch let failure as Versioned.Failure {
             switch failure {
             case .otherVersion(let version):
-                throw corrupt(
-                    "it has format version \(version), and this swaggerctl reads version \(Versioned.currentVersion)")
+                throw otherVersion(version)
             case .damagedContent:
                 throw corrupt("its content is damaged")
             }
@@ -81,6 +96,10 @@ struct PrivateJSONFile<Document: Codable & Sendable>: Sendable {
         } catch {
             throw SwaggerError(.failure, "Could not encode the \(kind) for \(path).")
         }
+    }
+
+    private func otherVersion(_ version: some BinaryInteger) -> SwaggerError {
+        corrupt("it has format version \(version), and this swaggerctl reads version \(Versioned.currentVersion)")
     }
 
     private func corrupt(_ reason: String) -> SwaggerError {

@@ -16,6 +16,18 @@ package struct ServerRegistry: Sendable {
         /// The server last logged in to or switched to.
         var current: ServerURL?
         var servers: [Lossy<ServerEntry>] = []
+
+        init() {}
+
+        /// Reads the file's content as `Decodable` would, each entry by ``ServerEntry/init(json:)``.
+        init(json: JSONValue) throws(JSONFields.Mismatch) {
+            let fields = try JSONFields(json, of: "the server registry")
+            current = try fields.text("current", as: ServerURL.self)
+            servers =
+                try fields.array("servers") { (entry) throws(JSONFields.Mismatch) in
+                    Lossy(json: entry, ServerEntry.init(json:))
+                } ?? []
+        }
     }
 
     private let file: PrivateJSONFile<Contents>
@@ -24,7 +36,8 @@ package struct ServerRegistry: Sendable {
     package init(directory: URL) {
         file = PrivateJSONFile(
             directory: PrivateDirectory(directory), name: Self.fileName, kind: "server registry",
-            loss: "swaggerctl describes each server again at its next login", empty: { Contents() })
+            loss: "swaggerctl describes each server again at its next login", empty: { Contents() },
+            reader: Contents.init(json:))
     }
 
     package var path: String { file.path }

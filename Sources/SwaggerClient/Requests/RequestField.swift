@@ -56,7 +56,7 @@ package struct RequestField: Sendable, Hashable {
         case .raw:
             return .value(RequestField(key: key, string: text))
         case .typed where isJSON:
-            guard let value = JSONValue(parsing: Data(text.utf8)) else {
+            guard let value = JSONValue(parsing: text) else {
                 throw SwaggerError(
                     .usage, "-F \(TerminalText.escaped(key)):= takes JSON, such as 42, true, null, [1,2] or {\"a\":1}.")
             }

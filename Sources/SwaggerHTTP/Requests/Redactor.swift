@@ -103,7 +103,7 @@ struct Redactor: Sendable {
                 var byName = self
                 byName.learn(hidden)
                 let shown = byName.scrub(String(decoding: data, as: UTF8.self))
-                let read = { (text: String) in JSONValue(parsing: Data(text.utf8)) }
+                let read = { (text: String) in JSONValue(parsing: text) }
                 if let value = read(shown), value == read(scrub(redacted)) {
                     return Self.cut(shown, of: data, to: limit)
                 }

@@ -10,12 +10,21 @@ extension JSONValue {
     /// (`1.0`, `1e3`), any other within a `Double`'s range as a number; and no more than ``depthLimit`` levels.
     /// - Returns: `nil` for text that is not JSON, and for invalid UTF-8 in a string.
     package init?(parsing data: Data) {
-        let parsed = data.withUnsafeBytes { bytes in
-            var parser = Parser(bytes: bytes)
-            return parser.document()
-        }
-        guard let parsed else { return nil }
+        guard let parsed = data.withUnsafeBytes(Self.parse) else { return nil }
         self = parsed
+    }
+
+    /// Reads JSON text held in a string, as the bytes of `Data` are read: from the string's own storage,
+    /// where `Data(text.utf8)` would copy it a byte at a time, which cost more than reading it.
+    package init?(parsing text: String) {
+        var text = text
+        guard let parsed = text.withUTF8({ Self.parse(UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = parsed
+    }
+
+    private static func parse(_ bytes: UnsafeRawBufferPointer) -> JSONValue? {
+        var parser = Parser(bytes: bytes)
+        return parser.document()
     }
 
     private struct Parser {

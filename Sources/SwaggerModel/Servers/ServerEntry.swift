@@ -34,7 +34,7 @@ package struct ServerEntry: Sendable, Hashable {
 }
 
 /// A copy of a server's OpenAPI document, kept in the cache folder.
-package struct DocumentCopy: Sendable, Hashable, Codable {
+package struct DocumentCopy: Sendable, Hashable, Encodable {
     package var url: URL
     /// The answer's `ETag` and `Last-Modified`, to ask whether it changed.
     package var etag: String?
@@ -58,25 +58,9 @@ extension ServerEntry: Codable {
             updatedAt
     }
 
+    /// Reads an entry as ``init(json:)`` does.
     package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        server = try container.decode(ServerURL.self, forKey: .server)
-        name = try container.decodeIfPresent(ServerName.self, forKey: .name)
-        // As the object a description is: read as a JSON value, it would first be tried as a string, a miss that
-        // costs more than reading the rest of the registry.
-        let json = JSONValue.object(try container.decode([String: JSONValue].self, forKey: .description))
-        do throws(ServerDescription.Invalid) {
-            description = try ServerDescription(json: json, under: server)
-        } catch {
-            throw DecodingError.dataCorruptedError(
-                forKey: .description, in: container, debugDescription: error.reason)
-        }
-        sources = try container.decodeIfPresent([String: String].self, forKey: .sources) ?? [:]
-        document = try container.decodeIfPresent(DocumentCopy.self, forKey: .document)
-        appID = try container.decodeIfPresent(String.self, forKey: .appID)
-        caCertificate = try container.decodeIfPresent(String.self, forKey: .caCertificate)
-        announce = try container.decodeIfPresent([ServerURL].self, forKey: .announce) ?? []
-        updatedAt = try container.decode(Date.self, forKey: .updatedAt)
+        self = try JSONFields.decode(decoder, Self.init(json:))
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -92,5 +76,60 @@ extension ServerEntry: Codable {
         try container.encodeIfPresent(caCertificate, forKey: .caCertificate)
         if !announce.isEmpty { try container.encode(announce, forKey: .announce) }
         try container.encode(updatedAt, forKey: .updatedAt)
+    }
+}
+
+extension ServerEntry {
+    /// Reads an entry as it is kept in `servers.json`: the registry is read at every command, and this reads it
+    /// without `Decodable`'s cost (``JSONFields``).
+    /// - Throws: ``JSONFields/Mismatch`` naming the member that is missing or not what an entry keeps there.
+    package init(json: JSONValue) throws(JSONFields.Mismatch) {
+        let fields = try JSONFields(json, of: "a server entry")
+        guard let server = try fields.text("server", as: ServerURL.self) else {
+            throw JSONFields.Mismatch("server is missing")
+        }
+        guard let description = fields["description"] else { throw JSONFields.Mismatch("description is missing") }
+        guard let updatedAt = try fields.date("updatedAt") else { throw JSONFields.Mismatch("updatedAt is missing") }
+        let read: ServerDescription
+        do throws(ServerDescription.Invalid) {
+            read = try ServerDescription(json: description, under: server)
+        } catch {
+            throw JSONFields.Mismatch("description: \(error.reason)")
+        }
+        self.init(
+            server: server, description: read, sources: try fields.strings("sources") ?? [:],
+            document: try fields["document"].map { (copy) throws(JSONFields.Mismatch) in try DocumentCopy(json: copy) },
+            updatedAt: updatedAt)
+        name = try fields.text("name", as: ServerName.self)
+        appID = try fields.string("appId")
+        caCertificate = try fields.string("caCert")
+        announce =
+            try fields.array("announce") { (origin) throws(JSONFields.Mismatch) in
+                guard case .string(let text) = origin, let origin = try? ServerURL(text) else {
+                    throw JSONFields.Mismatch("announce holds what is not a server's URL")
+                }
+                return origin
+            } ?? []
+    }
+}
+
+extension DocumentCopy: Decodable {
+    /// Reads a copy's record as ``init(json:)`` does.
+    package init(from decoder: any Decoder) throws {
+        self = try JSONFields.decode(decoder, Self.init(json:))
+    }
+
+    /// Reads a copy's record as its `Encodable` form writes it.
+    package init(json: JSONValue) throws(JSONFields.Mismatch) {
+        let fields = try JSONFields(json, of: "document")
+        guard let text = try fields.string("url"), let url = URL(string: text) else {
+            throw JSONFields.Mismatch("document.url is not a URL")
+        }
+        guard let fetchedAt = try fields.date("fetchedAt"), let file = try fields.string("file") else {
+            throw JSONFields.Mismatch("document.fetchedAt and document.file are needed")
+        }
+        self.init(
+            url: url, etag: try fields.string("etag"), lastModified: try fields.string("lastModified"),
+            fetchedAt: fetchedAt, file: file)
     }
 }

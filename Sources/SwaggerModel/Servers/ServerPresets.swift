@@ -69,7 +69,7 @@ package enum ServerPresets {
 
     /// A preset file; `nil` for one that is not a preset, which the presets' tests name.
     static func parse(_ name: String, _ text: String) -> Preset? {
-        guard case .object(let file)? = JSONValue(parsing: Data(text.utf8)),
+        guard case .object(let file)? = JSONValue(parsing: text),
             case .string(let summary)? = file["summary"], case .object? = file["description"],
             let description = file["description"]
         else { return nil }

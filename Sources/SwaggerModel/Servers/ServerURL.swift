@@ -77,12 +77,15 @@ package struct ServerURL: Sendable, Hashable, TextCoded, CustomStringConvertible
     /// path that is the whole prefix (`/_allauth`) is still read under it.
     package func joining(_ path: String) -> String {
         let path = path.hasPrefix("/") ? path : "/" + path
-        let typed = url.path(percentEncoded: true).split(separator: "/")
-        let wanted = path.prefix { $0 != "?" && $0 != "#" }.split(separator: "/", omittingEmptySubsequences: false)
-            .dropFirst()
+        // By bytes: every separator is ASCII, and the segments are compared as they are written, percent-encoded.
+        let slash = UInt8(ascii: "/")
+        let typed = url.path(percentEncoded: true).utf8.split(separator: slash)
+        let wanted = path.utf8.prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+            .split(separator: slash, omittingEmptySubsequences: false).dropFirst()
         for overlap in stride(from: min(typed.count, wanted.count - 1), through: 1, by: -1)
-        where typed.suffix(overlap).elementsEqual(wanted.prefix(overlap)) {
-            return string + path.dropFirst(wanted.prefix(overlap).reduce(0) { $0 + $1.count + 1 })
+        where typed.suffix(overlap).elementsEqual(wanted.prefix(overlap), by: { $0.elementsEqual($1) }) {
+            let joined = wanted.prefix(overlap).reduce(0) { $0 + $1.count + 1 }
+            return string + String(decoding: path.utf8.dropFirst(joined), as: UTF8.self)
         }
         return string + path
     }

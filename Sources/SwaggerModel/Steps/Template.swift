@@ -19,35 +19,41 @@ package struct Template: Sendable, Hashable, CustomStringConvertible {
         guard text.utf8.count <= Self.lengthLimit else {
             throw JSONPointer.Invalid("a template has at most \(Self.lengthLimit) characters")
         }
+        // Read by bytes: a brace is ASCII, never part of another character, and the runs of text between braces are
+        // copied whole, where reading it a Character at a time cost as much as the rest of a description.
         var parts: [Part] = []
         var literal = ""
-        var rest = Substring(text)
-        while let character = rest.first {
-            rest = rest.dropFirst()
-            switch character {
-            case "{" where rest.first == "{", "}" where rest.first == "}":
-                literal.append(character)
-                rest = rest.dropFirst()
-            case "{":
-                guard let close = rest.firstIndex(of: "}") else {
-                    throw JSONPointer.Invalid("a { is not closed in \(text.prefix(60))")
-                }
-                var name = rest[..<close]
-                let optional = name.hasSuffix("?")
-                if optional { name = name.dropLast() }
-                guard Self.isName(name) else {
-                    throw JSONPointer.Invalid("{\(name.prefix(40))} is not an input's name in \(text.prefix(60))")
-                }
-                if !literal.isEmpty { parts.append(.text(literal)) }
-                literal = ""
-                parts.append(.input(String(name), optional: optional))
-                rest = rest[rest.index(after: close)...]
-            case "}":
-                throw JSONPointer.Invalid("a } has no { in \(text.prefix(60)); write }} for a brace")
-            default:
-                literal.append(character)
+        let bytes = text.utf8
+        var index = bytes.startIndex
+        var run = index
+        while let brace = bytes[index...].firstIndex(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
+            literal.append(contentsOf: text[run..<brace])
+            let next = bytes.index(after: brace)
+            if next < bytes.endIndex, bytes[next] == bytes[brace] {
+                literal.append(contentsOf: text[brace..<next])
+                index = bytes.index(after: next)
+                run = index
+                continue
             }
+            guard bytes[brace] == UInt8(ascii: "{") else {
+                throw JSONPointer.Invalid("a } has no { in \(text.prefix(60)); write }} for a brace")
+            }
+            guard let close = bytes[next...].firstIndex(of: UInt8(ascii: "}")) else {
+                throw JSONPointer.Invalid("a { is not closed in \(text.prefix(60))")
+            }
+            var name = text[next..<close]
+            let optional = name.hasSuffix("?")
+            if optional { name = name.dropLast() }
+            guard Self.isName(name) else {
+                throw JSONPointer.Invalid("{\(name.prefix(40))} is not an input's name in \(text.prefix(60))")
+            }
+            if !literal.isEmpty { parts.append(.text(literal)) }
+            literal = ""
+            parts.append(.input(String(name), optional: optional))
+            index = bytes.index(after: close)
+            run = index
         }
+        literal.append(contentsOf: text[run...])
         if !literal.isEmpty { parts.append(.text(literal)) }
         self.parts = parts
         description = text
