@@ -293,14 +293,22 @@ struct ServerFileOption: ParsableArguments {
 
 /// The file at `path` (standard input for `-`), read whole; `nil` when it holds more than `limit` bytes, which is
 /// refused rather than read in part.
-func smallFile(_ path: String, limit: Int) throws(SwaggerError) -> Data? {
-    let data: Data
+/// - Parameter secret: Whether it holds a private key, which is refused when anyone but its owner may read or
+///   change it, as ssh refuses one: the key would already be known to them.
+func smallFile(_ path: String, limit: Int, secret: Bool = false) throws(SwaggerError) -> Data? {
+    let read: (data: Data, permissions: UInt32?)
     do throws(DescriptorIO.Failure) {
-        data = try DescriptorIO.readFile(path, limit: limit + 1)
+        read = try DescriptorIO.readFileAndPermissions(path, limit: limit + 1)
     } catch {
         throw SwaggerError(.usage, "\(path) cannot be read: \(error).")
     }
-    return data.count <= limit ? data : nil
+    if secret, let permissions = read.permissions, permissions & 0o077 != 0 {
+        throw SwaggerError(
+            .usage,
+            "\(path) is open to others (0\(String(permissions, radix: 8))), and a private key must not be: "
+                + "chmod 600 \(path).")
+    }
+    return read.data.count <= limit ? read.data : nil
 }
 
 /// The description layers a login or `server set` is given: a `--server-file`'s (`server set` takes none), then

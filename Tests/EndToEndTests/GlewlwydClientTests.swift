@@ -99,6 +99,7 @@ struct GlewlwydClientTests {
         let sandbox = try Sandbox()
         let file = sandbox.root.appending(path: "key.pem")
         try "not a key\n".write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         let login = try await sandbox.swaggerctl(
             "login", "-s", "https://auth.example.com", "--client-credentials", "--client-id", "ci", "--client-key",
             file.path)
@@ -106,6 +107,25 @@ struct GlewlwydClientTests {
         #expect(
             login.stderr == "swaggerctl: \(file.path) holds no private key in PEM (-----BEGIN … PRIVATE KEY-----).\n",
             "\(login)")
+    }
+
+    @Test(
+        "a private key that others may read or change is refused, naming chmod 600, before anything is sent",
+        arguments: [0o644, 0o640, 0o604, 0o620, 0o602])
+    func openKey(permissions: Int) async throws {
+        let sandbox = try Sandbox()
+        let file = sandbox.root.appending(path: "key.pem")
+        try "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n".write(
+            to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: file.path)
+        let login = try await sandbox.swaggerctl(
+            "login", "-s", "https://auth.example.com", "--client-credentials", "--client-id", "ci", "--client-key",
+            file.path)
+        #expect(login.status == 64, "\(login)")
+        #expect(
+            login.stderr == "swaggerctl: \(file.path) is open to others (0\(String(permissions, radix: 8))), and a "
+                + "private key must not be: chmod 600 \(file.path).\n", "\(login)")
+        #expect(try sandbox.sessions.records().isEmpty)
     }
 
     /// Logs in as the client `swaggerctl-cert`, proven by its certificate.

@@ -50,10 +50,20 @@ package enum DescriptorIO {
     /// Reads the file at `path`, or standard input for `-`, to its end or to `limit` bytes: `/dev/zero` and an
     /// endless pipe have no end.
     package static func readFile(_ path: String, limit: Int) throws(Failure) -> Data {
-        guard path != "-" else { return try readAll(STDIN_FILENO, limit: limit) }
+        try readFileAndPermissions(path, limit: limit).data
+    }
+
+    /// Reads the file at `path` as ``readFile(_:limit:)`` does, with the permission bits (`st_mode & 0o7777`) of
+    /// the file read, not of whatever the path named a moment before; `nil` for standard input.
+    package static func readFileAndPermissions(_ path: String, limit: Int) throws(Failure) -> (
+        data: Data, permissions: UInt32?
+    ) {
+        guard path != "-" else { return (try readAll(STDIN_FILENO, limit: limit), nil) }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure(code: errno) }
         defer { close(descriptor) }
-        return try readAll(descriptor, limit: limit)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw Failure(code: errno) }
+        return (try readAll(descriptor, limit: limit), UInt32(status.st_mode & 0o7777))
     }
 }

@@ -385,10 +385,11 @@ extension SwaggerCtl {
         /// The PEM text of a `kind` (PRIVATE KEY, CERTIFICATE) in the file at `path`: a few lines, refused whole when
         /// it is anything else.
         private static func pem(at path: String, holding kind: String) throws(SwaggerError) -> String {
-            guard let data = try smallFile(path, limit: 1 << 16), let pem = String(data: data, encoding: .utf8),
-                pem.contains("-----BEGIN "), pem.contains("\(kind)-----")
+            let secret = kind == "PRIVATE KEY"
+            guard let data = try smallFile(path, limit: 1 << 16, secret: secret),
+                let pem = String(data: data, encoding: .utf8), pem.contains("-----BEGIN "), pem.contains("\(kind)-----")
             else {
-                let what = kind == "CERTIFICATE" ? "certificate" : "private key"
+                let what = secret ? "private key" : "certificate"
                 throw SwaggerError(.usage, "\(path) holds no \(what) in PEM (-----BEGIN … \(kind)-----).")
             }
             return pem
