@@ -180,6 +180,19 @@ struct OperationsTests {
         try await withSession(Self.frameworks[0]) { sandbox, _ in
             let moved = try await sandbox.swaggerctl("api", "moved")
             #expect(moved.status == 0 && moved.stdout.contains(#""kind":"dog""#), "\(moved)")
+            // As RFC 9110 §15.4 has it, what the server received after each redirect: the method, and the body.
+            for (status, sent, received, body) in [
+                (301, "PUT", "PUT", true), (302, "PATCH", "PATCH", true), (301, "DELETE", "DELETE", true),
+                (301, "POST", "GET", false), (302, "POST", "GET", false), (303, "PUT", "GET", false),
+                (307, "POST", "POST", true), (308, "PUT", "PUT", true),
+            ] {
+                let echo = try await sandbox.swaggerctl(
+                    "api", "-X", sent, "/moved-echo?status=\(status)", "-f", "name=rex")
+                let answer = try JSONSerialization.jsonObject(with: Data(echo.stdout.utf8)) as? [String: Any]
+                #expect(
+                    echo.status == 0 && answer?["method"] as? String == received
+                        && (answer?["body"] as? String)?.contains("rex") == body, "\(status) \(sent): \(echo)")
+            }
             // The demo server is another origin, whose profile needs a token.
             try await withDemoServer { demo in
                 let away = "to=\(demo.apiURL)/User/User"

@@ -24,7 +24,7 @@ struct RedirectTests {
     func origins() throws {
         let same = try #require(URL(string: "https://api.example.com/v2/things?page=2"))
         #expect(
-            Self.decide(302, "things?page=2") == .follow(url: same, method: "GET", keepsBody: false, withToken: true))
+            Self.decide(302, "things?page=2") == .follow(url: same, method: "GET", keepsBody: true, withToken: true))
         #expect(
             Self.decide(308, "/v2/things?page=2") == .follow(url: same, method: "GET", keepsBody: true, withToken: true)
         )
@@ -34,7 +34,7 @@ struct RedirectTests {
         let elsewhere = try #require(URL(string: "https://cdn.example.net/x"))
         #expect(
             Self.decide(302, "https://cdn.example.net/x", elsewhere: true)
-                == .follow(url: elsewhere, method: "GET", keepsBody: false, withToken: false))
+                == .follow(url: elsewhere, method: "GET", keepsBody: true, withToken: false))
         #expect(Self.decide(302, "ftp://api.example.com/x", elsewhere: true) == .stand)
         #expect(
             Self.decide(200, "/v2/x") == .stand && Self.decide(304, "/v2/x") == .stand
@@ -42,14 +42,28 @@ struct RedirectTests {
         #expect(Self.decide(302, "/v2/x", hops: Redirect.hopLimit) == .tooMany)
     }
 
-    @Test("303 asks for a GET, 301 and 302 turn a POST into one, 307 and 308 keep the method and the body")
-    func methods() {
-        func method(_ status: Int, _ sent: String) -> String? {
-            if case .follow(_, let method, _, _) = Self.decide(status, "/v2/next", method: sent) { return method }
-            return nil
-        }
-        #expect(method(303, "PUT") == "GET" && method(303, "HEAD") == "HEAD")
-        #expect(method(302, "POST") == "GET" && method(301, "POST") == "GET" && method(302, "DELETE") == "DELETE")
-        #expect(method(307, "POST") == "POST" && method(308, "PATCH") == "PATCH")
+    /// What each status makes of each method, as RFC 9110 §15.4 has it: the method sent next, and whether its body
+    /// goes with it.
+    static let methodTable: [(status: Int, sent: String, next: String, body: Bool)] = [
+        (301, "GET", "GET", true), (301, "HEAD", "HEAD", true), (301, "POST", "GET", false),
+        (301, "PUT", "PUT", true), (301, "PATCH", "PATCH", true), (301, "DELETE", "DELETE", true),
+        (302, "GET", "GET", true), (302, "HEAD", "HEAD", true), (302, "POST", "GET", false),
+        (302, "PUT", "PUT", true), (302, "PATCH", "PATCH", true), (302, "DELETE", "DELETE", true),
+        (303, "GET", "GET", false), (303, "HEAD", "HEAD", false), (303, "POST", "GET", false),
+        (303, "PUT", "GET", false), (303, "PATCH", "GET", false), (303, "DELETE", "GET", false),
+        (307, "GET", "GET", true), (307, "HEAD", "HEAD", true), (307, "POST", "POST", true),
+        (307, "PUT", "PUT", true), (307, "PATCH", "PATCH", true), (307, "DELETE", "DELETE", true),
+        (308, "GET", "GET", true), (308, "HEAD", "HEAD", true), (308, "POST", "POST", true),
+        (308, "PUT", "PUT", true), (308, "PATCH", "PATCH", true), (308, "DELETE", "DELETE", true),
+    ]
+
+    @Test(
+        "303 asks for a GET; 301 and 302 turn only a POST into one; every other method goes again with its body",
+        arguments: methodTable)
+    func methods(row: (status: Int, sent: String, next: String, body: Bool)) throws {
+        let next = try #require(URL(string: "https://api.example.com/v2/next"))
+        #expect(
+            Self.decide(row.status, "/v2/next", method: row.sent)
+                == .follow(url: next, method: row.next, keepsBody: row.body, withToken: true))
     }
 }

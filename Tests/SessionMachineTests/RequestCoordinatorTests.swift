@@ -205,7 +205,7 @@ struct RequestCoordinatorTests {
         for hop in 1...Redirect.hopLimit {
             rows.append((.sent, "await \(hop)"))
             rows.append(
-                (.received(hop, found("/api/items")), "send \(hop + 1) GET 127.0.0.1/api/items token=env nobody"))
+                (.received(hop, found("/api/items")), "send \(hop + 1) GET 127.0.0.1/api/items token=env"))
         }
         rows.append((.sent, "await \(Redirect.hopLimit + 1)"))
         rows.append((.received(Redirect.hopLimit + 1, found("/api/items")), "fail redirected \(Redirect.hopLimit)"))

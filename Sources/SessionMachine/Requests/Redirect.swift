@@ -9,7 +9,7 @@ package enum Redirect {
     package static let hopLimit = 10
 
     package enum Decision: Sendable, Hashable {
-        /// Send `method` to `url` next; the body goes only with 307 and 308, which keep the method.
+        /// Send `method` to `url` next, with the body that was sent when `keepsBody`.
         case follow(url: URL, method: String, keepsBody: Bool, withToken: Bool)
         /// The response stands: not a redirect, or one that is not followed.
         case stand
@@ -33,10 +33,10 @@ package enum Redirect {
         let withToken = server.isSameOrigin(target)
         guard withToken || elsewhere else { return .stand }
         guard hops < hopLimit else { return .tooMany }
-        // 303 asks for a GET; 301 and 302 turn a POST into one, as browsers and curl do. 307 and 308 keep both.
-        let keeps = status == 307 || status == 308
-        let next =
-            keeps || method == "HEAD" || (status != 303 && method != "POST") ? method : "GET"
-        return .follow(url: target, method: next, keepsBody: keeps, withToken: withToken)
+        // RFC 9110 §15.4: 303 asks for a GET (a HEAD stays one); 301 and 302 may turn a POST into a GET, as browsers
+        // and curl do; every other method, and every method on a 307 or 308, is sent again as it was, with its body.
+        let becomesGet = method != "HEAD" && (status == 303 || (method == "POST" && (status == 301 || status == 302)))
+        let next = becomesGet ? "GET" : method
+        return .follow(url: target, method: next, keepsBody: status != 303 && !becomesGet, withToken: withToken)
     }
 }

@@ -61,8 +61,8 @@ package struct RequestCoordinator: TokenFlow {
         package var id: Int
         package var url: URL
         package var method: String
-        /// Whether the person's body goes with it: a redirect other than 307 and 308 drops it, with its
-        /// `Content-Type`.
+        /// Whether the person's body goes with it: a 303 drops it, with its `Content-Type`, and so does a 301 or 302
+        /// that turns a POST into a GET.
         package var keepsBody: Bool
         /// Whether the person's `Cookie` goes with it: not once a redirect has left the session's origin.
         package var keepsCookies: Bool

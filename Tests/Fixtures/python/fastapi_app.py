@@ -305,6 +305,12 @@ def moved_away(to: str = "http://127.0.0.1:9/", username: str = Depends(current_
     return Response(status_code=302, headers={"Location": to})
 
 
+@app.api_route("/moved-echo", methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
+def moved_echo(status: int = 301, username: str = Depends(current_user)):
+    # Every method, redirected by the status asked for, to /echo above, which says what it received.
+    return Response(status_code=status, headers={"Location": "/echo"})
+
+
 @app.get("/teapot")
 def teapot(username: str = Depends(current_user)):
     return JSONResponse(status_code=418, content={"detail": "I'm a teapot"})
