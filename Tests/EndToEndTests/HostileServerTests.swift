@@ -386,6 +386,28 @@ struct HostileServerTests {
         }
     }
 
+    @Test("an account's refresh lock another user planted is refused at once, naming it; the session stays")
+    func foreignRefreshLock() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            #expect(try await sandbox.loginAsDemo(server.apiURL).status == 0)
+            // A renewal takes the account's lock, whose file stays for the next.
+            #expect(try await sandbox.swaggerctl("refresh").status == 0)
+            let names = try FileManager.default.contentsOfDirectory(atPath: sandbox.configDirectory.path)
+            let name = try #require(names.first { $0.hasPrefix(".refresh-") && $0.hasSuffix(".lock") }, "\(names)")
+            let lock = sandbox.configDirectory.appending(path: name)
+            #expect(chown(lock.path, 65534, 65534) == 0)
+            for command in ["refresh", "logout"] {
+                let result = try await sandbox.swaggerctl(command)
+                #expect(result.status == 1, "\(command): \(result)")
+                expectClean(result)
+                #expect(result.stderr.contains("\(lock.path) belongs to another user"), "\(command): \(result)")
+            }
+            #expect(chown(lock.path, geteuid(), getegid()) == 0)
+            #expect(try sandbox.sessions.records().count == 1)
+        }
+    }
+
     @Test("a lock held past the bound ends the wait with a line that names the process holding it")
     func heldLock() async throws {
         let sandbox = try Sandbox(environment: ["SWAGGERCTL_LOCK_TIMEOUT": "0.3"])
@@ -570,6 +592,14 @@ struct HostileServerTests {
                 [.posixPermissions: 0o600], ofItemAtPath: sandbox.credentialsFile.path)
 
             if geteuid() == 0 {
+                // A file of another user's, in a folder of one's own.
+                #expect(chown(sandbox.credentialsFile.path, 65534, 65534) == 0)
+                let theirs = try await sandbox.swaggerctl("token")
+                #expect(
+                    theirs.status == 1 && theirs.stdout.isEmpty
+                        && theirs.stderr.contains("\(sandbox.credentialsFile.path) belongs to another user (uid 65534)"),
+                    "\(theirs)")
+                #expect(chown(sandbox.credentialsFile.path, geteuid(), getegid()) == 0)
                 try chown(sandbox.configDirectory, to: 65534)
                 let foreign = try await sandbox.swaggerctl("token")
                 #expect(foreign.status == 1, "\(foreign)")

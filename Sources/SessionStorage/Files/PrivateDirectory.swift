@@ -90,12 +90,7 @@ package struct PrivateDirectory: Sendable {
         guard fstat(descriptor, &status) == 0 else {
             throw SwaggerError(.failure, "Could not read \(file): \(Self.errnoText()).")
         }
-        if status.st_uid != geteuid() {
-            throw SwaggerError(
-                .failure,
-                "\(file) belongs to another user (uid \(status.st_uid)), so it is not used. Move it aside, or set "
-                    + "SWAGGERCTL_CONFIG_DIR.")
-        }
+        try Self.requireOwned(status, file, else: "Move it aside, or set SWAGGERCTL_CONFIG_DIR.")
         let mode = status.st_mode & 0o777
         if mode & 0o077 != 0 {
             throw SwaggerError(
@@ -187,15 +182,7 @@ package struct PrivateDirectory: Sendable {
             guard descriptor >= 0 else {
                 throw SwaggerError(.failure, "Could not open the lock file \(lockPath): \(Self.errnoText()).")
             }
-        }
-        // A lock file that another user made (in a folder they could write once) lets them stall every command.
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_uid == geteuid() else {
-            close(descriptor)
-            throw SwaggerError(
-                .failure,
-                "\(lockPath) belongs to another user (uid \(status.st_uid)), so it is not used. Remove it, and "
-                    + "`chmod 700` the folder.")
+            try Self.requireOwnedLock(descriptor, lockPath)
         }
         try Self.lock(descriptor, exclusive ? LOCK_EX : LOCK_SH, at: lockPath)
         defer {
@@ -212,7 +199,32 @@ package struct PrivateDirectory: Sendable {
         guard descriptor >= 0 else {
             throw SwaggerError(.failure, "Could not open the lock file \(path): \(errnoText()).")
         }
+        try requireOwnedLock(descriptor, path)
         return descriptor
+    }
+
+    /// Refuses, closing it, a lock file that another user made, in a folder they could write once: holding it would
+    /// let them stall every command, and what a refresh leaves in it for those who wait would be theirs to write.
+    private static func requireOwnedLock(_ descriptor: Int32, _ path: String) throws(SwaggerError) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            close(descriptor)
+            throw SwaggerError(.failure, "Could not open the lock file \(path): \(errnoText()).")
+        }
+        do throws(SwaggerError) {
+            try requireOwned(status, path, else: "Remove it, and `chmod 700` the folder.")
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    /// The one owner check of every file swaggerctl opens in its folders: the data files, their locks, and each
+    /// account's refresh lock and the note in it. `advice` says what to do.
+    private static func requireOwned(_ status: stat, _ path: String, else advice: String) throws(SwaggerError) {
+        guard status.st_uid != geteuid() else { return }
+        throw SwaggerError(
+            .failure, "\(path) belongs to another user (uid \(status.st_uid)), so it is not used. \(advice)")
     }
 
     /// The variable that sets ``lockTimeout``.
