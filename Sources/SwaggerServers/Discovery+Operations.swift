@@ -700,10 +700,19 @@ extension APIDocument {
             "activate", "invite",
         ]
         if (operation.words + operation.labels).contains(where: making.contains) { return true }
-        return zip(operation.labels, operation.labels.dropFirst()).contains { $0 == "sign" && $1 == "up" }
+        // "Sign up" in a summary, or `/auth/sign-up` in a path.
+        return operation.hasPair { $0 == "sign" && $1 == "up" }
     }
 
     private static func score(_ operation: Operation, _ words: [String]) -> Int {
         operation.words.filter(words.contains).count * 2 - operation.words.count / 4
+    }
+}
+
+extension APIDocument.Operation {
+    /// Whether two words that follow each other, in the path and operationId or in the summary and tags, are such a
+    /// pair: what one word says in `signup` takes two in `sign-up`.
+    fileprivate func hasPair(_ pair: (String, String) -> Bool) -> Bool {
+        [words, labels].contains { list in zip(list, list.dropFirst()).contains(where: pair) }
     }
 }

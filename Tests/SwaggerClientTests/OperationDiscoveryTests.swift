@@ -202,14 +202,19 @@ struct OperationDiscoveryTests {
         #expect(
             Discovery.operations(original, at: Self.origin)
                 == .lacking("no POST of 1 takes a password and a user name and answers with a token"))
-        let register = Data(
-            #"""
-            {"openapi": "3.0.1", "paths": {"/register": {"post": {"requestBody": {"content": {"application/json": {
-              "schema": {"properties": {"username": {}, "password": {}}}}}}, "responses": {"201": {}}}}}}
-            """#.utf8)
-        #expect(
-            Discovery.operations(register, at: Self.origin)
-                == .lacking("no POST of 1 takes a password and a user name and answers with a token"))
+        // A sign-up or a registration is never the login, even where it answers with tokens as a login would.
+        for path in ["/register", "/auth/sign-up", "/users/signup"] {
+            let making = Data(
+                #"""
+                {"openapi": "3.0.1", "paths": {"\#(path)": {"post": {"requestBody": {"content": {"application/json": {
+                  "schema": {"properties": {"username": {}, "password": {}}}}}}, "responses": {"201": {"content": {
+                  "application/json": {"schema": {"properties": {"access_token": {"type": "string"},
+                  "refresh_token": {"type": "string"}, "token_type": {"type": "string"}}}}}}}}}}}
+                """#.utf8)
+            #expect(
+                Discovery.operations(making, at: Self.origin)
+                    == .lacking("no POST of 1 takes a password and a user name and answers with a token"), "\(path)")
+        }
         #expect(Discovery.operations(Data(#"{"openapi": "3.0.1"}"#.utf8), at: Self.origin) == nil)
         #expect(Discovery.operations(Data("<html>".utf8), at: Self.origin) == nil)
     }
