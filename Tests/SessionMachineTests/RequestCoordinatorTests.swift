@@ -166,14 +166,16 @@ struct RequestCoordinatorTests {
     @Test("a redirect on the origin keeps the token; elsewhere, with -L, each hop goes without it, to the end")
     func redirects() {
         let found = { (location: String) in Self.response(302, headers: ["Location": location]) }
+        // A stored session, which a 401 of its own server would renew.
         Self.check(
             Self.settings(method: "POST", elsewhere: true),
             [
-                (.start(Self.environment), "send 1 POST 127.0.0.1/api/items token=env"),
+                (.start(.stored(Self.fresh)), "read token"),
+                (.tokenRead("a"), "send 1 POST 127.0.0.1/api/items token=a"),
                 (.sent, "await 1"),
                 (
                     .received(1, Self.response(307, headers: ["Location": "/api/v2/items"])),
-                    "send 2 POST 127.0.0.1/api/v2/items token=env"
+                    "send 2 POST 127.0.0.1/api/v2/items token=a"
                 ),
                 (.sent, "await 2"),
                 (
