@@ -686,10 +686,8 @@ extension APIDocument {
     private static func ends(_ operation: Operation) -> Bool {
         let ending = ["logout", "signout", "revoke", "blacklist", "blocklist"]
         if (operation.words + operation.labels).contains(where: ending.contains) { return true }
-        // "Log out", "Sign out": two words in a summary.
-        return zip(operation.labels, operation.labels.dropFirst()).contains {
-            ["log", "sign"].contains($0) && $1 == "out"
-        }
+        // "Log out", "Sign out": two words in a summary, or in a path (`/auth/log-out`).
+        return operation.hasPair { ["log", "sign"].contains($0) && $1 == "out" }
     }
 
     /// Whether the operation makes an account or changes one, by its path, operationId, summary or tags: a sign-up,

@@ -132,6 +132,19 @@ struct OperationDiscoveryTests {
         #expect(found.contested.isEmpty)
     }
 
+    @Test("a logout whose path alone says so, in two words (log-out, sign-out), is the logout")
+    func logoutInTwoWords() throws {
+        let text = String(decoding: Self.fastAPIUsers, as: UTF8.self)
+        for path in ["/auth/jwt/log-out", "/auth/sign_out"] {
+            let renamed = text.replacingOccurrences(
+                of: #""/auth/jwt/logout": {"post": {"operationId": "auth_jwt_logout_auth_jwt_logout_post","#,
+                with: #""\#(path)": {"post": {"#)
+            #expect(renamed != text)
+            let found = try Self.described(Data(renamed.utf8), at: Self.url("http://h:8000/openapi.json"))
+            #expect(found.revocation?.url.absoluteString == "http://h:8000\(path)", "\(path)")
+        }
+    }
+
     @Test("a login whose answer nests the token is read by its dotted path, and a form without grant_type is a form")
     func nestedAnswer() throws {
         let document = Data(
