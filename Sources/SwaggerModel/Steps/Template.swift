@@ -25,14 +25,12 @@ package struct Template: Sendable, Hashable, CustomStringConvertible {
         var literal = ""
         let bytes = text.utf8
         var index = bytes.startIndex
-        var run = index
         while let brace = bytes[index...].firstIndex(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
-            literal.append(contentsOf: text[run..<brace])
+            literal.append(contentsOf: text[index..<brace])
             let next = bytes.index(after: brace)
             if next < bytes.endIndex, bytes[next] == bytes[brace] {
                 literal.append(contentsOf: text[brace..<next])
                 index = bytes.index(after: next)
-                run = index
                 continue
             }
             guard bytes[brace] == UInt8(ascii: "{") else {
@@ -51,9 +49,8 @@ package struct Template: Sendable, Hashable, CustomStringConvertible {
             literal = ""
             parts.append(.input(String(name), optional: optional))
             index = bytes.index(after: close)
-            run = index
         }
-        literal.append(contentsOf: text[run...])
+        literal.append(contentsOf: text[index...])
         if !literal.isEmpty { parts.append(.text(literal)) }
         self.parts = parts
         description = text
