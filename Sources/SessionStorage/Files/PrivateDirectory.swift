@@ -208,8 +208,10 @@ package struct PrivateDirectory: Sendable {
     private static func requireOwnedLock(_ descriptor: Int32, _ path: String) throws(SwaggerError) {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
+            // Read before `close`, which may set errno again.
+            let reason = errnoText()
             close(descriptor)
-            throw SwaggerError(.failure, "Could not open the lock file \(path): \(errnoText()).")
+            throw SwaggerError(.failure, "Could not open the lock file \(path): \(reason).")
         }
         do throws(SwaggerError) {
             try requireOwned(status, path, else: "Remove it, and `chmod 700` the folder.")
