@@ -80,7 +80,7 @@ extension APIService {
             return .failed(.requestTooLarge(limit: Self.requestBodyLimit))
         }
         let proxy = proxies.proxy(for: origin)
-        secretBook.learn([request.credential?.token, proxy?.password])
+        secretBook.learn((request.credential?.secrets ?? []) + [proxy?.password])
         if !request.secrets.isEmpty { secretBook.learn(request.secrets) }
         // The request's own headers replace the defaults it was made with; swaggerctl's User-Agent and the token
         // replace whatever the request says.

@@ -166,7 +166,7 @@ struct DescribedAPI {
     }
 
     /// Reads the profile as the profile's request says, retried on 429, 502, 503 and 504 as every profile is: the
-    /// answer's object, or the object the description unwraps. An answer that is not a JSON object is
+    /// answer's object, or the object the description unwraps, with the command's secrets hidden in it. An answer that is not a JSON object is
     /// ``APIServiceError/notAProfile(_:)``.
     func profile(_ request: ProfileRequest, through service: APIService) async throws(APIServiceError) -> Profile {
         // A client that signed in as itself has no person to ask the server about; its token says who it is.
@@ -178,9 +178,12 @@ struct DescribedAPI {
         outgoing.retries = true
         let response = try await service.send(outgoing)
         try service.requireSuccess(response, .profile)
-        return try service.reading { () throws(APIServiceError) in
+        let profile = try service.reading { () throws(APIServiceError) in
             try Profile(answer: response.body, contentType: response.header("Content-Type"), unwrapping: step.unwrap)
         }
+        // A server that quotes what the request carried (a Basic sign-in's password, the token) gets it hidden in
+        // the table, in `--json`, and in the copy kept on disk.
+        return service.secretBook.scrub(profile)
     }
 
     /// A login that sends nothing: its yields are the inputs' (the account and the password, by HTTP Basic), and the

@@ -98,6 +98,26 @@ struct RequestPathTests {
         #expect(!log.contains { $0.contains("session-token") }, "\(log)")
     }
 
+    @Test("a bound request retried after a 429 or 503 carries a new proof each time, with a jti of its own")
+    func retriedProofs() async throws {
+        let key = ProofKey()
+        let busy = ScriptedServer.Reply(status: .serviceUnavailable, headers: [("Retry-After", "0")])
+        try await ScriptedServer.run([Self.tooMany, busy, Self.ok]) { base, server in
+            let url = try #require(URL(string: base + "/items"))
+            let response = try await Self.withService { service in
+                try await service.proving(with: key).send(
+                    method: "GET", headers: [], body: nil, to: url, accessToken: "bound-token", as: .bearer)
+            }
+            #expect(response.status == 200)
+            let proofs = try server.requests.map { request in
+                try #require(request.head.headers["DPoP"].first, "every attempt carries a proof")
+            }
+            #expect(proofs.count == 3)
+            let ids = try proofs.map { try #require(ProofTests.parts($0).claims["jti"] as? String) }
+            #expect(Set(ids).count == 3, "\(ids)")
+        }
+    }
+
     @Test("a login answer's tokens are secrets before any of it is shown, wherever the server echoes them")
     func tokensLearnedFirst() async throws {
         let lines = Lines()

@@ -10,6 +10,7 @@ final class ScriptedServer: Sendable {
     struct Reply: Sendable {
         var status: HTTPResponseStatus
         var headers: [(String, String)] = []
+        /// The body; `{echo}` in it stands for what the request carried, as a hostile server quotes it back.
         var body = ""
     }
 
@@ -59,6 +60,20 @@ final class ScriptedServer: Sendable {
     }
 
     private final class Handler: ChannelInboundHandler {
+        /// Everything secret a request can carry, as a JSON string's content: its body, each credential header, and a
+        /// Basic one's account and password decoded.
+        static func echo(_ head: HTTPRequestHead, _ body: String) -> String {
+            var said = [body] + head.headers["Authorization"] + head.headers["Proxy-Authorization"]
+            for value in head.headers["Authorization"] where value.hasPrefix("Basic ") {
+                said +=
+                    Data(base64Encoded: String(value.dropFirst(6))).map { [String(decoding: $0, as: UTF8.self)] } ?? []
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .withoutEscapingSlashes
+            let encoded = (try? encoder.encode(said.joined(separator: " "))) ?? Data("\"\"".utf8)
+            return String(decoding: encoded.dropFirst().dropLast(), as: UTF8.self)
+        }
+
         typealias InboundIn = HTTPServerRequestPart
         typealias OutboundOut = HTTPServerResponsePart
 
@@ -78,11 +93,12 @@ final class ScriptedServer: Sendable {
             case .end:
                 guard let head else { return }
                 let reply = server.answer(Received(head: head, body: body))
+                let text = reply.body.replacing("{echo}", with: Self.echo(head, body))
                 var headers = HTTPHeaders(reply.headers)
-                headers.add(name: "Content-Length", value: String(reply.body.utf8.count))
+                headers.add(name: "Content-Length", value: String(text.utf8.count))
                 let response = HTTPResponseHead(version: head.version, status: reply.status, headers: headers)
                 context.write(wrapOutboundOut(.head(response)), promise: nil)
-                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: reply.body)))), promise: nil)
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: text)))), promise: nil)
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             }
         }

@@ -50,4 +50,9 @@ struct OutgoingRequest: Sendable {
 struct Credential: Sendable {
     var token: String
     var use: TokenUse
+
+    /// What the credential hides: the token, and a Basic one's password (RFC 7617), which a server may quote alone.
+    /// A session made by a Basic sign-in keeps only base64(account:password), so a later command learns the password
+    /// here, from the one request that carries it.
+    var secrets: [String?] { [token, use.basicCredentials(in: token)?.password] }
 }

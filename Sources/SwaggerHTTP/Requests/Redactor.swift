@@ -160,6 +160,24 @@ struct Redactor: Sendable {
         return Self.redactedParameters(text)
     }
 
+    /// `value` with every known secret hidden in its strings, in each of its spellings: a profile, which is shown, kept
+    /// for when the server cannot be reached, and read by scripts. Unlike a log line, nothing is hidden by its name
+    /// alone: a profile's URLs and members are the person's data.
+    func scrub(_ value: JSONValue) -> JSONValue {
+        let forms = secrets.flatMap { Self.spellings(of: $0).sorted { $0.count > $1.count } }
+        func hidden(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .string(var text):
+                for form in forms where text.contains(form) { text = text.replacing(form, with: Self.mask) }
+                return .string(text)
+            case .array(let elements): return .array(elements.map(hidden))
+            case .object(let members): return .object(members.mapValues(hidden))
+            default: return value
+            }
+        }
+        return hidden(value)
+    }
+
     /// `error` with every text that a server supplied scrubbed.
     func scrub(_ error: APIServiceError) -> APIServiceError {
         switch error {
@@ -259,6 +277,11 @@ final class SecretBook: Sendable {
 
     func scrub(_ error: APIServiceError) -> APIServiceError {
         redactor.scrub(error)
+    }
+
+    func scrub(_ profile: Profile) -> Profile {
+        guard case .object(let fields) = redactor.scrub(.object(profile.fields)) else { return profile }
+        return Profile(fields: fields)
     }
 }
 

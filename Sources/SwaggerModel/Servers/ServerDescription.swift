@@ -204,6 +204,20 @@ package struct TokenUse: Sendable, Hashable {
         scheme.map { "\($0) \(token)" } ?? token
     }
 
+    /// RFC 7617's user-id and password that `token` is, under the Basic scheme: base64 of the two, a colon between.
+    /// `nil` under any other scheme, or for a token that is not such a pair.
+    package func basicCredentials(in token: String) -> (user: String, password: String)? {
+        guard scheme?.lowercased() == "basic", let decoded = Data(base64Encoded: token) else { return nil }
+        let pair = String(decoding: decoded, as: UTF8.self)
+        guard let colon = pair.firstIndex(of: ":") else { return nil }
+        return (String(pair[..<colon]), String(pair[pair.index(after: colon)...]))
+    }
+
+    /// `token`, `exec` and `git-credential`'s warning for a session whose token is a Basic pair.
+    package static let basicNotice =
+        "this session signs in by HTTP Basic: its token is your account and password, base64-encoded, not a token "
+        + "the server issued."
+
     /// `Authorization: Token`, or a header's name alone (`X-API-Key`), as the description language writes it.
     package var text: String { scheme.map { "\(header): \($0)" } ?? header }
 
