@@ -106,6 +106,13 @@ package struct UsableToken: Sendable, Hashable, Redacting {
     /// use. `nil` for a bearer token.
     package var boundTo: String?
 
+    /// What a person who hands the token on should know of it, for `token` and `exec`: that it needs proofs, or
+    /// that it is the password.
+    package var notice: String? {
+        if boundTo != nil { return ProofBinding.tokenNotice }
+        return use.basicCredentials(in: value) == nil ? nil : TokenUse.basicNotice
+    }
+
     package init(_ value: String, from source: TokenSource) {
         self.value = value
         server = source.server

@@ -1,4 +1,5 @@
 import Foundation
+import SwaggerModel
 import Testing
 
 /// Servers whose steps none of the older words could describe, each set up as its own documentation tells a deployer
@@ -223,6 +224,19 @@ struct ServersByAddressTests {
             let list = try JSONSerialization.jsonObject(with: Data(queues.stdout.utf8)) as? [[String: Any]]
             #expect(queues.status == 0 && list?.count == 25, "\(queues)")
             #expect(queues.stderr.split(separator: "\n").filter { $0.hasPrefix("> GET ") }.count == 3, "\(queues)")
+
+            // What token hands out is the pair, and it says so; git gets the account and the password, which it
+            // sends as its own Basic.
+            let token = try await sandbox.swaggerctl("token")
+            let pair = Data("ana:\(Self.password)".utf8).base64EncodedString()
+            #expect(
+                token.status == 0 && token.stdout == pair + "\n"
+                    && token.stderr == "swaggerctl: warning: \(TokenUse.basicNotice)\n", "\(token)")
+            let host = String(rabbit.origin.dropFirst("http://".count))
+            let fill = try await sandbox.swaggerctl(
+                ["git-credential", "get"], stdin: "protocol=http\nhost=\(host)\nusername=ana\n\n")
+            #expect(fill.status == 0 && fill.stdout == "username=ana\npassword=\(Self.password)\n", "\(fill)")
+            #expect(fill.stderr.isEmpty, "git sends the pair as Basic itself: nothing to warn of")
 
             let logout = try await sandbox.swaggerctl("logout")
             // Nothing on the server to end: the password, all the session was, is gone from here.

@@ -234,6 +234,37 @@ struct OtherProgramsTests {
         #expect(GitCredentialAnswer.text(Self.drf, for: named) == "username=ana\npassword=drf-key\n")
     }
 
+    /// A session that signs in by HTTP Basic, whose token is base64 of `pair`.
+    static func basic(_ pair: String) -> UsableToken {
+        var record = Fixtures.record(Account(server: Fixtures.server, name: "guest"), expiresAt: nil)
+        record.serverDescription = Fixtures.described(["preset": "rabbitmq"])
+        return UsableToken(Data(pair.utf8).base64EncodedString(), from: .stored(record))
+    }
+
+    @Test(
+        "a Basic session answers git with its account and password themselves, which git sends as its own Basic",
+        arguments: [
+            ("guest:s3cret:with:colons", "username=guest\npassword=s3cret:with:colons\n"),
+            // git reads one line for each: a pair that holds a line break or a control character is not answered.
+            ("guest:pass\nusername=root", ""), ("gu\u{1B}[2Jest:pw", "username=gu[2Jest\npassword=pw\n"),
+            ("guest:", ""),
+        ])
+    func basicAnswer(pair: String, answer: String) {
+        let asked = Self.request("protocol=http\nhost=127.0.0.1:8080\nusername=someone\n")
+        #expect(GitCredentialAnswer.text(Self.basic(pair), for: asked) == answer)
+    }
+
+    @Test(
+        "token and exec warn that a Basic session's token is the account and password, and a bound one's needs proofs")
+    func notices() {
+        #expect(Self.basic("guest:pw").notice == TokenUse.basicNotice)
+        #expect(Self.stored.notice == nil)
+        #expect(Self.drf.notice == nil)
+        var bound = Fixtures.record(Fixtures.ana, expiresAt: nil)
+        bound.proofKey = "thumbprint"
+        #expect(UsableToken("tok-en.1", from: .stored(bound)).notice == ProofBinding.tokenNotice)
+    }
+
     @Test("--setup prints git config lines for the origin, quoted for a shell, with the helper's own path")
     func setup() {
         let lines = GitCredentialAnswer.setup(

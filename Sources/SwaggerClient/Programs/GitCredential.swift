@@ -100,7 +100,8 @@ package struct GitCredentialRequest: Sendable, Hashable {
 }
 
 /// What swaggerctl answers git: the user name git sent, else the account's, the access token as the password,
-/// and when it expires, so that git (2.41 and later) asks again rather than send a stale one.
+/// and when it expires, so that git (2.41 and later) asks again rather than send a stale one. A session that signs
+/// in by HTTP Basic answers its account and password themselves.
 package enum GitCredentialAnswer {
     package static func text(_ token: UsableToken, for request: GitCredentialRequest) -> String {
         // A newline or a NUL would make the rest another key for git, and an escape sequence or a bidi override
@@ -110,6 +111,12 @@ package enum GitCredentialAnswer {
             var scalars = value.unicodeScalars
             scalars.removeAll(where: TerminalText.isUnsafe)
             return scalars.isEmpty ? nil : String(scalars)
+        }
+        // A Basic session's token is the account and password, which git sends as its own Basic: handed over as
+        // the token, git would wrap it again.
+        if let pair = token.use.basicCredentials(in: token.value) {
+            guard let user = clean(pair.user), clean(pair.password) == pair.password else { return "" }
+            return "username=\(user)\npassword=\(pair.password)\n"
         }
         let username = request.username.flatMap(clean) ?? token.account.flatMap(clean) ?? "swaggerctl"
         var lines = ["username=\(username)", "password=\(token.value)"]

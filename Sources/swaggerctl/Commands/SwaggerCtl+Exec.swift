@@ -60,7 +60,7 @@ extension SwaggerCtl {
 
         func run() async throws {
             let token = try await session.usableToken(keyring: keyring, network: network)
-            if token.boundTo != nil { Terminal.warning(ProofBinding.tokenNotice) }
+            if let notice = token.notice { Terminal.warning(notice) }
             throw ProgramReplacement.replace(with: command, setting: token.environment(tokenVariable: variable))
         }
     }

@@ -34,8 +34,8 @@ extension SwaggerCtl {
 
         func run() async throws {
             let token = try await session.usableToken(keyring: keyring, network: network)
-            // JSON names the key, for a program that makes its own proofs.
-            if token.boundTo != nil, format != .json { Terminal.warning(ProofBinding.tokenNotice) }
+            // JSON names the key and the scheme, for a program that makes its own proofs or reads the pair.
+            if let notice = token.notice, format != .json { Terminal.warning(notice) }
             let execInfo = ProcessInfo.processInfo.environment["KUBERNETES_EXEC_INFO"]
             Terminal.print(try format.render(token, execInfo: execInfo))
         }
