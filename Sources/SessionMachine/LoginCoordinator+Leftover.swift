@@ -8,4 +8,15 @@ extension LoginCoordinator.Leftover {
         "the login's token works \(RelativeTime.stays(until, now: context.now)): "
             + (failure == nil ? "nothing ends it." : "revoking failed.")
     }
+
+    /// The warning after a login that replaced the account's earlier session on `server`, which nothing here holds
+    /// any more and which the server did not end.
+    package func replacedLine(on server: ServerURL, in context: MessageContext) -> String {
+        let why =
+            failure.map {
+                "ending it failed: "
+                    + $0.rendered(on: server, account: nil, description: nil, in: context).clause(naming: server)
+            } ?? "nothing ends it."
+        return "your earlier session works on the server \(RelativeTime.stays(until, now: context.now)); \(why)"
+    }
 }

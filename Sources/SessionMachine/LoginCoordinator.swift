@@ -169,6 +169,12 @@ package struct LoginCoordinator: Sendable {
     /// The tokens the server gave, until the session is kept: a login that fails after the grant has them ended
     /// on the server, since nothing here could end them later. Never a token the person brought, which is theirs.
     private var unkept: Granted?
+    /// What becomes of the session the new one replaces, decided when it is read; said once the new one is kept.
+    private var replaced: Unkept?
+    /// Until when the replaced session works on the server, if it is not ended: when its token expires, unless a
+    /// refresh token renews it.
+    private var replacedUntil: Date?
+    private var kept = false
 
     package init() {}
 
@@ -339,6 +345,47 @@ package struct LoginCoordinator: Sendable {
         return record
     }
 
+    /// The account already had a session here, `record`, whose tokens are `credentials` (`nil` when none could be
+    /// read): read before the new tokens take their place in the token store. One login is one session: once the
+    /// new one is kept, ``replacedSession()`` says how the earlier one ends.
+    package mutating func earlierSessionRead(_ record: SessionRecord, _ credentials: Credentials?, now: Date) {
+        guard case .storingTokens(let granted, _, _) = state else { invalid("earlierSessionRead") }
+        let description = record.serverDescription ?? granted.description
+        // A login that sends nothing keeps the credentials themselves, and a token brought again is the same one:
+        // neither leaves a session of its own on the server.
+        guard let credentials, description.login.request != nil || description.signIn == .token,
+            credentials.accessToken != granted.credentials.accessToken
+                || credentials.refreshToken != granted.credentials.refreshToken
+        else { return }
+        replacedUntil = credentials.refreshToken == nil ? record.expiresAt : nil
+        guard description.revocation != nil,
+            credentials.refreshToken != nil || !description.revocationNeedsRefreshToken
+        else {
+            // One that has expired, with nothing to renew it, is over already.
+            let alive = credentials.refreshToken != nil || record.expiresAt.map { $0 > now } ?? true
+            if alive { replaced = .stay(Leftover(until: replacedUntil)) }
+            return
+        }
+        replaced = .revoke(
+            Revocation(
+                server: record.server, serverDescription: description, credentials: credentials,
+                outputs: record.outputs))
+    }
+
+    /// How the session this login replaced ends, once the new one is kept: revoked on the server as `logout` revokes
+    /// one (then send ``replacedNotRevoked(_:)`` if that fails), or left to expire there, which the person is told.
+    /// `nil` when there was none, or nothing of it lives on the server.
+    package func replacedSession() -> Unkept? {
+        guard case .finished = state, kept else { return nil }
+        return replaced
+    }
+
+    /// The replaced session could not be ended on the server.
+    package func replacedNotRevoked(_ error: APIServiceError) -> Leftover {
+        guard case .revoke? = replaced else { invalid("replacedNotRevoked") }
+        return Leftover(until: replacedUntil, failure: error)
+    }
+
     /// No backend could store the tokens; nothing was stored.
     package mutating func tokensNotStored(_ error: SwaggerError) -> SessionFailure {
         guard case .storingTokens(_, let account, _) = state else { invalid("tokensNotStored") }
@@ -351,6 +398,7 @@ package struct LoginCoordinator: Sendable {
         guard case .savingRecord(let record, let profile) = state else { invalid("recordSaved") }
         state = .finished
         unkept = nil
+        kept = true
         switch profile {
         case .success(let profile):
             return .saveAndShow(

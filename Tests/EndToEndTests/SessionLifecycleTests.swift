@@ -40,6 +40,29 @@ struct SessionLifecycleTests {
         }
     }
 
+    @Test("a second login to the same account replaces its session: the earlier one is ended on the server, and said")
+    func secondLogin() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let first = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "demo-password")
+            #expect(first.status == 0, "\(first)")
+            let earlier = try await sandbox.swaggerctl("token").stdout.trimmingCharacters(in: .newlines)
+            #expect(try await sandbox.swaggerctl(["details"], environment: ["SWAGGERCTL_TOKEN": earlier]).status == 0)
+
+            let second = try await sandbox.login(server.apiURL, email: "demo@example.com", password: "demo-password")
+            #expect(second.status == 0, "\(second)")
+            #expect(
+                second.stderr
+                    == "Logged in to \(server.apiURL) as demo@example.com. This session replaces your earlier one, "
+                    + "which the server ended.\n", "\(second)")
+            // Another process with the earlier token: the server no longer takes it.
+            let stale = try await sandbox.swaggerctl(["details"], environment: ["SWAGGERCTL_TOKEN": earlier])
+            #expect(stale.status == 4, "\(stale)")
+            #expect(try await sandbox.swaggerctl("details", "--no-cache").status == 0, "the new session works")
+            #expect(try sandbox.sessions.records().count == 1)
+        }
+    }
+
     @Test("every request says User-Agent: swaggerctl/<version>; only the profile request carries the token")
     func requestHeaders() async throws {
         let sandbox = try Sandbox()

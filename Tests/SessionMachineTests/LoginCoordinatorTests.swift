@@ -252,6 +252,61 @@ struct LoginCoordinatorTests {
         #expect(brought.unkeptTokens() == nil, "a token the person brought is theirs")
     }
 
+    /// What a login that found `earlier` (with `credentials`) before storing says of it once the new session is
+    /// kept, and once it is not.
+    static func replaced(
+        _ earlier: SessionRecord, _ credentials: Credentials?, description: ServerDescription = original
+    ) -> (kept: LoginCoordinator.Unkept?, unkept: LoginCoordinator.Unkept?) {
+        var kept = Self.checking(Self.request(description: description))
+        _ = kept.profileReceived(Self.profile)
+        kept.earlierSessionRead(earlier, credentials, now: Self.now)
+        #expect(kept.replacedSession() == nil, "nothing is said before the new session is kept")
+        _ = kept.tokensStored(in: .file)
+        _ = kept.recordSaved()
+        var unkept = Self.checking(Self.request(description: description))
+        _ = unkept.profileReceived(Self.profile)
+        unkept.earlierSessionRead(earlier, credentials, now: Self.now)
+        _ = unkept.tokensStored(in: .file)
+        _ = unkept.recordNotSaved(SwaggerError(.failure, "The disk is full."))
+        return (kept.replacedSession(), unkept.replacedSession())
+    }
+
+    @Test("a second login to the account ends its earlier session on the server once the new one is kept")
+    func replacesEarlier() throws {
+        let old = Credentials(accessToken: "old-access", refreshToken: "old-refresh")
+        let soon = Self.now.addingTimeInterval(600)
+        let earlier = Fixtures.record(Fixtures.ana, expiresAt: soon)
+        let (kept, unkept) = Self.replaced(earlier, old)
+        #expect(
+            kept == .revoke(Revocation(server: Fixtures.server, serverDescription: Self.original, credentials: old)))
+        #expect(unkept == nil, "a login that kept nothing replaced nothing")
+
+        // Its revocation failed, or the server cannot revoke: it works on until it expires, or for good with a
+        // refresh token.
+        var coordinator = Self.checking()
+        _ = coordinator.profileReceived(Self.profile)
+        coordinator.earlierSessionRead(earlier, old, now: Self.now)
+        _ = coordinator.tokensStored(in: .file)
+        _ = coordinator.recordSaved()
+        let error = APIServiceError.unreachable("connection refused")
+        #expect(coordinator.replacedNotRevoked(error) == .init(until: nil, failure: error), "its refresh token lives")
+        let identity = Fixtures.record(Fixtures.ana, expiresAt: soon, description: Fixtures.identity)
+        #expect(Self.replaced(identity, old, description: Fixtures.identity).kept == .stay(.init(until: nil)))
+        let access = Credentials(accessToken: "old-access")
+        #expect(Self.replaced(identity, access, description: Fixtures.identity).kept == .stay(.init(until: soon)))
+        let over = Fixtures.record(
+            Fixtures.ana, expiresAt: Self.now.addingTimeInterval(-1), description: Fixtures.identity)
+        #expect(Self.replaced(over, access, description: Fixtures.identity).kept == nil, "it has ended already")
+
+        // Nothing of it lives on the server: its tokens are the new ones (a Basic pair, a token brought again),
+        // or none could be read.
+        #expect(Self.replaced(earlier, Self.grant.credentials).kept == nil)
+        #expect(Self.replaced(earlier, nil).kept == nil)
+        let basic = Fixtures.described(["preset": "rabbitmq"])
+        let pair = Fixtures.record(Fixtures.ana, description: basic)
+        #expect(Self.replaced(pair, Credentials(accessToken: "b2xkOnBhaXI="), description: basic).kept == nil)
+    }
+
     @Test("tokens that cannot be stored stop the login with nothing stored")
     func tokensNotStored() {
         var coordinator = Self.checking()

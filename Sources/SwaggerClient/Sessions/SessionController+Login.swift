@@ -159,6 +159,8 @@ extension SessionController {
     package struct LoginOutcome: Sendable, Hashable {
         package var account: Account
         package var profile: ProfileOutcome
+        /// Whether the account's earlier session here, which this one replaces, was ended on the server.
+        package var endedEarlier = false
     }
 
     /// How a login gets its tokens.
@@ -254,6 +256,7 @@ extension SessionController {
         choice: ServerChoice, entry: ServerEntry?
     ) async throws(SwaggerError) -> LoginOutcome {
         let toStore = try await checked(coordinator.authenticated(grant, now: now()), &coordinator, service)
+        let replacing = await readEarlier(toStore.account, &coordinator)
         let record: SessionRecord
         do throws(SwaggerError) {
             record = coordinator.tokensStored(in: try await tokens.store(toStore.credentials, for: toStore.account))
@@ -275,8 +278,42 @@ extension SessionController {
         }
         switch coordinator.recordSaved() {
         case .saveAndShow(let outcome, let account):
-            return LoginOutcome(account: account, profile: save(outcome, for: account))
+            let profile = save(outcome, for: account)
+            return LoginOutcome(
+                account: account, profile: profile, endedEarlier: await endReplaced(coordinator, replacing, of: account)
+            )
         case .fail(let failure): throw message(for: failure)
+        }
+    }
+
+    /// The account's session here before this login, read before the new tokens take its place, with the service
+    /// that would end it (its own certificate authority and keys); `nil` when it had none.
+    private func readEarlier(_ account: Account, _ coordinator: inout LoginCoordinator) async -> (any SessionService)? {
+        guard let earlier = try? sessions.record(server: account.server, name: account.name) else { return nil }
+        let credentials = (try? await tokens.credentials(for: earlier)) ?? nil
+        coordinator.earlierSessionRead(earlier, credentials, now: now())
+        try? keys.keep(credentials, of: earlier)
+        return service(for: earlier)
+    }
+
+    /// Ends on the server the session this login replaced, as the coordinator says, or warns that it stays valid
+    /// there; whether it was ended.
+    private func endReplaced(_ coordinator: LoginCoordinator, _ service: (any SessionService)?, of account: Account)
+        async -> Bool
+    {
+        switch coordinator.replacedSession() {
+        case nil: return false
+        case .stay(let leftover):
+            warn(leftover.replacedLine(on: account.server, in: messageContext))
+            return false
+        case .revoke(let revocation):
+            do throws(APIServiceError) {
+                try await (service ?? self.service).revoke(revocation)
+                return true
+            } catch {
+                warn(coordinator.replacedNotRevoked(error).replacedLine(on: revocation.server, in: messageContext))
+                return false
+            }
         }
     }
 

@@ -235,9 +235,11 @@ extension SwaggerCtl {
                 }
             }
             let defaultLine = moved.map { " It is now the default server, in place of \($0)." } ?? ""
+            let replaced = login.endedEarlier ? " This session replaces your earlier one, which the server ended." : ""
             guard !quiet else { return }
             Terminal.notice(
-                "Logged in to \(login.account.server)\(naming.clause) as \(login.account.name).\(defaultLine)")
+                "Logged in to \(login.account.server)\(naming.clause) as \(login.account.name).\(replaced)\(defaultLine)"
+            )
             Terminal.print(output.render(login.profile))
         }
 
