@@ -177,6 +177,41 @@ extension Discovery {
         }
     }
 
+    /// A server that a family's document at its origin says is the one to talk to in its place: the family, the
+    /// server it names, and the document that said so.
+    package struct Delegated: Sendable, Hashable {
+        package var preset: String
+        package var server: ServerURL
+        package var source: URL
+
+        package init(preset: String, server: ServerURL, source: URL) {
+            self.preset = preset
+            self.server = server
+            self.source = source
+        }
+    }
+
+    /// The documents that may name another server for `server`, at its origin: each family's that has one.
+    package static func delegations(for server: ServerURL) -> [(preset: String, url: URL, to: Yield)] {
+        guard let origin = ServerURL.origin(of: server.url).flatMap({ try? ServerURL($0.absoluteString) }) else {
+            return []
+        }
+        return ServerPresets.all.compactMap { preset in
+            guard let delegation = preset.delegation, let url = try? origin.resolve(delegation.path) else { return nil }
+            return (preset.name, url, delegation.to)
+        }
+    }
+
+    /// The server that `value`, a delegation's answer, names in place of `server`: an http or https URL, which is
+    /// neither `server` nor its origin. `nil` for anything else, which is no delegation.
+    static func delegated(_ value: JSONValue?, from server: ServerURL) -> ServerURL? {
+        guard case .string(let text)? = value, text.utf8.count <= 2048,
+            let named = try? ServerURL(text.hasSuffix("/") ? String(text.dropLast()) : text)
+        else { return nil }
+        let origin = ServerURL.origin(of: server.url).flatMap { try? ServerURL($0.absoluteString) }
+        return named == server || named == origin ? nil : named
+    }
+
     /// A preset in the description language whole, as evidence showed it, its paths under `base`: written whole
     /// where `base` is not `server`, whose paths they would otherwise be read under.
     package static func presetLayer(_ name: String, at base: ServerURL, for server: ServerURL) -> JSONValue? {

@@ -22,6 +22,9 @@ package struct ServerExploration: Sendable {
         /// Done: what the server published said this (`nil`: nothing), read from `document`, the OpenAPI document to
         /// keep a copy of.
         case finished(Discovery.Finding?, document: URL?)
+        /// Done: the server is not one of a family's, and says its own server is elsewhere, as a Matrix server name's
+        /// `/.well-known/matrix/client` names the homeserver. Nothing was sent there.
+        case delegated(Discovery.Delegated)
         /// Documents were read, none describes a login, and nothing given says how: what each lacked.
         case undescribed([String])
         /// The server could not be reached: the error that said so is the answer.
@@ -46,6 +49,7 @@ package struct ServerExploration: Sendable {
     private enum Stage: Sendable {
         case metadata(next: Int)
         case protocols(preset: Int, answer: Int)
+        case delegations(next: Int)
         /// The server's own address, for a `Link` to its description.
         case root
         case catalog(URL, named: [URL])
@@ -59,6 +63,7 @@ package struct ServerExploration: Sendable {
     private let confidential: Bool
     private let protocolProbes: [Discovery.ProtocolProbe]
     private let presetProbes: [Discovery.PresetProbe]
+    private let delegations: [(preset: String, url: URL, to: Yield)]
     private var stage = Stage.metadata(next: 0)
     private var endpoints = Discovery.Endpoints()
     private var metadata: [URL] = []
@@ -73,6 +78,7 @@ package struct ServerExploration: Sendable {
         // A protocol shows itself by its answers; one that names none would be taken for every server.
         protocolProbes = Discovery.protocolProbes(for: server).filter { !$0.answers.isEmpty }
         presetProbes = Discovery.presetProbes(for: server)
+        delegations = Discovery.delegations(for: server)
     }
 
     package mutating func next(_ event: Event) -> Action {
@@ -124,6 +130,14 @@ package struct ServerExploration: Sendable {
             } else {
                 stage = .protocols(preset: preset + 1, answer: 0)
             }
+        case .delegations(let next):
+            stage = .delegations(next: next + 1)
+            let delegation = delegations[next]
+            guard case .answered(let exchange?) = event, exchange.status == 200,
+                let elsewhere = Discovery.delegated(
+                    delegation.to.value(in: exchange, inputs: { _ in nil }), from: server)
+            else { return nil }
+            return .delegated(Discovery.Delegated(preset: delegation.preset, server: elsewhere, source: delegation.url))
         case .root:
             let named = Discovery.serviceDescriptions(link: link, at: server.url)
             if let origin = ServerURL.origin(of: server.url),
@@ -182,6 +196,15 @@ package struct ServerExploration: Sendable {
                 }
                 return .ask(protocolProbes[preset].answers[answer].url)
             case .protocols:
+                stage = .delegations(next: 0)
+                continue
+            case .delegations(let next) where next < delegations.count:
+                guard !cutOff else {
+                    asking = nil
+                    break
+                }
+                return .ask(delegations[next].url)
+            case .delegations:
                 stage = .root
                 continue
             case .root:

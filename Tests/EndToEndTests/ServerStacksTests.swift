@@ -207,6 +207,43 @@ struct ServerStacksTests {
                 "-s", "-H", "Authorization: Bearer \(token)", server.origin + "/_matrix/client/v3/account/whoami",
             ])
             #expect(ended.stdout.contains("M_UNKNOWN_TOKEN"), "\(ended)")
+
+            // A server name whose /.well-known/matrix/client names the homeserver on another origin: the password
+            // goes there only once the person allows it.
+            let wellKnown = Data(#"{"m.homeserver": {"base_url": "\#(server.origin)/"}}"#.utf8)
+            try await FileServer.serve(wellKnown, at: "/.well-known/matrix/client") { name in
+                let delegated = try Sandbox()
+                let password = Self.password + "\n"
+                let refused = try await delegated.swaggerctl(
+                    ["login", "-s", name, "-u", "ana", "--password-stdin"], stdin: password)
+                #expect(
+                    refused.status == 64
+                        && refused.stderr
+                            == "swaggerctl: \(name) says it is served by \(server.origin) (/.well-known/matrix/client): "
+                            + "log in there with --allow-origin \(server.origin) or -s \(server.origin).\n",
+                    "\(refused)")
+                #expect(try delegated.sessions.records().isEmpty)
+                let allowed = try await delegated.swaggerctl(
+                    ["login", "-s", name, "-u", "ana", "--password-stdin", "--allow-origin", server.origin],
+                    stdin: password)
+                #expect(
+                    allowed.status == 0 && allowed.stderr.hasPrefix("Logged in to \(server.origin) as ana."),
+                    "\(allowed)")
+                #expect(try delegated.sessions.records().map(\.server.string) == [server.origin])
+
+                let asked = try Sandbox()
+                let terminal = try await asked.onTerminal("login", "-s", name, "-u", "ana")
+                let status = try await terminal.answer([
+                    ("Log in to \(server.origin)? [y/N] ", "y\n"),
+                    ("Password for ana on \(server.origin): ", password),
+                ])
+                #expect(status == 0, "\(terminal.transcript)")
+                #expect(
+                    terminal.transcript.contains("\(name) says it is served by \(server.origin)"),
+                    "\(terminal.transcript)")
+                let declined = try await Sandbox().onTerminal("login", "-s", name, "-u", "ana")
+                #expect(try await declined.answer([("Log in to \(server.origin)? [y/N] ", "n\n")]) == 130)
+            }
         }
     }
 }

@@ -54,7 +54,7 @@ struct ServerExplorationTests {
                 } else {
                     event = .answered(Exchange(method: "GET", url: url, status: 404))
                 }
-            case .finished, .undescribed, .unreachable:
+            case .finished, .undescribed, .unreachable, .delegated:
                 return (asked, action)
             }
         }
@@ -119,6 +119,45 @@ struct ServerExplorationTests {
                 login: Self.json(#"{"flows": [{"type": "m.login.sso"}]}"#),
             ])
         guard case .finished(nil, nil) = short.end else { Issue.record("\(String(describing: short.end))"); return }
+    }
+
+    @Test(
+        "a server that is not a protocol's, and names another as its own at its origin's /.well-known/, is said to",
+        arguments: [
+            // Another host, with a path, and a trailing slash as Element writes it.
+            ("https://matrix.example.net/", "https://matrix.example.net"),
+            ("https://h.example.com:8448/synapse", "https://h.example.com:8448/synapse"),
+            // Itself, its origin, or what is no http or https URL: none, and the reading goes on.
+            ("https://h.example.com/api", nil), ("https://h.example.com", nil), ("file:///etc/passwd", nil),
+            ("javascript:alert(1)", nil), (String(repeating: "a", count: 3000), nil),
+        ] as [(String, String?)])
+    func delegation(named: String, server: String?) throws {
+        let wellKnown = "/.well-known/matrix/client"
+        let answer = Exchange(
+            method: "GET", url: Self.server.url, status: 200,
+            responseBody: ["m.homeserver": ["base_url": .string(named)]])
+        let (asked, end) = Self.run(try Self.exploration(), answers: [wellKnown: answer])
+        let url = try #require(URL(string: "https://h.example.com" + wellKnown))
+        #expect(asked.contains(.ask(url)))
+        if let server {
+            #expect(
+                end
+                    == .delegated(
+                        Discovery.Delegated(preset: "matrix", server: Fixtures.serverURL(server), source: url)))
+            // Nothing more is asked once it is said: the rest is the person's to allow.
+            #expect(asked.last == .ask(url))
+        } else {
+            guard case .finished(nil, nil) = end else { Issue.record("\(String(describing: end))"); return }
+        }
+        // A server that speaks the protocol itself is the protocol's, whatever its /.well-known/ says.
+        let (_, itself) = Self.run(
+            try Self.exploration(),
+            documents: [
+                "/api/_matrix/client/versions": Self.json(#"{"versions": ["v1.11"]}"#),
+                "/api/_matrix/client/v3/login": Self.json(#"{"flows": [{"type": "m.login.password"}]}"#),
+            ], answers: [wellKnown: answer])
+        guard case .finished(let finding?, nil) = itself else { Issue.record("\(String(describing: itself))"); return }
+        #expect(finding.layer?.json[path: "preset"] == .string("matrix"))
     }
 
     @Test("a protocol is asked for at the origin too, and its paths are the origin's; a header on a 401 is evidence")

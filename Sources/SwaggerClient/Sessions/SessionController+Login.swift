@@ -35,6 +35,25 @@ extension SessionController {
     package func serverChoice(given: [DescriptionLayer], on selection: SessionSelection, confidential: Bool)
         async throws(SwaggerError) -> ServerChoice
     {
+        switch try await loginChoice(given: given, on: selection, confidential: confidential) {
+        case .described(let choice): return choice
+        case .delegated(let delegated): throw SwaggerError(.usage, delegated.refusal(for: selection.server))
+        }
+    }
+
+    /// How a login goes on: with the server as described, or at the server it says is its own.
+    package enum LoginChoice: Sendable, Hashable {
+        case described(ServerChoice)
+        /// The server says that another is the one to log in to; nothing was sent there. The login asks the
+        /// person before it goes on there.
+        case delegated(Discovery.Delegated)
+    }
+
+    /// ``serverChoice(given:on:confidential:)``, with a server that names another as its own (Matrix's
+    /// `/.well-known/matrix/client`) handed back rather than refused.
+    package func loginChoice(given: [DescriptionLayer], on selection: SessionSelection, confidential: Bool)
+        async throws(SwaggerError) -> LoginChoice
+    {
         let server = selection.server
         let choice: ServerChoice
         switch try ServerPlan.plan(given: given, saved: selection.entry, server: server) {
@@ -46,7 +65,14 @@ extension SessionController {
             if let refused = configuration.plainHTTP.refusal(server, nil) {
                 throw message(for: .plainHTTPRefused(server: refused, sending: .password))
             }
-            let (finding, document) = try await explore(exploration, on: selection, confidential: confidential)
+            let finding: Discovery.Finding?
+            let document: FetchedDocument?
+            switch try await explore(exploration, on: selection, confidential: confidential) {
+            case .found(let found, let read):
+                (finding, document) = (found, read)
+            case .delegated(let delegated):
+                return .delegated(delegated)
+            }
             guard let (description, sources) = try ServerPlan.finish(exploration, found: finding, server: server)
             else { throw await undescribed(server, exploration, on: selection) }
             choice = ServerChoice(
@@ -56,15 +82,21 @@ extension SessionController {
         if let foreign = OriginRule.refusal(server, choice.serverDescription) {
             throw SwaggerError(.usage, foreign.refusal(on: server))
         }
-        return choice
+        return .described(choice)
+    }
+
+    private enum Explored {
+        case found(Discovery.Finding?, FetchedDocument?)
+        case delegated(Discovery.Delegated)
     }
 
     /// Reads and probes, without credentials, what ``ServerExploration`` asks for.
-    /// - Returns: What was found, and the OpenAPI document it was found in; `nil` when the server publishes nothing.
+    /// - Returns: What was found (`nil` when the server publishes nothing) and the OpenAPI document it was found in,
+    ///   or the server it names as its own.
     /// - Throws: `SwaggerError`: usage when documents were found but none describes a login and nothing else says
     ///   how to log in; the request's error for a server that could not be reached.
     private func explore(_ exploration: ServerPlan.Exploration, on selection: SessionSelection, confidential: Bool)
-        async throws(SwaggerError) -> (Discovery.Finding?, FetchedDocument?)
+        async throws(SwaggerError) -> Explored
     {
         let server = selection.server
         let service = service(for: nil, entry: selection.entry)
@@ -119,7 +151,9 @@ extension SessionController {
                     event = .unreachable
                 }
             case .finished(let finding, let document):
-                return (finding, document.flatMap { $0 == last?.url ? last?.document : nil })
+                return .found(finding, document.flatMap { $0 == last?.url ? last?.document : nil })
+            case .delegated(let delegated):
+                return .delegated(delegated)
             case .undescribed(let lacking):
                 throw SwaggerError.nothingDescribed(server, lacking)
             case .unreachable:

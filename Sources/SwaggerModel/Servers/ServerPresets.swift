@@ -21,6 +21,9 @@ package enum ServerPresets {
         package var summary: String
         /// What shows a server to be of this family, when nobody said so.
         package var evidence: Evidence = .steps
+        /// Where a server of the family that is not one itself says its own server is, as Matrix's
+        /// `/.well-known/matrix/client` names the homeserver.
+        package var delegation: Delegation?
         /// The description, in the description language.
         package var json: JSONValue
     }
@@ -48,6 +51,18 @@ package enum ServerPresets {
                 self.path = path
                 self.when = when
             }
+        }
+    }
+
+    /// A document at the origin, without credentials, that names the family's server for the names under it:
+    /// `{"path": "/.well-known/matrix/client", "to": "$response.body#/m.homeserver/base_url"}`.
+    package struct Delegation: Sendable {
+        package var path: String
+        package var to: Yield
+
+        package init(path: String, to: Yield) {
+            self.path = path
+            self.to = to
         }
     }
 
@@ -95,6 +110,12 @@ package enum ServerPresets {
                     read.append(Evidence.Answer(path, when: criteria))
                 }
                 preset.evidence = .answers(read)
+                if let delegation = evidence["delegation"] {
+                    guard case .string(let path)? = delegation[path: "path"], path.hasPrefix("/.well-known/"),
+                        case .string(let to)? = delegation[path: "to"], let yield = try? Yield(to)
+                    else { return nil }
+                    preset.delegation = Delegation(path: path, to: yield)
+                }
             } else {
                 return nil
             }

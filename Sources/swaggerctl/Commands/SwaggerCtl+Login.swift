@@ -247,10 +247,25 @@ extension SwaggerCtl {
         private func signIn(
             _ controller: SessionController, _ selection: SessionSelection, layers: [DescriptionLayer],
             piped: (password: String, clientSecret: String?)?, pipedToken: String?, proof: ClientProof?,
-            proofKey: ProofKey?, spinner: Spinner?
+            proofKey: ProofKey?, spinner: Spinner?, followed: Bool = false
         ) async throws(SwaggerError) -> SessionController.LoginOutcome {
-            let choice = try await controller.serverChoice(
-                given: layers, on: selection, confidential: clientSecretStdin)
+            let choice: SessionController.ServerChoice
+            switch try await controller.loginChoice(given: layers, on: selection, confidential: clientSecretStdin) {
+            case .described(let described): choice = described
+            case .delegated(let delegated):
+                // The server the person named says another is its own: the password goes there only once they say
+                // so, and only one such step is taken.
+                guard !followed else { throw SwaggerError(.usage, delegated.refusal(for: selection.server)) }
+                if !delegated.isAllowed(by: origins.allowOrigin) {
+                    try Prompt.consent(
+                        notice: delegated.notice(for: selection.server), question: delegated.question,
+                        refusal: SwaggerError(.usage, delegated.refusal(for: selection.server)))
+                }
+                return try await signIn(
+                    controller, controller.select(server: .url(delegated.server), name: nil), layers: layers,
+                    piped: piped, pipedToken: pipedToken, proof: proof, proofKey: proofKey, spinner: spinner,
+                    followed: true)
+            }
             // Before anything else is asked: a description that sends other sessions' tokens elsewhere needs a yes.
             try Prompt.consent(to: controller.tokenMove(choice), yes: yes.yes)
             try await controller.checkStores(on: selection.server)

@@ -51,6 +51,15 @@ enum Prompt {
         guard ["y", "yes"].contains(answer.lowercased()) else { throw SwaggerError(.cancelled, "Nothing was saved.") }
     }
 
+    /// Goes on only when the person at the terminal says yes to `question`, after `notice`; off a terminal,
+    /// `refusal`. No request is in flight meanwhile, so no spinner shares the line.
+    static func consent(notice: String, question: String, refusal: SwaggerError) throws(SwaggerError) {
+        guard Terminal.isTerminal(STDIN_FILENO), Terminal.isTerminal(STDERR_FILENO) else { throw refusal }
+        Terminal.notice(notice)
+        let answer = try line(question, cancelled: "Login cancelled.")
+        guard ["y", "yes"].contains(answer.lowercased()) else { throw SwaggerError(.cancelled, "Login cancelled.") }
+    }
+
     /// The most `--password-stdin` and `--with-token` read: far more than any password or token, and a bound on
     /// `< /dev/zero`.
     static let passwordLimit = 64 * 1024

@@ -1,0 +1,31 @@
+import FoundationEssentials
+import SwaggerModel
+import SwaggerServers
+
+extension Discovery.Delegated {
+    /// The origin a login there sends the password to, as `--allow-origin` names it.
+    package var origin: String { ServerURL.origin(of: server.url)?.absoluteString ?? server.string }
+
+    /// Whether `--allow-origin` named where the login would go on to.
+    package func isAllowed(by origins: [String]) -> Bool {
+        origins.contains { given in
+            let url = given.contains("://") ? given : "https://" + given
+            return URL(string: url).flatMap(ServerURL.origin(of:))?.absoluteString == origin
+        }
+    }
+
+    /// What the person is told before they are asked whether to go on: where the password would go, and who said so.
+    package func notice(for asked: ServerURL) -> String {
+        "\(asked) says it is served by \(server) (\(source.pathAndQuery)), which your password would go to."
+    }
+
+    /// The question after ``notice(for:)``.
+    package var question: String { "Log in to \(server)? [y/N] " }
+
+    /// The error where nobody can say yes: off a terminal without `--allow-origin`, and for a command that only
+    /// reads how to talk to the server.
+    package func refusal(for asked: ServerURL) -> String {
+        "\(asked) says it is served by \(server) (\(source.pathAndQuery)): log in there with --allow-origin \(origin) "
+            + "or -s \(server)."
+    }
+}
