@@ -45,7 +45,7 @@ package struct LogoutCoordinator: Sendable {
 
     /// What follows ``tokensRead(_:now:)``.
     package enum TokensReadAction: Sendable, Hashable {
-        /// End the session on its server, then send ``revoked()`` or ``revocationFailed(_:)``.
+        /// End the session on its server, then send ``revoked(_:now:)`` or ``revocationFailed(_:)``.
         case revoke(Revocation)
         /// The revocation needs an access token that has expired: renew it, then send ``refreshed(_:now:)`` or
         /// ``refreshFailed(_:)``.
@@ -61,7 +61,7 @@ package struct LogoutCoordinator: Sendable {
         case fail(SessionFailure)
     }
 
-    /// What follows ``revoked(now:)``.
+    /// What follows ``revoked(_:now:)``.
     package enum RevokedAction: Sendable, Hashable {
         /// The revocation carried only the refresh token: ask for the profile with the access token, to learn whether
         /// the server still takes it, then send ``accessChecked(_:)``.
