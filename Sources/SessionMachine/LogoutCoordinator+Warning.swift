@@ -21,6 +21,13 @@ extension LogoutCoordinator.Warning {
         case .foreignOrigin(let account, let foreign):
             "logged out here, but \(account.server) was not told: its \(foreign.step) is on \(foreign.origin), "
                 + "not allowed."
+        case .revocationFailed(.unreachable(let detail), _, _):
+            // Nothing here can end it any more: the address and the server's state are no longer the person's to fix.
+            "logged out here, but the server was not told: it could not be reached (\(detail)), and the session works "
+                + "there until it expires."
+        case .revocationFailed(.timedOut, _, _):
+            "logged out here, but the server was not told: it did not answer within \(context.timeout.secondsText), "
+                + "and the session works there until it expires."
         case .revocationFailed(let error, let server, let description):
             "logged out here, but the server was not told: "
                 + error.rendered(on: server, account: nil, description: description, in: context)

@@ -50,11 +50,16 @@ package struct TrustSettings: Sendable, Hashable {
 
     private static func readable(_ path: String, from name: String, folder: Bool) throws(SwaggerError) -> String {
         var isFolder = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder == folder,
-            FileManager.default.isReadableFile(atPath: path)
-        else {
-            let what = folder ? "a folder of certificates" : "a PEM file of certificates"
-            throw SwaggerError(.usage, "\(name) names \(path), which is not \(what) that swaggerctl can read.")
+        let what = folder ? "a folder of certificates" : "a PEM file of certificates"
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw SwaggerError(.usage, "\(name) names \(path), which does not exist: give \(what).")
+        }
+        guard isFolder == folder else {
+            throw SwaggerError(
+                .usage, "\(name) names \(path), which is a \(isFolder ? "folder" : "file"): give \(what).")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw SwaggerError(.usage, "\(name) names \(path), which you may not read: check its permissions.")
         }
         // Absolute, because a session keeps the --ca-cert of its login for commands run elsewhere.
         return path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path

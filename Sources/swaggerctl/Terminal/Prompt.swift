@@ -112,7 +112,7 @@ enum Prompt {
         // Built here because a signal handler may not allocate.
         interruption = Interruption(
             terminal: onTerminal ? original : nil,
-            line: Array(("\n" + TerminalText.escaped("swaggerctl: \(cancelled)") + "\n").utf8))
+            line: Array(("\n" + TerminalText.escaped("swaggerctl: \(interrupted(cancelled))") + "\n").utf8))
         let previous = interruptingSignals.map { signal($0, restoreTerminalAndReraise) }
         defer {
             if onTerminal {
@@ -131,6 +131,14 @@ enum Prompt {
         }
         if let prompt { Terminal.standardError.write(prompt) }
         return body()
+    }
+
+    /// What Ctrl-C at a prompt says: `cancelled` without the reason after its colon, which is an empty answer's
+    /// ("Login cancelled: no password given." is "Login cancelled."): the person pressed a key, and gave nothing
+    /// by mistake.
+    static func interrupted(_ cancelled: String) -> String {
+        guard let colon = cancelled.firstRange(of: ": ") else { return cancelled }
+        return cancelled[..<colon.lowerBound] + "."
     }
 
     /// Reads bytes up to a newline. `text` is `nil` at end of input before any byte; `endedLine` says whether a
