@@ -160,22 +160,39 @@ struct Redactor: Sendable {
         return Self.redactedParameters(text)
     }
 
-    /// `value` with every known secret hidden in its strings, in each of its spellings: a profile, which is shown, kept
-    /// for when the server cannot be reached, and read by scripts. Unlike a log line, nothing is hidden by its name
+    /// `value` with every known secret hidden in its strings: a profile, which is shown, kept for when the server
+    /// cannot be reached, and read by scripts. Unlike a log line, nothing is hidden by its name
     /// alone: a profile's URLs and members are the person's data.
     func scrub(_ value: JSONValue) -> JSONValue {
-        let forms = secrets.flatMap { Self.spellings(of: $0).sorted { $0.count > $1.count } }
+        guard !secrets.isEmpty else { return value }
+        // A profile's strings are decoded JSON, so a secret stands in them as it is, not escaped as a log's raw body or
+        // a URL would have it.
+        let forms = secrets.map { ($0, $0.utf8.count) }
+        // Most of a profile is shorter than any token: its length rules it out without a search, and a profile that
+        // holds no secret, as almost every one, is handed back as it is rather than built again.
+        func holds(_ text: String) -> Bool {
+            let length = text.utf8.count
+            return forms.contains { form, count in length >= count && text.contains(form) }
+        }
+        func found(_ value: JSONValue) -> Bool {
+            switch value {
+            case .string(let text): holds(text)
+            case .array(let elements): elements.contains(where: found)
+            case .object(let members): members.values.contains(where: found)
+            default: false
+            }
+        }
         func hidden(_ value: JSONValue) -> JSONValue {
             switch value {
-            case .string(var text):
-                for form in forms where text.contains(form) { text = text.replacing(form, with: Self.mask) }
+            case .string(var text) where holds(text):
+                for (form, _) in forms where text.contains(form) { text = text.replacing(form, with: Self.mask) }
                 return .string(text)
             case .array(let elements): return .array(elements.map(hidden))
             case .object(let members): return .object(members.mapValues(hidden))
             default: return value
             }
         }
-        return hidden(value)
+        return found(value) ? hidden(value) : value
     }
 
     /// `error` with every text that a server supplied scrubbed.
@@ -198,7 +215,10 @@ struct Redactor: Sendable {
 
     private static func spellings(of secret: String) -> Set<String> {
         var forms: Set<String> = [secret]
-        if let encoded = try? JSONEncoder().encode(secret) {
+        // JSON writes a token of printable ASCII without `"`, `\` and `/` as it is: the encoder, the costliest step of
+        // a command's first redaction, is for the rest.
+        let plain = secret.utf8.allSatisfy { (0x20..<0x7F).contains($0) && !"\"\\/".utf8.contains($0) }
+        if !plain, let encoded = try? JSONEncoder().encode(secret) {
             forms.insert(String(decoding: encoded.dropFirst().dropLast(), as: UTF8.self))
         }
         // Percent-encoded as a URL with all but letters and digits escaped, and as a form writes it.
