@@ -174,7 +174,6 @@ package struct LoginCoordinator: Sendable {
     /// Until when the replaced session works on the server, if it is not ended: when its token expires, unless a
     /// refresh token renews it.
     private var replacedUntil: Date?
-    private var kept = false
 
     package init() {}
 
@@ -376,7 +375,7 @@ package struct LoginCoordinator: Sendable {
     /// one (then send ``replacedNotRevoked(_:)`` if that fails), or left to expire there, which the person is told.
     /// `nil` when there was none, or nothing of it lives on the server.
     package func replacedSession() -> Unkept? {
-        guard case .finished = state, kept else { return nil }
+        guard case .finished = state else { return nil }
         return replaced
     }
 
@@ -390,6 +389,8 @@ package struct LoginCoordinator: Sendable {
     package mutating func tokensNotStored(_ error: SwaggerError) -> SessionFailure {
         guard case .storingTokens(_, let account, _) = state else { invalid("tokensNotStored") }
         state = .finished
+        // Nothing replaced the earlier session, whose tokens are where they were.
+        replaced = nil
         return .notStored(account, error)
     }
 
@@ -398,7 +399,6 @@ package struct LoginCoordinator: Sendable {
         guard case .savingRecord(let record, let profile) = state else { invalid("recordSaved") }
         state = .finished
         unkept = nil
-        kept = true
         switch profile {
         case .success(let profile):
             return .saveAndShow(
@@ -416,6 +416,7 @@ package struct LoginCoordinator: Sendable {
     package mutating func recordNotSaved(_ error: SwaggerError) -> DiscardTokens {
         guard case .savingRecord(let record, _) = state else { invalid("recordNotSaved") }
         state = .finished
+        replaced = nil
         return DiscardTokens(
             account: record.account, backend: record.backend, failure: .notStored(record.account, error))
     }

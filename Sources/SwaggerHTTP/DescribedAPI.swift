@@ -166,8 +166,8 @@ struct DescribedAPI {
     }
 
     /// Reads the profile as the profile's request says, retried on 429, 502, 503 and 504 as every profile is: the
-    /// answer's object, or the object the description unwraps, with the command's secrets hidden in it. An answer that is not a JSON object is
-    /// ``APIServiceError/notAProfile(_:)``.
+    /// answer's object, or the object the description unwraps, with the command's secrets hidden in it. An answer
+    /// that is not a JSON object is ``APIServiceError/notAProfile(_:)``.
     func profile(_ request: ProfileRequest, through service: APIService) async throws(APIServiceError) -> Profile {
         // A client that signed in as itself has no person to ask the server about; its token says who it is.
         if let client = request.client { return Profile(client: client, token: request.accessToken) }

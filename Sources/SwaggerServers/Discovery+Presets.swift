@@ -161,9 +161,7 @@ extension Discovery {
     /// the server has a path of its own, so that a protocol found at the origin is described from there.
     package static func protocolProbes(for server: ServerURL) -> [ProtocolProbe] {
         var bases = [server]
-        if let origin = ServerURL.origin(of: server.url).flatMap({ try? ServerURL($0.absoluteString) }),
-            origin != server
-        {
+        if let origin = ServerURL(originOf: server.url), origin != server {
             bases.append(origin)
         }
         return bases.flatMap { base in
@@ -193,9 +191,7 @@ extension Discovery {
 
     /// The documents that may name another server for `server`, at its origin: each family's that has one.
     package static func delegations(for server: ServerURL) -> [(preset: String, url: URL, to: Yield)] {
-        guard let origin = ServerURL.origin(of: server.url).flatMap({ try? ServerURL($0.absoluteString) }) else {
-            return []
-        }
+        guard let origin = ServerURL(originOf: server.url) else { return [] }
         return ServerPresets.all.compactMap { preset in
             guard let delegation = preset.delegation, let url = try? origin.resolve(delegation.path) else { return nil }
             return (preset.name, url, delegation.to)
@@ -208,8 +204,7 @@ extension Discovery {
         guard case .string(let text)? = value, text.utf8.count <= 2048,
             let named = try? ServerURL(text.hasSuffix("/") ? String(text.dropLast()) : text)
         else { return nil }
-        let origin = ServerURL.origin(of: server.url).flatMap { try? ServerURL($0.absoluteString) }
-        return named == server || named == origin ? nil : named
+        return named == server || named == ServerURL(originOf: server.url) ? nil : named
     }
 
     /// A preset in the description language whole, as evidence showed it, its paths under `base`: written whole

@@ -4,14 +4,12 @@ import SwaggerServers
 
 extension Discovery.Delegated {
     /// The origin a login there sends the password to, as `--allow-origin` names it.
-    package var origin: String { ServerURL.origin(of: server.url)?.absoluteString ?? server.string }
+    package var origin: String { ServerURL(originOf: server.url)?.string ?? server.string }
 
     /// Whether `--allow-origin` named where the login would go on to.
     package func isAllowed(by origins: [String]) -> Bool {
-        origins.contains { given in
-            let url = given.contains("://") ? given : "https://" + given
-            return URL(string: url).flatMap(ServerURL.origin(of:))?.absoluteString == origin
-        }
+        let origin = ServerURL(originOf: server.url)
+        return origins.contains { ServerURL.allowedOrigin($0) == origin }
     }
 
     /// What the person is told before they are asked whether to go on: where the password would go, and who said so.

@@ -161,8 +161,8 @@ struct Redactor: Sendable {
     }
 
     /// `value` with every known secret hidden in its strings: a profile, which is shown, kept for when the server
-    /// cannot be reached, and read by scripts. Unlike a log line, nothing is hidden by its name
-    /// alone: a profile's URLs and members are the person's data.
+    /// cannot be reached, and read by scripts. Unlike a log line, nothing is hidden by its name alone: a profile's
+    /// URLs and members are the person's data.
     func scrub(_ value: JSONValue) -> JSONValue {
         guard !secrets.isEmpty else { return value }
         // A profile's strings are decoded JSON, so a secret stands in them as it is, not escaped as a log's raw body or

@@ -207,7 +207,10 @@ package struct TokenUse: Sendable, Hashable {
     /// RFC 7617's user-id and password that `token` is, under the Basic scheme: base64 of the two, a colon between.
     /// `nil` under any other scheme, or for a token that is not such a pair.
     package func basicCredentials(in token: String) -> (user: String, password: String)? {
-        guard scheme?.lowercased() == "basic", let decoded = Data(base64Encoded: token) else { return nil }
+        // Asked of every request's credential: only a five-letter scheme is lower-cased to be compared.
+        guard let scheme, scheme.utf8.count == 5, scheme.lowercased() == "basic",
+            let decoded = Data(base64Encoded: token)
+        else { return nil }
         let pair = String(decoding: decoded, as: UTF8.self)
         guard let colon = pair.firstIndex(of: ":") else { return nil }
         return (String(pair[..<colon]), String(pair[pair.index(after: colon)...]))

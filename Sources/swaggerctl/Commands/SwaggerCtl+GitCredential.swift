@@ -14,10 +14,11 @@ extension SwaggerCtl {
                 git runs it with get, store or erase and the request on standard input (gitcredentials(7)). get \
                 answers for a server with a session, matched by protocol, host and port, and of the account git \
                 names, if any: the user name, without control or bidi characters, and a fresh access token as the \
-                password; for a server that signs in by HTTP Basic, the account and password themselves. Without a path it is the active session on that origin; with credential.useHttpPath, \
-                the session of the server whose path holds the repository's most closely, once . and .. are \
-                resolved. It says nothing for other hosts, so git asks its other helpers. store and erase do \
-                nothing: the session is swaggerctl's to end, with logout.
+                password; for a server that signs in by HTTP Basic, the account and password themselves. Without \
+                a path it is the active session on that origin; with credential.useHttpPath, the session of the \
+                server whose path holds the repository's most closely, once . and .. are resolved. It says nothing \
+                for other hosts, so git asks its other helpers. store and erase do nothing: the session is \
+                swaggerctl's to end, with logout.
 
                 --setup URL prints the git config lines that make it the helper for URL's origin, each value \
                 quoted for a POSIX shell, without running them; URL may be a server's name, and needs a session \

@@ -259,6 +259,7 @@ extension SwaggerCtl {
                 if !delegated.isAllowed(by: origins.allowOrigin) {
                     try Prompt.consent(
                         notice: delegated.notice(for: selection.server), question: delegated.question,
+                        cancelled: "Login cancelled.",
                         refusal: SwaggerError(.usage, delegated.refusal(for: selection.server)))
                 }
                 return try await signIn(

@@ -43,21 +43,20 @@ enum Prompt {
     /// - Throws: `SwaggerError`: usage off a terminal, cancelled for any answer but yes.
     static func consent(to move: SessionController.TokenMove?, yes: Bool) throws(SwaggerError) {
         guard let move, !yes else { return }
-        guard Terminal.isTerminal(STDIN_FILENO), Terminal.isTerminal(STDERR_FILENO) else {
-            throw move.refusal
-        }
-        Terminal.notice(move.notice)
-        let answer = try line("Go on? [y/N] ", cancelled: "Nothing was saved.")
-        guard ["y", "yes"].contains(answer.lowercased()) else { throw SwaggerError(.cancelled, "Nothing was saved.") }
+        try consent(
+            notice: move.notice, question: "Go on? [y/N] ", cancelled: "Nothing was saved.", refusal: move.refusal)
     }
 
-    /// Goes on only when the person at the terminal says yes to `question`, after `notice`; off a terminal,
-    /// `refusal`. No request is in flight meanwhile, so no spinner shares the line.
-    static func consent(notice: String, question: String, refusal: SwaggerError) throws(SwaggerError) {
+    /// Goes on only when the person at the terminal says yes to `question`, after `notice`; any other answer is
+    /// `cancelled`, and off a terminal it is `refusal`. No request is in flight meanwhile, so no spinner shares the
+    /// line.
+    static func consent(notice: String, question: String, cancelled: String, refusal: SwaggerError)
+        throws(SwaggerError)
+    {
         guard Terminal.isTerminal(STDIN_FILENO), Terminal.isTerminal(STDERR_FILENO) else { throw refusal }
         Terminal.notice(notice)
-        let answer = try line(question, cancelled: "Login cancelled.")
-        guard ["y", "yes"].contains(answer.lowercased()) else { throw SwaggerError(.cancelled, "Login cancelled.") }
+        let answer = try line(question, cancelled: cancelled)
+        guard ["y", "yes"].contains(answer.lowercased()) else { throw SwaggerError(.cancelled, cancelled) }
     }
 
     /// The most `--password-stdin` and `--with-token` read: far more than any password or token, and a bound on
