@@ -23,7 +23,8 @@ extension Discovery.Delegated {
     /// The error where nobody can say yes: off a terminal without `--allow-origin`, and for a command that only
     /// reads how to talk to the server.
     package func refusal(for asked: ServerURL) -> String {
-        "\(asked) says it is served by \(server) (\(source.pathAndQuery)): log in there with --allow-origin \(origin) "
-            + "or -s \(server)."
+        // The server is a document's: the words a person may copy into a shell are quoted for it.
+        "\(asked) says it is served by \(server) (\(source.pathAndQuery)): log in there with --allow-origin "
+            + "\(CurlLine.quoted(origin)) or -s \(CurlLine.quoted(server.string))."
     }
 }
