@@ -8,7 +8,7 @@ import Testing
 @Suite("A server that names another as its own: what the person is told, and what allows it", .timeLimit(.minutes(5)))
 struct DelegatedTests {
     static let asked = Fixtures.serverURL("https://example.com")
-    static let source = URL(string: "https://example.com/.well-known/matrix/client")!
+    static let source = Fixtures.serverURL("https://example.com/.well-known/matrix/client").url
 
     @Test("the refusal's words a person copies into a shell are quoted: the server is a document's")
     func quoted() {
