@@ -4,15 +4,18 @@ import SwaggerModel
 /// The decisions of one use of a session, as a value-type state machine with no I/O.
 ///
 /// ``SessionController`` owns one for each command that uses a session. It performs the action that an event
-/// returns, and feeds the outcome back in as the next event. Each event returns its own action type, which
-/// holds only the actions that can follow it; where the uses differ, the action holds the ``SessionPurpose``'s
-/// own step. Each state carries everything the flow needs, so the owner keeps no copy of the session.
+/// returns, and feeds the outcome back in as the next event. Every token event returns one ``Action``: the token's
+/// I/O to do (``TokenWork``, whose outcome comes back as ``settled(_:now:)``), the session to end, a failure, or
+/// the ``SessionPurpose``'s own step; a purpose's own events return their own small action types. Each state
+/// carries everything the flow needs, so the owner keeps no copy of the session.
 ///
 /// The decisions made here:
 /// - refuse, before anything is sent, to carry tokens over plain HTTP to another machine unless allowed;
 /// - refresh before using an access token that is due (``Expiry``);
 /// - after taking the refresh lock, use the tokens another process stored meanwhile rather than spend the
-///   refresh token a second time;
+///   refresh token a second time, and meet as its own a failure to reach the server that a refresh of the same
+///   session left while this one waited;
+/// - renew only once the stores are known to take the renewal;
 /// - use the renewed tokens only once they are stored, and keep the old refresh token when the server does
 ///   not rotate it (RFC 6749 §6);
 /// - end the session when the server rejects the refresh;
@@ -23,15 +26,27 @@ import SwaggerModel
 ///
 /// Feeding an event in a state where it cannot happen is a programming error in the owner, and stops the
 /// process as a failed precondition does.
-package struct MainCoordinator<Purpose: SessionPurpose>: TokenFlow {
-    /// What follows ``start(_:now:plainHTTP:)`` and ``refreshRequested(_:plainHTTP:)``.
-    package typealias StartAction = TokenStart<Purpose.Step>
-    /// What follows ``tokenRead(_:)``.
-    package typealias TokenReadAction = TokenRead<Purpose.Step>
-    /// What follows ``lockTaken(record:credentials:now:)``.
-    package typealias LockedAction = TokenLocked<Purpose.Step>
-    /// What follows ``refreshFailed(_:)``.
-    package typealias RefreshFailedAction = TokenRefreshFailed<Purpose.Step>
+package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
+    /// What the owner does next.
+    package enum Action: Sendable, Hashable {
+        /// Carry out the token's I/O, then send ``settled(_:now:)`` with what it found.
+        case settle(TokenWork)
+        /// The server will not serve this session: remove it (under the refresh lock, when it is held) and report.
+        case endSession(SessionEnd)
+        /// Go on with the purpose's step.
+        case proceed(Purpose.Step)
+        case fail(SessionFailure)
+
+        /// Whether the refresh lock, when it is held, is kept for this action: it is for the token's work and the
+        /// session's removal, and released before anything else, so that no other process waits on a request or on
+        /// output.
+        package var keepsLock: Bool {
+            switch self {
+            case .settle, .endSession: true
+            case .proceed, .fail: false
+            }
+        }
+    }
 
     /// Why the refresh lock is wanted.
     private enum LockReason: Sendable {
@@ -71,8 +86,12 @@ package struct MainCoordinator<Purpose: SessionPurpose>: TokenFlow {
         case idle
         indirect case readingAccessToken(Flow, SessionRecord)
         indirect case waitingForLock(Flow, SessionRecord, LockReason)
-        indirect case refreshing(Flow, Session)
+        indirect case checkingRenewal(Flow, Session, RefreshRequest)
+        /// `leavesNote`: a failure is this command's own, to leave for those waiting, not one a note told of.
+        indirect case refreshing(Flow, Session, leavesNote: Bool)
         indirect case storingRotation(Flow, Session, accessToken: String)
+        /// The note is being left; `then` follows it, in state `next`.
+        indirect case leavingNote(then: Action, next: State)
         /// The purpose's step with this token is under way: for the person's requests, as many as are out.
         case using(Flow, accessToken: String)
         /// The purpose's other way, for a server that could not be reached, is under way.
@@ -91,7 +110,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: TokenFlow {
 
     /// The person asked for the purpose with the session from `source`. `plainHTTP` holds
     /// `SWAGGERCTL_ALLOW_HTTP` and the proxies; a stored session also carries the allowance its login gave.
-    package mutating func start(_ source: TokenSource, now: Date, plainHTTP: PlainHTTP) -> StartAction {
+    package mutating func start(_ source: TokenSource, now: Date, plainHTTP: PlainHTTP) -> Action {
         guard case .idle = state else { invalid("start") }
         if let refused = Self.refusal(source, plainHTTP) {
             state = .finished
@@ -119,39 +138,87 @@ package struct MainCoordinator<Purpose: SessionPurpose>: TokenFlow {
         case .stored(let record):
             if Expiry.needsRefresh(expiresAt: record.expiresAt, issuedAt: record.issuedAt, now: now) {
                 state = .waitingForLock(flow, record, .due)
-                return .lockForRefresh(record.account)
+                return .settle(.lock(record.account))
             }
             state = .readingAccessToken(flow, record)
-            return .readAccessToken(record)
+            // A token bound to a key is of no use without it: the key is read with the tokens.
+            return .settle(record.needsKeys ? .readCredentials(record) : .readAccessToken(record))
         }
     }
 
-    /// The stored access token was read: `nil` when no backend holds one.
-    package mutating func tokenRead(_ accessToken: String?) -> TokenReadAction {
-        guard case .readingAccessToken(let flow, let record) = state else { invalid("tokenRead") }
+    /// The owner did the token's work that the last action asked for, and found `result`.
+    package mutating func settled(_ result: TokenResult, now: Date) -> Action {
+        switch (state, result) {
+        case (.readingAccessToken(let flow, let record), .accessToken(let accessToken)):
+            return tokenRead(accessToken, flow, record)
+        case (.readingAccessToken(let flow, let record), .credentials(let credentials)):
+            return tokenRead(credentials?.accessToken, flow, record)
+        case (.waitingForLock(let flow, let original, let reason), .locked(let locked)):
+            return lockTaken(locked, flow, original, reason, now: now)
+        case (.checkingRenewal(let flow, let session, let request), .renewable):
+            state = .refreshing(flow, session, leavesNote: true)
+            return .settle(.refresh(request, of: session.record))
+        case (.checkingRenewal(_, let session, _), .notRenewable(let error)):
+            // The server would spend the refresh token for nothing.
+            state = .finished
+            return .fail(.renewalNotWritable(session.account, error))
+        case (.refreshing(let flow, let session, _), .refreshed(let grant)):
+            let renewed = Self.renewed(session, by: grant, now: now)
+            state = .storingRotation(flow, renewed, accessToken: grant.accessToken)
+            // The server has spent the old refresh token: from here on, only the new tokens are any good.
+            return .settle(.store(renewed))
+        case (.refreshing(let flow, let session, let leavesNote), .refreshFailed(let error)):
+            let failed = refreshFailure(error, flow, session)
+            // A waiter meets this failure as its own rather than wait out the server again.
+            guard leavesNote, let note = RefreshNote(failedAt: now, renewing: session.record, error) else {
+                return failed
+            }
+            state = .leavingNote(then: failed, next: state)
+            return .settle(.leaveNote(note))
+        case (.storingRotation(var flow, let session, let accessToken), .stored):
+            flow.source = .stored(session.record)
+            flow.renewed = true
+            let step = use(accessToken, in: flow)
+            state = .leavingNote(then: .proceed(step), next: state)
+            return .settle(.leaveNote(nil))
+        case (.storingRotation(_, let session, _), .notStored(let error)):
+            // The server has spent the old refresh token, so the stored session cannot be renewed again.
+            state = .finished
+            return .fail(.renewedButNotStored(session.account, error))
+        case (.leavingNote(let then, let next), .noteLeft):
+            state = next
+            return then
+        default:
+            invalid("settled(\(result.name))")
+        }
+    }
+
+    // MARK: - The token's decisions
+
+    private mutating func tokenRead(_ accessToken: String?, _ flow: Flow, _ record: SessionRecord) -> Action {
         guard let accessToken else {
             // A keyring item can be deleted on its own, by a keyring manager or another tool; the refresh
             // token's item may have survived it. A record from before `refreshable` existed may have one too.
             guard record.refreshable != false else {
                 state = .finished
-                return .fail(.noStoredToken(record.account))
+                return .fail(.noStoredToken(record))
             }
             // Renewed as a due token is: whatever another process stored meanwhile is used instead.
             state = .waitingForLock(flow, record, .due)
-            return .lockForRefresh(record.account)
+            return .settle(.lock(record.account))
         }
         return .proceed(use(accessToken, in: flow))
     }
 
-    /// The refresh lock is held, and the session was read again under it: `record` and `credentials` are `nil`
-    /// when they are no longer stored.
-    package mutating func lockTaken(record: SessionRecord?, credentials: Credentials?, now: Date) -> LockedAction {
-        guard case .waitingForLock(var flow, let original, let reason) = state else { invalid("lockTaken") }
+    private mutating func lockTaken(
+        _ locked: LockedSession, _ flow: Flow, _ original: SessionRecord, _ reason: LockReason, now: Date
+    ) -> Action {
+        var flow = flow
         state = .finished
-        guard let record else { return .fail(.sessionGone(original.account)) }
+        guard let record = locked.record else { return .fail(.sessionGone(original.account)) }
         guard let description = record.serverDescription else { return .fail(.undescribed(server: record.server)) }
         flow.source = .stored(record)
-        guard let credentials else { return .fail(.noStoredToken(record.account)) }
+        guard let credentials = locked.credentials else { return .fail(.noStoredToken(record)) }
         // Another process may have refreshed (or logged in again) while this one waited. A rotating refresh
         // token may be spent only once, so its new tokens are used instead: a different token than the one
         // refused, or a record that changed and whose token has not run out. Only the change is trusted here,
@@ -174,7 +241,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: TokenFlow {
         } else if record.isClient, credentials.client.isConfidential {
             renewal = .clientCredentials
         } else {
-            guard let accessToken = credentials.accessToken else { return .fail(.noStoredToken(record.account)) }
+            guard let accessToken = credentials.accessToken else { return .fail(.noStoredToken(record)) }
             if case .rejected = reason {
                 guard let step = purpose.rejectedWithoutRefreshToken(record) else {
                     return .endSession(SessionEnd(record: record, reason: .tokenRejected(challenge: nil)))
@@ -182,26 +249,30 @@ package struct MainCoordinator<Purpose: SessionPurpose>: TokenFlow {
                 return .proceed(step)
             }
             guard let step = purpose.unrenewable(accessToken, from: flow.source, now: now) else {
-                return .fail(.expiredWithoutRefreshToken(record.account))
+                return .fail(.expiredWithoutRefreshToken(record))
             }
             // Whatever the server says of this token is final: there is nothing to renew it with.
             flow.renewed = true
             state = .using(flow, accessToken: accessToken)
             return .proceed(step)
         }
-        state = .refreshing(flow, Session(record: record, credentials: credentials))
-        return .refresh(
-            RefreshRequest(
-                server: record.server, serverDescription: description, renewal: renewal, appID: record.appID,
-                client: credentials.client, outputs: record.outputs))
+        let session = Session(record: record, credentials: credentials)
+        // A refresh of this same session that could not reach the server while this command waited is this one's
+        // too: the server is not waited out again by every waiter in turn.
+        if let note = locked.note, note.stands(for: record, waitingSince: locked.waitingSince) {
+            return refreshFailure(note.error, flow, session)
+        }
+        let request = RefreshRequest(
+            server: record.server, serverDescription: description, renewal: renewal, appID: record.appID,
+            client: credentials.client, outputs: record.outputs)
+        state = .checkingRenewal(flow, session, request)
+        return .settle(.checkRenewable(session))
     }
 
-    /// The server renewed the tokens.
-    /// - Returns: The renewed session, for the owner to store in the backend that holds the session, before
-    ///   it sends ``rotationStored()`` and releases the lock.
-    package mutating func refreshed(_ grant: TokenGrant, now: Date) -> Session {
-        guard case .refreshing(let flow, var session) = state else { invalid("refreshed") }
-        // A server that does not rotate sends no new refresh token; the one it has is still good (RFC 6749 §6).
+    /// `session` as `grant` renewed it. A server that does not rotate sends no new refresh token; the one it has is
+    /// still good (RFC 6749 §6).
+    private static func renewed(_ session: Session, by grant: TokenGrant, now: Date) -> Session {
+        var session = session
         let refreshToken = grant.refreshToken ?? session.credentials.refreshToken
         session.credentials.accessToken = grant.accessToken
         session.credentials.refreshToken = refreshToken
@@ -209,39 +280,10 @@ package struct MainCoordinator<Purpose: SessionPurpose>: TokenFlow {
         session.record.outputs.merge(grant.outputs) { $1 }
         session.record.refreshable = refreshToken != nil || session.record.isClient
         if let username = grant.username { session.record.username = username }
-        state = .storingRotation(flow, session, accessToken: grant.accessToken)
         return session
     }
 
-    /// The trial before the refresh found that the renewed session could not be stored,
-    /// and the server would spend the refresh token for nothing. Release the lock and stop.
-    package mutating func renewalNotWritable(_ error: SwaggerError) -> SessionFailure {
-        guard case .refreshing(_, let session) = state else { invalid("renewalNotWritable") }
-        state = .finished
-        return .renewalNotWritable(session.account, error)
-    }
-
-    /// The renewed session is stored; the lock is released next.
-    package mutating func rotationStored() -> Purpose.Step {
-        guard case .storingRotation(var flow, let session, let accessToken) = state else {
-            invalid("rotationStored")
-        }
-        flow.source = .stored(session.record)
-        flow.renewed = true
-        return use(accessToken, in: flow)
-    }
-
-    /// The renewed session could not be stored. The server has spent the old refresh token, so the stored
-    /// session cannot be renewed again.
-    package mutating func rotationNotStored(_ error: SwaggerError) -> SessionFailure {
-        guard case .storingRotation(_, let session, _) = state else { invalid("rotationNotStored") }
-        state = .finished
-        return .renewedButNotStored(session.account, error)
-    }
-
-    /// The refresh request failed.
-    package mutating func refreshFailed(_ error: APIServiceError) -> RefreshFailedAction {
-        guard case .refreshing(let flow, let session) = state else { invalid("refreshFailed") }
+    private mutating func refreshFailure(_ error: APIServiceError, _ flow: Flow, _ session: Session) -> Action {
         state = .finished
         if error == .refreshRejected { return .endSession(SessionEnd(record: session.record, reason: error)) }
         if case .requestRejected(let status, let message) = error {
@@ -288,8 +330,10 @@ package struct MainCoordinator<Purpose: SessionPurpose>: TokenFlow {
             case .idle: "idle"
             case .readingAccessToken: "readingAccessToken"
             case .waitingForLock: "waitingForLock"
+            case .checkingRenewal: "checkingRenewal"
             case .refreshing: "refreshing"
             case .storingRotation: "storingRotation"
+            case .leavingNote: "leavingNote"
             case .using: "using"
             case .fallingBack: "fallingBack"
             case .finished: "finished"
@@ -307,17 +351,6 @@ extension MainCoordinator where Purpose == ProfilePurpose {
         case saveAndShow(ProfileOutcome, Account)
         /// Show the profile; nothing is saved for `SWAGGERCTL_TOKEN`.
         case show(ProfileOutcome)
-    }
-
-    /// What follows ``profileFailed(_:)``.
-    package enum ProfileFailedAction: Sendable, Hashable {
-        /// The token was refused: take the refresh lock, read again, then send
-        /// ``lockTaken(record:credentials:now:)``.
-        case lockForRefresh(Account)
-        /// The server will not serve this session: remove it and report.
-        case endSession(SessionEnd)
-        case proceed(ProfilePurpose.Step)
-        case fail(SessionFailure)
     }
 
     /// What follows ``savedProfileLoaded(_:)``.
@@ -339,15 +372,15 @@ extension MainCoordinator where Purpose == ProfilePurpose {
         return .saveAndShow(outcome, record.account)
     }
 
-    /// The profile request failed.
-    package mutating func profileFailed(_ error: APIServiceError) -> ProfileFailedAction {
+    /// The profile request failed. A refused token is renewed under the lock, and the profile asked for again.
+    package mutating func profileFailed(_ error: APIServiceError) -> Action {
         guard case .using(let flow, let accessToken) = state else { invalid("profileFailed") }
         state = .finished
         guard case .stored(let record) = flow.source else { return .fail(flow.source.failure(error)) }
         switch error {
         case .tokenRejected where !flow.renewed:
             state = .waitingForLock(flow, record, .rejected(accessToken))
-            return .lockForRefresh(record.account)
+            return .settle(.lock(record.account))
         case .tokenRejected, .forbidden:
             // A second 401, or a 403: the server knows this session and will not serve it. A refresh would not
             // change its mind.
@@ -380,7 +413,7 @@ extension MainCoordinator where Purpose == ProfilePurpose {
 
 extension MainCoordinator where Purpose == RefreshPurpose {
     /// The person asked to renew the stored session now, whatever its access token's expiry.
-    package mutating func refreshRequested(_ record: SessionRecord, plainHTTP: PlainHTTP) -> StartAction {
+    package mutating func refreshRequested(_ record: SessionRecord, plainHTTP: PlainHTTP) -> Action {
         guard case .idle = state else { invalid("refreshRequested") }
         let source = TokenSource.stored(record)
         if let refused = Self.refusal(source, plainHTTP) {
@@ -392,7 +425,7 @@ extension MainCoordinator where Purpose == RefreshPurpose {
             return .fail(.undescribed(server: record.server))
         }
         state = .waitingForLock(Flow(source: source), record, .asked)
-        return .lockForRefresh(record.account)
+        return .settle(.lock(record.account))
     }
 }
 
@@ -401,9 +434,8 @@ extension MainCoordinator where Purpose == RefreshPurpose {
 extension MainCoordinator where Purpose == RequestPurpose {
     /// What follows ``responseReceived(status:)``.
     package enum ResponseAction: Sendable, Hashable {
-        /// The token was refused: take the refresh lock, read again, then send
-        /// ``lockTaken(record:credentials:now:)``, which leads to the same request again.
-        case lockForRefresh(Account)
+        /// The token was refused: renew it, then send ``settled(_:now:)``, which leads to the same request again.
+        case settle(TokenWork)
         /// The response is the answer, whatever its status. The token is still the one to send.
         case answered
     }
@@ -414,7 +446,7 @@ extension MainCoordinator where Purpose == RequestPurpose {
         guard case .using(var flow, let accessToken) = state else { invalid("responseReceived") }
         if status == 401, !flow.renewed, case .stored(let record) = flow.source, record.refreshable != false {
             state = .waitingForLock(flow, record, .rejected(accessToken))
-            return .lockForRefresh(record.account)
+            return .settle(.lock(record.account))
         }
         // An answer the server accepted the token for: a later refusal, such as the token running out in the middle
         // of a long list, may be renewed again. Otherwise the state stays as it is, not copied out and back for

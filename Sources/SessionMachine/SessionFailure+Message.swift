@@ -5,15 +5,20 @@ extension SessionFailure {
     /// What stopped the flow, to which session, and what to do next, for the session of `record`, when there is
     /// one: a session whose key the kernel keyring dropped by itself (at a reboot, or when its keyring expired) is
     /// told so, since nothing the person did removed it, and a client's session is signed in again as a client.
-    package func rendered(in context: MessageContext, session record: SessionRecord? = nil) -> SwaggerError {
+    package func rendered(in context: MessageContext, session: SessionRecord? = nil) -> SwaggerError {
+        let record: SessionRecord? =
+            switch self {
+            case .noStoredToken(let own), .expiredWithoutRefreshToken(let own): own
+            default: session
+            }
         func loginCommand(_ account: Account) -> String {
             record?.isClient == true && record?.account == account ? account.clientLoginCommand : account.loginCommand
         }
-        if case .noStoredToken(let account) = self, record?.backend == .kernel {
+        if case .noStoredToken(let record) = self, record.backend == .kernel {
             return SwaggerError(
                 .authentication,
                 "The kernel keyring has dropped this session (after a reboot, or days unused). Run "
-                    + "`\(loginCommand(account))`.")
+                    + "`\(loginCommand(record.account))`.")
         }
         switch self {
         case .requestFailed(let error, let server, let email, let description):
@@ -44,18 +49,19 @@ extension SessionFailure {
                     "The session has ended: the server refuses it."
                 }
             return SwaggerError(.authentication, "\(ended) Run `\(loginCommand(account))`.")
-        case .noStoredToken(let account):
+        case .noStoredToken(let record):
             return SwaggerError(
                 .authentication,
-                "The session has no stored token. Run `\(loginCommand(account))`.")
+                "The session has no stored token. Run `\(loginCommand(record.account))`.")
         case .sessionGone(let account):
             return SwaggerError(
                 .authentication,
                 "Another swaggerctl logged out of this session, or found it ended. Run `\(loginCommand(account))`.")
-        case .expiredWithoutRefreshToken(let account):
+        case .expiredWithoutRefreshToken(let record):
             return SwaggerError(
                 .authentication,
-                "The access token has expired, and the server gave no refresh token. Run `\(loginCommand(account))`.")
+                "The access token has expired, and the server gave no refresh token. Run `\(loginCommand(record.account))`."
+            )
         case .undescribed(let server):
             return SwaggerError(
                 .usage,

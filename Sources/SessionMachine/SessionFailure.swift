@@ -17,12 +17,12 @@ package enum SessionFailure: Sendable, Hashable {
     /// The server no longer accepts the session, which the owner has removed.
     case sessionEnded(Account, because: APIServiceError)
     /// The session's record is there, but no backend holds its token.
-    case noStoredToken(Account)
+    case noStoredToken(SessionRecord)
     /// The session disappeared while this process waited for the refresh lock: another one logged out or
     /// found it ended.
     case sessionGone(Account)
     /// The access token has expired, and the server gave no refresh token to renew it.
-    case expiredWithoutRefreshToken(Account)
+    case expiredWithoutRefreshToken(SessionRecord)
     /// Refused before anything was sent: `sending` would cross plain HTTP to `server`, another machine, and
     /// nobody allowed it.
     case plainHTTPRefused(server: ServerURL, sending: Secret)

@@ -50,6 +50,13 @@ struct MainCoordinatorTests {
             appID: record.appID, client: ClientProof())
     }
 
+    /// The refresh of `record`'s session with `token`, once the renewal was found storable.
+    static func renewal<Purpose>(_ token: String = "old-refresh", _ record: SessionRecord = expired)
+        -> MainCoordinator<Purpose>.Action
+    {
+        .settle(.refresh(refresh(token, record), of: record))
+    }
+
     static func failure(_ error: APIServiceError, _ record: SessionRecord = fresh) -> SessionFailure {
         .requestFailed(error, server: record.server, account: record.name, description: record.serverDescription)
     }
@@ -63,7 +70,7 @@ struct MainCoordinatorTests {
     {
         var coordinator = MainCoordinator(purpose: purpose)
         #expect(
-            coordinator.start(.stored(record), now: now, plainHTTP: PlainHTTP()) == .lockForRefresh(record.account))
+            coordinator.start(.stored(record), now: now, plainHTTP: PlainHTTP()) == .settle(.lock(record.account)))
         return coordinator
     }
 
@@ -93,14 +100,14 @@ struct MainCoordinatorTests {
         ] as [(TimeInterval?, Bool)])
     func refreshBeforeUse(expiresIn offset: TimeInterval?, refreshes: Bool) {
         let record = Self.record(expiresIn: offset)
-        let expected: MainCoordinator<TokenPurpose>.StartAction =
-            refreshes ? .lockForRefresh(Fixtures.ana) : .readAccessToken(record)
+        let expected: MainCoordinator<TokenPurpose>.Action =
+            refreshes ? .settle(.lock(Fixtures.ana)) : .settle(.readAccessToken(record))
         var token = MainCoordinator(purpose: TokenPurpose())
         #expect(token.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP()) == expected)
         var profile = MainCoordinator(purpose: Self.details)
         #expect(
             profile.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
-                == (refreshes ? .lockForRefresh(Fixtures.ana) : .readAccessToken(record)))
+                == (refreshes ? .settle(.lock(Fixtures.ana)) : .settle(.readAccessToken(record))))
     }
 
     @Test(
@@ -112,7 +119,7 @@ struct MainCoordinatorTests {
         var coordinator = MainCoordinator(purpose: TokenPurpose())
         #expect(
             coordinator.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
-                == (refreshes ? .lockForRefresh(Fixtures.ana) : .readAccessToken(record)))
+                == (refreshes ? .settle(.lock(Fixtures.ana)) : .settle(.readAccessToken(record))))
     }
 
     @Test("a fresh token is fetched with for the profile, and handed over for token")
@@ -144,7 +151,7 @@ struct MainCoordinatorTests {
         var coordinator = MainCoordinator(purpose: TokenPurpose())
         let record = Self.record(expiresIn: 600, refreshable: false)
         _ = coordinator.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
-        #expect(coordinator.tokenRead(nil) == .fail(.noStoredToken(Fixtures.ana)))
+        #expect(coordinator.tokenRead(nil) == .fail(.noStoredToken(record)))
     }
 
     @Test("a record from before refreshable existed, with no access token stored, looks for its refresh token")
@@ -152,29 +159,29 @@ struct MainCoordinatorTests {
         let old = Self.record(expiresIn: 600, refreshable: nil)
         var renewable = MainCoordinator(purpose: TokenPurpose())
         _ = renewable.start(.stored(old), now: Self.now, plainHTTP: PlainHTTP())
-        #expect(renewable.tokenRead(nil) == .lockForRefresh(Fixtures.ana))
+        #expect(renewable.tokenRead(nil) == .settle(.lock(Fixtures.ana)))
         #expect(
             renewable.lockTaken(
                 record: old, credentials: Credentials(accessToken: nil, refreshToken: "old-refresh"), now: Self.now)
-                == .refresh(Self.refresh("old-refresh", old)))
+                == Self.renewal("old-refresh", old))
 
         var empty = MainCoordinator(purpose: TokenPurpose())
         _ = empty.start(.stored(old), now: Self.now, plainHTTP: PlainHTTP())
         _ = empty.tokenRead(nil)
         #expect(
             empty.lockTaken(record: old, credentials: Credentials(accessToken: nil), now: Self.now)
-                == .fail(.noStoredToken(Fixtures.ana)))
+                == .fail(.noStoredToken(old)))
     }
 
     @Test("a session whose access token was removed by another program is renewed with its refresh token")
     func missingAccessToken() {
         var coordinator = MainCoordinator(purpose: Self.details)
         _ = coordinator.start(.stored(Self.fresh), now: Self.now, plainHTTP: PlainHTTP())
-        #expect(coordinator.tokenRead(nil) == .lockForRefresh(Fixtures.ana))
+        #expect(coordinator.tokenRead(nil) == .settle(.lock(Fixtures.ana)))
         let survivor = Credentials(accessToken: nil, refreshToken: "old-refresh")
         #expect(
             coordinator.lockTaken(record: Self.fresh, credentials: survivor, now: Self.now)
-                == .refresh(Self.refresh("old-refresh", Self.fresh)))
+                == Self.renewal("old-refresh", Self.fresh))
         _ = coordinator.refreshed(TokenGrant(accessToken: "a2", refreshToken: "r2"), now: Self.now)
         #expect(coordinator.rotationStored() == Self.fetch("a2", Self.fresh))
 
@@ -184,14 +191,20 @@ struct MainCoordinatorTests {
         _ = lost.tokenRead(nil)
         #expect(
             lost.lockTaken(record: Self.fresh, credentials: Credentials(accessToken: nil), now: Self.now)
-                == .fail(.noStoredToken(Fixtures.ana)))
+                == .fail(.noStoredToken(Self.fresh)))
     }
 
     @Test("a session that cannot be written is not renewed: the flow stops before the refresh token is spent")
     func renewalNotWritable() {
-        var coordinator = Self.refreshing(TokenPurpose())
+        var coordinator = Self.waitingForLock(TokenPurpose())
+        let locked = LockedSession(record: Self.expired, credentials: Self.stored, waitingSince: Self.now)
+        #expect(
+            coordinator.settled(.locked(locked), now: Self.now)
+                == .settle(.checkRenewable(Session(record: Self.expired, credentials: Self.stored))))
         let error = SwaggerError(.failure, "The disk is full.")
-        #expect(coordinator.renewalNotWritable(error) == .renewalNotWritable(Fixtures.ana, error))
+        #expect(
+            coordinator.settled(.notRenewable(error), now: Self.now)
+                == .fail(.renewalNotWritable(Fixtures.ana, error)))
     }
 
     @Test(
@@ -211,7 +224,7 @@ struct MainCoordinatorTests {
             action
                 == (refused
                     ? .fail(.plainHTTPRefused(server: record.server, sending: .tokens(account: "ana@example.com")))
-                    : .readAccessToken(record)))
+                    : .settle(.readAccessToken(record))))
     }
 
     @Test("an endpoint of the server's description counts as the server does for plain HTTP")
@@ -248,11 +261,11 @@ struct MainCoordinatorTests {
         var token = MainCoordinator(purpose: TokenPurpose())
         #expect(
             token.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
-                == (allowed == nil ? .fail(refused) : .readAccessToken(record)))
+                == (allowed == nil ? .fail(refused) : .settle(.readAccessToken(record))))
         var refresh = MainCoordinator(purpose: RefreshPurpose())
         #expect(
             refresh.refreshRequested(record, plainHTTP: PlainHTTP())
-                == (allowed == nil ? .fail(refused) : .lockForRefresh(record.account)))
+                == (allowed == nil ? .fail(refused) : .settle(.lock(record.account))))
     }
 
     @Test("a refresh asked for never sends the refresh token over plain HTTP to another machine")
@@ -264,7 +277,7 @@ struct MainCoordinatorTests {
                 == .fail(.plainHTTPRefused(server: record.server, sending: .tokens(account: "ana@example.com"))))
         var allowed = MainCoordinator(purpose: RefreshPurpose())
         #expect(
-            allowed.refreshRequested(record, plainHTTP: PlainHTTP(allowed: true)) == .lockForRefresh(record.account))
+            allowed.refreshRequested(record, plainHTTP: PlainHTTP(allowed: true)) == .settle(.lock(record.account)))
     }
 
     // MARK: - Under the refresh lock
@@ -274,7 +287,7 @@ struct MainCoordinatorTests {
         var coordinator = Self.waitingForLock(Self.details)
         #expect(
             coordinator.lockTaken(record: Self.expired, credentials: Self.stored, now: Self.now)
-                == .refresh(Self.refresh()))
+                == Self.renewal())
     }
 
     @Test("under the lock, tokens another process stored meanwhile are used and not refreshed again")
@@ -312,7 +325,7 @@ struct MainCoordinatorTests {
         #expect(
             coordinator.lockTaken(
                 record: renewed, credentials: Credentials(accessToken: "a", refreshToken: "r2"), now: Self.now)
-                == .refresh(Self.refresh("r2", renewed)))
+                == Self.renewal("r2", renewed))
     }
 
     @Test("after a 401, a different stored token is used unless it has expired; the same one is refreshed")
@@ -322,10 +335,10 @@ struct MainCoordinatorTests {
         #expect(
             expired.lockTaken(
                 record: Self.expired, credentials: Credentials(accessToken: "newer", refreshToken: "r"), now: Self.now)
-                == .refresh(Self.refresh("r", Self.expired)))
+                == Self.renewal("r", Self.expired))
 
         var other = Self.fetching()
-        #expect(other.profileFailed(.tokenRejected(challenge: nil)) == .lockForRefresh(Fixtures.ana))
+        #expect(other.profileFailed(.tokenRejected(challenge: nil)) == .settle(.lock(Fixtures.ana)))
         #expect(
             other.lockTaken(
                 record: Self.fresh, credentials: Credentials(accessToken: "newer", refreshToken: "r"), now: Self.now)
@@ -335,7 +348,7 @@ struct MainCoordinatorTests {
         _ = same.profileFailed(.tokenRejected(challenge: nil))
         #expect(
             same.lockTaken(record: Self.fresh, credentials: Self.stored, now: Self.now)
-                == .refresh(Self.refresh("old-refresh", Self.fresh)))
+                == Self.renewal("old-refresh", Self.fresh))
     }
 
     @Test("with no refresh token: a 401 ends the session; a due profile request is tried; token fails")
@@ -358,7 +371,7 @@ struct MainCoordinatorTests {
         var token = Self.waitingForLock(TokenPurpose())
         #expect(
             token.lockTaken(record: Self.expired, credentials: bare, now: Self.now)
-                == .fail(.expiredWithoutRefreshToken(Fixtures.ana)))
+                == .fail(.expiredWithoutRefreshToken(Self.expired)))
     }
 
     @Test("a session that disappeared, or lost its token, while waiting for the lock is reported")
@@ -369,7 +382,7 @@ struct MainCoordinatorTests {
         var tokenless = Self.waitingForLock(Self.details)
         #expect(
             tokenless.lockTaken(record: Self.expired, credentials: nil, now: Self.now)
-                == .fail(.noStoredToken(Fixtures.ana)))
+                == .fail(.noStoredToken(Self.expired)))
     }
 
     // MARK: - refresh, on request
@@ -377,12 +390,12 @@ struct MainCoordinatorTests {
     @Test("refresh refreshes even a fresh token that another process just renewed, and gives the renewed record")
     func forcedRefresh() {
         var coordinator = MainCoordinator(purpose: RefreshPurpose())
-        #expect(coordinator.refreshRequested(Self.fresh, plainHTTP: PlainHTTP()) == .lockForRefresh(Fixtures.ana))
+        #expect(coordinator.refreshRequested(Self.fresh, plainHTTP: PlainHTTP()) == .settle(.lock(Fixtures.ana)))
         var renewed = Self.fresh
         renewed.expiresAt = Self.now.addingTimeInterval(900)
         #expect(
             coordinator.lockTaken(record: renewed, credentials: Self.stored, now: Self.now)
-                == .refresh(Self.refresh("old-refresh", renewed)))
+                == Self.renewal("old-refresh", renewed))
         // An opaque token: only the answer's lifetime says when it expires.
         let session = coordinator.refreshed(
             TokenGrant(accessToken: "opaque", expiresIn: .seconds(3600)), now: Self.now)
@@ -399,7 +412,7 @@ struct MainCoordinatorTests {
         _ = coordinator.refreshRequested(record, plainHTTP: PlainHTTP())
         #expect(
             coordinator.lockTaken(record: record, credentials: Credentials(accessToken: "a"), now: Self.now)
-                == (good ? .proceed(.notRenewable(record)) : .fail(.expiredWithoutRefreshToken(Fixtures.ana))))
+                == (good ? .proceed(.notRenewable(record)) : .fail(.expiredWithoutRefreshToken(record))))
     }
 
     // MARK: - The refresh
@@ -444,7 +457,7 @@ struct MainCoordinatorTests {
         var coordinator = Self.refreshing(TokenPurpose())
         _ = coordinator.refreshed(TokenGrant(accessToken: "a2"), now: Self.now)
         let error = SwaggerError(.failure, "The disk is full.")
-        #expect(coordinator.rotationNotStored(error) == .renewedButNotStored(Fixtures.ana, error))
+        #expect(coordinator.rotationNotStored(error) == .fail(.renewedButNotStored(Fixtures.ana, error)))
     }
 
     @Test("a rejected refresh ends the session, whatever was asked for")
@@ -469,6 +482,52 @@ struct MainCoordinatorTests {
         #expect(noCache.refreshFailed(error) == .fail(Self.failure(error, Self.expired)))
         var token = Self.refreshing(TokenPurpose())
         #expect(token.refreshFailed(error) == .fail(Self.failure(error, Self.expired)))
+    }
+
+    @Test("a refresh that could not reach the server leaves its failure for those waiting; no other failure does")
+    func refreshLeavesNote() {
+        for error in Self.everyError {
+            var coordinator = Self.refreshing(TokenPurpose())
+            let failed = coordinator.settled(.refreshFailed(error), now: Self.now)
+            guard error.isUnreachable else {
+                if case .settle = failed { Issue.record("\(error) leaves a note: \(failed)") }
+                continue
+            }
+            let note = RefreshNote(failedAt: Self.now, renewing: Self.expired, error)
+            #expect(failed == .settle(.leaveNote(note)))
+            #expect(coordinator.settled(.noteLeft, now: Self.now) == .fail(Self.failure(error, Self.expired)))
+        }
+    }
+
+    @Test(
+        "under the lock, a failure left by a refresh of this session since the wait began is met as this one's own",
+        arguments: unreachable)
+    func noteStands(error: APIServiceError) {
+        let waitingSince = Self.now.addingTimeInterval(-3)
+        func locked(noteAt failedAt: Date, of record: SessionRecord) -> TokenResult {
+            .locked(
+                LockedSession(
+                    record: Self.expired, credentials: Self.stored,
+                    note: RefreshNote(failedAt: failedAt, renewing: record, error), waitingSince: waitingSince))
+        }
+        // Nothing is sent, and no note is left again: the saved profile, or the failure, at once.
+        var details = Self.waitingForLock(Self.details)
+        #expect(
+            details.settled(locked(noteAt: Self.now, of: Self.expired), now: Self.now)
+                == .proceed(.loadSavedProfile(Fixtures.ana)))
+        var token = Self.waitingForLock(TokenPurpose())
+        #expect(
+            token.settled(locked(noteAt: waitingSince, of: Self.expired), now: Self.now)
+                == .fail(Self.failure(error, Self.expired)))
+        // A failure from before the wait, or of a session renewed since, is not this command's: it tries itself.
+        let renewable = MainCoordinator<TokenPurpose>.Action.settle(
+            .checkRenewable(Session(record: Self.expired, credentials: Self.stored)))
+        var earlier = Self.waitingForLock(TokenPurpose())
+        #expect(
+            earlier.settled(locked(noteAt: waitingSince.addingTimeInterval(-1), of: Self.expired), now: Self.now)
+                == renewable)
+        var other = Self.waitingForLock(TokenPurpose())
+        #expect(other.settled(locked(noteAt: Self.now, of: Self.fresh), now: Self.now) == renewable)
     }
 
     @Test(
@@ -497,10 +556,10 @@ struct MainCoordinatorTests {
     @Test("a 401 is refreshed once and the request repeated once; a second 401 ends the session")
     func refreshOnceOn401() {
         var coordinator = Self.fetching()
-        #expect(coordinator.profileFailed(.tokenRejected(challenge: nil)) == .lockForRefresh(Fixtures.ana))
+        #expect(coordinator.profileFailed(.tokenRejected(challenge: nil)) == .settle(.lock(Fixtures.ana)))
         #expect(
             coordinator.lockTaken(record: Self.fresh, credentials: Self.stored, now: Self.now)
-                == .refresh(Self.refresh("old-refresh", Self.fresh)))
+                == Self.renewal("old-refresh", Self.fresh))
         let session = coordinator.refreshed(
             TokenGrant(accessToken: "a2", refreshToken: "r2"), now: Self.now)
         #expect(coordinator.rotationStored() == Self.fetch("a2", session.record))
@@ -572,10 +631,11 @@ struct MainCoordinatorTests {
         var coordinator = Self.waitingForLock(Self.details, record)
         #expect(
             coordinator.lockTaken(record: record, credentials: credentials, now: Self.now)
-                == .refresh(
-                    RefreshRequest(
-                        server: Fixtures.server, serverDescription: Fixtures.identity, renewal: .refreshToken("r1"),
-                        appID: record.appID, client: ClientProof(secret: "s3cret"))))
+                == .settle(
+                    .refresh(
+                        RefreshRequest(
+                            server: Fixtures.server, serverDescription: Fixtures.identity, renewal: .refreshToken("r1"),
+                            appID: record.appID, client: ClientProof(secret: "s3cret")), of: record)))
         let renewed = coordinator.refreshed(
             TokenGrant(accessToken: "a2", refreshToken: "r2", expiresIn: .seconds(60)),
             now: Self.now)
@@ -599,10 +659,11 @@ struct MainCoordinatorTests {
         var coordinator = Self.waitingForLock(Self.details, record)
         #expect(
             coordinator.lockTaken(record: record, credentials: credentials, now: Self.now)
-                == .refresh(
-                    RefreshRequest(
-                        server: Fixtures.server, serverDescription: Fixtures.identity, renewal: .clientCredentials,
-                        appID: record.appID, client: ClientProof(key: key))))
+                == .settle(
+                    .refresh(
+                        RefreshRequest(
+                            server: Fixtures.server, serverDescription: Fixtures.identity, renewal: .clientCredentials,
+                            appID: record.appID, client: ClientProof(key: key)), of: record)))
         let renewed = coordinator.refreshed(TokenGrant(accessToken: "a2", expiresIn: .seconds(60)), now: Self.now)
         #expect(renewed.credentials == Credentials(accessToken: "a2", clientKey: key))
         #expect(renewed.record.refreshable == true)
@@ -616,7 +677,7 @@ struct MainCoordinatorTests {
         var coordinator = Self.waitingForLock(Self.details, record)
         let action = coordinator.lockTaken(
             record: record, credentials: Credentials(accessToken: "a1", clientSecret: "s3cret"), now: Self.now)
-        if case .refresh = action { Issue.record("\(action) renews a person's session as its client") }
+        if case .settle(.refresh) = action { Issue.record("\(action) renews a person's session as its client") }
     }
 
     // MARK: - A server nothing describes
@@ -638,7 +699,7 @@ struct MainCoordinatorTests {
         // Found so only under the lock: the registry lost the entry meanwhile.
         var due = MainCoordinator(purpose: Self.details)
         #expect(
-            due.start(.stored(Self.expired), now: Self.now, plainHTTP: PlainHTTP()) == .lockForRefresh(Fixtures.ana))
+            due.start(.stored(Self.expired), now: Self.now, plainHTTP: PlainHTTP()) == .settle(.lock(Fixtures.ana)))
         #expect(
             due.lockTaken(record: record, credentials: Credentials(accessToken: "a", refreshToken: "r"), now: Self.now)
                 == .fail(.undescribed(server: Fixtures.server)))
@@ -740,12 +801,12 @@ struct MainCoordinatorTests {
         var coordinator = MainCoordinator(purpose: RequestPurpose())
         #expect(
             coordinator.start(.stored(Self.fresh), now: Self.now, plainHTTP: PlainHTTP())
-                == .readAccessToken(Self.fresh))
+                == .settle(.readAccessToken(Self.fresh)))
         #expect(coordinator.tokenRead(Self.stored.accessToken) == .proceed(.send(accessToken: "old-access")))
-        #expect(coordinator.responseReceived(status: 401) == .lockForRefresh(Fixtures.ana))
+        #expect(coordinator.responseReceived(status: 401) == .settle(.lock(Fixtures.ana)))
         #expect(
             coordinator.lockTaken(record: Self.fresh, credentials: Self.stored, now: Self.now)
-                == .refresh(Self.refresh("old-refresh", Self.fresh)))
+                == Self.renewal("old-refresh", Self.fresh))
         _ = coordinator.refreshed(TokenGrant(accessToken: "new-access"), now: Self.now)
         #expect(coordinator.rotationStored() == .send(accessToken: "new-access"))
         // Not .endSession: the session was renewed a moment ago, so only this endpoint refuses it.
@@ -759,7 +820,7 @@ struct MainCoordinatorTests {
         _ = coordinator.tokenRead(Self.stored.accessToken)
         #expect(coordinator.responseReceived(status: 403) == .answered)
         #expect(coordinator.responseReceived(status: 200) == .answered)
-        #expect(coordinator.responseReceived(status: 401) == .lockForRefresh(Fixtures.ana))
+        #expect(coordinator.responseReceived(status: 401) == .settle(.lock(Fixtures.ana)))
         // Another process renewed meanwhile: its token is used for the repeat.
         #expect(
             coordinator.lockTaken(
@@ -767,7 +828,7 @@ struct MainCoordinatorTests {
                 == .proceed(.send(accessToken: "theirs")))
         #expect(coordinator.responseReceived(status: 200) == .answered)
         // The renewed token was accepted once: a later refusal, as when it runs out in a long list, renews again.
-        #expect(coordinator.responseReceived(status: 401) == .lockForRefresh(Fixtures.ana))
+        #expect(coordinator.responseReceived(status: 401) == .settle(.lock(Fixtures.ana)))
     }
 
     @Test("api: a 401 is the answer when nothing can renew the token: SWAGGERCTL_TOKEN, or no refresh token")
@@ -794,7 +855,7 @@ struct MainCoordinatorTests {
         _ = coordinator.start(.stored(old), now: Self.now, plainHTTP: PlainHTTP())
         _ = coordinator.tokenRead("old-access")
         // Only the token store can say whether there is a refresh token.
-        #expect(coordinator.responseReceived(status: 401) == .lockForRefresh(Fixtures.ana))
+        #expect(coordinator.responseReceived(status: 401) == .settle(.lock(Fixtures.ana)))
         #expect(
             coordinator.lockTaken(record: old, credentials: Credentials(accessToken: "old-access"), now: Self.now)
                 == .proceed(.keepAnswer))
@@ -809,5 +870,51 @@ struct MainCoordinatorTests {
             coordinator.requestFailed(.timedOut)
                 == .requestFailed(
                     .timedOut, server: Fixtures.server, account: Fixtures.ana.name, description: Fixtures.original()))
+    }
+}
+
+/// The token's results as the owner reports them, one at a time: a renewal found storable, and a note left, as
+/// they go when nothing fails.
+extension MainCoordinator {
+    mutating func tokenRead(_ accessToken: String?) -> Action {
+        settled(.accessToken(accessToken), now: MainCoordinatorTests.now)
+    }
+
+    mutating func lockTaken(record: SessionRecord?, credentials: Credentials?, now: Date) -> Action {
+        let locked = LockedSession(record: record, credentials: credentials, waitingSince: now)
+        let action = settled(.locked(locked), now: now)
+        guard case .settle(.checkRenewable) = action else { return action }
+        return settled(.renewable, now: now)
+    }
+
+    /// The renewed session the coordinator asks to store.
+    mutating func refreshed(_ grant: TokenGrant, now: Date) -> Session {
+        let action = settled(.refreshed(grant), now: now)
+        guard case .settle(.store(let session)) = action else {
+            Issue.record("a renewal that is not stored first: \(action)")
+            return Session(record: MainCoordinatorTests.expired, credentials: Credentials(accessToken: nil))
+        }
+        return session
+    }
+
+    /// The step the stored renewal leads to, once the note of a failure is cleared.
+    mutating func rotationStored() -> Purpose.Step? {
+        let action = settled(.stored, now: MainCoordinatorTests.now)
+        guard action == .settle(.leaveNote(nil)) else {
+            Issue.record("a stored renewal that leaves a failure's note: \(action)")
+            return nil
+        }
+        guard case .proceed(let step) = settled(.noteLeft, now: MainCoordinatorTests.now) else { return nil }
+        return step
+    }
+
+    mutating func rotationNotStored(_ error: SwaggerError) -> Action {
+        settled(.notStored(error), now: MainCoordinatorTests.now)
+    }
+
+    mutating func refreshFailed(_ error: APIServiceError) -> Action {
+        let action = settled(.refreshFailed(error), now: MainCoordinatorTests.now)
+        guard case .settle(.leaveNote) = action else { return action }
+        return settled(.noteLeft, now: MainCoordinatorTests.now)
     }
 }

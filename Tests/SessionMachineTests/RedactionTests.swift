@@ -37,13 +37,17 @@ struct RedactionTests {
         let description = Fixtures.original()
         let values: [Any] = [
             session,
-            MainCoordinator<ProfilePurpose>.StartAction.proceed(
+            MainCoordinator<ProfilePurpose>.Action.proceed(
                 .fetch(ProfileRequest(server: Fixtures.server, serverDescription: description, accessToken: "SECRET"))),
-            MainCoordinator<TokenPurpose>.LockedAction.refresh(
-                RefreshRequest(
-                    server: Fixtures.server, serverDescription: description, renewal: .refreshToken("SECRET"),
-                    appID: "app", client: ClientProof(secret: "SECRET", key: ClientKey(privateKey: "SECRET")))),
-            MainCoordinator<RequestPurpose>.StartAction.proceed(.send(accessToken: "SECRET")),
+            MainCoordinator<TokenPurpose>.Action.settle(
+                .refresh(
+                    RefreshRequest(
+                        server: Fixtures.server, serverDescription: description, renewal: .refreshToken("SECRET"),
+                        appID: "app", client: ClientProof(secret: "SECRET", key: ClientKey(privateKey: "SECRET"))),
+                    of: Fixtures.record(Fixtures.ana))),
+            TokenResult.locked(
+                LockedSession(record: nil, credentials: Self.credentials, waitingSince: Date(timeIntervalSince1970: 0))),
+            MainCoordinator<RequestPurpose>.Action.proceed(.send(accessToken: "SECRET")),
             TokenSource.environment(token: "SECRET", server: Fixtures.server, description: Fixtures.original()),
             TokenGrant(accessToken: "SECRET", refreshToken: "SECRET"),
             LoginCoordinator.StoreTokens(account: Fixtures.ana, credentials: Self.credentials),

@@ -18,8 +18,7 @@ struct RequestCoordinatorTests {
 
     enum Event {
         case start(TokenSource)
-        case tokenRead(String?)
-        case lockTaken(SessionRecord?, Credentials?)
+        case settled(TokenResult)
         case sent, cancelled, delivered
         case received(Int, APIResponse)
         case failed(Int, APIServiceError)
@@ -43,8 +42,13 @@ struct RequestCoordinatorTests {
     /// path.
     static func text(_ action: RequestCoordinator.Action) -> String {
         switch action {
-        case .readAccessToken: "read token"
-        case .lockForRefresh: "lock"
+        case .settle(.readAccessToken), .settle(.readCredentials): "read token"
+        case .settle(.lock): "lock"
+        case .settle(.checkRenewable): "check renewable"
+        case .settle(.refresh): "refresh"
+        case .settle(.store): "store"
+        case .settle(.leaveNote(let note)): note == nil ? "clear note" : "leave note"
+        case .endSession: "end session"
         case .send(let out):
             "send \(out.id) \(out.method) \(out.url.host() ?? "")\(out.url.pathAndQuery) "
                 + "token=\(out.accessToken ?? "none")\(out.keepsBody ? "" : " nobody")\(out.keepsCookies ? "" : " nocookie")"
@@ -72,21 +76,7 @@ struct RequestCoordinatorTests {
             let action: String
             switch event {
             case .start(let source): action = text(machine.start(source, now: now, plainHTTP: PlainHTTP()))
-            case .tokenRead(let token):
-                action =
-                    switch machine.tokenRead(token) {
-                    case .proceed(let next): text(next)
-                    case .lockForRefresh: "lock"
-                    case .fail: "fail"
-                    }
-            case .lockTaken(let record, let credentials):
-                action =
-                    switch machine.lockTaken(record: record, credentials: credentials, now: now) {
-                    case .proceed(let next): text(next)
-                    case .refresh: "refresh"
-                    case .endSession: "end session"
-                    case .fail: "fail"
-                    }
+            case .settled(let result): action = text(machine.settled(result, now: now))
             case .sent: action = text(machine.sent())
             case .cancelled: action = text(machine.cancelled())
             case .delivered: action = text(machine.delivered())
@@ -123,7 +113,7 @@ struct RequestCoordinatorTests {
             Self.settings(),
             [
                 (.start(.stored(Self.fresh)), "read token"),
-                (.tokenRead("a"), "send 1 GET 127.0.0.1/api/items token=a"),
+                (.settled(.accessToken("a")), "send 1 GET 127.0.0.1/api/items token=a"),
                 (.sent, "await 1"),
                 (.failed(1, .timedOut), "fail session"),
             ])
@@ -143,10 +133,13 @@ struct RequestCoordinatorTests {
             Self.settings(method: "POST"),
             [
                 (.start(.stored(Self.fresh)), "read token"),
-                (.tokenRead("a"), "send 1 POST 127.0.0.1/api/items token=a"),
+                (.settled(.accessToken("a")), "send 1 POST 127.0.0.1/api/items token=a"),
                 (.sent, "await 1"),
                 (.received(1, Self.response(401)), "lock"),
-                (.lockTaken(Self.fresh, theirs), "send 2 POST 127.0.0.1/api/items token=theirs"),
+                (
+                    .settled(.locked(LockedSession(record: Self.fresh, credentials: theirs, waitingSince: Self.now))),
+                    "send 2 POST 127.0.0.1/api/items token=theirs"
+                ),
                 (.sent, "await 2"),
                 (.received(2, Self.response(401)), "deliver 401 /api/items"),
                 (.delivered, "finish 401 pages=1"),
@@ -171,7 +164,7 @@ struct RequestCoordinatorTests {
             Self.settings(method: "POST", elsewhere: true),
             [
                 (.start(.stored(Self.fresh)), "read token"),
-                (.tokenRead("a"), "send 1 POST 127.0.0.1/api/items token=a"),
+                (.settled(.accessToken("a")), "send 1 POST 127.0.0.1/api/items token=a"),
                 (.sent, "await 1"),
                 (
                     .received(1, Self.response(307, headers: ["Location": "/api/v2/items"])),
@@ -298,14 +291,17 @@ struct RequestCoordinatorTests {
             Self.settings("/api/items?page=1", paging: .init(parallel: 2)),
             [
                 (.start(.stored(Self.fresh)), "read token"),
-                (.tokenRead("old"), "send 1 GET 127.0.0.1/api/items?page=1 token=old"),
+                (.settled(.accessToken("old")), "send 1 GET 127.0.0.1/api/items?page=1 token=old"),
                 (.sent, "await 1"),
                 (.received(1, Self.numbered(1, of: 3)), "send 2 GET 127.0.0.1/api/items?page=2 token=old"),
                 (.sent, "deliver 200 /api/items?page=1"),
                 (.delivered, "send 3 GET 127.0.0.1/api/items?page=3 token=old"),
                 (.sent, "await 2"),
                 (.received(2, refused(2)), "lock"),
-                (.lockTaken(Self.fresh, renewed), "send 4 GET 127.0.0.1/api/items?page=2 token=new"),
+                (
+                    .settled(.locked(LockedSession(record: Self.fresh, credentials: renewed, waitingSince: Self.now))),
+                    "send 4 GET 127.0.0.1/api/items?page=2 token=new"
+                ),
                 (.sent, "await 4"),
                 (.received(4, Self.numbered(2, of: 3)), "deliver 200 /api/items?page=2"),
                 (.delivered, "await 3"),

@@ -61,7 +61,7 @@ struct MessageCatalogueTests {
             .environmentTokenRejected(server: server), .environmentTokenExpired(server: server),
             .sessionEnded(account, because: .tokenRejected(challenge: nil)),
             .sessionEnded(account, because: .forbidden(message: "This account is disabled.")),
-            .noStoredToken(account), .sessionGone(account), .expiredWithoutRefreshToken(account),
+            .noStoredToken(record), .sessionGone(account), .expiredWithoutRefreshToken(record),
             .plainHTTPRefused(server: server, sending: .password),
             .plainHTTPRefused(server: server, sending: .tokens(account: account.name)),
             .plainHTTPRefused(server: server, sending: .environmentToken),
@@ -93,7 +93,7 @@ struct MessageCatalogueTests {
     static var lines: [String] {
         failures.map { "swaggerctl: \($0.rendered(in: messages).message)" }
             + [
-                SessionFailure.noStoredToken(account).rendered(in: messages, session: kernelRecord),
+                SessionFailure.noStoredToken(kernelRecord).rendered(in: messages),
                 SessionFailure.sessionEnded(account, because: .tokenRejected(challenge: nil))
                     .rendered(in: messages, session: clientRecord),
             ].map { "swaggerctl: \($0.message)" }

@@ -17,7 +17,7 @@ import SwaggerModel
 ///
 /// Feeding an event in a state where it cannot happen is a programming error in the owner, and stops the process
 /// as a failed precondition does.
-package struct RequestCoordinator: TokenFlow {
+package struct RequestCoordinator: Sendable {
     /// What the person asked for.
     package struct Settings: Sendable, Hashable {
         /// The first request's URL and method.
@@ -109,10 +109,10 @@ package struct RequestCoordinator: TokenFlow {
     /// every page's actions are a few words, copied and destroyed without reading a session record's or a failure's
     /// layout.
     package enum Action: Sendable, Hashable {
-        /// Read the stored access token, then send ``tokenRead(_:)``.
-        indirect case readAccessToken(SessionRecord)
-        /// Take the refresh lock and read the session again, then send ``lockTaken(record:credentials:now:)``.
-        indirect case lockForRefresh(Account)
+        /// Carry out the token's I/O, then send ``settled(_:now:)`` with what it found.
+        indirect case settle(TokenWork)
+        /// The server will not serve this session: remove it, under the refresh lock, and report.
+        indirect case endSession(SessionEnd)
         /// Start the request, whose answer is awaited later; then send ``sent()``.
         case send(Outgoing)
         /// Wait for the answer to the request of this id, then send ``received(_:_:)`` or ``failed(_:_:)``.
@@ -123,6 +123,15 @@ package struct RequestCoordinator: TokenFlow {
         case deliver(APIResponse)
         indirect case finish(Outcome)
         indirect case fail(Failure)
+
+        /// Whether the refresh lock, when it is held, is kept for this action: it is for the token's work and the
+        /// session's removal, and released before any request goes out or any answer is shown.
+        package var keepsLock: Bool {
+            switch self {
+            case .settle, .endSession: true
+            case .send, .await, .cancel, .deliver, .finish, .fail: false
+            }
+        }
     }
 
     /// What the machine waits for.
@@ -196,18 +205,7 @@ package struct RequestCoordinator: TokenFlow {
         guard settings.server.isSameOrigin(settings.url) else { return fail(.elsewhere(settings.url)) }
         if case .environment = source { outcome.usedEnvironmentToken = true }
         pending = ticket(to: settings.url, method: settings.method)
-        switch token.start(source, now: now, plainHTTP: plainHTTP) {
-        case .readAccessToken(let record):
-            state = .settlingToken
-            return .readAccessToken(record)
-        case .lockForRefresh(let account):
-            state = .settlingToken
-            return .lockForRefresh(account)
-        case .proceed(let step):
-            return use(step)
-        case .fail(let failure):
-            return fail(.session(failure))
-        }
+        return tokens(token.start(source, now: now, plainHTTP: plainHTTP))
     }
 
     /// The request of the last ``Action/send(_:)`` is on its way.
@@ -238,11 +236,11 @@ package struct RequestCoordinator: TokenFlow {
             // not seen yet.
             if sentWith != accessToken {
                 if response.status == 401 { return again(ticket) }
-            } else if case .lockForRefresh(let account) = token.responseReceived(status: response.status) {
+            } else if case .settle(let work) = token.responseReceived(status: response.status) {
                 pending = ticket
                 refused = response
                 state = .settlingToken
-                return .lockForRefresh(account)
+                return .settle(work)
             }
         }
         switch Redirect.decide(
@@ -286,71 +284,29 @@ package struct RequestCoordinator: TokenFlow {
         return fail(.session(token.requestFailed(error)))
     }
 
-    // MARK: - The token's events, whose steps become this machine's
-
-    package mutating func tokenRead(_ accessToken: String?) -> TokenRead<Action> {
-        guard case .settlingToken = state else { invalid("tokenRead") }
-        switch token.tokenRead(accessToken) {
-        case .lockForRefresh(let account): return .lockForRefresh(account)
-        case .proceed(let step): return .proceed(use(step))
-        case .fail(let failure):
-            state = .finished
-            return .fail(failure)
-        }
-    }
-
-    package mutating func lockTaken(record: SessionRecord?, credentials: Credentials?, now: Date) -> TokenLocked<
-        Action
-    > {
-        guard case .settlingToken = state else { invalid("lockTaken") }
-        switch token.lockTaken(record: record, credentials: credentials, now: now) {
-        case .refresh(let request): return .refresh(request)
-        case .proceed(let step): return .proceed(use(step))
-        case .endSession(let end):
-            state = .finished
-            return .endSession(end)
-        case .fail(let failure):
-            state = .finished
-            return .fail(failure)
-        }
-    }
-
-    package mutating func renewalNotWritable(_ error: SwaggerError) -> SessionFailure {
-        guard case .settlingToken = state else { invalid("renewalNotWritable") }
-        state = .finished
-        return token.renewalNotWritable(error)
-    }
-
-    package mutating func refreshed(_ grant: TokenGrant, now: Date) -> Session {
-        guard case .settlingToken = state else { invalid("refreshed") }
-        return token.refreshed(grant, now: now)
-    }
-
-    package mutating func rotationStored() -> Action {
-        guard case .settlingToken = state else { invalid("rotationStored") }
-        return use(token.rotationStored())
-    }
-
-    package mutating func rotationNotStored(_ error: SwaggerError) -> SessionFailure {
-        guard case .settlingToken = state else { invalid("rotationNotStored") }
-        state = .finished
-        return token.rotationNotStored(error)
-    }
-
-    package mutating func refreshFailed(_ error: APIServiceError) -> TokenRefreshFailed<Action> {
-        guard case .settlingToken = state else { invalid("refreshFailed") }
-        switch token.refreshFailed(error) {
-        case .endSession(let end):
-            state = .finished
-            return .endSession(end)
-        case .proceed(let step): return .proceed(use(step))
-        case .fail(let failure):
-            state = .finished
-            return .fail(failure)
-        }
+    /// The owner did the token's work that the last action asked for, and found `result`.
+    package mutating func settled(_ result: TokenResult, now: Date) -> Action {
+        guard case .settlingToken = state else { invalid("settled(\(result.name))") }
+        return tokens(token.settled(result, now: now))
     }
 
     // MARK: - Helpers
+
+    /// The token machine's action as this machine's: its step goes on here, and the rest is the owner's to do.
+    private mutating func tokens(_ action: MainCoordinator<RequestPurpose>.Action) -> Action {
+        switch action {
+        case .settle(let work):
+            state = .settlingToken
+            return .settle(work)
+        case .endSession(let end):
+            state = .finished
+            return .endSession(end)
+        case .proceed(let step):
+            return use(step)
+        case .fail(let failure):
+            return fail(.session(failure))
+        }
+    }
 
     /// Goes on from the token's step: sends the request that waited for the token, or hands over the answer that
     /// refused it when the token cannot be renewed.

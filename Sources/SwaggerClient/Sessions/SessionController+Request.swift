@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SessionMachine
+import SessionStorage
 import SwaggerHTTP
 import SwaggerModel
 
@@ -40,12 +41,14 @@ extension SessionController {
         // for the next.
         var answered: [PendingResponse] = []
         var action = machine.start(try source(of: selection), now: now(), plainHTTP: configuration.plainHTTP)
+        var lock: RefreshLock?
         while true {
+            if !action.keepsLock { lock = nil }
             switch action {
-            case .readAccessToken(let record):
-                action = try await settle(.readAccessToken(record), &machine)
-            case .lockForRefresh(let account):
-                action = try await underLock(account, &machine)
+            case .settle(let work):
+                action = machine.settled(try await perform(work, holding: &lock), now: now())
+            case .endSession(let end):
+                throw await endSession(end, releasing: lock.take())
             case .send(let outgoing):
                 let sending = service ?? self.service(for: selection.record, entry: selection.entry)
                 service = sending

@@ -21,12 +21,7 @@ extension SessionController {
                 do throws(APIServiceError) {
                     profile = try await service(for: selection.record).profile(request)
                 } catch {
-                    switch coordinator.profileFailed(error) {
-                    case .lockForRefresh(let account): step = try await underLock(account, &coordinator)
-                    case .endSession(let end): throw await endSession(end, releasing: RefreshLock?.none)
-                    case .proceed(let next): step = next
-                    case .fail(let failure): throw message(for: failure)
-                    }
+                    step = try await settle(coordinator.profileFailed(error), &coordinator)
                     continue
                 }
                 switch coordinator.profileReceived(profile) {
@@ -96,85 +91,74 @@ extension SessionController {
         return try await settle(start, &coordinator)
     }
 
-    /// Carries out `action` and what follows it, until the coordinator names its purpose's step.
-    func settle<Flow: TokenFlow>(_ action: TokenStart<Flow.Step>, _ coordinator: inout Flow)
-        async throws(SwaggerError) -> Flow.Step
+    /// Carries out the coordinator's actions from `action` on, until it names its purpose's step. The refresh lock,
+    /// when one was taken, is released on return, before the step is taken.
+    func settle<Purpose>(_ action: MainCoordinator<Purpose>.Action, _ coordinator: inout MainCoordinator<Purpose>)
+        async throws(SwaggerError) -> Purpose.Step
     {
-        switch action {
-        case .readAccessToken(let record):
-            let accessToken: String?
-            if record.needsKeys {
-                // A token bound to a key is of no use without it: the key is read with the tokens.
-                let credentials = try await tokens.credentials(for: record)
-                try keys.keep(credentials, of: record)
-                accessToken = credentials?.accessToken
-            } else {
-                accessToken = try await tokens.accessToken(for: record)
+        var action = action
+        var lock: RefreshLock?
+        while true {
+            switch action {
+            case .settle(let work):
+                action = coordinator.settled(try await perform(work, holding: &lock), now: now())
+            case .endSession(let end):
+                throw await endSession(end, releasing: lock.take())
+            case .proceed(let step):
+                return step
+            case .fail(let failure):
+                throw message(for: failure)
             }
-            switch coordinator.tokenRead(accessToken) {
-            case .lockForRefresh(let account): return try await underLock(account, &coordinator)
-            case .proceed(let step): return step
-            case .fail(let failure): throw message(for: failure, session: record)
-            }
-        case .lockForRefresh(let account):
-            return try await underLock(account, &coordinator)
-        case .proceed(let step):
-            return step
-        case .fail(let failure):
-            throw message(for: failure)
         }
     }
 
-    /// Takes the refresh lock, reads the session again, and refreshes if the coordinator says so. The lock is
-    /// released on return, before the step is taken.
-    func underLock<Flow: TokenFlow>(_ account: Account, _ coordinator: inout Flow)
-        async throws(SwaggerError) -> Flow.Step
-    {
-        let waitingSince = now()
-        let lock = try RefreshLock(for: account, in: lockDirectory)
-        let record = try currentRecord(of: account)
-        let credentials = if let record { try await tokens.credentials(for: record) } else { Credentials?.none }
-        if let record { try keys.keep(credentials, of: record) }
-        let request: RefreshRequest
-        switch coordinator.lockTaken(record: record, credentials: credentials, now: now()) {
-        case .refresh(let refresh): request = refresh
-        case .proceed(let step): return step
-        case .endSession(let end): throw await endSession(end, releasing: lock)
-        case .fail(let failure): throw message(for: failure, session: record)
-        }
-        // A refresh of this same session that could not reach the server while this command waited is this one's
-        // too: the server is not waited out again by every waiter in turn.
-        let met = lock.note().flatMap { $0.stands(for: record, waitingSince: waitingSince) ? $0.error : nil }
-        if met == nil, let record, let credentials {
+    /// Does the token's work that a coordinator asks for, deciding nothing, and says what it found. `lock` holds the
+    /// refresh lock once ``TokenWork/lock(_:)`` has taken it.
+    func perform(_ work: TokenWork, holding lock: inout RefreshLock?) async throws(SwaggerError) -> TokenResult {
+        switch work {
+        case .readAccessToken(let record):
+            return .accessToken(try await tokens.accessToken(for: record))
+        case .readCredentials(let record):
+            let credentials = try await tokens.credentials(for: record)
+            try keys.keep(credentials, of: record)
+            return .credentials(credentials)
+        case .lock(let account):
+            let waitingSince = now()
+            let held = try RefreshLock(for: account, in: lockDirectory)
+            let note = held.note()
+            lock = consume held
+            let record = try currentRecord(of: account)
+            let credentials = if let record { try await tokens.credentials(for: record) } else { Credentials?.none }
+            if let record { try keys.keep(credentials, of: record) }
+            return .locked(
+                LockedSession(record: record, credentials: credentials, note: note, waitingSince: waitingSince))
+        case .checkRenewable(let session):
             do throws(SwaggerError) {
-                try await checkRenewable(Session(record: record, credentials: credentials))
+                try await checkRenewable(session)
             } catch {
-                throw message(for: coordinator.renewalNotWritable(error))
+                return .notRenewable(error)
             }
-        }
-        let grant: TokenGrant
-        do throws(APIServiceError) {
-            if let met { throw met }
-            grant = try await service(for: record).refresh(request)
-        } catch {
-            if met == nil, let record, let note = RefreshNote(failedAt: now(), renewing: record, error) {
-                lock.leave(note)
+            return .renewable
+        case .refresh(let request, let record):
+            do throws(APIServiceError) {
+                return .refreshed(try await service(for: record).refresh(request))
+            } catch {
+                return .refreshFailed(error)
             }
-            switch coordinator.refreshFailed(error) {
-            case .endSession(let end): throw await endSession(end, releasing: lock)
-            case .proceed(let step): return step
-            case .fail(let failure): throw message(for: failure)
+        case .store(let session):
+            do throws(SwaggerError) {
+                try await storeRenewal(session)
+            } catch {
+                return .notStored(error)
             }
+            return .stored
+        case .leaveNote(let note):
+            switch lock {
+            case .some(let held): held.leave(note)
+            case .none: break
+            }
+            return .noteLeft
         }
-        // The server has spent the old refresh token: from here on, only the new tokens are any good.
-        let session = coordinator.refreshed(grant, now: now())
-        do throws(SwaggerError) {
-            try await storeRenewal(session)
-        } catch {
-            throw message(for: coordinator.rotationNotStored(error))
-        }
-        lock.leave(nil)
-        return coordinator.rotationStored()
     }
 
     /// Learns, before a refresh spends the refresh token, that the renewed session could be stored: the token store
