@@ -325,20 +325,25 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
     /// Stops the process: the owner sent an event that cannot happen in this state. Only the state's name is
     /// shown, because its payload holds tokens.
     private func invalid(_ event: String) -> Never {
-        let name =
-            switch state {
-            case .idle: "idle"
-            case .readingAccessToken: "readingAccessToken"
-            case .waitingForLock: "waitingForLock"
-            case .checkingRenewal: "checkingRenewal"
-            case .refreshing: "refreshing"
-            case .storingRotation: "storingRotation"
-            case .leavingNote: "leavingNote"
-            case .using: "using"
-            case .fallingBack: "fallingBack"
-            case .finished: "finished"
-            }
-        preconditionFailure("MainCoordinator: \(event) cannot happen in state \(name)")
+        preconditionFailure("MainCoordinator: \(event) cannot happen in state \(phase.rawValue)")
+    }
+
+    package typealias Phase = MainCoordinatorPhase
+
+    /// The state the coordinator is in.
+    package var phase: Phase {
+        switch state {
+        case .idle: .idle
+        case .readingAccessToken: .readingAccessToken
+        case .waitingForLock: .waitingForLock
+        case .checkingRenewal: .checkingRenewal
+        case .refreshing: .refreshing
+        case .storingRotation: .storingRotation
+        case .leavingNote: .leavingNote
+        case .using: .using
+        case .fallingBack: .fallingBack
+        case .finished: .finished
+        }
     }
 }
 
@@ -465,4 +470,10 @@ extension MainCoordinator where Purpose == RequestPurpose {
         state = .finished
         return flow.source.failure(error)
     }
+}
+
+/// ``MainCoordinator``'s states by name, without their payloads.
+package enum MainCoordinatorPhase: String, CaseIterable, Sendable {
+    case idle, readingAccessToken, waitingForLock, checkingRenewal, refreshing, storingRotation, leavingNote
+    case using, fallingBack, finished
 }
