@@ -462,16 +462,28 @@ package struct LoginCoordinator: Sendable {
         return Leftover(until: granted.expiresAt, failure: error)
     }
 
+    /// Stops the process: the owner sent an event that cannot happen in this state. Only the state's name is
+    /// shown, because its payload holds tokens.
     private func invalid(_ event: String) -> Never {
-        let name =
-            switch state {
-            case .idle: "idle"
-            case .authenticating: "authenticating"
-            case .checkingProfile: "checkingProfile"
-            case .storingTokens: "storingTokens"
-            case .savingRecord: "savingRecord"
-            case .finished: "finished"
-            }
-        preconditionFailure("LoginCoordinator: \(event) cannot happen in state \(name)")
+        preconditionFailure("LoginCoordinator: \(event) cannot happen in state \(phase.rawValue)")
     }
+
+    package typealias Phase = LoginCoordinatorPhase
+
+    /// The state the coordinator is in.
+    package var phase: Phase {
+        switch state {
+        case .idle: .idle
+        case .authenticating: .authenticating
+        case .checkingProfile: .checkingProfile
+        case .storingTokens: .storingTokens
+        case .savingRecord: .savingRecord
+        case .finished: .finished
+        }
+    }
+}
+
+/// The states of ``LoginCoordinator``, by name: what its transition table test is made from.
+package enum LoginCoordinatorPhase: String, CaseIterable, Sendable {
+    case idle, authenticating, checkingProfile, storingTokens, savingRecord, finished
 }

@@ -35,21 +35,19 @@ package struct LogoutCoordinator: Sendable {
         case accessTokenStays(ServerURL, until: Date?, endedRefresh: Bool)
     }
 
-    /// What follows ``lockTaken()``.
-    package enum LockedAction: Sendable, Hashable {
-        /// Read the session's tokens, then send ``tokensRead(_:)`` or ``tokensUnreadable(_:)``.
-        case readTokens(SessionRecord)
-        /// Remove the session from every store, then send ``removed()`` or ``removalFailed(_:)``.
-        case remove(SessionRecord)
-    }
-
-    /// What follows ``tokensRead(_:now:)``.
-    package enum TokensReadAction: Sendable, Hashable {
+    /// What the logout asks its owner for next.
+    package enum Action: Sendable, Hashable {
+        /// The token's work: read the session's tokens (then send ``settled(_:now:)``, or ``tokensUnreadable(_:)``
+        /// when they cannot be read), or renew the access token the revocation carries, and store the renewal (then
+        /// send ``settled(_:now:)``).
+        case settle(TokenWork)
         /// End the session on its server, then send ``revoked(_:now:)`` or ``revocationFailed(_:)``.
         case revoke(Revocation)
-        /// The revocation needs an access token that has expired: renew it, then send ``refreshed(_:now:)`` or
-        /// ``refreshFailed(_:)``.
-        case refresh(RefreshRequest)
+        /// The revocation carried only the refresh token: ask for the profile with the access token, to learn whether
+        /// the server still takes it, then send ``accessChecked(taken:)``.
+        case checkAccess(ProfileRequest)
+        /// Remove the session from every store, then send ``removed()``, ``tokensNotRemoved(_:)`` or
+        /// ``removalFailed(_:)``.
         case remove(SessionRecord)
     }
 
@@ -59,21 +57,6 @@ package struct LogoutCoordinator: Sendable {
         case forget(SessionRecord)
         /// Leave the session as it is here, and stop with this failure.
         case fail(SessionFailure)
-    }
-
-    /// What follows ``revoked(_:now:)``.
-    package enum RevokedAction: Sendable, Hashable {
-        /// The revocation carried only the refresh token: ask for the profile with the access token, to learn whether
-        /// the server still takes it, then send ``accessChecked(_:)``.
-        case checkAccess(ProfileRequest)
-        case remove(SessionRecord)
-    }
-
-    /// What follows ``refreshFailed(_:)``.
-    package enum RefreshFailedAction: Sendable, Hashable {
-        /// Try the revocation with the tokens there are.
-        case revoke(Revocation)
-        case remove(SessionRecord)
     }
 
     /// How a logout ended.
@@ -141,19 +124,66 @@ package struct LogoutCoordinator: Sendable {
         return record.account
     }
 
-    package mutating func lockTaken() -> LockedAction {
+    package mutating func lockTaken() -> Action {
         guard case .locking = state else { invalid("lockTaken") }
         guard revokes else {
             state = .removing(.notTold(nil))
             return .remove(record)
         }
         state = .reading
-        return .readTokens(record)
+        return .settle(.readCredentials(record))
+    }
+
+    /// The owner did the token's work that the last action asked for, and found `result`.
+    package mutating func settled(_ result: TokenResult, now: Date) -> Action {
+        switch (state, result) {
+        case (.reading, .credentials(let credentials)):
+            return tokensRead(credentials, now: now)
+        case (.reading, .keysMissing(let credentials)):
+            // Without the DPoP key, the revocation goes unproven, which the server may refuse: the logout goes on,
+            // and its outcome says what the server did.
+            return tokensRead(credentials, now: now)
+        case (.refreshing(let credentials, let description), .refreshed(let grant)):
+            var session = Session(
+                record: record,
+                credentials: Credentials(
+                    accessToken: grant.accessToken, refreshToken: grant.refreshToken ?? credentials.refreshToken,
+                    clientSecret: credentials.clientSecret, clientKey: credentials.clientKey,
+                    proofKey: credentials.proofKey))
+            (session.record.issuedAt, session.record.expiresAt) = Expiry.times(of: grant, now: now)
+            accessExpiry = session.record.expiresAt
+            session.record.outputs.merge(grant.outputs) { $1 }
+            state = .storingRotation(session, description)
+            // Stored before it is used: a logout cut short after that leaves a session that works.
+            return .settle(.store(session))
+        case (.storingRotation(let session, let description), .stored),
+            (.storingRotation(let session, let description), .notStored):
+            // A renewal that could not be stored still ends the session on the server, and the session is removed
+            // here all the same.
+            state = .revoking(description)
+            return .revoke(
+                Revocation(
+                    server: record.server, serverDescription: description, credentials: session.credentials,
+                    outputs: session.record.outputs))
+        case (.refreshing(let credentials, let description), .refreshFailed(let error)):
+            // A refused refresh token means the server has ended the session already; otherwise the revocation is
+            // tried with the tokens there are.
+            if error == .refreshRejected {
+                state = .removing(.ended)
+                return .remove(record)
+            }
+            state = .revoking(description)
+            return .revoke(
+                Revocation(
+                    server: record.server, serverDescription: description, credentials: credentials,
+                    outputs: record.outputs))
+        default:
+            invalid("settled(\(result.name))")
+        }
     }
 
     /// The tokens were read: `nil` when no backend holds any.
-    package mutating func tokensRead(_ credentials: Credentials?, now: Date) -> TokensReadAction {
-        guard case .reading = state else { invalid("tokensRead") }
+    private mutating func tokensRead(_ credentials: Credentials?, now: Date) -> Action {
         guard let description = record.serverDescription else {
             state = .removing(.notTold(.undescribed(record.server)))
             return .remove(record)
@@ -196,62 +226,12 @@ package struct LogoutCoordinator: Sendable {
             || Expiry.needsRefresh(expiresAt: record.expiresAt, issuedAt: record.issuedAt, now: now)
         if revocation.sendsAccessToken, stale, description.refresh != nil, let refreshToken = credentials.refreshToken {
             state = .refreshing(credentials, description)
-            return .refresh(
-                RefreshRequest(
-                    server: record.server, serverDescription: description, renewal: .refreshToken(refreshToken),
-                    appID: record.appID, client: credentials.client, outputs: record.outputs))
-        }
-        state = .revoking(description)
-        return .revoke(
-            Revocation(
-                server: record.server, serverDescription: description, credentials: credentials,
-                outputs: record.outputs))
-    }
-
-    /// The server renewed the tokens.
-    /// - Returns: The renewed session, for the owner to store where the session is kept, then send
-    ///   ``rotationStored()``, or ``rotationNotStored(_:)``.
-    package mutating func refreshed(_ grant: TokenGrant, now: Date) -> Session {
-        guard case .refreshing(let credentials, let description) = state else { invalid("refreshed") }
-        var session = Session(
-            record: record,
-            credentials: Credentials(
-                accessToken: grant.accessToken, refreshToken: grant.refreshToken ?? credentials.refreshToken,
-                clientSecret: credentials.clientSecret, clientKey: credentials.clientKey,
-                proofKey: credentials.proofKey))
-        (session.record.issuedAt, session.record.expiresAt) = Expiry.times(of: grant, now: now)
-        accessExpiry = session.record.expiresAt
-        session.record.outputs.merge(grant.outputs) { $1 }
-        state = .storingRotation(session, description)
-        return session
-    }
-
-    /// The renewal is stored: a logout cut short here leaves a session that works.
-    package mutating func rotationStored() -> Revocation {
-        guard case .storingRotation(let session, let description) = state else { invalid("rotationStored") }
-        state = .revoking(description)
-        return Revocation(
-            server: record.server, serverDescription: description, credentials: session.credentials,
-            outputs: session.record.outputs)
-    }
-
-    /// The renewal could not be stored. The tokens it gave still end the session on the server, and the session
-    /// is removed here all the same.
-    package mutating func rotationNotStored(_ error: SwaggerError) -> Revocation {
-        guard case .storingRotation(let session, let description) = state else { invalid("rotationNotStored") }
-        state = .revoking(description)
-        return Revocation(
-            server: record.server, serverDescription: description, credentials: session.credentials,
-            outputs: session.record.outputs)
-    }
-
-    /// The renewal failed. A refused refresh token means the server has ended the session already; otherwise the
-    /// revocation is tried with the tokens there are.
-    package mutating func refreshFailed(_ error: APIServiceError) -> RefreshFailedAction {
-        guard case .refreshing(let credentials, let description) = state else { invalid("refreshFailed") }
-        if error == .refreshRejected {
-            state = .removing(.ended)
-            return .remove(record)
+            return .settle(
+                .refresh(
+                    RefreshRequest(
+                        server: record.server, serverDescription: description, renewal: .refreshToken(refreshToken),
+                        appID: record.appID, client: credentials.client, outputs: record.outputs),
+                    of: record))
         }
         state = .revoking(description)
         return .revoke(
@@ -262,15 +242,15 @@ package struct LogoutCoordinator: Sendable {
 
     /// The tokens could not be read; a keyring that cannot be read cannot be cleared either, and removal says
     /// what to do.
-    package mutating func tokensUnreadable(_ error: SwaggerError) -> SessionRecord {
+    package mutating func tokensUnreadable(_ error: SwaggerError) -> Action {
         guard case .reading = state else { invalid("tokensUnreadable") }
         state = .removing(.notTold(.tokensUnreadable(error, server: record.server)))
-        return record
+        return .remove(record)
     }
 
     /// The server ended the session, or at least its refresh token. A revocation of a refresh token that does not
     /// name the access token may have left that working, if it has not expired: the profile says whether it does.
-    package mutating func revoked(_ revocation: Revocation, now: Date) -> RevokedAction {
+    package mutating func revoked(_ revocation: Revocation, now: Date) -> Action {
         guard case .revoking(let description) = state else { invalid("revoked") }
         guard let access = revocation.credentials.accessToken, revocation.credentials.refreshToken != nil,
             description.revocation?.namesAccessToken == false, !accessHasExpired(now: now)
@@ -287,10 +267,10 @@ package struct LogoutCoordinator: Sendable {
 
     /// What the profile said of the access token after the revocation: `taken` when it answered with the profile.
     /// Anything else (a refusal, a failure) claims nothing more than the revocation did.
-    package mutating func accessChecked(taken: Bool) -> SessionRecord {
+    package mutating func accessChecked(taken: Bool) -> Action {
         guard case .checkingAccess = state else { invalid("accessChecked") }
         state = .removing(taken ? .endedRefresh : .ended)
-        return record
+        return .remove(record)
     }
 
     private func accessHasExpired(now: Date) -> Bool {
@@ -298,10 +278,10 @@ package struct LogoutCoordinator: Sendable {
     }
 
     /// The server could not be told. The session is removed here all the same.
-    package mutating func revocationFailed(_ error: APIServiceError) -> SessionRecord {
+    package mutating func revocationFailed(_ error: APIServiceError) -> Action {
         guard case .revoking(let description) = state else { invalid("revocationFailed") }
         state = .removing(.notTold(.revocationFailed(error, server: record.server, description: description)))
-        return record
+        return .remove(record)
     }
 
     /// The tokens could not be removed from their store (a keyring that cannot be reached, say). `--local` forgets
@@ -362,19 +342,29 @@ package struct LogoutCoordinator: Sendable {
     /// Stops the process: the owner sent an event that cannot happen in this state. Only the state's name is
     /// shown, because a warning's error may quote the server.
     private func invalid(_ event: String) -> Never {
-        let name =
-            switch state {
-            case .idle: "idle"
-            case .locking: "locking"
-            case .reading: "reading"
-            case .refreshing: "refreshing"
-            case .storingRotation: "storingRotation"
-            case .revoking: "revoking"
-            case .checkingAccess: "checkingAccess"
-            case .removing: "removing"
-            case .forgetting: "forgetting"
-            case .finished: "finished"
-            }
-        preconditionFailure("LogoutCoordinator: \(event) cannot happen in state \(name)")
+        preconditionFailure("LogoutCoordinator: \(event) cannot happen in state \(phase.rawValue)")
     }
+
+    package typealias Phase = LogoutCoordinatorPhase
+
+    /// The state the coordinator is in.
+    package var phase: Phase {
+        switch state {
+        case .idle: .idle
+        case .locking: .locking
+        case .reading: .reading
+        case .refreshing: .refreshing
+        case .storingRotation: .storingRotation
+        case .revoking: .revoking
+        case .checkingAccess: .checkingAccess
+        case .removing: .removing
+        case .forgetting: .forgetting
+        case .finished: .finished
+        }
+    }
+}
+
+/// The states of ``LogoutCoordinator``, by name: what its transition table test is made from.
+package enum LogoutCoordinatorPhase: String, CaseIterable, Sendable {
+    case idle, locking, reading, refreshing, storingRotation, revoking, checkingAccess, removing, forgetting, finished
 }

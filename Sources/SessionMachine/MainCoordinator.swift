@@ -153,6 +153,9 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
             return tokenRead(accessToken, flow, record)
         case (.readingAccessToken(let flow, let record), .credentials(let credentials)):
             return tokenRead(credentials?.accessToken, flow, record)
+        case (.readingAccessToken(_, let record), .keysMissing):
+            state = .finished
+            return .fail(.keyMissing(record))
         case (.waitingForLock(let flow, let original, let reason), .locked(let locked)):
             return lockTaken(locked, flow, original, reason, now: now)
         case (.checkingRenewal(let flow, let session, let request), .renewable):

@@ -8,7 +8,7 @@ extension SessionFailure {
     package func rendered(in context: MessageContext, session: SessionRecord? = nil) -> SwaggerError {
         let record: SessionRecord? =
             switch self {
-            case .noStoredToken(let own), .expiredWithoutRefreshToken(let own): own
+            case .noStoredToken(let own), .expiredWithoutRefreshToken(let own), .keyMissing(let own): own
             default: session
             }
         func loginCommand(_ account: Account) -> String {
@@ -53,6 +53,10 @@ extension SessionFailure {
             return SwaggerError(
                 .authentication,
                 "The session has no stored token. Run `\(loginCommand(record.account))`.")
+        case .keyMissing(let record):
+            return SwaggerError(
+                .authentication,
+                "The token store lacks the DPoP key of \(record.name)'s tokens. Run `\(loginCommand(record.account))`.")
         case .sessionGone(let account):
             return SwaggerError(
                 .authentication,

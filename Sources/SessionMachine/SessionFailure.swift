@@ -18,6 +18,9 @@ package enum SessionFailure: Sendable, Hashable {
     case sessionEnded(Account, because: APIServiceError)
     /// The session's record is there, but no backend holds its token.
     case noStoredToken(SessionRecord)
+    /// The record says the session's tokens are bound to a DPoP key that the token store does not hold, or holds
+    /// another of: they are of no use without it.
+    case keyMissing(SessionRecord)
     /// The session disappeared while this process waited for the refresh lock: another one logged out or
     /// found it ended.
     case sessionGone(Account)

@@ -13,7 +13,8 @@ package enum TokenWork: Sendable, Hashable {
     /// ``TokenResult/accessToken(_:)``.
     case readAccessToken(SessionRecord)
     /// Read the session's tokens with the keys they are bound to, which they are of no use without; then report
-    /// ``TokenResult/credentials(_:)``.
+    /// ``TokenResult/credentials(_:)``, or ``TokenResult/keysMissing(_:)`` when the DPoP key the record names is not
+    /// among them.
     case readCredentials(SessionRecord)
     /// Note the time, take the account's refresh lock, and read its record, its tokens (with their keys) and what a
     /// failed refresh left in the lock; then report ``TokenResult/locked(_:)``.
@@ -37,6 +38,8 @@ package enum TokenResult: Sendable, Hashable {
     case accessToken(String?)
     /// The stored tokens and keys; `nil` when no backend holds them.
     case credentials(Credentials?)
+    /// The stored tokens, without the DPoP key their record says they are bound to (or with another).
+    case keysMissing(Credentials)
     case locked(LockedSession)
     case renewable
     case notRenewable(SwaggerError)
@@ -72,6 +75,7 @@ extension TokenResult {
         switch self {
         case .accessToken: "accessToken"
         case .credentials: "credentials"
+        case .keysMissing: "keysMissing"
         case .locked: "locked"
         case .renewable: "renewable"
         case .notRenewable: "notRenewable"

@@ -110,7 +110,7 @@ struct GlewlwydProofTests {
             try await sandbox.file.store(credentials, for: account)
             let token = try await sandbox.swaggerctl("token")
             #expect(token.status == 4, "\(token)")
-            #expect(token.stderr.contains("The DPoP key of swaggerctl-secret's tokens is missing from the token store"))
+            #expect(token.stderr.contains("The token store lacks the DPoP key of swaggerctl-secret's tokens."))
         }
     }
 }

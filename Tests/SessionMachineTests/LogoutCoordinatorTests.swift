@@ -19,20 +19,20 @@ struct LogoutCoordinatorTests {
     static func reading(_ record: SessionRecord = record, plainHTTPAllowed: Bool = false) -> LogoutCoordinator {
         var coordinator = LogoutCoordinator(record, revoke: true, plainHTTP: PlainHTTP(allowed: plainHTTPAllowed))
         #expect(coordinator.start() == record.account)
-        #expect(coordinator.lockTaken() == .readTokens(record))
+        #expect(coordinator.lockTaken() == .settle(.readCredentials(record)))
         return coordinator
     }
 
     @Test("under the lock, the tokens are read, the server told, and only then the session removed here")
     func order() {
         var coordinator = Self.reading()
-        #expect(coordinator.tokensRead(Self.tokens, now: Self.now) == .revoke(Self.revocation()))
+        #expect(coordinator.settled(.credentials(Self.tokens), now: Self.now) == .revoke(Self.revocation()))
         // The original API's logout presents the access token and names the refresh token: whether it ended the
         // access token too, the profile says.
         let check = ProfileRequest(
             server: Self.record.server, serverDescription: Fixtures.description(of: Self.record), accessToken: "a1")
         #expect(coordinator.revoked(Self.revocation(), now: Self.now) == .checkAccess(check))
-        #expect(coordinator.accessChecked(taken: false) == Self.record)
+        #expect(coordinator.accessChecked(taken: false) == .remove(Self.record))
         #expect(coordinator.removed() == LogoutCoordinator.Outcome(account: Fixtures.ana, warning: nil))
     }
 
@@ -42,7 +42,7 @@ struct LogoutCoordinatorTests {
     func undescribed() {
         let record = Fixtures.record(Fixtures.ana, description: .some(nil))
         var coordinator = Self.reading(record)
-        #expect(coordinator.tokensRead(Self.tokens, now: Self.now) == .remove(record))
+        #expect(coordinator.settled(.credentials(Self.tokens), now: Self.now) == .remove(record))
         let outcome = coordinator.removed()
         #expect(outcome == LogoutCoordinator.Outcome(account: Fixtures.ana, warning: .undescribed(Fixtures.server)))
         #expect(outcome.failed)
@@ -59,8 +59,8 @@ struct LogoutCoordinatorTests {
     @Test("a server that could not be told fails the logout, and the session is removed here all the same")
     func revocationFailed() {
         var coordinator = Self.reading()
-        _ = coordinator.tokensRead(Self.tokens, now: Self.now)
-        #expect(coordinator.revocationFailed(.unreachable("connection refused")) == Self.record)
+        _ = coordinator.settled(.credentials(Self.tokens), now: Self.now)
+        #expect(coordinator.revocationFailed(.unreachable("connection refused")) == .remove(Self.record))
         let outcome = coordinator.removed()
         #expect(
             outcome.warning
@@ -74,7 +74,7 @@ struct LogoutCoordinatorTests {
     func unreadable() {
         var coordinator = Self.reading()
         let error = SwaggerError(.failure, "The keyring is locked.")
-        #expect(coordinator.tokensUnreadable(error) == Self.record)
+        #expect(coordinator.tokensUnreadable(error) == .remove(Self.record))
         var removed = coordinator
         let outcome = removed.removed()
         #expect(outcome.warning == .tokensUnreadable(error, server: Fixtures.server) && outcome.failed)
@@ -86,7 +86,7 @@ struct LogoutCoordinatorTests {
     @Test("tokens that no store holds end no session on the server: removed here, and the logout fails saying so")
     func tokensMissing() {
         var coordinator = Self.reading()
-        #expect(coordinator.tokensRead(nil, now: Self.now) == .remove(Self.record))
+        #expect(coordinator.settled(.credentials(nil), now: Self.now) == .remove(Self.record))
         let outcome = coordinator.removed()
         #expect(outcome.warning == .tokensMissing(Fixtures.server) && outcome.failed)
     }
@@ -105,7 +105,7 @@ struct LogoutCoordinatorTests {
     @Test("a logout that told the server, and then cannot remove the tokens, says the server ended the session")
     func tokensNotRemovedAfterRevocation() {
         var coordinator = Self.reading()
-        _ = coordinator.tokensRead(Self.tokens, now: Self.now)
+        _ = coordinator.settled(.credentials(Self.tokens), now: Self.now)
         _ = coordinator.revoked(Self.revocation(), now: Self.now)
         _ = coordinator.accessChecked(taken: false)
         let error = SwaggerError(.failure, "The keyring is locked.")
@@ -115,7 +115,7 @@ struct LogoutCoordinatorTests {
     @Test("a removal that fails after the server ended the session says so")
     func removalFailedAfterRevocation() {
         var coordinator = Self.reading()
-        _ = coordinator.tokensRead(Self.tokens, now: Self.now)
+        _ = coordinator.settled(.credentials(Self.tokens), now: Self.now)
         _ = coordinator.revoked(Self.revocation(), now: Self.now)
         _ = coordinator.accessChecked(taken: false)
         let error = SwaggerError(.failure, "The disk is full.")
@@ -125,7 +125,8 @@ struct LogoutCoordinatorTests {
     @Test("nothing to revoke with: a token from --with-token on the original API, which stays valid, as it says")
     func nothingToRevokeWith() {
         var coordinator = Self.reading()
-        #expect(coordinator.tokensRead(Credentials(accessToken: "a1"), now: Self.now) == .remove(Self.record))
+        #expect(
+            coordinator.settled(.credentials(Credentials(accessToken: "a1")), now: Self.now) == .remove(Self.record))
         let outcome = coordinator.removed()
         #expect(outcome.warning == .accessTokenStays(Fixtures.server, until: nil, endedRefresh: false))
         #expect(!outcome.failed, "nothing could end it: the logout did all it could")
@@ -134,7 +135,7 @@ struct LogoutCoordinatorTests {
         var expired = Self.record
         expired.expiresAt = Self.now
         var gone = Self.reading(expired)
-        #expect(gone.tokensRead(Credentials(accessToken: "a1"), now: Self.now) == .remove(expired))
+        #expect(gone.settled(.credentials(Credentials(accessToken: "a1")), now: Self.now) == .remove(expired))
         #expect(gone.removed().warning == nil)
     }
 
@@ -152,29 +153,29 @@ struct LogoutCoordinatorTests {
         record.expiresAt = Self.now.addingTimeInterval(300)
         var taken = Self.reading(record)
         let revocation = Self.revocation(record)
-        #expect(taken.tokensRead(Self.tokens, now: Self.now) == .revoke(revocation))
+        #expect(taken.settled(.credentials(Self.tokens), now: Self.now) == .revoke(revocation))
         let check = ProfileRequest(server: record.server, serverDescription: Self.blacklist, accessToken: "a1")
         #expect(taken.revoked(revocation, now: Self.now) == .checkAccess(check))
-        #expect(taken.accessChecked(taken: true) == record)
+        #expect(taken.accessChecked(taken: true) == .remove(record))
         let outcome = taken.removed()
         #expect(outcome.warning == .accessTokenStays(record.server, until: record.expiresAt, endedRefresh: true))
         #expect(!outcome.failed)
 
         // Refused, the server ended it with the refresh token: nothing to say.
         var refused = Self.reading(record)
-        _ = refused.tokensRead(Self.tokens, now: Self.now)
+        _ = refused.settled(.credentials(Self.tokens), now: Self.now)
         _ = refused.revoked(revocation, now: Self.now)
-        #expect(refused.accessChecked(taken: false) == record)
+        #expect(refused.accessChecked(taken: false) == .remove(record))
         #expect(refused.removed().warning == nil)
 
         // An access token that has expired is not tried; one the revocation carries is ended with the session.
         var expired = Self.reading(record)
-        _ = expired.tokensRead(Self.tokens, now: Self.now)
+        _ = expired.settled(.credentials(Self.tokens), now: Self.now)
         #expect(expired.revoked(revocation, now: Self.now.addingTimeInterval(300)) == .remove(record))
         var oauth2 = Self.record
         oauth2.serverDescription = Self.oauth2
         var carried = Self.reading(oauth2)
-        _ = carried.tokensRead(Self.tokens, now: Self.now)
+        _ = carried.settled(.credentials(Self.tokens), now: Self.now)
         #expect(carried.revoked(Self.revocation(oauth2), now: Self.now) == .remove(oauth2))
         // A session with no refresh token is the access token's alone, which the revocation ended (knox's logout).
         var knox = record
@@ -185,7 +186,7 @@ struct LogoutCoordinatorTests {
         ])
         var bare = Self.reading(knox)
         let alone = Credentials(accessToken: "a1")
-        #expect(bare.tokensRead(alone, now: Self.now) == .revoke(Self.revocation(knox, alone)))
+        #expect(bare.settled(.credentials(alone), now: Self.now) == .revoke(Self.revocation(knox, alone)))
         #expect(bare.revoked(Self.revocation(knox, alone), now: Self.now) == .remove(knox))
     }
 
@@ -201,12 +202,12 @@ struct LogoutCoordinatorTests {
         oauth2.serverDescription = Self.oauth2
         let bare = Credentials(accessToken: "a1")
         var revoking = Self.reading(oauth2)
-        #expect(revoking.tokensRead(bare, now: Self.now) == .revoke(Self.revocation(oauth2, bare)))
+        #expect(revoking.settled(.credentials(bare), now: Self.now) == .revoke(Self.revocation(oauth2, bare)))
 
         var identity = Self.record
         identity.serverDescription = Fixtures.identity
         var local = Self.reading(identity)
-        #expect(local.tokensRead(Self.tokens, now: Self.now) == .remove(identity))
+        #expect(local.settled(.credentials(Self.tokens), now: Self.now) == .remove(identity))
         let outcome = local.removed()
         #expect(outcome.warning == .serverCannotRevoke(Fixtures.server) && !outcome.failed)
     }
@@ -228,28 +229,34 @@ struct LogoutCoordinatorTests {
             ])
         record.expiresAt = Self.now.addingTimeInterval(-1)
         var coordinator = Self.reading(record)
-        let action = coordinator.tokensRead(Self.tokens, now: Self.now)
+        let action = coordinator.settled(.credentials(Self.tokens), now: Self.now)
         guard renews else {
             #expect(action == .revoke(Self.revocation(record)))
             return
         }
         #expect(
             action
-                == .refresh(
-                    RefreshRequest(
-                        server: record.server, serverDescription: Fixtures.description(of: record),
-                        renewal: .refreshToken("r1"),
-                        appID: record.appID, client: ClientProof())))
-        let renewed = coordinator.refreshed(TokenGrant(accessToken: "a2", refreshToken: "r2"), now: Self.now)
+                == .settle(
+                    .refresh(
+                        RefreshRequest(
+                            server: record.server, serverDescription: Fixtures.description(of: record),
+                            renewal: .refreshToken("r1"),
+                            appID: record.appID, client: ClientProof()),
+                        of: record)))
+        let store = coordinator.settled(.refreshed(TokenGrant(accessToken: "a2", refreshToken: "r2")), now: Self.now)
+        guard case .settle(.store(let renewed)) = store else {
+            Issue.record("the renewal is not stored before it is used: \(store)")
+            return
+        }
         #expect(renewed.credentials == Credentials(accessToken: "a2", refreshToken: "r2"))
         let renewedRevocation = Self.revocation(record, renewed.credentials)
-        #expect(coordinator.rotationStored() == renewedRevocation)
+        #expect(coordinator.settled(.stored, now: Self.now) == .revoke(renewedRevocation))
         // Named in its body, the access token was ended with the rest; else the profile says.
         let revoked = coordinator.revoked(renewedRevocation, now: Self.now)
         if shape == "rfc7009" {
             #expect(revoked == .remove(record))
         } else {
-            #expect(revoked != LogoutCoordinator.RevokedAction.remove(record))
+            #expect(revoked != .remove(record))
             _ = coordinator.accessChecked(taken: false)
         }
         #expect(coordinator.removed() == LogoutCoordinator.Outcome(account: Fixtures.ana, warning: nil))
@@ -260,30 +267,57 @@ struct LogoutCoordinatorTests {
         var fresh = Self.record
         fresh.expiresAt = Self.now.addingTimeInterval(600)
         var coordinator = Self.reading(fresh)
-        #expect(coordinator.tokensRead(Self.tokens, now: Self.now) == .revoke(Self.revocation(fresh)))
+        #expect(coordinator.settled(.credentials(Self.tokens), now: Self.now) == .revoke(Self.revocation(fresh)))
 
         var expired = Self.record
         expired.expiresAt = Self.now.addingTimeInterval(-1)
         var noRefreshToken = Self.reading(expired)
         let bare = Credentials(accessToken: "a1", refreshToken: nil)
         // The bundled API names the session by its refresh token: without one there is nothing to end.
-        #expect(noRefreshToken.tokensRead(bare, now: Self.now) == .remove(expired))
+        #expect(noRefreshToken.settled(.credentials(bare), now: Self.now) == .remove(expired))
+    }
+
+    /// The bundled API's session, whose access token has expired.
+    static let expired = {
+        var expired = record
+        expired.expiresAt = now.addingTimeInterval(-1)
+        return expired
+    }()
+
+    /// A coordinator renewing the access token of ``expired``, which its revocation carries.
+    static func refreshing() -> LogoutCoordinator {
+        var coordinator = reading(expired)
+        _ = coordinator.settled(TokenResult.credentials(tokens), now: now)
+        return coordinator
     }
 
     @Test("a renewal the server refuses means the session has ended there; one that fails otherwise revokes as is")
     func renewalFailed() {
-        var record = Self.record
-        record.expiresAt = Self.now.addingTimeInterval(-1)
-        var refused = Self.reading(record)
-        _ = refused.tokensRead(Self.tokens, now: Self.now)
-        #expect(refused.refreshFailed(.refreshRejected) == .remove(record))
+        let record = Self.expired
+        var refused = Self.refreshing()
+        #expect(refused.settled(.refreshFailed(.refreshRejected), now: Self.now) == .remove(record))
         #expect(refused.removed() == LogoutCoordinator.Outcome(account: Fixtures.ana, warning: nil))
 
-        var unreachable = Self.reading(record)
-        _ = unreachable.tokensRead(Self.tokens, now: Self.now)
-        #expect(unreachable.refreshFailed(.timedOut) == .revoke(Self.revocation(record)))
+        var unreachable = Self.refreshing()
+        #expect(unreachable.settled(.refreshFailed(.timedOut), now: Self.now) == .revoke(Self.revocation(record)))
         _ = unreachable.revocationFailed(.timedOut)
         #expect(unreachable.removed().failed)
+    }
+
+    @Test("a renewal that cannot be stored still ends the session on the server, with the renewed tokens")
+    func renewalNotStored() {
+        var coordinator = Self.refreshing()
+        _ = coordinator.settled(.refreshed(TokenGrant(accessToken: "a2", refreshToken: "r2")), now: Self.now)
+        let renewed = Credentials(accessToken: "a2", refreshToken: "r2")
+        #expect(
+            coordinator.settled(.notStored(SwaggerError(.failure, "The disk is full.")), now: Self.now)
+                == .revoke(Self.revocation(Self.expired, renewed)))
+    }
+
+    @Test("tokens whose DPoP key is missing are revoked all the same, unproven")
+    func keysMissing() {
+        var coordinator = Self.reading(Self.record)
+        #expect(coordinator.settled(.keysMissing(Self.tokens), now: Self.now) == .revoke(Self.revocation()))
     }
 
     @Test("the tokens never go over plain HTTP to another machine to be revoked, unless allowed")
@@ -291,11 +325,11 @@ struct LogoutCoordinatorTests {
         let account = Account(server: "http://api.example.com/v1", name: "ana@example.com")
         let record = Fixtures.record(account)
         var refused = Self.reading(record)
-        #expect(refused.tokensRead(Self.tokens, now: Self.now) == .remove(record))
+        #expect(refused.settled(.credentials(Self.tokens), now: Self.now) == .remove(record))
         #expect(refused.removed().warning == .plainHTTPRefused(account, to: account.server))
 
         var allowed = Self.reading(record, plainHTTPAllowed: true)
-        #expect(allowed.tokensRead(Self.tokens, now: Self.now) == .revoke(Self.revocation(record)))
+        #expect(allowed.settled(.credentials(Self.tokens), now: Self.now) == .revoke(Self.revocation(record)))
     }
 
     @Test("the tokens never go to another origin than the server's to be revoked, unless allowed")
@@ -307,7 +341,7 @@ struct LogoutCoordinatorTests {
         ]
         record.serverDescription = Fixtures.described(json, under: record.server)
         var refused = Self.reading(record)
-        #expect(refused.tokensRead(Self.tokens, now: Self.now) == .remove(record))
+        #expect(refused.settled(.credentials(Self.tokens), now: Self.now) == .remove(record))
         let evil = Fixtures.serverURL("https://evil.example")
         #expect(
             refused.removed().warning
@@ -316,7 +350,7 @@ struct LogoutCoordinatorTests {
         record.serverDescription = Fixtures.described(
             json.merging(["allowedOrigins": ["https://evil.example"]]), under: record.server)
         var allowed = Self.reading(record)
-        guard case .revoke = allowed.tokensRead(Self.tokens, now: Self.now) else {
+        guard case .revoke = allowed.settled(.credentials(Self.tokens), now: Self.now) else {
             Issue.record("an allowed origin was refused")
             return
         }

@@ -61,7 +61,7 @@ struct MessageCatalogueTests {
             .environmentTokenRejected(server: server), .environmentTokenExpired(server: server),
             .sessionEnded(account, because: .tokenRejected(challenge: nil)),
             .sessionEnded(account, because: .forbidden(message: "This account is disabled.")),
-            .noStoredToken(record), .sessionGone(account), .expiredWithoutRefreshToken(record),
+            .noStoredToken(record), .keyMissing(record), .sessionGone(account), .expiredWithoutRefreshToken(record),
             .plainHTTPRefused(server: server, sending: .password),
             .plainHTTPRefused(server: server, sending: .tokens(account: account.name)),
             .plainHTTPRefused(server: server, sending: .environmentToken),
@@ -146,6 +146,7 @@ struct MessageCatalogueTests {
         case .environmentTokenExpired: "environmentTokenExpired"
         case .sessionEnded: "sessionEnded"
         case .noStoredToken: "noStoredToken"
+        case .keyMissing: "keyMissing"
         case .sessionGone: "sessionGone"
         case .expiredWithoutRefreshToken: "expiredWithoutRefreshToken"
         case .plainHTTPRefused: "plainHTTPRefused"
@@ -205,7 +206,7 @@ struct MessageCatalogueTests {
 
     @Test("the catalogue renders every case of every failure type")
     func everyCase() {
-        #expect(Set(Self.failures.map(Self.name)).count == 23)
+        #expect(Set(Self.failures.map(Self.name)).count == 24)
         #expect(Set(Self.requestFailures.map(Self.name)).count == 18)
         #expect(Set(Self.logoutWarnings.map(Self.name)).count == 9)
     }

@@ -135,7 +135,7 @@ package struct RequestCoordinator: Sendable {
     }
 
     /// What the machine waits for.
-    package enum State: Sendable, Hashable {
+    private enum State: Sendable, Hashable {
         case idle
         /// The token is being read, or renewed under the lock.
         case settlingToken
@@ -169,7 +169,7 @@ package struct RequestCoordinator: Sendable {
         case finish
     }
 
-    package private(set) var state: State = .idle
+    private var state: State = .idle
     private let settings: Settings
     private var token = MainCoordinator(purpose: RequestPurpose())
     private var pagination: Pagination?
@@ -440,4 +440,24 @@ package struct RequestCoordinator: Sendable {
     private func invalid(_ event: String) -> Never {
         preconditionFailure("RequestCoordinator: \(event) cannot happen in state \(state)")
     }
+
+    package typealias Phase = RequestCoordinatorPhase
+
+    /// The state the coordinator is in.
+    package var phase: Phase {
+        switch state {
+        case .idle: .idle
+        case .settlingToken: .settlingToken
+        case .sending: .sending
+        case .awaiting: .awaiting
+        case .cancelling: .cancelling
+        case .delivering: .delivering
+        case .finished: .finished
+        }
+    }
+}
+
+/// The states of ``RequestCoordinator``, by name: what its transition table test is made from.
+package enum RequestCoordinatorPhase: String, CaseIterable, Sendable {
+    case idle, settlingToken, sending, awaiting, cancelling, delivering, finished
 }

@@ -326,7 +326,7 @@ extension SessionController {
         guard let earlier = try? sessions.record(server: account.server, name: account.name) else { return nil }
         let credentials = (try? await tokens.credentials(for: earlier)) ?? nil
         coordinator.earlierSessionRead(earlier, credentials, now: now())
-        try? keys.keep(credentials, of: earlier)
+        _ = keys.keep(credentials, of: earlier)
         return service(for: earlier)
     }
 

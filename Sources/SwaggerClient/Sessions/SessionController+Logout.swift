@@ -66,46 +66,7 @@ extension SessionController {
         var coordinator = LogoutCoordinator(record, revoke: revoke, plainHTTP: configuration.plainHTTP)
         // Held throughout, so that no refresh in another process can store new tokens for the session.
         let lock = try RefreshLock(for: coordinator.start(), in: lockDirectory)
-        let removal: SessionRecord
-        switch coordinator.lockTaken() {
-        case .remove(let record):
-            removal = record
-        case .readTokens(let record):
-            let credentials: Credentials?
-            do throws(SwaggerError) {
-                credentials = try await tokens.credentials(for: record)
-            } catch {
-                removal = coordinator.tokensUnreadable(error)
-                break
-            }
-            // A DPoP key that cannot be read leaves the session's tokens to go unproven, which the server may refuse:
-            // the logout goes on, and its outcome says what the server did.
-            try? keys.keep(credentials, of: record)
-            let service = service(for: record)
-            switch coordinator.tokensRead(credentials, now: now()) {
-            case .remove(let record):
-                removal = record
-            case .revoke(let revocation):
-                removal = await revoked(revocation, &coordinator, service)
-            case .refresh(let request):
-                do throws(APIServiceError) {
-                    let session = coordinator.refreshed(try await service.refresh(request), now: now())
-                    let revocation: Revocation
-                    do throws(SwaggerError) {
-                        try await storeRenewal(session)
-                        revocation = coordinator.rotationStored()
-                    } catch {
-                        revocation = coordinator.rotationNotStored(error)
-                    }
-                    removal = await revoked(revocation, &coordinator, service)
-                } catch {
-                    switch coordinator.refreshFailed(error) {
-                    case .remove(let record): removal = record
-                    case .revoke(let next): removal = await revoked(next, &coordinator, service)
-                    }
-                }
-            }
-        }
+        let removal = await told(coordinator.lockTaken(), &coordinator, of: record)
         let nowActive: String?
         do throws(SwaggerError) {
             nowActive = try nextActive(after: removal)
@@ -127,21 +88,35 @@ extension SessionController {
         return (outcome, nowActive)
     }
 
-    /// Asks the server to end the session, and tells the coordinator how that went.
-    private func revoked(
-        _ revocation: Revocation, _ coordinator: inout LogoutCoordinator, _ service: any SessionService
+    /// Carries out the coordinator's actions from `action` on, for `record`'s session, telling the server what it
+    /// says to, until it names the session to remove.
+    private func told(
+        _ action: LogoutCoordinator.Action, _ coordinator: inout LogoutCoordinator, of record: SessionRecord
     ) async -> SessionRecord {
-        do throws(APIServiceError) {
-            try await service.revoke(revocation)
-        } catch {
-            return coordinator.revocationFailed(error)
-        }
-        switch coordinator.revoked(revocation, now: now()) {
-        case .remove(let record):
-            return record
-        case .checkAccess(let request):
-            let taken = (try? await service.profile(request)) != nil
-            return coordinator.accessChecked(taken: taken)
+        var action = action
+        // The logout holds the lock it took itself, and asks for no token work that takes one.
+        var lock: RefreshLock?
+        while true {
+            switch action {
+            case .settle(let work):
+                do throws(SwaggerError) {
+                    action = coordinator.settled(try await perform(work, holding: &lock), now: now())
+                } catch {
+                    action = coordinator.tokensUnreadable(error)
+                }
+            case .revoke(let revocation):
+                do throws(APIServiceError) {
+                    try await service(for: record).revoke(revocation)
+                    action = coordinator.revoked(revocation, now: now())
+                } catch {
+                    action = coordinator.revocationFailed(error)
+                }
+            case .checkAccess(let request):
+                let taken = (try? await service(for: record).profile(request)) != nil
+                action = coordinator.accessChecked(taken: taken)
+            case .remove(let removal):
+                return removal
+            }
         }
     }
 

@@ -120,7 +120,7 @@ extension SessionController {
             return .accessToken(try await tokens.accessToken(for: record))
         case .readCredentials(let record):
             let credentials = try await tokens.credentials(for: record)
-            try keys.keep(credentials, of: record)
+            if let credentials, !keys.keep(credentials, of: record) { return .keysMissing(credentials) }
             return .credentials(credentials)
         case .lock(let account):
             let waitingSince = now()
@@ -129,7 +129,7 @@ extension SessionController {
             lock = consume held
             let record = try currentRecord(of: account)
             let credentials = if let record { try await tokens.credentials(for: record) } else { Credentials?.none }
-            if let record { try keys.keep(credentials, of: record) }
+            if let record, !keys.keep(credentials, of: record) { throw message(for: .keyMissing(record)) }
             return .locked(
                 LockedSession(record: record, credentials: credentials, note: note, waitingSince: waitingSince))
         case .checkRenewable(let session):

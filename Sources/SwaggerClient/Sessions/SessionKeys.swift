@@ -23,22 +23,18 @@ package final class SessionKeys: Sendable {
     }
 
     /// Keeps the keys of `credentials`, read for `record`'s session.
-    /// - Throws: A `SwaggerError` when the record says its tokens are bound to a DPoP key that the store does not
-    ///   hold, or holds another of: they are of no use without it.
-    func keep(_ credentials: Credentials?, of record: SessionRecord) throws(SwaggerError) {
-        guard record.needsKeys, let credentials else { return }
+    /// - Returns: `false` when the record says its tokens are bound to a DPoP key that the store does not hold, or
+    ///   holds another of, and nothing is kept.
+    func keep(_ credentials: Credentials?, of record: SessionRecord) -> Bool {
+        guard record.needsKeys, let credentials else { return true }
         var kept = Keys()
         if record.proofKey != nil {
             guard let pem = credentials.proofKey, let key = try? ProofKey(pem: pem), key.thumbprint == record.proofKey
-            else {
-                throw SwaggerError(
-                    .authentication,
-                    "The DPoP key of \(record.name)'s tokens is missing from the token store, and they are no use "
-                        + "without it. Run `\(record.account.loginCommand)`.")
-            }
+            else { return false }
             kept.proof = key
         }
         if record.presentsCertificate == true { kept.certificate = credentials.clientKey }
         keys.withLock { $0[record.account] = kept }
+        return true
     }
 }
