@@ -15,8 +15,13 @@ package struct LoginCoordinator: Sendable {
         /// that must sign in, or `nil` to take whoever does.
         package var name: AccountName?
         package var serverDescription: ServerDescription
+        /// `--app-id`.
         package var appIDFlag: String?
+        /// `SWAGGERCTL_APP_ID`.
         package var appIDFromEnvironment: String?
+        /// The server's registry entry, whose app id and certificate authority (`server set`) come after the
+        /// flags and before the environment and the earlier session.
+        package var entry: ServerEntry?
         /// The server's active session, whose app id and plain-HTTP allowance a new login keeps.
         package var previous: SessionRecord?
         /// `--allow-http` or `SWAGGERCTL_ALLOW_HTTP`.
@@ -36,15 +41,16 @@ package struct LoginCoordinator: Sendable {
 
         package init(
             server: ServerURL, name: AccountName?, serverDescription: ServerDescription, appIDFlag: String? = nil,
-            appIDFromEnvironment: String? = nil, previous: SessionRecord? = nil, plainHTTP: PlainHTTP = PlainHTTP(),
-            client: ClientProof = ClientProof(), asClient: Bool = false, proof: ProofBinding? = nil,
-            caCertificate: String? = nil
+            appIDFromEnvironment: String? = nil, entry: ServerEntry? = nil, previous: SessionRecord? = nil,
+            plainHTTP: PlainHTTP = PlainHTTP(), client: ClientProof = ClientProof(), asClient: Bool = false,
+            proof: ProofBinding? = nil, caCertificate: String? = nil
         ) {
             self.server = server
             self.name = name
             self.serverDescription = serverDescription
             self.appIDFlag = appIDFlag
             self.appIDFromEnvironment = appIDFromEnvironment
+            self.entry = entry
             self.previous = previous
             self.plainHTTP = plainHTTP
             self.client = client
@@ -196,13 +202,14 @@ package struct LoginCoordinator: Sendable {
         if request.client.secret != nil { description.usesClientSecret = true }
         let attempt = LoginAttempt(
             server: server, name: request.name, serverDescription: description,
-            appID: request.appIDFlag ?? request.appIDFromEnvironment ?? request.previous?.appID ?? Self.defaultAppID)
+            appID: request.appIDFlag ?? request.entry?.appID ?? request.appIDFromEnvironment ?? request.previous?.appID
+                ?? Self.defaultAppID)
         // Saved only where it matters, so later commands to a plain-HTTP server need no flag.
         let needed = PlainHTTP(proxies: plainHTTP.proxies).refusal(server, request.serverDescription) != nil
         state = .authenticating(
             Pending(
                 attempt: attempt, allowsPlainHTTP: needed ? true : nil, client: request.client,
-                caCertificate: request.caCertificate ?? request.previous?.caCertificate,
+                caCertificate: request.caCertificate ?? request.entry?.caCertificate ?? request.previous?.caCertificate,
                 inBrowser: [.web, .device].contains(request.serverDescription.signIn),
                 isClient: request.asClient, proof: request.proof, givenToken: request.givenToken))
         return .authenticate(attempt)
@@ -232,6 +239,10 @@ package struct LoginCoordinator: Sendable {
         guard case .authenticating(let pending) = state else { invalid("authenticationFailed") }
         state = .finished
         let attempt = pending.attempt
+        // A client refused is named as the client, which has no password to be wrong.
+        if pending.isClient, case .badCredentials = error {
+            return .clientRefused(server: attempt.server, client: attempt.accountName)
+        }
         return .requestFailed(
             error, server: attempt.server, account: attempt.name?.value, description: attempt.serverDescription)
     }

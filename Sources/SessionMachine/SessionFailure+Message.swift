@@ -57,6 +57,10 @@ extension SessionFailure {
             return SwaggerError(
                 .authentication,
                 "The token store lacks the DPoP key of \(record.name)'s tokens. Run `\(loginCommand(record.account))`.")
+        case .clientRefused(let server, let client):
+            return SwaggerError(
+                .authentication,
+                "\(server) refused the client \(client.value): check its id and its credentials. Nothing was stored.")
         case .sessionGone(let account):
             return SwaggerError(
                 .authentication,

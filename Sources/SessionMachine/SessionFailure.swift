@@ -52,6 +52,8 @@ package enum SessionFailure: Sendable, Hashable {
     /// The session could not be removed from this machine; `revoked` when the server had ended it already.
     case notRemoved(Account, SwaggerError, revoked: Bool)
 
+    /// The server refused the OAuth 2 client's own credentials (`login --client`); nothing was stored.
+    case clientRefused(server: ServerURL, client: AccountName)
     /// The server refused a token the person brought (`login --with-token`); nothing was stored.
     case tokenRefused(server: ServerURL, APIServiceError)
     /// A sign-in in the browser was made by another account than the one asked for; nothing was stored.

@@ -73,26 +73,69 @@ struct LoginCoordinatorTests {
     }
 
     @Test(
-        "the app id: --app-id, else SWAGGERCTL_APP_ID, else the server's saved one, else swaggerctl-demo",
+        "the app id: --app-id, the server's entry's, SWAGGERCTL_APP_ID, the earlier session's, or swaggerctl-demo",
         arguments: [
-            ("flag-app", "env-app", "saved-app", "flag-app"),
-            ("flag-app", nil, nil, "flag-app"),
-            (nil, "env-app", "saved-app", "env-app"),
-            (nil, "env-app", nil, "env-app"),
-            (nil, nil, "saved-app", "saved-app"),
-            (nil, nil, nil, "swaggerctl-demo"),
-        ] as [(String?, String?, String?, String)])
-    func appID(flag: String?, environment: String?, saved: String?, expected: String) {
+            ("flag-app", "entry-app", "env-app", "saved-app", "flag-app"),
+            ("flag-app", nil, nil, nil, "flag-app"),
+            (nil, "entry-app", "env-app", "saved-app", "entry-app"),
+            (nil, nil, "env-app", "saved-app", "env-app"),
+            (nil, nil, "env-app", nil, "env-app"),
+            (nil, nil, nil, "saved-app", "saved-app"),
+            (nil, nil, nil, nil, "swaggerctl-demo"),
+        ] as [(String?, String?, String?, String?, String)])
+    func appID(flag: String?, entry: String?, environment: String?, saved: String?, expected: String) {
         var coordinator = LoginCoordinator()
         let previous = saved.map { Fixtures.record(Fixtures.ivo, appID: $0) }
-        guard
-            case .authenticate(let attempt) = coordinator.loginRequested(
-                Self.request(appIDFlag: flag, environment: environment, previous: previous))
-        else {
+        var request = Self.request(appIDFlag: flag, environment: environment, previous: previous)
+        if let entry { request.entry = Self.entry(appID: entry) }
+        guard case .authenticate(let attempt) = coordinator.loginRequested(request) else {
             Issue.record("a login to the loopback demo server is allowed")
             return
         }
         #expect(attempt.appID == expected)
+    }
+
+    static func entry(appID: String? = nil, caCertificate: String? = nil) -> ServerEntry {
+        var entry = ServerEntry(server: Fixtures.server, description: original, updatedAt: now)
+        entry.appID = appID
+        entry.caCertificate = caCertificate
+        return entry
+    }
+
+    @Test(
+        "the certificate authority: --ca-cert or SWAGGERCTL_CA_CERT, the server's entry's, or the earlier session's",
+        arguments: [
+            ("/flag.pem", "/entry.pem", "/saved.pem", "/flag.pem"), (nil, "/entry.pem", "/saved.pem", "/entry.pem"),
+            (nil, nil, "/saved.pem", "/saved.pem"), (nil, nil, nil, nil),
+        ] as [(String?, String?, String?, String?)])
+    func caCertificate(flag: String?, entry: String?, saved: String?, expected: String?) {
+        var coordinator = LoginCoordinator()
+        var previous = Fixtures.record(Fixtures.ivo)
+        previous.caCertificate = saved
+        var request = Self.request(previous: previous)
+        request.caCertificate = flag
+        if let entry { request.entry = Self.entry(caCertificate: entry) }
+        _ = coordinator.loginRequested(request)
+        _ = coordinator.authenticated(Self.grant, now: Self.now)
+        _ = coordinator.profileReceived(Self.profile)
+        #expect(coordinator.tokensStored(in: .keyring).caCertificate == expected)
+    }
+
+    @Test("a client that signs in as itself and is refused is named as the client; a person's refusal is not")
+    func clientRefused() {
+        var client = LoginCoordinator()
+        var request = Self.request()
+        request.asClient = true
+        _ = client.loginRequested(request)
+        #expect(
+            client.authenticationFailed(.badCredentials(status: 401, message: nil))
+                == .clientRefused(server: Fixtures.server, client: AccountName(Fixtures.ana.name, isEmail: true)))
+        var person = LoginCoordinator()
+        _ = person.loginRequested(Self.request())
+        guard case .requestFailed = person.authenticationFailed(.badCredentials(status: 401, message: nil)) else {
+            Issue.record("a person's refused password is the request's failure")
+            return
+        }
     }
 
     @Test(

@@ -74,6 +74,7 @@ struct MessageCatalogueTests {
             .tokensNotRemoved(account, storeError),
             .otherAccountSignedIn(server: server, asked: account.name, signedIn: "ivo@example.com"),
             .unknownAccountSignedIn(server: server), .tokenRefused(server: server, .tokenRejected(challenge: nil)),
+            .clientRefused(server: server, client: AccountName("ci-deploy-bot", isEmail: false)),
             .deviceLoginEnded(server: server, .denied), .deviceLoginEnded(server: server, .expired),
             .browserLoginEnded(server: server, .denied("The user denied access.")),
             .browserLoginEnded(server: server, .refused("invalid_scope", "The scope is not allowed.")),
@@ -110,7 +111,6 @@ struct MessageCatalogueTests {
                 SwaggerError.noBrowserLogin(server, description),
                 SwaggerError.noDeviceAuthorization(server, description),
                 SwaggerError.noPasswordGrant(server, description),
-                SwaggerError.clientRefused(server, AccountName("ci-deploy-bot", isEmail: false)),
                 SessionController.TokenMove(server: server, accounts: ["ana@example.com"], origins: [other]).refusal,
             ].map { "swaggerctl: \($0.message)" }
             + [
@@ -162,6 +162,7 @@ struct MessageCatalogueTests {
         case .otherAccountSignedIn: "otherAccountSignedIn"
         case .unknownAccountSignedIn: "unknownAccountSignedIn"
         case .tokenRefused: "tokenRefused"
+        case .clientRefused: "clientRefused"
         case .deviceLoginEnded: "deviceLoginEnded"
         case .browserLoginEnded: "browserLoginEnded"
         }
@@ -206,7 +207,7 @@ struct MessageCatalogueTests {
 
     @Test("the catalogue renders every case of every failure type")
     func everyCase() {
-        #expect(Set(Self.failures.map(Self.name)).count == 24)
+        #expect(Set(Self.failures.map(Self.name)).count == 25)
         #expect(Set(Self.requestFailures.map(Self.name)).count == 18)
         #expect(Set(Self.logoutWarnings.map(Self.name)).count == 9)
     }

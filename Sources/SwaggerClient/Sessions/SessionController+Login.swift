@@ -235,11 +235,11 @@ extension SessionController {
         let entry = selection.entry
         var request = LoginCoordinator.Request(
             server: selection.server, name: name, serverDescription: choice.serverDescription,
-            appIDFlag: appIDFlag ?? entry?.appID, appIDFromEnvironment: configuration.appIDFromEnvironment,
+            appIDFlag: appIDFlag, appIDFromEnvironment: configuration.appIDFromEnvironment, entry: entry,
             previous: selection.record, plainHTTP: configuration.plainHTTP, client: client,
             asClient: method.isClient,
             proof: proof.map { ProofBinding(privateKey: $0.pem, thumbprint: $0.thumbprint) },
-            caCertificate: configuration.trust.additionalCertificates ?? entry?.caCertificate)
+            caCertificate: configuration.trust.additionalCertificates)
         request.givenToken = method.isToken
         var service = service(for: selection.record, entry: entry)
         if let key = client.key { service = service.presenting(key) }
@@ -261,11 +261,7 @@ extension SessionController {
             do throws(APIServiceError) {
                 grant = try await service.clientCredentials(attempt, client: client)
             } catch {
-                let failure = coordinator.authenticationFailed(error)
-                if case .badCredentials = error {
-                    throw SwaggerError.clientRefused(attempt.server, attempt.accountName)
-                }
-                throw message(for: failure)
+                throw message(for: coordinator.authenticationFailed(error))
             }
         case .token(let token):
             // The server made it before; its profile, next, is what checks it.

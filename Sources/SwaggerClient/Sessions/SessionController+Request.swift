@@ -25,7 +25,7 @@ extension SessionController {
         receive: (APIResponse) throws(SwaggerError) -> Void
     ) async throws(SwaggerError) -> RequestOutcome {
         var paging = paging
-        if paging?.described == nil { paging?.described = selection.serverDescription?.paging }
+        paging?.described = selection.serverDescription?.paging
         var machine = RequestCoordinator(
             .init(
                 url: request.url, method: request.method, server: selection.server, elsewhere: elsewhere,

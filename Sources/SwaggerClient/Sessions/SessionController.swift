@@ -74,8 +74,8 @@ extension APIService: SessionService {
 }
 
 /// Carries out what the person asked for: runs a coordinator for each command (`LoginCoordinator`,
-/// `MainCoordinator`, `LogoutCoordinator`), performs the I/O that its actions name, and feeds the outcomes
-/// back in. It decides nothing of its own.
+/// `MainCoordinator`, `LogoutCoordinator`, `RequestCoordinator`), performs the I/O that their actions name, and
+/// feeds the outcomes back in.
 ///
 /// Its collaborators are parameters: the session list and saved profiles are files in the configured
 /// folders, while the server, the token store and the clock can be stand-ins, so that every flow can be tested
@@ -213,23 +213,12 @@ package struct SessionController: Sendable {
     package func known() throws(SwaggerError) -> Known {
         let (records, damaged) = try sessions.contents()
         var (current, entries) = try servers.contents()
-        var legacy: [ServerEntry] = []
-        for record in records {
-            guard let description = record.legacyDescription,
-                !entries.contains(where: { $0.server == record.server }),
-                !legacy.contains(where: { $0.server == record.server })
-            else { continue }
-            legacy.append(
-                ServerEntry(
-                    server: record.server, description: description, sources: ["login": SessionList.fileName],
-                    updatedAt: record.savedAt))
-        }
-        let formerDefault = current == nil ? records.first?.server : nil
-        if !legacy.isEmpty || formerDefault != nil {
+        let adoption = RegistryAdoption(records, into: entries, current: current, file: SessionList.fileName)
+        if !adoption.isEmpty {
             // A folder that cannot be written still has its sessions used as they are; the move waits.
-            _ = try? servers.adopt(legacy, current: formerDefault)
-            entries += legacy
-            current = current ?? formerDefault
+            _ = try? servers.adopt(adoption.entries, current: adoption.current)
+            entries += adoption.entries
+            current = current ?? adoption.current
         }
         return Known(records: records.map { join($0, entries) }, damaged: damaged, entries: entries, current: current)
     }

@@ -133,3 +133,31 @@ extension DocumentCopy: Decodable {
             fetchedAt: fetchedAt, file: file)
     }
 }
+
+/// What the server registry takes in from session records written before it existed: those records kept their
+/// server's description themselves, and the most recent of them named the default server.
+package struct RegistryAdoption: Sendable, Hashable {
+    /// An entry for each server that only such records describe, the first record's description for each.
+    package var entries: [ServerEntry] = []
+    /// The server the registry makes current, when it names none.
+    package var current: ServerURL?
+
+    /// What to adopt from `records`, most recent first, into a registry of `entries` whose current server is
+    /// `current`; each adopted entry's source is `file`, the session list's name.
+    package init(_ records: [SessionRecord], into entries: [ServerEntry], current: ServerURL?, file: String) {
+        for record in records {
+            guard let description = record.legacyDescription,
+                !entries.contains(where: { $0.server == record.server }),
+                !self.entries.contains(where: { $0.server == record.server })
+            else { continue }
+            self.entries.append(
+                ServerEntry(
+                    server: record.server, description: description, sources: ["login": file],
+                    updatedAt: record.savedAt))
+        }
+        self.current = current == nil ? records.first?.server : nil
+    }
+
+    /// Whether there is anything to adopt.
+    package var isEmpty: Bool { entries.isEmpty && current == nil }
+}

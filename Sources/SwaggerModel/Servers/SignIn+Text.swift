@@ -68,11 +68,4 @@ extension SwaggerError {
             .usage,
             "\(server) does not take passwords (no password grant); \(instead). Nothing was sent.")
     }
-
-    /// A client credentials login that the server refused.
-    package static func clientRefused(_ server: ServerURL, _ client: AccountName) -> SwaggerError {
-        SwaggerError(
-            .authentication,
-            "\(server) refused the client \(client.value): check its id and its credentials. Nothing was stored.")
-    }
 }
