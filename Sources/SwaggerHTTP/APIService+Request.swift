@@ -88,18 +88,17 @@ extension APIService {
         if let credential = request.credential {
             request.headers.replaceOrAdd(name: credential.use.header, value: credential.use.value(credential.token))
         }
-        let transport = transport(through: proxy, limit: request.limit)
         let proving = proves(request)
-        let outgoing = outgoing(request, to: origin)
+        let wire = wire(request, to: origin, through: proxy)
         let log = log.map { VerboseLog(log: $0, secrets: secretBook, proxy: proxy) }
         // The first attempt starts now; a retry, after the wait the policy gives it, once the answer is awaited.
-        let first = log == nil ? try? transport.start(outgoing.get()) : nil
+        let first = log == nil ? exchange(wire) : nil
         let sent = request
         return PendingResponse(
             answer: { () async throws(APIServiceError) -> APIResponse in
                 var first = first
                 var attempted = false
-                let (answer, throttled) = try await reporting(origin, through: proxy, server: sent.server) {
+                let (answer, throttled) = try await reporting(origin, server: sent.server) {
                     var (answer, throttled) = try await RetryPolicy.attempts(
                         of: sent.method, retrying: sent.retries, sleep: { try await CommandLoop.sleep(for: $0) },
                         head: \.head
@@ -108,15 +107,14 @@ extension APIService {
                         let again = attempted && proving
                         attempted = true
                         return try await attempt(
-                            sent, started: first.take(), again ? self.outgoing(sent, to: origin) : outgoing,
-                            to: origin, through: transport, log: log)
+                            sent, started: first.take(), again ? self.wire(sent, to: origin, through: proxy) : wire,
+                            log: log)
                     }
                     // A server that wants its nonce in proofs says so once (RFC 9449 §8, §9): the request is made again
                     // with it, and every later proof to that origin carries it.
                     if proving, nonces.learn(from: answer, for: origin) {
                         answer = try await attempt(
-                            sent, started: nil, self.outgoing(sent, to: origin), to: origin, through: transport,
-                            log: log)
+                            sent, started: nil, self.wire(sent, to: origin, through: proxy), log: log)
                         throttled = false
                     }
                     return (answer, throttled)
@@ -127,7 +125,7 @@ extension APIService {
                     body: sent.method == .HEAD ? Data() : answer.body.withUnsafeReadableBytes { Data($0) },
                     throttled: throttled, version: Self.statusLineVersion(answer.head.version))
             },
-            abandon: { first.map(transport.abandon) })
+            abandon: { first?.cancel() })
     }
 
     /// `version` as curl names it in a status line: `HTTP/1.1`, `HTTP/1.0`, and `HTTP/2` rather than NIO's `HTTP/2.0`.
@@ -146,9 +144,11 @@ extension APIService {
         proofKey != nil && (request.credential != nil || request.yields != nil)
     }
 
-    /// `request` as AsyncHTTPClient takes it; with a DPoP key, its token presented as DPoP and a fresh proof beside
-    /// it.
-    private func outgoing(_ request: OutgoingRequest, to origin: ServerURL) -> Result<HTTPClient.Request, any Error> {
+    /// `request` as it goes on the wire, through `proxy`; with a DPoP key, its token presented as DPoP and a fresh
+    /// proof beside it.
+    private func wire(_ request: OutgoingRequest, to origin: ServerURL, through proxy: ProxySettings.Proxy?)
+        -> TransportRequest
+    {
         var headers = request.headers
         if let proofKey, proves(request) {
             // A token request carries the proof alone; a request that presents a token, the token's hash too.
@@ -161,26 +161,23 @@ extension APIService {
                 nonce: nonces.nonce(for: origin), now: Date())
             headers.replaceOrAdd(name: "DPoP", value: proof)
         }
-        return Result {
-            try HTTPClient.Request(
-                url: request.url, method: request.method, headers: headers, body: request.body.map { .bytes($0) })
-        }
+        return TransportRequest(
+            method: request.method, url: request.url, origin: origin, headers: headers, body: request.body,
+            limit: request.limit, proxy: proxy, trust: trust,
+            resendable: request.retries && RetryPolicy.isIdempotent(request.method))
     }
 
-    /// One attempt at `request`: the exchange `started` with it, or a new one of `outgoing`. It is described
-    /// before and after under `--verbose`, and a login's or refresh's tokens are learned before anything of its
-    /// answer is shown.
+    /// One attempt at `request`: the exchange `started` with it, or a new one of `wire`. It is described before and
+    /// after under `--verbose`, and a login's or refresh's tokens are learned before anything of its answer is shown.
     private func attempt(
-        _ request: OutgoingRequest, started: HTTPClientTransport.Exchange?,
-        _ outgoing: Result<HTTPClient.Request, any Error>, to origin: ServerURL, through transport: HTTPClientTransport,
-        log: VerboseLog?
-    ) async throws -> ResponseCollector.Answer {
+        _ request: OutgoingRequest, started: TransportExchange?, _ wire: TransportRequest, log: VerboseLog?
+    ) async throws(APIServiceError) -> TransportAnswer {
         let start = log.map { log in
-            let target = origin.url.absoluteString + request.url.pathAndQuery
+            let target = wire.origin.url.absoluteString + request.url.pathAndQuery
             log.request(request.method, target, headers: request.headers, body: request.body)
             return ContinuousClock.now
         }
-        let answer = try await transport.collect(started ?? transport.start(outgoing.get()))
+        let answer = try await (started ?? exchange(wire)).response()
         if let yields = request.yields, (200..<300).contains(answer.head.status.code) {
             secretBook.learnTokens(
                 in: answer.body.withUnsafeReadableBytes { Data($0) }, headers: answer.head.headers, described: yields)

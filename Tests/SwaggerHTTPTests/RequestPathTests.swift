@@ -59,6 +59,31 @@ struct RequestPathTests {
         #expect(server.requests.count == attempts)
     }
 
+    @Test(
+        "a connection the server closed unanswered is sent once more at once, for a retried idempotent request only",
+        arguments: [
+            ("GET", true, 1, 200, 2),
+            // Only once: a server that keeps closing is down.
+            ("GET", true, 2, nil, 2),
+            ("POST", true, 1, nil, 1),
+            // A document or a probe is not under the policy.
+            ("GET", false, 1, nil, 1),
+        ] as [(String, Bool, Int, Int?, Int)])
+    func closedConnection(method: String, retried: Bool, closes: Int, status: Int?, requests: Int) async throws {
+        let replies = Array(repeating: ScriptedServer.Reply(status: .ok, closes: true), count: closes) + [Self.ok]
+        try await ScriptedServer.run(replies) { base, server in
+            let url = try #require(URL(string: base + "/items"))
+            let answer = try? await Self.withService { service in
+                retried
+                    ? try await service.send(
+                        method: method, headers: [], body: nil, to: url, accessToken: nil, as: .bearer)
+                    : try await service.send(OutgoingRequest(HTTPMethod(rawValue: method), url))
+            }
+            #expect(answer?.status == status)
+            #expect(server.requests.count == requests)
+        }
+    }
+
     @Test("the person's headers replace the defaults; the User-Agent and the token replace the person's")
     func headerPrecedence() async throws {
         let (_, server) = try await Self.get(

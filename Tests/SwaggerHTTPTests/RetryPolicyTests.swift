@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import NIOHTTP1
 import Synchronization
 import Testing
@@ -13,12 +12,9 @@ struct RetryPolicyTests {
     enum Outcome: Sendable, CustomStringConvertible {
         case status(UInt, retryAfter: String? = nil)
         case failure
-        /// The server closed the kept-alive connection the request went out on.
-        case closed
 
         var description: String {
             switch self {
-            case .closed: "connection closed by the server"
             case .status(let code, let retryAfter): retryAfter.map { "\(code) (Retry-After \($0))" } ?? "\(code)"
             case .failure: "thrown error"
             }
@@ -49,8 +45,6 @@ struct RetryPolicyTests {
                 return head
             case .failure:
                 throw TransportFailure()
-            case .closed:
-                throw HTTPClientError.remoteConnectionClosed
             }
         }
 
@@ -109,20 +103,6 @@ struct RetryPolicyTests {
     @Test("a thrown transport error is not retried")
     func thrownErrors() async {
         #expect(await run([.failure, .status(200)]) == Run(status: nil, attempts: 1))
-    }
-
-    @Test(
-        "a connection the server closed is sent once more at once, for a retried idempotent request only",
-        arguments: [
-            ([Outcome.closed, .status(200)], HTTPMethod.GET, true, Run(status: 200, attempts: 2)),
-            // Only once: a server that keeps closing is down.
-            ([.closed, .closed, .status(200)], .GET, true, Run(status: nil, attempts: 2)),
-            ([.closed, .status(200)], .POST, true, Run(status: nil, attempts: 1)),
-            // A document or a probe is not under the policy.
-            ([.closed, .status(200)], .GET, false, Run(status: nil, attempts: 1)),
-        ] as [([Outcome], HTTPMethod, Bool, Run)])
-    func closedConnection(outcomes: [Outcome], method: HTTPMethod, retrying: Bool, expected: Run) async {
-        #expect(await run(outcomes, method: method, retrying: retrying) == expected)
     }
 
     @Test(

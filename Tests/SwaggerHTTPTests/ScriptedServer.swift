@@ -12,6 +12,8 @@ final class ScriptedServer: Sendable {
         var headers: [(String, String)] = []
         /// The body; `{echo}` in it stands for what the request carried, as a hostile server quotes it back.
         var body = ""
+        /// Whether the connection is closed instead, with no answer, as a server closes an idle kept-alive one.
+        var closes = false
     }
 
     /// A request as it arrived.
@@ -93,6 +95,10 @@ final class ScriptedServer: Sendable {
             case .end:
                 guard let head else { return }
                 let reply = server.answer(Received(head: head, body: body))
+                if reply.closes {
+                    context.close(promise: nil)
+                    return
+                }
                 let text = reply.body.replacing("{echo}", with: Self.echo(head, body))
                 var headers = HTTPHeaders(reply.headers)
                 headers.add(name: "Content-Length", value: String(text.utf8.count))

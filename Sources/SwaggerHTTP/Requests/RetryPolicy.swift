@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import NIOHTTP1
 import SwaggerModel
 
@@ -8,10 +7,9 @@ import SwaggerModel
 ///
 /// It applies to the profile and the person's own requests, and of those only to methods that are safe to repeat
 /// (GET, HEAD, OPTIONS, PUT, DELETE), so a login is never sent twice. A body is bytes, which can always be sent
-/// again. A transport error is reported at once (a refused connection will not be accepted a moment later), but
-/// for one: a kept-alive connection that the server closed as the request went out, as servers do to idle
-/// connections (uvicorn after 5 s). Such a request is sent once more, at once, on a new connection, as RFC 9110
-/// (9.2.2) allows for idempotent methods and as curl does.
+/// again. A transport error is reported at once: a refused connection will not be accepted a moment later, and the
+/// one a request may meet by chance, a kept-alive connection that the server closed as it went out, is the
+/// transport's to send again (``TransportRequest/resendable``).
 enum RetryPolicy {
     static let statuses: Set<UInt> = [429, 502, 503, 504]
     static let attempts = 3
@@ -27,16 +25,9 @@ enum RetryPolicy {
     ) async throws -> (answer: Answer, throttled: Bool) {
         let repeats = retrying && isIdempotent(method)
         var attempt = 1
-        var resent = false
         var throttled = false
         while true {
-            let answer: Answer
-            do {
-                answer = try await send()
-            } catch let error where repeats && !resent && closedByServer(error) {
-                resent = true
-                continue
-            }
+            let answer = try await send()
             let head = head(answer)
             let code = head.status.code
             // Only these statuses are read further: a page's headers are not searched for a Retry-After it has no
@@ -57,11 +48,6 @@ enum RetryPolicy {
         case .GET, .HEAD, .OPTIONS, .PUT, .DELETE: true
         default: false
         }
-    }
-
-    /// Whether `error`, as the transport threw it, is a connection the server closed.
-    static func closedByServer(_ error: any Error) -> Bool {
-        (error as? HTTPClientError) == .remoteConnectionClosed
     }
 
     /// The wait before retry number `attempt`, or `nil` when the server asked for a longer one than allowed.

@@ -27,7 +27,7 @@ struct VerboseLog: Sendable {
     }
 
     /// The status line, with the time the attempt took, the headers and the body.
-    func response(_ answer: ResponseCollector.Answer, after elapsed: Duration) {
+    func response(_ answer: TransportAnswer, after elapsed: Duration) {
         let code = answer.head.status.code
         // The reason phrase is the code's standard one, whatever the server wrote.
         let phrase = HTTPResponseStatus(statusCode: Int(code)).reasonPhrase

@@ -117,7 +117,7 @@ final class ProofNonces: Sendable {
     /// any answer, §8.2).
     /// - Returns: Whether the answer refused the proof for want of that nonce, and so is worth asking again with it:
     ///   a 400 with `use_dpop_nonce` from a token endpoint, or a 401 whose challenge says so (§9).
-    func learn(from answer: ResponseCollector.Answer, for origin: ServerURL) -> Bool {
+    func learn(from answer: TransportAnswer, for origin: ServerURL) -> Bool {
         // A nonce is visible ASCII (RFC 9449 §8.1); one longer than a proof header could carry is not kept.
         guard let nonce = answer.head.headers.first(name: "DPoP-Nonce"), !nonce.isEmpty, nonce.count <= 256,
             nonce.utf8.allSatisfy({ (0x21...0x7E).contains($0) })

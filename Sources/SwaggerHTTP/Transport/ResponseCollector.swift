@@ -14,10 +14,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     /// The limit of an answer to the API's own requests and the other kinds' logins.
     static let defaultLimit = 1 << 20
 
-    struct Answer: Sendable {
-        var head: HTTPResponseHead
-        var body: ByteBuffer
-    }
+    typealias Answer = TransportAnswer
 
     /// Ends the reading of an error answer at the limit.
     enum Cut: Error {
