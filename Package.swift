@@ -185,7 +185,13 @@ let package = Package(
             ]
         ),
         // Fixtures and helpers that the unit test targets share.
-        .target(name: "TestSupport", dependencies: ["SwaggerModel"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "SwaggerModel", "SwaggerHTTP", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/TestSupport"),
         .testTarget(name: "SwaggerModelTests", dependencies: ["SwaggerModel", "TestSupport"]),
         .testTarget(name: "SessionMachineTests", dependencies: ["SessionMachine", "SwaggerModel", "TestSupport"]),
         .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "SwaggerModel", "TestSupport"]),

@@ -18,132 +18,35 @@ final class Journal: Sendable {
     var lines: [String] { entries.withLock { $0 } }
 }
 
-/// A server that answers as the test scripts it, and writes each request in the journal.
-final class ScriptedService: SessionService {
-    struct Script: Sendable {
-        var login: Result<TokenGrant, APIServiceError> = .success(
-            TokenGrant(accessToken: "access-1", refreshToken: "refresh-1"))
-        /// Answered in turn; the last repeats.
-        var refreshes: [Result<TokenGrant, APIServiceError>] = [
-            .success(TokenGrant(accessToken: "access-2", refreshToken: "refresh-2"))
-        ]
-        var profiles: [Result<Profile, APIServiceError>] = [.success(Profile(fields: ["id": .integer(7)]))]
-        var revocation: Result<Void, APIServiceError> = .success(())
-        var responses: [Int] = [200]
-        /// The `Location` of the response of each index in ``responses`` that has one.
-        var locations: [Int: String] = [:]
-        var device = DeviceAuthorization(
-            deviceCode: "device-1", userCode: "WDJB-MJHT", verificationURI: URL(filePath: "/device"),
-            interval: .milliseconds(1), expiresIn: .seconds(600))
-        /// Answered in turn; the last repeats.
-        var polls: [Result<DevicePoll, APIServiceError>] = [
-            .success(.granted(TokenGrant(accessToken: "access-1", refreshToken: "refresh-1")))
-        ]
+extension RecordedTransport {
+    /// The demo server's API under ``Fixtures/server``, and an OAuth 2 server's token, device and userinfo endpoints
+    /// beside it, answering as a session's first login, renewal and revocation do; each request in `journal`. A test
+    /// registers its own answers over these.
+    static func demo(journal: Journal) -> RecordedTransport {
+        let server = RecordedTransport { journal.record($0) }
+        let first: JSONValue = ["accessToken": "access-1", "refreshToken": "refresh-1"]
+        server.register("POST", "/api/User/AdminLogin", .json(first))
+        server.register(
+            "POST", "/api/User/RefreshToken", .json(["accessToken": "access-2", "refreshToken": "refresh-2"]))
+        server.register("GET", "/api/User/User", .json(["id": 7]))
+        server.register("POST", "/api/User/Logout", .status(200))
+        server.register(
+            "POST", "/api/device",
+            .json([
+                "device_code": "device-1", "user_code": "WDJB-MJHT", "verification_uri": "http://127.0.0.1:8080/device",
+                "interval": 1, "expires_in": 600,
+            ]))
+        server.register(
+            "POST", "/api/token",
+            .json(["access_token": "access-1", "refresh_token": "refresh-1", "token_type": "Bearer"]))
+        server.register("GET", "/api/userinfo", .json(["id": 7]))
+        return server
     }
 
-    private let journal: Journal
-    private let script: Mutex<(script: Script, refreshes: Int, profiles: Int, responses: Int, polls: Int)>
-
-    init(_ script: Script = Script(), journal: Journal) {
-        self.journal = journal
-        self.script = Mutex((script, 0, 0, 0, 0))
+    /// An OAuth 2 error answer (RFC 6749 §5.2, RFC 8628 §3.5).
+    static func oauth2Error(_ code: String) -> Outcome {
+        .json(["error": .string(code)], status: 400)
     }
-
-    func login(_ attempt: LoginAttempt, password: String, client: ClientProof) async throws(APIServiceError)
-        -> TokenGrant
-    {
-        journal.record("login \(attempt.accountName.value) app \(attempt.appID)")
-        return try script.withLock { $0.script.login }.get()
-    }
-
-    func clientCredentials(_ attempt: LoginAttempt, client: ClientProof) async throws(APIServiceError) -> TokenGrant {
-        journal.record("client credentials \(attempt.accountName.value)")
-        return try script.withLock { $0.script.login }.get()
-    }
-
-    func refresh(_ request: RefreshRequest) async throws(APIServiceError) -> TokenGrant {
-        switch request.renewal {
-        case .refreshToken(let token): journal.record("refresh \(token)")
-        case .clientCredentials: journal.record("client credentials again")
-        }
-        return try script.withLock { state in
-            defer { state.refreshes += 1 }
-            return state.script.refreshes[min(state.refreshes, state.script.refreshes.count - 1)]
-        }.get()
-    }
-
-    func revoke(_ revocation: Revocation) async throws(APIServiceError) {
-        journal.record("revoke \(revocation.credentials.refreshToken ?? "-")")
-        try script.withLock { $0.script.revocation }.get()
-    }
-
-    func profile(_ request: ProfileRequest) async throws(APIServiceError) -> Profile {
-        journal.record("profile \(request.accessToken)")
-        return try script.withLock { state in
-            defer { state.profiles += 1 }
-            return state.script.profiles[min(state.profiles, state.script.profiles.count - 1)]
-        }.get()
-    }
-
-    func send(_ request: APIRequest, to url: URL, accessToken: String?, as use: TokenUse) async throws(APIServiceError)
-        -> APIResponse
-    {
-        journal.record("send \(accessToken.map(use.value) ?? "without the token") to \(url.absoluteString)")
-        let (status, location) = script.withLock { state in
-            defer { state.responses += 1 }
-            let index = min(state.responses, state.script.responses.count - 1)
-            return (state.script.responses[index], state.script.locations[state.responses])
-        }
-        return APIResponse(
-            url: url, status: status, reason: "",
-            headers: location.map { [HeaderField(name: "Location", value: $0)] } ?? [], body: Data("{}".utf8))
-    }
-
-    func document(at url: URL) async throws(APIServiceError) -> FetchedDocument? {
-        journal.record("document \(url.absoluteString)")
-        return nil
-    }
-
-    func probe(_ url: URL) async throws(APIServiceError) -> ProbeAnswer {
-        journal.record("probe \(url.absoluteString)")
-        return ProbeAnswer(status: 404)
-    }
-
-    func ask(_ url: URL) async throws(APIServiceError) -> APIResponse {
-        journal.record("ask \(url.absoluteString)")
-        return APIResponse(url: url, status: 404, reason: "Not Found", headers: [], body: Data())
-    }
-
-    func exchangeCode(
-        _ description: ServerDescription, code: String, verifier: String, redirectURI: URL, clientSecret: String?,
-        server: ServerURL
-    ) async throws(APIServiceError) -> TokenGrant {
-        journal.record("exchange \(code)")
-        return try script.withLock { $0.script.login }.get()
-    }
-
-    func deviceAuthorization(_ description: ServerDescription, clientSecret: String?, server: ServerURL)
-        async throws(APIServiceError) -> DeviceAuthorization
-    {
-        journal.record("device authorization")
-        return script.withLock { $0.script.device }
-    }
-
-    func pollDeviceToken(_ description: ServerDescription, deviceCode: String, clientSecret: String?, server: ServerURL)
-        async throws(APIServiceError) -> DevicePoll
-    {
-        journal.record("poll \(deviceCode)")
-        return try script.withLock { state in
-            defer { state.polls += 1 }
-            return state.script.polls[min(state.polls, state.script.polls.count - 1)]
-        }.get()
-    }
-
-    func trusting(_ caCertificate: String) -> Self { self }
-
-    func proving(with key: ProofKey) -> Self { self }
-
-    func presenting(_ key: ClientKey) -> Self { self }
 }
 
 /// Tokens kept in memory, as one backend, and written in the journal; `failure` makes every change fail.

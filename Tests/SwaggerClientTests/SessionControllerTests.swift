@@ -9,28 +9,43 @@ import Testing
 
 @testable import SwaggerClient
 
-/// The controller carrying out the coordinators' actions, behind its seams: a scripted server, tokens in
-/// memory, a clock that stands still, and the session list and saved profiles in a folder of their own.
+/// The controller carrying out the coordinators' actions, behind its seams: a recorded transport under the real
+/// service, tokens in memory, a clock that stands still, and the session list and saved profiles in a folder of their
+/// own.
 @Suite("SessionController: each flow's I/O, in order, without a process or a network", .timeLimit(.minutes(5)))
 struct SessionControllerTests {
     /// 2033-05-18T03:33:20Z.
     static let start = Date(timeIntervalSince1970: 2_000_000_000)
     static let profile = Profile(fields: ["id": .integer(7)])
 
+    /// The demo server's requests, as the recorded transport writes them in the journal.
+    static let login =
+        #"POST /api/User/AdminLogin {"appId":"swaggerctl-demo","email":"ana@example.com","password":"pw"}"#
+    static func refresh(_ token: String) -> String {
+        #"POST /api/User/RefreshToken {"appId":"swaggerctl-demo","refreshToken":"\#(token)"}"#
+    }
+    static func profile(_ token: String) -> String { "GET /api/User/User Bearer \(token)" }
+    static func revoke(_ access: String, _ refresh: String) -> String {
+        #"POST /api/User/Logout Bearer \#(access) {"refreshToken":"\#(refresh)"}"#
+    }
+    /// An OAuth 2 device code's poll of the token endpoint.
+    static let poll =
+        "POST /api/token grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&device_code=device-1"
+
     let folder: TemporaryDirectory
     let journal = Journal()
+    let server: RecordedTransport
     let tokens: MemoryTokenStore
     let clock = StoppedClock(start)
     let warnings = Journal()
 
     init() throws {
         folder = try TemporaryDirectory()
+        server = RecordedTransport.demo(journal: journal)
         tokens = MemoryTokenStore(journal: journal)
     }
 
-    func controller(_ script: ScriptedService.Script = .init(), environment: [String: String] = [:]) throws
-        -> SessionController
-    {
+    func controller(environment: [String: String] = [:]) throws -> SessionController {
         let configuration = try Configuration(
             environment: [
                 "HOME": folder.url.path, "SWAGGERCTL_CONFIG_DIR": folder.appending("config").path,
@@ -39,7 +54,7 @@ struct SessionControllerTests {
         let clock = clock
         let warnings = warnings
         return SessionController(
-            configuration: configuration, tokens: tokens, service: ScriptedService(script, journal: journal),
+            configuration: configuration, tokens: tokens, service: APIService(timeout: .seconds(5), transport: server),
             now: { clock.now }, warn: { warnings.record($0) },
             sleep: { [journal] wait in journal.record("sleep \(wait)") })
     }
@@ -95,7 +110,7 @@ struct SessionControllerTests {
             email: "ana@example.com", password: "pw", on: selection(controller), appIDFlag: nil,
             serverDescription: Fixtures.original())
         #expect(outcome.profile == Self.profile)
-        #expect(journal.lines == ["login ana@example.com app swaggerctl-demo", "profile access-1", "store access-1"])
+        #expect(journal.lines == [Self.login, Self.profile("access-1"), "store access-1"])
         let record = try #require(try controller.sessions.record(server: Fixtures.server))
         #expect(record.savedAt == Self.start)
         #expect(try controller.profiles?.profile(for: Fixtures.ana)?.profile == Self.profile)
@@ -103,12 +118,11 @@ struct SessionControllerTests {
 
     @Test("device login: the code is shown, polls go on while pending, and the tokens are stored as a login's")
     func deviceLogin() async throws {
-        var script = ScriptedService.Script()
-        script.polls = [
-            .success(.pending), .success(.slowDown),
-            .success(.granted(TokenGrant(accessToken: "access-1", refreshToken: "refresh-1"))),
-        ]
-        let controller = try controller(script)
+        server.register(
+            "POST", "/api/token", RecordedTransport.oauth2Error("authorization_pending"),
+            RecordedTransport.oauth2Error("slow_down"),
+            .json(["access_token": "access-1", "refresh_token": "refresh-1", "token_type": "Bearer"]))
+        let controller = try controller()
         let shown = Mutex<[String]>([])
         let description = Self.oauth2(device: true)
         let outcome = try await controller.login(
@@ -118,8 +132,8 @@ struct SessionControllerTests {
         #expect(shown.withLock { $0 } == ["WDJB-MJHT"])
         #expect(
             journal.lines == [
-                "device authorization", "sleep 0.001 seconds", "poll device-1", "sleep 0.001 seconds",
-                "poll device-1", "sleep 5.001 seconds", "poll device-1", "profile access-1", "store access-1",
+                "POST /api/device", "sleep 1.0 seconds", Self.poll, "sleep 1.0 seconds",
+                Self.poll, "sleep 6.0 seconds", Self.poll, "GET /api/userinfo Bearer access-1", "store access-1",
             ])
     }
 
@@ -138,9 +152,10 @@ struct SessionControllerTests {
 
     @Test("device login: a refusal in the browser exits 4 and stores nothing")
     func deviceLoginDenied() async throws {
-        var script = ScriptedService.Script()
-        script.polls = [.success(.pending), .success(.denied)]
-        let controller = try controller(script)
+        server.register(
+            "POST", "/api/token", RecordedTransport.oauth2Error("authorization_pending"),
+            RecordedTransport.oauth2Error("access_denied"))
+        let controller = try controller()
         let description = Self.oauth2(device: true)
         let code = await Self.code {
             _ = try await controller.login(
@@ -150,7 +165,7 @@ struct SessionControllerTests {
         #expect(code == .authentication)
         #expect(
             journal.lines == [
-                "device authorization", "sleep 0.001 seconds", "poll device-1", "sleep 0.001 seconds", "poll device-1",
+                "POST /api/device", "sleep 1.0 seconds", Self.poll, "sleep 1.0 seconds", Self.poll,
             ])
         #expect(try controller.sessions.records().isEmpty)
     }
@@ -159,9 +174,8 @@ struct SessionControllerTests {
         "login: a profile request that fails keeps the session and says both; an answer that is no profile keeps nothing"
     )
     func loginWithoutProfile() async throws {
-        var script = ScriptedService.Script()
-        script.profiles = [.failure(.serverFailed(status: 503))]
-        let half = try controller(script)
+        server.register("GET", "/api/User/User", .status(503))
+        let half = try controller()
         let code = await Self.code {
             _ = try await half.login(
                 email: "ana@example.com", password: "pw", on: selection(half), appIDFlag: nil,
@@ -170,9 +184,9 @@ struct SessionControllerTests {
         #expect(code == .server)
         #expect(try half.sessions.records().map(\.account) == [Fixtures.ana])
 
-        script.profiles = [.failure(.notAProfile("the profile is not a JSON object"))]
+        server.register("GET", "/api/User/User", .json([]))
         let other = Account(server: "http://127.0.0.1:9090/api", name: "ana@example.com")
-        let wrong = try controller(script)
+        let wrong = try controller()
         let refused = await Self.code {
             _ = try await wrong.login(
                 email: other.name, password: "pw", on: wrong.select(server: .url(other.server), name: nil),
@@ -217,7 +231,7 @@ struct SessionControllerTests {
         clock.advance(by: 60)
         let outcome = try await controller.profile(selection(controller), allowSaved: true)
         #expect(outcome.origin == .server(renewed: false))
-        #expect(journal.lines == ["read access", "profile access-1"])
+        #expect(journal.lines == ["read access", Self.profile("access-1")])
         #expect(try controller.profiles?.profile(for: Fixtures.ana)?.receivedAt == clock.now)
     }
 
@@ -231,7 +245,7 @@ struct SessionControllerTests {
         // The session is written back as it is first: the new tokens must have somewhere to go.
         #expect(
             journal.lines == [
-                "read", "check access-1", "refresh refresh-1", "replace access-2", "profile access-2",
+                "read", "check access-1", Self.refresh("refresh-1"), "replace access-2", Self.profile("access-2"),
             ])
         #expect(tokens.tokens[Fixtures.ana] == Credentials(accessToken: "access-2", refreshToken: "refresh-2"))
         let record = try #require(try controller.sessions.record(server: Fixtures.server))
@@ -256,31 +270,30 @@ struct SessionControllerTests {
         // The selection was read before the other process's record was saved.
         let selection = SessionSelection(server: Fixtures.server, record: stale)
         _ = try await controller.profile(selection, allowSaved: true)
-        #expect(journal.lines == ["read", "profile theirs"])
+        #expect(journal.lines == ["read", Self.profile("theirs")])
     }
 
     @Test("a refresh that could not reach the server is seen by those that waited: they fail alike, asking nothing")
     func refreshFailureShared() async throws {
         try storedSession()
-        var script = ScriptedService.Script()
-        script.refreshes = [.failure(.timedOut)]
-        let controller = try controller(script)
+        server.register("POST", "/api/User/RefreshToken", .failure(.timedOut))
+        let controller = try controller()
         clock.advance(by: 1000)
         let first = await #expect(throws: SwaggerError.self) {
             _ = try await controller.accessToken(selection(controller))
         }
         #expect(first?.code == .network)
-        #expect(journal.lines == ["read", "check access-1", "refresh refresh-1"])
+        #expect(journal.lines == ["read", "check access-1", Self.refresh("refresh-1")])
         // A command that was waiting for the lock when the refresh failed (the clock stands still): the same line.
         let waited = await #expect(throws: SwaggerError.self) {
             _ = try await controller.accessToken(selection(controller))
         }
         #expect(waited == first)
-        #expect(journal.lines == ["read", "check access-1", "refresh refresh-1", "read"])
+        #expect(journal.lines == ["read", "check access-1", Self.refresh("refresh-1"), "read"])
         // One that began waiting after it tries again.
         clock.advance(by: 1)
         await #expect(throws: SwaggerError.self) { _ = try await controller.accessToken(selection(controller)) }
-        #expect(journal.lines.filter { $0.hasPrefix("refresh") }.count == 2)
+        #expect(journal.lines.filter { $0.hasPrefix("POST /api/User/RefreshToken") }.count == 2)
     }
 
     @Test("a refresh failure's note stands only for the same session, and only for those waiting before it")
@@ -300,15 +313,15 @@ struct SessionControllerTests {
     @Test("a second 401 ends the session: its tokens, record and saved profile are removed")
     func sessionEnded() async throws {
         try storedSession()
-        var script = ScriptedService.Script()
-        script.profiles = [.failure(.tokenRejected(challenge: nil))]
-        let controller = try controller(script)
+        server.register("GET", "/api/User/User", .status(401))
+        let controller = try controller()
         let code = await Self.code { _ = try await controller.profile(selection(controller), allowSaved: true) }
         #expect(code == .authentication)
         #expect(
             journal.lines == [
-                "read access", "profile access-1", "read", "check access-1", "refresh refresh-1", "replace access-2",
-                "profile access-2", "remove",
+                "read access", Self.profile("access-1"), "read", "check access-1", Self.refresh("refresh-1"),
+                "replace access-2",
+                Self.profile("access-2"), "remove",
             ])
         #expect(try controller.sessions.records().isEmpty)
         #expect(try controller.profiles?.profile(for: Fixtures.ana) == nil)
@@ -317,9 +330,8 @@ struct SessionControllerTests {
     @Test("an unreachable server shows the saved profile, and --no-cache refuses it")
     func offline() async throws {
         try storedSession()
-        var script = ScriptedService.Script()
-        script.profiles = [.failure(.unreachable("connection refused"))]
-        let controller = try controller(script)
+        server.register("GET", "/api/User/User", .failure(.unreachable("connection refused")))
+        let controller = try controller()
         let outcome = try await controller.profile(selection(controller), allowSaved: true)
         #expect(outcome.origin == .saved(receivedAt: Self.start, because: .unreachable("connection refused")))
         let code = await Self.code { _ = try await controller.profile(selection(controller), allowSaved: false) }
@@ -333,7 +345,7 @@ struct SessionControllerTests {
         clock.advance(by: 1000)
         tokens.fail(with: SwaggerError(.failure, "The disk is full."), after: 1)
         await #expect(throws: SwaggerError.self) { _ = try await controller.accessToken(selection(controller)) }
-        #expect(journal.lines == ["read", "check access-1", "refresh refresh-1", "replace access-2"])
+        #expect(journal.lines == ["read", "check access-1", Self.refresh("refresh-1"), "replace access-2"])
     }
 
     @Test("a session that cannot be written is not renewed: the refresh token is not spent, and the session stays")
@@ -356,12 +368,9 @@ struct SessionControllerTests {
 
     @Test("refresh: the renewed record's expiry; a session without a refresh token is not renewed, nor ended")
     func refresh() async throws {
-        var script = ScriptedService.Script()
-        script.refreshes = [
-            .success(TokenGrant(accessToken: "opaque-2", expiresIn: .seconds(3600)))
-        ]
+        server.register("POST", "/api/User/RefreshToken", .json(["accessToken": "opaque-2", "expiresIn": 3600]))
         try storedSession()
-        let controller = try controller(script)
+        let controller = try controller()
         let renewed = try await controller.refresh(selection(controller))
         guard case .renewed(let record) = renewed else {
             Issue.record("\(renewed)")
@@ -384,16 +393,15 @@ struct SessionControllerTests {
     @Test("api: a 401 on a session that predates refreshable, with no refresh token, is the answer; it is kept")
     func requestKeepsOldSession() async throws {
         try storedSession(credentials: Credentials(accessToken: "access-1"), refreshable: nil)
-        var script = ScriptedService.Script()
-        script.responses = [401]
-        let controller = try controller(script)
+        server.register("GET", "/api/things", .status(401))
+        let controller = try controller()
         let request = try APIRequest("/things", on: Fixtures.server)
         var statuses: [Int] = []
         let outcome = try await controller.send(request, with: selection(controller)) { statuses.append($0.status) }
         #expect(outcome.status == 401)
         #expect(statuses == [401])
         #expect(
-            journal.lines == ["read access", "send Bearer access-1 to http://127.0.0.1:8080/api/things", "read"])
+            journal.lines == ["read access", "GET /api/things Bearer access-1", "read"])
         #expect(try controller.sessions.records().count == 1)
     }
 
@@ -414,17 +422,16 @@ struct SessionControllerTests {
     @Test("api -L: a redirect elsewhere goes without the token, and that host's 401 renews nothing")
     func foreignRefusalRenewsNothing() async throws {
         try storedSession()
-        var script = ScriptedService.Script()
-        script.responses = [302, 401]
-        script.locations = [0: "http://127.0.0.2:8080/x"]
-        let controller = try controller(script)
+        server.register("GET", "/api/things", .status(302, headers: [("Location", "http://127.0.0.2:8080/x")]))
+        server.register("GET", "/x", .status(401))
+        let controller = try controller()
         let request = try APIRequest("/things", on: Fixtures.server)
         let outcome = try await controller.send(request, with: selection(controller), elsewhere: true) { _ in }
         #expect(outcome.status == 401)
         #expect(
             journal.lines == [
-                "read access", "send Bearer access-1 to http://127.0.0.1:8080/api/things",
-                "send without the token to http://127.0.0.2:8080/x",
+                "read access", "GET /api/things Bearer access-1",
+                "GET /x",
             ])
         #expect(tokens.tokens[Fixtures.ana] == Credentials(accessToken: "access-1", refreshToken: "refresh-1"))
     }
@@ -434,12 +441,11 @@ struct SessionControllerTests {
     @Test("logout: under the lock, read and revoke the tokens, see if the access token still works, then remove all")
     func logout() async throws {
         try storedSession()
-        var script = ScriptedService.Script()
-        script.profiles = [.failure(.tokenRejected(challenge: nil))]
-        let controller = try controller(script)
+        server.register("GET", "/api/User/User", .status(401))
+        let controller = try controller()
         let outcome = try await controller.logout(selection(controller), revoke: true)
         #expect(outcome == .loggedOut(Fixtures.ana))
-        #expect(journal.lines == ["read", "revoke refresh-1", "profile access-1", "remove"])
+        #expect(journal.lines == ["read", Self.revoke("access-1", "refresh-1"), Self.profile("access-1"), "remove"])
         #expect(warnings.lines.isEmpty, "the server ended the access token with the refresh token")
         #expect(try controller.sessions.records().isEmpty)
         #expect(try controller.profiles?.profile(for: Fixtures.ana) == nil)
@@ -449,9 +455,8 @@ struct SessionControllerTests {
     @Test("logout with the server down removes the session here all the same, and fails: the server did not end it")
     func logoutServerDown() async throws {
         try storedSession()
-        var script = ScriptedService.Script()
-        script.revocation = .failure(.unreachable("connection refused"))
-        let controller = try controller(script)
+        server.register("POST", "/api/User/Logout", .failure(.unreachable("connection refused")))
+        let controller = try controller()
         let error = await #expect(throws: SwaggerError.self) {
             _ = try await controller.logout(selection(controller), revoke: true)
         }
@@ -484,8 +489,9 @@ struct SessionControllerTests {
         #expect(removed == [Fixtures.ana, Fixtures.ivo] && failures.isEmpty)
         #expect(
             journal.lines == [
-                "read", "revoke refresh-1", "profile access-1", "remove", "read", "revoke ivo-refresh",
-                "profile ivo-access", "remove",
+                "read", Self.revoke("access-1", "refresh-1"), Self.profile("access-1"), "remove", "read",
+                Self.revoke("ivo-access", "ivo-refresh"),
+                Self.profile("ivo-access"), "remove",
             ])
         #expect(try controller.sessions.records().isEmpty)
         // The profile answered with the access tokens the revocations did not name, so the logouts said they work on.

@@ -282,7 +282,7 @@ extension SessionController {
 
     /// Checks the grant with the profile, then stores the session and its server's description.
     private func keep(
-        _ grant: TokenGrant, _ coordinator: inout LoginCoordinator, _ service: any SessionService,
+        _ grant: TokenGrant, _ coordinator: inout LoginCoordinator, _ service: APIService,
         choice: ServerChoice, entry: ServerEntry?
     ) async throws(SwaggerError) -> LoginOutcome {
         let toStore = try await checked(coordinator.authenticated(grant, now: now()), &coordinator, service)
@@ -318,7 +318,7 @@ extension SessionController {
 
     /// The account's session here before this login, read before the new tokens take its place, with the service
     /// that would end it (its own certificate authority and keys); `nil` when it had none.
-    private func readEarlier(_ account: Account, _ coordinator: inout LoginCoordinator) async -> (any SessionService)? {
+    private func readEarlier(_ account: Account, _ coordinator: inout LoginCoordinator) async -> APIService? {
         guard let earlier = try? sessions.record(server: account.server, name: account.name) else { return nil }
         let credentials = (try? await tokens.credentials(for: earlier)) ?? nil
         coordinator.earlierSessionRead(earlier, credentials, now: now())
@@ -328,7 +328,7 @@ extension SessionController {
 
     /// Ends on the server the session this login replaced, as the coordinator says, or warns that it stays valid
     /// there; whether it was ended.
-    private func endReplaced(_ coordinator: LoginCoordinator, _ service: (any SessionService)?, of account: Account)
+    private func endReplaced(_ coordinator: LoginCoordinator, _ service: APIService?, of account: Account)
         async -> Bool
     {
         switch coordinator.replacedSession() {
@@ -349,7 +349,7 @@ extension SessionController {
 
     /// Ends on the server the tokens of a login that failed after it was given them, which nothing here could end
     /// later; or says that they stay valid there.
-    private func endUnkept(_ coordinator: inout LoginCoordinator, _ service: any SessionService) async {
+    private func endUnkept(_ coordinator: inout LoginCoordinator, _ service: APIService) async {
         switch coordinator.unkeptTokens() {
         case nil: return
         case .stay(let leftover): warn(leftover.line(in: messageContext))
@@ -364,7 +364,7 @@ extension SessionController {
 
     /// Checks a new session with its profile, until the coordinator says what to store.
     private func checked(
-        _ first: ProfileRequest, _ coordinator: inout LoginCoordinator, _ service: any SessionService
+        _ first: ProfileRequest, _ coordinator: inout LoginCoordinator, _ service: APIService
     ) async throws(SwaggerError) -> LoginCoordinator.StoreTokens {
         var check = first
         while true {
@@ -430,7 +430,7 @@ extension SessionController {
 
     /// Asks for a device code, shows it, and polls as ``DeviceFlow`` decides until the person has finished.
     private func deviceGrant(
-        _ attempt: LoginAttempt, service: any SessionService, clientSecret: String?,
+        _ attempt: LoginAttempt, service: APIService, clientSecret: String?,
         show: @Sendable (DeviceAuthorization) -> Void
     ) async throws(SwaggerError) -> TokenGrant {
         let server = attempt.server
@@ -473,7 +473,7 @@ extension SessionController {
     /// Listens on the loopback interface, has the browser sign in with the authorization URL, and exchanges the
     /// code its redirect brings, as ``BrowserFlow`` decides. The listener is closed on every way out.
     private func browserGrant(
-        _ attempt: LoginAttempt, service: any SessionService, clientSecret: String?,
+        _ attempt: LoginAttempt, service: APIService, clientSecret: String?,
         open: @Sendable (URL) -> Void, timeout: Duration
     ) async throws(SwaggerError) -> TokenGrant {
         let server = attempt.server

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SessionMachine
 import SessionStorage
+import SwaggerHTTP
 import SwaggerModel
 
 extension SessionController {

@@ -33,7 +33,7 @@ extension SessionController {
         // Once, not for every page: a description made from a preset is built each time it is asked for.
         let use = selection.tokenUse
         // Made once the token is read: a session bound to a DPoP key proves its requests with the key read beside it.
-        var service: (any SessionService)?
+        var service: APIService?
         var out: [Int: PendingResponse] = [:]
         defer { for pending in out.values { pending.cancel() } }
         // The requests answered, let go only once the next one is written: freeing a request's client task, buffers

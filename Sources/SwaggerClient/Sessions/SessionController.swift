@@ -4,68 +4,8 @@ import SessionStorage
 import SwaggerHTTP
 import SwaggerModel
 
-/// What the controller asks of the server: the `APIService`, or a stand-in in tests.
-package protocol SessionService: Sendable {
-    func login(_ attempt: LoginAttempt, password: String, client: ClientProof) async throws(APIServiceError)
-        -> TokenGrant
-    func clientCredentials(_ attempt: LoginAttempt, client: ClientProof) async throws(APIServiceError) -> TokenGrant
-    func refresh(_ request: RefreshRequest) async throws(APIServiceError) -> TokenGrant
-    func revoke(_ revocation: Revocation) async throws(APIServiceError)
-    func profile(_ request: ProfileRequest) async throws(APIServiceError) -> Profile
-    /// Sends `request` to `url`, with the token unless it is `nil`.
-    func send(_ request: APIRequest, to url: URL, accessToken: String?, as use: TokenUse) async throws(APIServiceError)
-        -> APIResponse
-    /// ``send(_:to:accessToken:as:)``, started now and awaited later.
-    func start(_ request: APIRequest, to url: URL, accessToken: String?, as use: TokenUse) -> PendingResponse
-    func exchangeCode(
-        _ description: ServerDescription, code: String, verifier: String, redirectURI: URL, clientSecret: String?,
-        server: ServerURL
-    ) async throws(APIServiceError) -> TokenGrant
-    func deviceAuthorization(_ description: ServerDescription, clientSecret: String?, server: ServerURL)
-        async throws(APIServiceError) -> DeviceAuthorization
-    func pollDeviceToken(_ description: ServerDescription, deviceCode: String, clientSecret: String?, server: ServerURL)
-        async throws(APIServiceError) -> DevicePoll
-    /// A document that needs no credentials, for discovery; `nil` for a status that says it is not there.
-    func document(at url: URL) async throws(APIServiceError) -> FetchedDocument?
-    /// What `url` answers to a `GET` without credentials, for discovery's evidence.
-    func probe(_ url: URL) async throws(APIServiceError) -> ProbeAnswer
-    /// The whole of what `url` answers to a `GET` without credentials, for a protocol's evidence.
-    func ask(_ url: URL) async throws(APIServiceError) -> APIResponse
-    /// The document again, unless the server says the copy with these validators is still its own.
-    func document(at url: URL, unlessMatching etag: String?, modifiedSince lastModified: String?)
-        async throws(APIServiceError) -> DocumentAnswer
-    /// This service, trusting the certificate authorities in the PEM file `caCertificate` too, unless the
-    /// command named a file of its own.
-    func trusting(_ caCertificate: String) -> Self
-    /// This service, proving the token requests and the token's every use with `key` (DPoP).
-    func proving(with key: ProofKey) -> Self
-    /// This service, presenting the certificate of `key` in every TLS handshake.
-    func presenting(_ key: ClientKey) -> Self
-}
-
-extension SessionService {
-    /// A stand-in that cannot start a request early sends it when it is awaited.
-    package func start(_ request: APIRequest, to url: URL, accessToken: String?, as use: TokenUse) -> PendingResponse {
-        PendingResponse { () async throws(APIServiceError) -> APIResponse in
-            try await send(request, to: url, accessToken: accessToken, as: use)
-        }
-    }
-
-    /// A stand-in that cannot ask whether a copy changed fetches the document whole.
-    package func document(at url: URL, unlessMatching etag: String?, modifiedSince lastModified: String?)
-        async throws(APIServiceError) -> DocumentAnswer
-    {
-        try await document(at: url).map(DocumentAnswer.fetched) ?? .missing
-    }
-}
-
-extension APIService: SessionService {
-    package func send(_ request: APIRequest, to url: URL, accessToken: String?, as use: TokenUse)
-        async throws(APIServiceError) -> APIResponse
-    {
-        try await start(request, to: url, accessToken: accessToken, as: use).response()
-    }
-
+extension APIService {
+    /// Starts `request` to `url`, with the token unless it is `nil`, to be awaited later.
     package func start(_ request: APIRequest, to url: URL, accessToken: String?, as use: TokenUse) -> PendingResponse {
         start(
             method: request.method, headers: request.headers, body: request.body, to: url, accessToken: accessToken,
@@ -78,8 +18,8 @@ extension APIService: SessionService {
 /// feeds the outcomes back in.
 ///
 /// Its collaborators are parameters: the session list and saved profiles are files in the configured
-/// folders, while the server, the token store and the clock can be stand-ins, so that every flow can be tested
-/// without a process or a network. Every method throws only `SwaggerError`, whose message is ready to show.
+/// folders, while the token store and the clock can be stand-ins, and the service's transport a recorded one, so
+/// that every flow can be tested without a process or a network. Every method throws only `SwaggerError`, whose message is ready to show.
 package struct SessionController: Sendable {
     package let configuration: Configuration
     package let sessions: SessionList
@@ -90,7 +30,7 @@ package struct SessionController: Sendable {
     package let profiles: ProfileCache?
     /// The copies of servers' OpenAPI documents; `nil` when there is no cache folder.
     package let documents: DocumentCache?
-    let service: any SessionService
+    let service: APIService
     /// The time, for expiry: the system's clock, or a test's.
     let now: @Sendable () -> Date
     /// Receives one line for each thing that went wrong without stopping the command.
@@ -101,7 +41,7 @@ package struct SessionController: Sendable {
     let keys = SessionKeys()
 
     package init(
-        configuration: Configuration, tokens: any TokenStoring, service: any SessionService,
+        configuration: Configuration, tokens: any TokenStoring, service: APIService,
         now: @escaping @Sendable () -> Date = { Date() }, warn: @escaping @Sendable (String) -> Void = { _ in },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
@@ -244,7 +184,7 @@ package struct SessionController: Sendable {
 
     /// The service for `record`'s requests: one that trusts the certificate authorities its login was given
     /// with `--ca-cert`, or that the registry keeps for its server, when the command names none.
-    func service(for record: SessionRecord?, entry: ServerEntry? = nil) -> any SessionService {
+    func service(for record: SessionRecord?, entry: ServerEntry? = nil) -> APIService {
         var service = self.service
         if let caCertificate = record?.caCertificate ?? entry?.caCertificate {
             service = service.trusting(caCertificate)

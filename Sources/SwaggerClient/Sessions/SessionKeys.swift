@@ -14,7 +14,7 @@ package final class SessionKeys: Sendable {
     private let keys = Mutex<[Account: Keys]>([:])
 
     /// `service`, proving and presenting what `account`'s session was read with.
-    func service(_ service: any SessionService, for account: Account) -> any SessionService {
+    func service(_ service: APIService, for account: Account) -> APIService {
         guard let keys = keys.withLock({ $0[account] }) else { return service }
         var service = service
         if let certificate = keys.certificate { service = service.presenting(certificate) }
