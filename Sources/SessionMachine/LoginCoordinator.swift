@@ -379,7 +379,7 @@ package struct LoginCoordinator: Sendable {
         replaced = .revoke(
             Revocation(
                 server: record.server, serverDescription: description, credentials: credentials,
-                outputs: record.outputs))
+                outputs: record.outputs, binding: SessionBinding(credentials, of: record)))
     }
 
     /// How the session this login replaced ends, once the new one is kept: revoked on the server as `logout` revokes

@@ -164,7 +164,7 @@ package struct LogoutCoordinator: Sendable {
             return .revoke(
                 Revocation(
                     server: record.server, serverDescription: description, credentials: session.credentials,
-                    outputs: session.record.outputs))
+                    outputs: session.record.outputs, binding: SessionBinding(session.credentials, of: record)))
         case (.refreshing(let credentials, let description), .refreshFailed(let error)):
             // A refused refresh token means the server has ended the session already; otherwise the revocation is
             // tried with the tokens there are.
@@ -176,7 +176,7 @@ package struct LogoutCoordinator: Sendable {
             return .revoke(
                 Revocation(
                     server: record.server, serverDescription: description, credentials: credentials,
-                    outputs: record.outputs))
+                    outputs: record.outputs, binding: SessionBinding(credentials, of: record)))
         default:
             invalid("settled(\(result.name))")
         }
@@ -230,14 +230,15 @@ package struct LogoutCoordinator: Sendable {
                 .refresh(
                     RefreshRequest(
                         server: record.server, serverDescription: description, renewal: .refreshToken(refreshToken),
-                        appID: record.appID, client: credentials.client, outputs: record.outputs),
+                        appID: record.appID, client: credentials.client, outputs: record.outputs,
+                        binding: SessionBinding(credentials, of: record)),
                     of: record))
         }
         state = .revoking(description)
         return .revoke(
             Revocation(
                 server: record.server, serverDescription: description, credentials: credentials,
-                outputs: record.outputs))
+                outputs: record.outputs, binding: SessionBinding(credentials, of: record)))
     }
 
     /// The tokens could not be read; a keyring that cannot be read cannot be cleared either, and removal says
@@ -262,7 +263,7 @@ package struct LogoutCoordinator: Sendable {
         return .checkAccess(
             ProfileRequest(
                 server: record.server, serverDescription: description, accessToken: access,
-                outputs: revocation.outputs))
+                outputs: revocation.outputs, binding: revocation.binding))
     }
 
     /// What the profile said of the access token after the revocation: `taken` when it answered with the profile.

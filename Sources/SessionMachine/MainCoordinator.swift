@@ -64,19 +64,28 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
         /// retained and released each of their strings.
         private final class Box: Sendable {
             let source: TokenSource
-            init(_ source: TokenSource) { self.source = source }
+            let binding: SessionBinding
+            init(_ source: TokenSource, _ binding: SessionBinding) {
+                self.source = source
+                self.binding = binding
+            }
         }
 
         private var box: Box
         var source: TokenSource {
             get { box.source }
-            set { box = Box(newValue) }
+            set { box = Box(newValue, box.binding) }
+        }
+        /// What the session's tokens are bound to, once they are read with their keys.
+        var binding: SessionBinding {
+            get { box.binding }
+            set { box = Box(box.source, newValue) }
         }
         /// The token in use came from under the refresh lock: another refusal is the server's last word.
         var renewed = false
 
         init(source: TokenSource) {
-            box = Box(source)
+            box = Box(source, SessionBinding())
         }
     }
 
@@ -129,7 +138,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
             guard Expiry.needsRefresh(expiresAt: times.expiresAt, issuedAt: times.issuedAt, now: now) else {
                 return .proceed(use(token, in: flow))
             }
-            guard let step = purpose.unrenewable(token, from: source, now: now) else {
+            guard let step = purpose.unrenewable(token, bound: flow.binding, from: source, now: now) else {
                 state = .finished
                 return .fail(.environmentTokenExpired(server: server))
             }
@@ -151,7 +160,8 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
         switch (state, result) {
         case (.readingAccessToken(let flow, let record), .accessToken(let accessToken)):
             return tokenRead(accessToken, flow, record)
-        case (.readingAccessToken(let flow, let record), .credentials(let credentials)):
+        case (.readingAccessToken(var flow, let record), .credentials(let credentials)):
+            flow.binding = SessionBinding(credentials, of: record)
             return tokenRead(credentials?.accessToken, flow, record)
         case (.readingAccessToken(_, let record), .keysMissing):
             state = .finished
@@ -222,6 +232,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
         guard let description = record.serverDescription else { return .fail(.undescribed(server: record.server)) }
         flow.source = .stored(record)
         guard let credentials = locked.credentials else { return .fail(.noStoredToken(record)) }
+        flow.binding = SessionBinding(credentials, of: record)
         // Another process may have refreshed (or logged in again) while this one waited. A rotating refresh
         // token may be spent only once, so its new tokens are used instead: a different token than the one
         // refused, or a record that changed and whose token has not run out. Only the change is trusted here,
@@ -251,7 +262,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
                 }
                 return .proceed(step)
             }
-            guard let step = purpose.unrenewable(accessToken, from: flow.source, now: now) else {
+            guard let step = purpose.unrenewable(accessToken, bound: flow.binding, from: flow.source, now: now) else {
                 return .fail(.expiredWithoutRefreshToken(record))
             }
             // Whatever the server says of this token is final: there is nothing to renew it with.
@@ -267,7 +278,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
         }
         let request = RefreshRequest(
             server: record.server, serverDescription: description, renewal: renewal, appID: record.appID,
-            client: credentials.client, outputs: record.outputs)
+            client: credentials.client, outputs: record.outputs, binding: flow.binding)
         state = .checkingRenewal(flow, session, request)
         return .settle(.checkRenewable(session))
     }
@@ -304,7 +315,7 @@ package struct MainCoordinator<Purpose: SessionPurpose>: Sendable {
     /// The step that uses `accessToken`; its outcome is reported next, if the purpose has one.
     private mutating func use(_ accessToken: String, in flow: Flow) -> Purpose.Step {
         state = .using(flow, accessToken: accessToken)
-        return purpose.use(accessToken, from: flow.source, renewed: flow.renewed)
+        return purpose.use(accessToken, bound: flow.binding, from: flow.source, renewed: flow.renewed)
     }
 
     /// Why the session's token may not be sent at all: in clear, or to an origin nobody allowed.

@@ -11,13 +11,14 @@ package protocol SessionPurpose: Sendable {
     /// What the flow does next once the token question is settled.
     associatedtype Step: Sendable, Hashable
 
-    /// The step that uses `accessToken`, ready to use, from `source`; `renewed` when it came from under the
-    /// refresh lock.
-    func use(_ accessToken: String, from source: TokenSource, renewed: Bool) -> Step
+    /// The step that uses `accessToken`, ready to use and bound to `binding`, from `source`; `renewed` when it came
+    /// from under the refresh lock.
+    func use(_ accessToken: String, bound binding: SessionBinding, from source: TokenSource, renewed: Bool) -> Step
 
     /// The step for an access token that is due for a refresh that cannot happen, because the server gave no
     /// refresh token or the token is `SWAGGERCTL_TOKEN`; `nil` to fail instead.
-    func unrenewable(_ accessToken: String, from source: TokenSource, now: Date) -> Step?
+    func unrenewable(_ accessToken: String, bound binding: SessionBinding, from source: TokenSource, now: Date)
+        -> Step?
 
     /// The step when the server refused `record`'s token and there is no refresh token to renew it; `nil` to
     /// end the session.
@@ -51,19 +52,23 @@ package struct ProfilePurpose: SessionPurpose {
 
     package static let needsDescription = true
 
-    package func use(_ accessToken: String, from source: TokenSource, renewed: Bool) -> Step {
+    package func use(_ accessToken: String, bound binding: SessionBinding, from source: TokenSource, renewed: Bool)
+        -> Step
+    {
         guard let description = source.serverDescription else {
             preconditionFailure("MainCoordinator starts no profile without a description")
         }
         return .fetch(
             ProfileRequest(
                 server: source.server, serverDescription: description, accessToken: accessToken,
-                client: source.client, outputs: source.outputs))
+                client: source.client, outputs: source.outputs, binding: binding))
     }
 
     /// The expiry is only what the token says; the server decides.
-    package func unrenewable(_ accessToken: String, from source: TokenSource, now: Date) -> Step? {
-        use(accessToken, from: source, renewed: false)
+    package func unrenewable(_ accessToken: String, bound binding: SessionBinding, from source: TokenSource, now: Date)
+        -> Step?
+    {
+        use(accessToken, bound: binding, from: source, renewed: false)
     }
 
     package func rejectedWithoutRefreshToken(_ record: SessionRecord) -> Step? { nil }
@@ -79,12 +84,16 @@ package struct TokenPurpose: SessionPurpose {
 
     package init() {}
 
-    package func use(_ accessToken: String, from source: TokenSource, renewed: Bool) -> UsableToken {
+    package func use(_ accessToken: String, bound binding: SessionBinding, from source: TokenSource, renewed: Bool)
+        -> UsableToken
+    {
         UsableToken(accessToken, from: source)
     }
 
     /// A token that is due and cannot be renewed is never handed out: a script would send it to be refused.
-    package func unrenewable(_ accessToken: String, from source: TokenSource, now: Date) -> UsableToken? { nil }
+    package func unrenewable(_ accessToken: String, bound binding: SessionBinding, from source: TokenSource, now: Date)
+        -> UsableToken?
+    { nil }
 
     package func rejectedWithoutRefreshToken(_ record: SessionRecord) -> UsableToken? { nil }
 
@@ -149,14 +158,18 @@ package struct RefreshPurpose: SessionPurpose {
 
     package init() {}
 
-    package func use(_ accessToken: String, from source: TokenSource, renewed: Bool) -> Step {
+    package func use(_ accessToken: String, bound binding: SessionBinding, from source: TokenSource, renewed: Bool)
+        -> Step
+    {
         guard case .stored(let record) = source else { preconditionFailure("refresh is for a stored session") }
         return renewed ? .renewed(record) : .notRenewable(record)
     }
 
     /// Without a refresh token there is nothing to renew; that is no failure while the access token is still
     /// good.
-    package func unrenewable(_ accessToken: String, from source: TokenSource, now: Date) -> Step? {
+    package func unrenewable(_ accessToken: String, bound binding: SessionBinding, from source: TokenSource, now: Date)
+        -> Step?
+    {
         guard case .stored(let record) = source, !Expiry.hasExpired(record.expiresAt, now: now) else { return nil }
         return .notRenewable(record)
     }
@@ -171,7 +184,7 @@ package struct RequestPurpose: SessionPurpose {
     package enum Step: Sendable, Hashable, Redacting {
         /// Send the request with this token, then send ``MainCoordinator/responseReceived(status:)`` or
         /// ``MainCoordinator/requestFailed(_:)``.
-        case send(accessToken: String)
+        case send(accessToken: String, binding: SessionBinding = SessionBinding())
         /// The response that was just refused is the answer; the session is kept.
         case keepAnswer
     }
@@ -180,13 +193,17 @@ package struct RequestPurpose: SessionPurpose {
 
     package init() {}
 
-    package func use(_ accessToken: String, from source: TokenSource, renewed: Bool) -> Step {
-        .send(accessToken: accessToken)
+    package func use(_ accessToken: String, bound binding: SessionBinding, from source: TokenSource, renewed: Bool)
+        -> Step
+    {
+        .send(accessToken: accessToken, binding: binding)
     }
 
     /// The expiry is only what the token says; the server decides.
-    package func unrenewable(_ accessToken: String, from source: TokenSource, now: Date) -> Step? {
-        .send(accessToken: accessToken)
+    package func unrenewable(_ accessToken: String, bound binding: SessionBinding, from source: TokenSource, now: Date)
+        -> Step?
+    {
+        .send(accessToken: accessToken, binding: binding)
     }
 
     /// One endpoint refusing a token says nothing about the session: the refusal is shown as it is.

@@ -73,18 +73,21 @@ package struct APIService: Sendable {
     /// Spends the refresh token for new tokens.
     /// - Throws: ``APIServiceError``; a refused refresh token is ``APIServiceError/refreshRejected``.
     package func refresh(_ request: RefreshRequest) async throws(APIServiceError) -> TokenGrant {
-        try await DescribedAPI(description: request.serverDescription).refresh(request, through: self)
+        try await DescribedAPI(description: request.serverDescription).refresh(
+            request, through: bound(to: request.binding))
     }
 
     /// Ends the session on its server.
     package func revoke(_ revocation: Revocation) async throws(APIServiceError) {
-        try await DescribedAPI(description: revocation.serverDescription).revoke(revocation, through: self)
+        try await DescribedAPI(description: revocation.serverDescription).revoke(
+            revocation, through: bound(to: revocation.binding))
     }
 
     /// Fetches the profile with the access token.
     /// - Throws: ``APIServiceError``; 401 is ``APIServiceError/tokenRejected(challenge:)``.
     package func profile(_ request: ProfileRequest) async throws(APIServiceError) -> Profile {
-        try await DescribedAPI(description: request.serverDescription).profile(request, through: self)
+        try await DescribedAPI(description: request.serverDescription).profile(
+            request, through: bound(to: request.binding))
     }
 
     /// This service, trusting the authorities in the PEM file `caCertificate` as well, unless it was made to
@@ -113,6 +116,15 @@ package struct APIService: Sendable {
     package func proving(with key: ProofKey) -> APIService {
         var service = self
         service.proofKey = key
+        return service
+    }
+
+    /// This service, proving and presenting what a session's tokens are bound to. A key that is not one was refused
+    /// when it was read (``SessionBinding/proves(thumbprint:)``).
+    package func bound(to binding: SessionBinding) -> APIService {
+        var service = self
+        if let certificate = binding.certificate { service = service.presenting(certificate) }
+        if let pem = binding.proofKey, let key = try? ProofKey(pem: pem) { service = service.proving(with: key) }
         return service
     }
 

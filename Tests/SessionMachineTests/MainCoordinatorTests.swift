@@ -50,6 +50,12 @@ struct MainCoordinatorTests {
             appID: record.appID, client: ClientProof())
     }
 
+    /// The refresh `request` of `record`'s session, once the renewal was found storable.
+    static func renewal<Purpose>(_ request: RefreshRequest, of record: SessionRecord) -> MainCoordinator<Purpose>.Action
+    {
+        .settle(.refresh(request, of: record))
+    }
+
     /// The refresh of `record`'s session with `token`, once the renewal was found storable.
     static func renewal<Purpose>(_ token: String = "old-refresh", _ record: SessionRecord = expired)
         -> MainCoordinator<Purpose>.Action
@@ -120,6 +126,52 @@ struct MainCoordinatorTests {
         #expect(
             coordinator.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
                 == (refreshes ? .settle(.lock(Fixtures.ana)) : .settle(.readAccessToken(record))))
+    }
+
+    @Test("a bound session's keys go in every request made for it: the profile, the refresh, the person's own")
+    func boundRequests() {
+        var record = Self.fresh
+        record.proofKey = "thumbprint"
+        record.presentsCertificate = true
+        let certificate = ClientKey(privateKey: "client-key", certificate: "client-certificate")
+        var credentials = Self.stored
+        credentials.proofKey = "proof-key"
+        credentials.clientKey = certificate
+        let binding = SessionBinding(credentials, of: record)
+        #expect(binding.proofKey == "proof-key" && binding.certificate == certificate)
+
+        var profile = MainCoordinator(purpose: Self.details)
+        #expect(
+            profile.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP()) == .settle(.readCredentials(record)))
+        var fetch = ProfileRequest(
+            server: record.server, serverDescription: Fixtures.description(of: record), accessToken: "old-access")
+        fetch.binding = binding
+        #expect(profile.settled(.credentials(credentials), now: Self.now) == .proceed(.fetch(fetch)))
+
+        var request = MainCoordinator(purpose: RequestPurpose())
+        _ = request.start(.stored(record), now: Self.now, plainHTTP: PlainHTTP())
+        #expect(
+            request.settled(.credentials(credentials), now: Self.now)
+                == .proceed(.send(accessToken: "old-access", binding: binding)))
+
+        var due = record
+        due.expiresAt = Self.expired.expiresAt
+        var renewal = MainCoordinator(purpose: Self.details)
+        _ = renewal.start(.stored(due), now: Self.now, plainHTTP: PlainHTTP())
+        var refresh = Self.refresh("old-refresh", due)
+        refresh.binding = binding
+        refresh.client = credentials.client
+        #expect(
+            renewal.lockTaken(record: due, credentials: credentials, now: Self.now) == Self.renewal(refresh, of: due))
+
+        // A record that binds nothing sends nothing of what its store happens to hold.
+        var unbound = MainCoordinator(purpose: RequestPurpose())
+        _ = unbound.start(.stored(Self.expired), now: Self.now, plainHTTP: PlainHTTP())
+        var plain = Self.refresh()
+        plain.client = credentials.client
+        #expect(
+            unbound.lockTaken(record: Self.expired, credentials: credentials, now: Self.now)
+                == .settle(.refresh(plain, of: Self.expired)))
     }
 
     @Test("a fresh token is fetched with for the profile, and handed over for token")

@@ -68,6 +68,8 @@ package struct RequestCoordinator: Sendable {
         package var keepsCookies: Bool
         /// The token, for a request to the session's origin; `nil` for any other.
         package var accessToken: String?
+        /// What the session's tokens are bound to, which the request carries as it carries the token.
+        package var binding = SessionBinding()
     }
 
     /// How the request ended, once every response it fetched has been handed over.
@@ -178,8 +180,9 @@ package struct RequestCoordinator: Sendable {
     private var plans: [Plan] = []
     /// The requests out, oldest first: the order their answers are handed over in.
     private var out: [Ticket] = []
-    /// The token in use.
+    /// The token in use, and what it is bound to.
     private var accessToken: String?
+    private var binding = SessionBinding()
     /// The request to send once the token is settled, and the answer that refused the last token.
     private var pending: Ticket?
     private var refused: APIResponse?
@@ -251,7 +254,8 @@ package struct RequestCoordinator: Sendable {
             var hop = ticket
             hop.out = Outgoing(
                 id: newID(), url: url, method: method, keepsBody: ticket.out.keepsBody && keepsBody,
-                keepsCookies: ticket.out.keepsCookies && withToken, accessToken: withToken ? accessToken : nil)
+                keepsCookies: ticket.out.keepsCookies && withToken, accessToken: withToken ? accessToken : nil,
+                binding: binding)
             hop.hops += 1
             out.insert(hop, at: 0)
             plans = [.send(hop), .awaitOldest]
@@ -313,8 +317,9 @@ package struct RequestCoordinator: Sendable {
     private mutating func use(_ step: RequestPurpose.Step) -> Action {
         guard let ticket = pending.take() else { invalid("use") }
         switch step {
-        case .send(let accessToken):
+        case .send(let accessToken, let binding):
             self.accessToken = accessToken
+            self.binding = binding
             return again(ticket)
         case .keepAnswer:
             guard let answer = refused.take() else { invalid("keepAnswer") }
@@ -329,6 +334,7 @@ package struct RequestCoordinator: Sendable {
         var repeated = ticket
         repeated.out.id = newID()
         repeated.out.accessToken = token(to: ticket.out.url)
+        repeated.out.binding = binding
         out.insert(repeated, at: 0)
         plans = [.send(repeated), .awaitOldest]
         return advance()
@@ -416,7 +422,7 @@ package struct RequestCoordinator: Sendable {
         Ticket(
             out: Outgoing(
                 id: newID(), url: url, method: method, keepsBody: true, keepsCookies: true,
-                accessToken: token(to: url)),
+                accessToken: token(to: url), binding: binding),
             asked: url)
     }
 

@@ -317,12 +317,11 @@ extension SessionController {
     }
 
     /// The account's session here before this login, read before the new tokens take its place, with the service
-    /// that would end it (its own certificate authority and keys); `nil` when it had none.
+    /// that would end it (its own certificate authority; its keys go in the revocation); `nil` when it had none.
     private func readEarlier(_ account: Account, _ coordinator: inout LoginCoordinator) async -> APIService? {
         guard let earlier = try? sessions.record(server: account.server, name: account.name) else { return nil }
         let credentials = (try? await tokens.credentials(for: earlier)) ?? nil
         coordinator.earlierSessionRead(earlier, credentials, now: now())
-        _ = keys.keep(credentials, of: earlier)
         return service(for: earlier)
     }
 

@@ -32,7 +32,8 @@ extension SessionController {
                 paging: paging))
         // Once, not for every page: a description made from a preset is built each time it is asked for.
         let use = selection.tokenUse
-        // Made once the token is read: a session bound to a DPoP key proves its requests with the key read beside it.
+        // Made once the token is read: a session bound to a DPoP key proves its requests with the key its tokens were
+        // read with.
         var service: APIService?
         var out: [Int: PendingResponse] = [:]
         defer { for pending in out.values { pending.cancel() } }
@@ -50,7 +51,8 @@ extension SessionController {
             case .endSession(let end):
                 throw await endSession(end, releasing: lock.take())
             case .send(let outgoing):
-                let sending = service ?? self.service(for: selection.record, entry: selection.entry)
+                let sending =
+                    service ?? self.service(for: selection.record, entry: selection.entry).bound(to: outgoing.binding)
                 service = sending
                 out[outgoing.id] = sending.start(
                     request.sent(as: outgoing), to: outgoing.url, accessToken: outgoing.accessToken, as: use)

@@ -121,7 +121,9 @@ extension SessionController {
             return .accessToken(try await tokens.accessToken(for: record))
         case .readCredentials(let record):
             let credentials = try await tokens.credentials(for: record)
-            if let credentials, !keys.keep(credentials, of: record) { return .keysMissing(credentials) }
+            if let credentials, !SessionBinding(credentials, of: record).proves(thumbprint: record.proofKey) {
+                return .keysMissing(credentials)
+            }
             return .credentials(credentials)
         case .lock(let account):
             let waitingSince = now()
@@ -130,7 +132,10 @@ extension SessionController {
             lock = consume held
             let record = try currentRecord(of: account)
             let credentials = if let record { try await tokens.credentials(for: record) } else { Credentials?.none }
-            if let record, !keys.keep(credentials, of: record) { throw message(for: .keyMissing(record)) }
+            if let record, let credentials, !SessionBinding(credentials, of: record).proves(thumbprint: record.proofKey)
+            {
+                throw message(for: .keyMissing(record))
+            }
             return .locked(
                 LockedSession(record: record, credentials: credentials, note: note, waitingSince: waitingSince))
         case .checkRenewable(let session):

@@ -37,8 +37,6 @@ package struct SessionController: Sendable {
     let warn: @Sendable (String) -> Void
     /// How a device-code login waits between polls: the task's clock, or a test's.
     let sleep: @Sendable (Duration) async throws -> Void
-    /// The keys of the sessions this command read, which their requests are proven with or present.
-    let keys = SessionKeys()
 
     package init(
         configuration: Configuration, tokens: any TokenStoring, service: APIService,
@@ -189,7 +187,6 @@ package struct SessionController: Sendable {
         if let caCertificate = record?.caCertificate ?? entry?.caCertificate {
             service = service.trusting(caCertificate)
         }
-        if let record { service = keys.service(service, for: record.account) }
         return service
     }
 

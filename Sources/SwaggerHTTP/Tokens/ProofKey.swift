@@ -134,3 +134,14 @@ final class ProofNonces: Sendable {
         return isNew && ((status == 400 && said) || (status == 401 && challenge.contains("use_dpop_nonce")))
     }
 }
+
+extension SessionBinding {
+    /// Whether the DPoP key is the one whose thumbprint a session's record keeps: a token bound to a key is of no use
+    /// without that key, and one the store lacks, or holds another of, cannot prove it. Any key does for a record that
+    /// names none.
+    package func proves(thumbprint: String?) -> Bool {
+        guard let thumbprint else { return true }
+        guard let proofKey, let key = try? ProofKey(pem: proofKey) else { return false }
+        return key.thumbprint == thumbprint
+    }
+}

@@ -33,10 +33,12 @@ package struct RefreshRequest: Sendable, Hashable, Redacting {
     package var client: ClientProof
     /// What the session's earlier answers yielded, for the refresh's template.
     package var outputs: [String: String]
+    /// What the session's tokens are bound to: a bound session's refresh is proven as its every request is.
+    package var binding: SessionBinding
 
     package init(
         server: ServerURL, serverDescription: ServerDescription, renewal: Renewal, appID: String, client: ClientProof,
-        outputs: [String: String] = [:]
+        outputs: [String: String] = [:], binding: SessionBinding = SessionBinding()
     ) {
         self.server = server
         self.serverDescription = serverDescription
@@ -44,6 +46,7 @@ package struct RefreshRequest: Sendable, Hashable, Redacting {
         self.appID = appID
         self.client = client
         self.outputs = outputs
+        self.binding = binding
     }
 }
 
@@ -64,16 +67,19 @@ package struct ProfileRequest: Sendable, Hashable, Redacting {
     package var client: String?
     /// What the session's earlier answers yielded, for the profile's template: the login's user id.
     package var outputs: [String: String]
+    /// What the token is bound to.
+    package var binding: SessionBinding
 
     package init(
         server: ServerURL, serverDescription: ServerDescription, accessToken: String, client: String? = nil,
-        outputs: [String: String] = [:]
+        outputs: [String: String] = [:], binding: SessionBinding = SessionBinding()
     ) {
         self.server = server
         self.serverDescription = serverDescription
         self.accessToken = accessToken
         self.client = client
         self.outputs = outputs
+        self.binding = binding
     }
 }
 
@@ -84,15 +90,18 @@ package struct Revocation: Sendable, Hashable, Redacting {
     package var credentials: Credentials
     /// What the session's earlier answers yielded, for the revocation's templates.
     package var outputs: [String: String]
+    /// What the tokens are bound to.
+    package var binding: SessionBinding
 
     package init(
         server: ServerURL, serverDescription: ServerDescription, credentials: Credentials,
-        outputs: [String: String] = [:]
+        outputs: [String: String] = [:], binding: SessionBinding = SessionBinding()
     ) {
         self.server = server
         self.serverDescription = serverDescription
         self.credentials = credentials
         self.outputs = outputs
+        self.binding = binding
     }
 }
 
