@@ -14,10 +14,9 @@ import Synchronization
 /// ``TrustSettings``, bounding each attempt from connecting to the answer's last byte; a test's recorded answers in a
 /// test. That path adds the `User-Agent` (and the token and its proof where needed), describes each attempt for
 /// `--verbose` with every secret hidden, and returns the answer as an ``APIResponse``, from which a failing status
-/// is classified; every failure becomes an ``APIServiceError``. The
-/// profile and the person's idempotent requests are retried on 429, 502, 503 and 504 with exponential backoff
-/// (``RetryPolicy``); nothing else is ever repeated. Redirects are not followed, so a token is never sent to a host
-/// it was not issued for.
+/// is classified; every failure becomes an ``APIServiceError``. The profile and the person's idempotent requests are
+/// retried on 429, 502, 503 and 504 with exponential backoff (``RetryPolicy``); nothing else is ever repeated.
+/// Redirects are not followed, so a token is never sent to a host it was not issued for.
 ///
 /// Call ``shutdown()`` when done.
 package struct APIService: Sendable {

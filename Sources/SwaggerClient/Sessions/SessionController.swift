@@ -19,7 +19,8 @@ extension APIService {
 ///
 /// Its collaborators are parameters: the session list and saved profiles are files in the configured
 /// folders, while the token store and the clock can be stand-ins, and the service's transport a recorded one, so
-/// that every flow can be tested without a process or a network. Every method throws only `SwaggerError`, whose message is ready to show.
+/// that every flow can be tested without a process or a network. Every method throws only `SwaggerError`, whose
+/// message is ready to show.
 package struct SessionController: Sendable {
     package let configuration: Configuration
     package let sessions: SessionList
