@@ -210,6 +210,8 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .testTarget(name: "SwaggerOutputTests", dependencies: ["SwaggerOutput", "SwaggerModel", "TestSupport"]),
+        .testTarget(name: "SwaggerDocumentsTests", dependencies: ["SwaggerDocuments", "SwaggerModel", "TestSupport"]),
         .testTarget(
             name: "SwaggerClientTests",
             dependencies: [

@@ -2,8 +2,6 @@ import FoundationEssentials
 import SwaggerOutput
 import Testing
 
-@testable import SwaggerClient
-
 @Suite("JQProgram: jq 1.6 through libjq, strings as text and other values as compact JSON", .timeLimit(.minutes(5)))
 struct JQProgramTests {
     /// Every output of `expression` run on `json`.

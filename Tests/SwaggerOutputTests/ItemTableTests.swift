@@ -1,13 +1,13 @@
 import FoundationEssentials
-import SwaggerClient
 import SwaggerModel
 import SwaggerOutput
+import TestSupport
 import Testing
 
 /// The table `-o table` makes of a list, and the outline of a page that it and the pagination read.
 @Suite("Item tables and page outlines", .timeLimit(.minutes(5)))
 struct ItemTableTests {
-    static let page = APIRequestTests.serverURL().url.appending(path: "items")
+    static let page = Fixtures.otherServer.url.appending(path: "items")
 
     @Test("-o table: a column for each member of the first items, in the server's order; strings as text")
     func itemTable() throws {

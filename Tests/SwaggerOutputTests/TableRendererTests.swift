@@ -1,6 +1,5 @@
 import Testing
 
-@testable import SwaggerClient
 @testable import SwaggerOutput
 
 @Suite("TableRenderer: the exact text of key/value tables", .timeLimit(.minutes(5)))

@@ -1,6 +1,5 @@
 import Testing
 
-@testable import SwaggerClient
 @testable import SwaggerOutput
 
 @Suite("DisplayWidth: terminal columns of text", .timeLimit(.minutes(5)))
