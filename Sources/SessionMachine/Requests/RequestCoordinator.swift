@@ -173,7 +173,7 @@ package struct RequestCoordinator: Sendable {
 
     private var state: State = .idle
     private let settings: Settings
-    private var token = MainCoordinator(purpose: RequestPurpose())
+    private var tokenMachine = MainCoordinator(purpose: RequestPurpose())
     private var pagination: Pagination?
     /// The most requests out at once: 1, or `--parallel` until the server asks to slow down.
     private var window: Int
@@ -208,7 +208,7 @@ package struct RequestCoordinator: Sendable {
         guard settings.server.isSameOrigin(settings.url) else { return fail(.elsewhere(settings.url)) }
         if case .environment = source { outcome.usedEnvironmentToken = true }
         pending = ticket(to: settings.url, method: settings.method)
-        return tokens(token.start(source, now: now, plainHTTP: plainHTTP))
+        return mapped(tokenMachine.start(source, now: now, plainHTTP: plainHTTP))
     }
 
     /// The request of the last ``Action/send(_:)`` is on its way.
@@ -239,7 +239,7 @@ package struct RequestCoordinator: Sendable {
             // not seen yet.
             if sentWith != accessToken {
                 if response.status == 401 { return again(ticket) }
-            } else if case .settle(let work) = token.responseReceived(status: response.status) {
+            } else if case .settle(let work) = tokenMachine.responseReceived(status: response.status) {
                 pending = ticket
                 refused = response
                 state = .settlingToken
@@ -285,19 +285,19 @@ package struct RequestCoordinator: Sendable {
     /// No answer to the request `id` arrived.
     package mutating func failed(_ id: Int, _ error: APIServiceError) -> Action {
         guard case .awaiting(id) = state else { invalid("failed") }
-        return fail(.session(token.requestFailed(error)))
+        return fail(.session(tokenMachine.requestFailed(error)))
     }
 
     /// The owner did the token's work that the last action asked for, and found `result`.
     package mutating func settled(_ result: TokenResult, now: Date) -> Action {
         guard case .settlingToken = state else { invalid("settled(\(result.name))") }
-        return tokens(token.settled(result, now: now))
+        return mapped(tokenMachine.settled(result, now: now))
     }
 
     // MARK: - Helpers
 
     /// The token machine's action as this machine's: its step goes on here, and the rest is the owner's to do.
-    private mutating func tokens(_ action: MainCoordinator<RequestPurpose>.Action) -> Action {
+    private mutating func mapped(_ action: MainCoordinator<RequestPurpose>.Action) -> Action {
         switch action {
         case .settle(let work):
             state = .settlingToken
