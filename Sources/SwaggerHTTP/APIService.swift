@@ -33,6 +33,9 @@ package struct APIService: Sendable {
     private(set) var proofKey: ProofKey?
     /// The nonce each origin last asked DPoP proofs to carry.
     let nonces = ProofNonces()
+    /// The DPoP keys of the sessions this command used, read from their PEM once: the check of a session's key and
+    /// each of its requests share one.
+    private let proofKeys = ProofKeys()
 
     /// A service that makes no connection until its first request.
     /// - Parameters:
@@ -119,12 +122,20 @@ package struct APIService: Sendable {
     }
 
     /// This service, proving and presenting what a session's tokens are bound to. A key that is not one was refused
-    /// when it was read (``SessionBinding/proves(thumbprint:)``).
+    /// when it was read (``holdsKey(_:of:)``).
     package func bound(to binding: SessionBinding) -> APIService {
         var service = self
         if let certificate = binding.certificate { service = service.presenting(certificate) }
-        if let pem = binding.proofKey, let key = try? ProofKey(pem: pem) { service = service.proving(with: key) }
+        if let key = binding.proofKey.flatMap(proofKeys.key) { service = service.proving(with: key) }
         return service
+    }
+
+    /// Whether `credentials` hold the DPoP key whose thumbprint `record` keeps: a token bound to a key is of no use
+    /// without that key, and one the store lacks, or holds another of, cannot prove it. Any credentials do for a
+    /// record that names no key.
+    package func holdsKey(_ credentials: Credentials, of record: SessionRecord) -> Bool {
+        guard let thumbprint = record.proofKey else { return true }
+        return credentials.proofKey.flatMap(proofKeys.key)?.thumbprint == thumbprint
     }
 
     /// Closes the transport's connections, or leaves them to the process's exit where the command loop runs it.

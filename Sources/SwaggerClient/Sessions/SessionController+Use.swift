@@ -121,9 +121,7 @@ extension SessionController {
             return .accessToken(try await tokens.accessToken(for: record))
         case .readCredentials(let record):
             let credentials = try await tokens.credentials(for: record)
-            if let credentials, !SessionBinding(credentials, of: record).proves(thumbprint: record.proofKey) {
-                return .keysMissing(credentials)
-            }
+            if let credentials, !service.holdsKey(credentials, of: record) { return .keysMissing(credentials) }
             return .credentials(credentials)
         case .lock(let account):
             let waitingSince = now()
@@ -132,8 +130,7 @@ extension SessionController {
             lock = consume held
             let record = try currentRecord(of: account)
             let credentials = if let record { try await tokens.credentials(for: record) } else { Credentials?.none }
-            if let record, let credentials, !SessionBinding(credentials, of: record).proves(thumbprint: record.proofKey)
-            {
+            if let record, let credentials, !service.holdsKey(credentials, of: record) {
                 throw message(for: .keyMissing(record))
             }
             return .locked(

@@ -135,13 +135,15 @@ final class ProofNonces: Sendable {
     }
 }
 
-extension SessionBinding {
-    /// Whether the DPoP key is the one whose thumbprint a session's record keeps: a token bound to a key is of no use
-    /// without that key, and one the store lacks, or holds another of, cannot prove it. Any key does for a record that
-    /// names none.
-    package func proves(thumbprint: String?) -> Bool {
-        guard let thumbprint else { return true }
-        guard let proofKey, let key = try? ProofKey(pem: proofKey) else { return false }
-        return key.thumbprint == thumbprint
+/// DPoP keys read from their PEM, each once.
+final class ProofKeys: Sendable {
+    private let keys = Mutex<[String: ProofKey]>([:])
+
+    /// The key `pem` holds, or `nil` when it holds none.
+    func key(_ pem: String) -> ProofKey? {
+        if let known = keys.withLock({ $0[pem] }) { return known }
+        guard let key = try? ProofKey(pem: pem) else { return nil }
+        keys.withLock { $0[pem] = key }
+        return key
     }
 }

@@ -37,7 +37,7 @@ extension AsyncHTTPTransport {
                 return .timedOut
             case .remoteConnectionClosed:
                 return .unreachable("the server closed the connection")
-            // Through a proxy only; ``APIService`` names the proxy.
+            // Through a proxy only; ``atProxy(_:_:)`` names the proxy.
             case .proxyAuthenticationRequired:
                 return .proxyFailed(proxy: "", .authenticationRequired)
             case .invalidProxyResponse:
