@@ -137,11 +137,7 @@ let package = Package(
             dependencies: [
                 "SwaggerClient",
                 "SwaggerModel",
-                "SessionMachine",
-                "SessionStorage",
-                "SwaggerHTTP",
                 "SwaggerOutput",
-                "SwaggerDocuments",
                 "SwaggerServers",
                 "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,9 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
-import SessionMachine
-import SessionStorage
 import SwaggerClient
-import SwaggerHTTP
 import SwaggerModel
 import SwaggerServers
 
@@ -104,6 +101,11 @@ struct SessionOptions: ParsableArguments {
 
     /// `--server`, parsed; `nil` when it is not given.
     func serverReference() throws(SwaggerError) -> ServerReference? { try serverOption.reference() }
+
+    /// `-s` and `-e` or `-u`, parsed.
+    func choice() throws(SwaggerError) -> SessionChoice {
+        SessionChoice(server: try serverReference(), account: account)
+    }
 }
 
 /// `--keyring`: where tokens are kept.
@@ -269,71 +271,15 @@ struct ServerFileOption: ParsableArguments {
                 + "description is changed by it.",
             valueName: "file"))
     var serverFile: String?
-
-    /// The file's layer of the description, and the server it names, if any.
-    func layer() throws(SwaggerError) -> (server: ServerURL?, layer: DescriptionLayer)? {
-        guard let serverFile else { return nil }
-        let read = try Self.read(serverFile)
-        return (read.server, read.layer)
-    }
-
-    /// The layer of the description in the file at `serverFile`, and the server it names and its name, if any.
-    static func read(_ serverFile: String) throws(SwaggerError) -> (
-        server: ServerURL?, name: ServerName?, layer: DescriptionLayer
-    ) {
-        // A description is a few lines; a file far larger is not one, and is refused rather than read in part.
-        let limit = 1 << 16
-        guard let data = try smallFile(serverFile, limit: limit) else {
-            throw SwaggerError(
-                .usage, "\(serverFile) holds more than \(limit >> 10) KiB; a server's description is a few lines.")
-        }
-        return try DescriptionFile.read(data, named: serverFile)
-    }
-}
-
-/// The file at `path` (standard input for `-`), read whole; `nil` when it holds more than `limit` bytes, which is
-/// refused rather than read in part.
-/// - Parameter secret: Whether it holds a private key, which is refused when anyone but its owner may read or
-///   change it, as ssh refuses one: the key would already be known to them.
-func smallFile(_ path: String, limit: Int, secret: Bool = false) throws(SwaggerError) -> Data? {
-    let read: (data: Data, permissions: UInt32?)
-    do throws(DescriptorIO.Failure) {
-        read = try DescriptorIO.readFileAndPermissions(path, limit: limit + 1)
-    } catch {
-        throw SwaggerError(.usage, "\(path) cannot be read: \(error).")
-    }
-    if secret, let permissions = read.permissions, permissions & 0o077 != 0 {
-        throw SwaggerError(
-            .usage,
-            "\(path) is open to others (0\(String(permissions, radix: 8))), and a private key must not be: "
-                + "chmod 600 \(path).")
-    }
-    return read.data.count <= limit ? read.data : nil
-}
-
-/// The description layers a login or `server set` is given: a `--server-file`'s (`server set` takes none), then
-/// the flags', and the server the file names.
-func givenLayers(
-    file: ServerFileOption?, flags: ServerDescriptionOptions, client: ClientOptions, origins: OriginOptions
-) throws(SwaggerError) -> (server: ServerURL?, layers: [DescriptionLayer]) {
-    let fromFile = try file?.layer()
-    var flags = try flags.flags(client: client)
-    for origin in origins.allowOrigin { try flags.set("allow-origin", origin) }
-    var layers = fromFile.map { [$0.layer] } ?? []
-    if !flags.isEmpty { layers.append(DescriptionLayer(json: flags.json, source: "given")) }
-    return (fromFile?.server, layers)
 }
 
 /// `--format`: how data is printed.
 struct FormatOptions: ParsableArguments {
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case table
-        case json
-    }
-
     @Option(help: "Output format: table or json.")
-    var format: Format = .table
+    var format: OutputFormat = .table
 }
+
+extension OutputFormat: ExpressibleByArgument {}
 
 /// `-y/--yes`, for a change that sends existing sessions' tokens to another host.
 struct YesOption: ParsableArguments {
@@ -370,34 +316,9 @@ struct NetworkOptions: ParsableArguments {
 
     var verbose: Bool { verboseOption.verbose }
     var caCert: String? { caCertOption.caCert }
-}
 
-extension Configuration {
-    /// The configuration from this process's environment, `--keyring` and the network options, if any.
-    static func fromEnvironment(keyring: KeyringOption? = nil, network: NetworkOptions? = nil) throws(SwaggerError)
-        -> Configuration
-    {
-        try fromEnvironment(keyring: keyring, verbose: network?.verbose ?? false, caCert: network?.caCert)
-    }
-
-    /// The configuration from this process's environment, `--keyring`, `--verbose` and `--ca-cert`.
-    static func fromEnvironment(keyring: KeyringOption?, verbose: Bool, caCert: String?) throws(SwaggerError)
-        -> Configuration
-    {
-        var configuration = try Configuration(
-            environment: ProcessInfo.processInfo.environment, keyring: keyring?.keyring, caCertificate: caCert)
-        if verbose { configuration.verbose = true }
-        return configuration
-    }
-}
-
-extension SessionController {
-    /// ``withController(configuration:delegate:warn:log:_:)`` with the terminal's warning and verbose lines.
-    static func atTerminal<Result: Sendable>(
-        _ configuration: Configuration, delegate: (any APIServiceDelegate)? = nil,
-        _ body: (SessionController) async throws(SwaggerError) -> Result
-    ) async throws(SwaggerError) -> Result {
-        try await withController(
-            configuration: configuration, delegate: delegate, warn: Terminal.warning, log: Terminal.notice, body)
+    /// These flags and `--keyring`, as the configuration takes them.
+    func connection(keyring: KeyringOption? = nil) -> ConnectionChoice {
+        ConnectionChoice(keyring: keyring?.keyring, verbose: verbose, caCertificate: caCert)
     }
 }

@@ -3,7 +3,6 @@ import CSpawn
 import FoundationEssentials
 import Glibc
 import SwaggerClient
-import SwaggerHTTP
 import SwaggerModel
 
 @main
@@ -65,7 +64,7 @@ struct SwaggerCtl: AsyncParsableCommand {
         // A parsed command is not Sendable; it goes to the loop, which is this same thread, and nothing else ever
         // holds it.
         nonisolated(unsafe) var command = parsed
-        CommandLoop.run {
+        CommandProcess.run {
             do {
                 if var command = command as? AsyncParsableCommand {
                     try await command.run()

@@ -56,34 +56,6 @@ package struct SessionController: Sendable {
         self.sleep = sleep
     }
 
-    /// Runs `body` with a controller for `configuration` over the real token store and API service, and closes
-    /// the service's connections afterwards.
-    ///
-    /// `warn` receives one line for each keyring fallback or other problem that does not stop the command,
-    /// without the "warning:" prefix; `log` receives each line that describes a request or response, when
-    /// `configuration.verbose` is on.
-    package static func withController<Result: Sendable>(
-        configuration: Configuration, delegate: (any APIServiceDelegate)? = nil,
-        warn: @escaping @Sendable (String) -> Void = { _ in }, log: @escaping @Sendable (String) -> Void = { _ in },
-        _ body: (SessionController) async throws(SwaggerError) -> Result
-    ) async throws(SwaggerError) -> Result {
-        let service = APIService(
-            timeout: configuration.timeout, proxies: configuration.proxies, trust: configuration.trust,
-            delegate: delegate, log: configuration.verbose ? log : nil)
-        // Every wait is a timer of the command loop: `Task.sleep` would start Dispatch's timer thread and a worker.
-        let controller = SessionController(
-            configuration: configuration, tokens: configuration.tokenStore(warn: warn, sleep: CommandLoop.sleep),
-            service: service, warn: warn, sleep: CommandLoop.sleep)
-        do {
-            let result = try await body(controller)
-            await service.shutdown()
-            return result
-        } catch {
-            await service.shutdown()
-            throw error
-        }
-    }
-
     /// Resolves the server and the stored session to use on it, from one read of the session list and the server
     /// registry.
     ///

@@ -1,12 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
-import SessionMachine
-import SessionStorage
 import SwaggerClient
-import SwaggerDocuments
-import SwaggerHTTP
 import SwaggerModel
-import SwaggerOutput
 
 #if canImport(Glibc)
     import Glibc
@@ -20,15 +15,7 @@ import SwaggerOutput
         .map(completionValue)
 }
 
-/// How `api` prints a body.
-enum BodyOutput: String, ExpressibleByArgument, CaseIterable {
-    case json, table
-}
-
-/// When `api` colours JSON.
-enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
-    case auto, always, never
-}
+extension ColourChoice: ExpressibleByArgument {}
 
 extension SwaggerCtl {
     struct API: AsyncParsableCommand {
@@ -118,7 +105,7 @@ extension SwaggerCtl {
             help: ArgumentHelp(
                 "json: the body as sent; table: a list's items, or an object's members.",
                 valueName: "format"))
-        var output: BodyOutput = .json
+        var output: OutputFormat = .json
 
         @Flag(
             name: [.customShort("L"), .long],
@@ -135,7 +122,7 @@ extension SwaggerCtl {
             help: ArgumentHelp(
                 "Colour JSON as jq does (auto: on a terminal).",
                 valueName: "when"))
-        var color: ColorChoice = .auto
+        var color: ColourChoice = .auto
 
         @OptionGroup var session: SessionOptions
         @OptionGroup var network: NetworkOptions
@@ -163,114 +150,26 @@ extension SwaggerCtl {
         }
 
         func run() async throws {
-            guard let path, !list else {
-                return try await Operations.list(
-                    matching: path, format: .table, refresh: refreshDocument, session: session, network: network)
-            }
-            let paginate = self.paginate
-            let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
-            let rawFields = try rawField.map { (argument) throws(SwaggerError) in try Self.field(argument, .raw) }
-            let fields =
-                try rawFields + field.map { (argument) throws(SwaggerError) in try Self.field(argument, .typed) }
-            let body = try input.map { (file) throws(SwaggerError) in try Self.contents(of: file) }
-            let colour =
-                switch color {
-                case .auto: Terminal.stdoutSupportsColor
-                case .always: true
-                case .never: false
-                }
-            let renderer = ResponseRenderer(forTerminal: Terminal.isTerminal(STDOUT_FILENO), colour: colour)
-            // Chosen once, before anything is sent; the --jq program is compiled here, so a mistake in it costs no
-            // request.
-            var pages = try APIOutput(
-                .init(
-                    include: include, silent: silent, paginate: paginate, slurp: slurp, table: output == .table,
-                    jq: try jq.map { (expression) throws(SwaggerError) in try Self.program(expression) },
-                    columns: Terminal.columns),
-                renderer: renderer, environment: ProcessInfo.processInfo.environment,
-                write: Terminal.standardOutput.write)
-            let target = APITarget(path)
-            let outcome = try await Spinner.run("Waiting for \(path)") { spinner in
-                try await SessionController.atTerminal(configuration, delegate: spinner) {
-                    (controller) throws(SwaggerError) -> SessionController.RequestOutcome? in
-                    let selection = try controller.select(
-                        server: session.serverReference(), name: session.account, usingEnvironmentToken: true)
-                    let request: APIRequest
-                    switch target {
-                    case .path(let path):
-                        request = try APIRequest(
-                            path, on: selection.server, method: paginate ? "GET" : method, headers: header,
-                            fields: fields, input: body)
-                    case .operation(let name):
-                        let index = try await controller.operations(
-                            on: selection.server, refresh: refreshDocument, wanted: name)
-                        guard let operation = try index.operation(named: name) else {
-                            throw SwaggerError.noOperation(
-                                name, on: selection.server, nearest: index.suggestions(for: name))
-                        }
-                        request = try APIRequest(
-                            operation, in: index, on: selection.server, method: method, headers: header,
-                            fields: fields, raw: Set(rawFields.map(\.key)), input: body)
-                    }
-                    if paginate, request.method != "GET" {
-                        throw SwaggerError(.usage, "--paginate follows pages with GET; \(path) is a \(request.method).")
-                    }
-                    if dryRun {
-                        Terminal.print(
-                            CurlLine.render(
-                                request, token: selection.tokenUse, server: selection.server,
-                                account: session.account, input: input))
-                        return nil
-                    }
-                    let paging = paginate ? SessionController.Paging(limit: maxPages, parallel: parallel ?? 1) : nil
-                    return try await controller.send(request, with: selection, paging: paging, elsewhere: location) {
-                        (response) throws(SwaggerError) in try pages.receive(response)
-                    }
-                }
-            }
-            guard let outcome else { return }
-            if let warning = try pages.finish(outcome) { Terminal.warning(warning) }
-        }
-
-        /// `--jq`'s program; a mistake in it is the person's, exit 64.
-        private static func program(_ expression: String) throws(SwaggerError) -> JQProgram {
-            do throws(JQError) {
-                return try JQProgram(expression)
-            } catch {
-                if case .noLibrary = error { throw SwaggerError(.failure, "\(error.description).") }
-                throw SwaggerError(.usage, "--jq: \(error.description).")
-            }
-        }
-
-        private static func field(_ argument: String, _ kind: RequestField.Kind) throws(SwaggerError) -> RequestField {
-            switch try RequestField.parse(argument, kind) {
-            case .value(let field):
-                return field
-            case .file(let key, let path):
-                var text = String(decoding: try contents(of: path), as: UTF8.self)
-                // As a shell's $(…) does: a file ends with a line break that is not part of the value.
-                if text.hasSuffix("\n") { text.removeLast() }
-                return RequestField(key: key, string: text)
-            }
-        }
-
-        /// The bytes of the file at `path`, or of standard input for `-`, read no further than one byte past the
-        /// largest body: a larger file is refused, never cut.
-        private static func contents(of path: String) throws(SwaggerError) -> Data {
-            let limit = APIService.requestBodyLimit
-            let data: Data
-            do throws(DescriptorIO.Failure) {
-                data = try DescriptorIO.readFile(path, limit: limit + 1)
-            } catch {
-                throw SwaggerError(.usage, "\(path) cannot be read: \(error).")
-            }
-            guard data.count <= limit else {
-                throw SwaggerError(
-                    .usage,
-                    "\(path == "-" ? "stdin" : path) holds more than \(limit >> 20) MiB, the most a request body can be."
-                )
-            }
-            return data
+            var command = APICommand(path)
+            command.list = list
+            command.session = try session.choice()
+            command.connection = network.connection(keyring: keyring)
+            command.method = method
+            command.headers = header
+            command.rawFields = rawField
+            command.fields = field
+            command.input = input
+            command.paging = paginate ? APICommand.Pages(limit: maxPages, parallel: parallel ?? 1) : nil
+            command.slurp = slurp
+            command.include = include
+            command.silent = silent
+            command.jq = jq
+            command.format = output
+            command.followElsewhere = location
+            command.dryRun = dryRun
+            command.refreshDocument = refreshDocument
+            command.colour = color
+            try await command.run(.terminal)
         }
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import SessionMachine
 import SwaggerClient
 import SwaggerModel
 import SwaggerOutput
@@ -31,27 +30,10 @@ extension SwaggerCtl {
         var noCache = false
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
-            let (outcome, server) = try await Spinner.run("Fetching your profile") { spinner in
-                try await SessionController.atTerminal(configuration, delegate: spinner) {
-                    (controller) throws(SwaggerError) in
-                    let selection = try controller.select(
-                        server: session.serverReference(), name: session.account, usingEnvironmentToken: true)
-                    return (try await controller.profile(selection, allowSaved: !noCache), selection.server)
-                }
-            }
-            if let notice = outcome.notice(server: server, now: Date()) { Terminal.notice(notice) }
-            Terminal.print(output.render(outcome))
-        }
-    }
-}
-
-extension FormatOptions {
-    /// The profile as a table of rows, or as JSON with every field as received.
-    func render(_ outcome: ProfileOutcome) -> String {
-        switch format {
-        case .table: Terminal.tableRenderer.render(DetailsViewModel.rows(for: outcome.profile, labels: outcome.labels))
-        case .json: outcome.profile.prettyJSON
+            var command = DetailsCommand()
+            (command.session, command.connection) = (try session.choice(), network.connection(keyring: keyring))
+            (command.allowSaved, command.format) = (!noCache, output.format)
+            try await command.run(.terminal)
         }
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import SessionMachine
 import SwaggerClient
 import SwaggerModel
 
@@ -46,22 +45,16 @@ extension SwaggerCtl {
             guard !command.isEmpty, !command[0].isEmpty else {
                 throw ValidationError("Give the command after --, as in: swaggerctl exec -- curl …")
             }
-            guard UsableToken.isTokenVariable(variable) else {
-                throw ValidationError(
-                    "--env takes a variable name of letters, digits and _, other than SWAGGERCTL_SERVER and "
-                        + "SWAGGERCTL_AUTHORIZATION.")
-            }
-            guard !UsableToken.isReadByLoader(variable) else {
-                throw ValidationError(
-                    "--env \(variable) is read by the dynamic loader or the C library, which would take the token "
-                        + "as a setting; name another variable.")
-            }
+            if let refusal = ExecCommand.refusal(of: variable) { throw ValidationError(refusal) }
         }
 
         func run() async throws {
-            let token = try await session.usableToken(keyring: keyring, network: network)
-            if let notice = token.notice { Terminal.warning(notice) }
-            throw ProgramReplacement.replace(with: command, setting: token.environment(tokenVariable: variable))
+            var exec = ExecCommand()
+            (exec.session, exec.connection, exec.variable) = (
+                try session.choice(), network.connection(keyring: keyring), variable
+            )
+            let variables = try await exec.run(.terminal)
+            throw ProgramReplacement.replace(with: command, setting: variables)
         }
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
-import SessionMachine
 import SwaggerClient
 import SwaggerModel
 
@@ -52,14 +51,11 @@ extension SwaggerCtl {
         }
 
         func run() async throws {
+            let connection = network.connection(keyring: keyring)
             if let setup {
-                let reference = try ServerReference(setup)
-                let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
-                let server = try await SessionController.atTerminal(configuration) {
-                    (controller) throws(SwaggerError) in try controller.gitCredentialSetup(for: reference)
-                }
-                Terminal.print(GitCredentialAnswer.setup(for: server, program: Self.program))
-                return
+                return try await GitCredentialCommand.setup(
+                    ServerReference(setup), program: Self.program, connection: connection
+                ).run(.terminal)
             }
             // git writes the request and closes the pipe; a person typing one ends it with an empty line.
             let bytes = Prompt.readBytes(upTo: GitCredentialRequest.sizeLimit + 1, from: STDIN_FILENO) { bytes in
@@ -68,16 +64,10 @@ extension SwaggerCtl {
             guard bytes.count <= GitCredentialRequest.sizeLimit else {
                 throw SwaggerError(.usage, "git-credential read more than 64 KiB, which git never sends.")
             }
+            // store and erase read the request, as git expects, and do nothing: the session is swaggerctl's to end.
             guard action == .get else { return }
-            let request = GitCredentialRequest(text: String(decoding: bytes, as: UTF8.self))
-            let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
-            let token = try await SessionController.atTerminal(configuration) {
-                (controller) throws(SwaggerError) in try await controller.gitCredential(request)
-            }
-            guard let token else { return }
-            guard Credentials.isToken(token.value) else { throw SwaggerError.notAToken }
-            if token.boundTo != nil { Terminal.warning(ProofBinding.tokenNotice) }
-            Terminal.print(GitCredentialAnswer.text(token, for: request))
+            try await GitCredentialCommand.get(request: String(decoding: bytes, as: UTF8.self), connection: connection)
+                .run(.terminal)
         }
 
         /// This program as git should run it: as ``ProgramSearch/invocation(argument0:currentDirectory:path:found:)``

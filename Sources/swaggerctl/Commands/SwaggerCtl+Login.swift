@@ -1,9 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
-import SessionMachine
 import SwaggerClient
-import SwaggerHTTP
 import SwaggerModel
 import SwaggerServers
 
@@ -204,286 +201,30 @@ extension SwaggerCtl {
         }
 
         func run() async throws {
-            var configuration = try Configuration.fromEnvironment(
-                keyring: keyring, verbose: verbose.verbose, caCert: caCert.caCert)
-            if allowHttp { configuration.allowsPlainHTTP = true }
-            let (login, naming, moved) = try await Spinner.run("Working", enabled: !quiet) { spinner in
-                try await SessionController.atTerminal(configuration, delegate: spinner) {
-                    (controller) throws(SwaggerError) in
-                    // Piped secrets are read first: input that is not a password is refused before anything is sent.
-                    let piped = passwordStdin ? try secrets(for: nil, on: nil) : nil
-                    let pipedToken = withToken && !Terminal.isTerminal(STDIN_FILENO) ? try Self.pipedToken() : nil
-                    let proof = clientCredentials ? try clientProof() : nil
-                    let proofKey = dpop ? ProofKey() : nil
-                    let (fileServer, layers) = try givenLayers(
-                        file: serverFile, flags: serverDescription, client: client, origins: origins)
-                    let formerDefault = try controller.defaultServer()
-                    let named = try serverOption.reference() ?? (fileServer ?? formerDefault).map(ServerReference.url)
-                    let server = if let named { named } else { ServerReference.url(try askedServer()) }
-                    let selection = try controller.select(server: server, name: nil)
-                    // A name that needs --rename is refused before the password is asked for.
-                    let asked = try serverName.request()
-                    if let asked { try controller.checkName(asked, for: selection.server) }
-                    let login = try await signIn(
-                        controller, selection, layers: layers, piped: piped, pipedToken: pipedToken, proof: proof,
-                        proofKey: proofKey, spinner: spinner)
-                    let naming = try controller.naming(login.account.server, asked)
-                    // A login makes its server the default (unless SWAGGERCTL_SERVER names one); a move from another
-                    // server is said.
-                    let nowDefault = try controller.defaultServer()
-                    return (login, naming, formerDefault == nowDefault ? nil : formerDefault)
-                }
-            }
-            let defaultLine = moved.map { " It is now the default server, in place of \($0)." } ?? ""
-            let replaced = login.endedEarlier ? " This session replaces your earlier one, which the server ended." : ""
-            guard !quiet else { return }
-            Terminal.notice(
-                "Logged in to \(login.account.server)\(naming.clause) as \(login.account.name).\(replaced)\(defaultLine)"
-            )
-            Terminal.print(output.render(login.profile))
-        }
-
-        /// Signs in to the selected server as its description and the flags say.
-        private func signIn(
-            _ controller: SessionController, _ selection: SessionSelection, layers: [DescriptionLayer],
-            piped: (password: String, clientSecret: String?)?, pipedToken: String?, proof: ClientProof?,
-            proofKey: ProofKey?, spinner: Spinner?, followed: Bool = false
-        ) async throws(SwaggerError) -> SessionController.LoginOutcome {
-            let choice: SessionController.ServerChoice
-            switch try await controller.loginChoice(given: layers, on: selection, confidential: clientSecretStdin) {
-            case .described(let described): choice = described
-            case .delegated(let delegated):
-                // The server the person named says another is its own: the password goes there only once they say
-                // so, and only one such step is taken.
-                guard !followed else { throw SwaggerError(.usage, delegated.refusal(for: selection.server)) }
-                if !delegated.isAllowed(by: origins.allowOrigin) {
-                    try Prompt.consent(
-                        notice: delegated.notice(for: selection.server), question: delegated.question,
-                        cancelled: "Login cancelled.",
-                        refusal: SwaggerError(.usage, delegated.refusal(for: selection.server)))
-                }
-                return try await signIn(
-                    controller, controller.select(server: .url(delegated.server), name: nil), layers: layers,
-                    piped: piped, pipedToken: pipedToken, proof: proof, proofKey: proofKey, spinner: spinner,
-                    followed: true)
-            }
-            // Before anything else is asked: a description that sends other sessions' tokens elsewhere needs a yes.
-            try Prompt.consent(to: controller.tokenMove(choice), yes: yes.yes)
-            try await controller.checkStores(on: selection.server)
-            // Before the password is asked for: it says where the password will go. Another host than the one
-            // named is said whatever -q says.
-            if !quiet { choice.discoveryNotices.forEach(Terminal.notice) }
-            let others = OriginRule.allowedOthers(selection.server, choice.serverDescription)
-            if !others.isEmpty { Terminal.notice(OriginRule.othersNotice(selection.server, others)) }
-            let environment = ProcessInfo.processInfo.environment
-            let hasBrowser = Browser.command(environment) != nil && Terminal.isTerminal(STDIN_FILENO)
-            // Without --web or --device: as the last login to the server, else as its documents say.
-            if let proof {
-                return try await clientSignIn(
-                    controller, selection, choice: choice, proof: proof, proofKey: proofKey, spinner: spinner)
-            }
-            let given = (email ?? username).map { AccountName($0, isEmail: email != nil) }
-            if withToken {
-                let token =
-                    if let pipedToken { pipedToken } else {
-                        try Self.validToken(
-                            Prompt.secret(
-                                "Token for \(selection.server): ", cancelled: "Login cancelled: no token given."))
-                    }
-                spinner?.label = "Checking the token with \(selection.server)"
-                return try await controller.login(
-                    as: given, method: .token(token), on: selection, appIDFlag: appID, choice: choice,
-                    client: ClientProof(), proof: nil)
-            }
-            // Nothing to send a password to: the server takes the tokens people bring.
-            if choice.serverDescription.login.isNone { throw Self.tokensOnly(selection.server) }
-            let signIn = ServerPlan.signIn(
-                flag: web ? .web : device ? .device : passwordStdin ? .password : nil,
-                description: choice.serverDescription, hasBrowser: hasBrowser)
-            if signIn != .password, !web, !device, choice.serverDescription.signIn == .password, !quiet {
-                Terminal.notice(signIn.chosenNotice(selection.server, hasBrowser: hasBrowser))
-            }
-            var chosen = choice
-            chosen.serverDescription.signIn = signIn
-            // A confidential client's secret, for a browser login: the whole of standard input, or asked for.
-            let browserSecret = signIn != .password && clientSecretStdin ? try clientSecret() : nil
-            // The page that forwarded the browser is no use once the login has ended, whatever the browser does.
-            defer { if signIn != .password { Browser.removePage(in: controller.configuration.directory) } }
-            switch signIn {
-            case .web:
-                spinner?.label = "Waiting for the browser's answer from \(selection.server)"
-                return try await controller.login(
-                    as: given,
-                    method: .browser(
-                        open: { url in
-                            let opened = Self.openBrowser(url, environment, folder: controller.configuration.directory)
-                            Terminal.notice(BrowserFlow.addressNotice(url, opened: opened))
-                        }, timeout: .seconds(browserTimeout ?? 300)),
-                    on: selection, appIDFlag: appID, choice: chosen, client: ClientProof(secret: browserSecret),
-                    proof: proofKey)
-            case .device:
-                spinner?.label = "Waiting for the sign-in to \(selection.server)"
-                return try await controller.login(
-                    as: given,
-                    method: .device(show: { code in
-                        let address = code.verificationURIComplete ?? code.verificationURI
-                        let opened = Self.openBrowser(address, environment, folder: controller.configuration.directory)
-                        Terminal.notice(code.instructions(opened: opened))
-                    }), on: selection, appIDFlag: appID, choice: chosen, client: ClientProof(secret: browserSecret),
-                    proof: proofKey)
-            case .client:
-                throw SwaggerError(
-                    .usage, "\(selection.server) is described as signing in as a client; give --client-credentials.")
-            case .token:
-                throw Self.tokensOnly(selection.server)
-            case .password:
-                guard chosen.serverDescription.offersPasswordGrant else {
-                    throw SwaggerError.noPasswordGrant(selection.server, chosen.serverDescription)
-                }
-                let name =
-                    if let given { given } else {
-                        try askedAccount(chosen.serverDescription.login, on: selection.server)
-                    }
-                let (password, clientSecret) =
-                    if let piped { piped } else { try secrets(for: name.value, on: selection.server) }
-                spinner?.label = "Logging in to \(selection.server)"
-                return try await controller.login(
-                    as: name, method: .password(password), on: selection, appIDFlag: appID, choice: chosen,
-                    client: ClientProof(secret: clientSecret), proof: proofKey)
-            }
-        }
-
-        /// Signs in as the client itself, named by its id, with the proof the flags give.
-        private func clientSignIn(
-            _ controller: SessionController, _ selection: SessionSelection, choice: SessionController.ServerChoice,
-            proof: ClientProof, proofKey: ProofKey?, spinner: Spinner?
-        ) async throws(SwaggerError) -> SessionController.LoginOutcome {
-            guard let clientID = choice.serverDescription.clientID else {
-                throw SwaggerError(.usage, "--client-credentials signs in as a client: name it with --client-id.")
-            }
-            spinner?.label = "Logging in to \(selection.server) as \(clientID)"
-            return try await controller.login(
-                as: AccountName(clientID, isEmail: false), method: .client, on: selection, appIDFlag: appID,
-                choice: choice, client: proof, proof: proofKey)
-        }
-
-        /// What the client proves itself with: the key in --client-key's file, else the secret from standard input.
-        private func clientProof() throws(SwaggerError) -> ClientProof {
-            guard let clientKey else { return ClientProof(secret: try clientSecret()) }
-            return ClientProof(
-                key: ClientKey(
-                    privateKey: try Self.pem(at: clientKey, holding: "PRIVATE KEY"), keyID: clientKeyId,
-                    certificate: try clientCert.map { (path) throws(SwaggerError) in
-                        try Self.pem(at: path, holding: "CERTIFICATE")
-                    }))
-        }
-
-        /// The refusal of a sign-in to a server described with no login, which takes only tokens people bring.
-        private static func tokensOnly(_ server: ServerURL) -> SwaggerError {
-            SwaggerError(
-                .usage, "\(server) has no login: it takes a token you bring. Log in with --with-token.")
-        }
-
-        /// The token piped in for --with-token: standard input's only line.
-        private static func pipedToken() throws(SwaggerError) -> String {
-            try validToken(Prompt.standardInput(flag: "--with-token", secret: "token"))
-        }
-
-        /// `text`, when it can be a token; it goes into a header, where a space or a line break cannot.
-        private static func validToken(_ text: String) throws(SwaggerError) -> String {
-            guard Credentials.isToken(text) else {
-                throw SwaggerError(
-                    .usage,
-                    "--with-token takes one token: visible characters, with no space or line break. Give the token "
-                        + "alone.")
-            }
-            return text
-        }
-
-        /// The PEM text of a `kind` (PRIVATE KEY, CERTIFICATE) in the file at `path`: a few lines, refused whole when
-        /// it is anything else.
-        private static func pem(at path: String, holding kind: String) throws(SwaggerError) -> String {
-            let secret = kind == "PRIVATE KEY"
-            guard let data = try smallFile(path, limit: 1 << 16, secret: secret),
-                let pem = String(data: data, encoding: .utf8), pem.contains("-----BEGIN "), pem.contains("\(kind)-----")
-            else {
-                let what = secret ? "private key" : "certificate"
-                throw SwaggerError(.usage, "\(path) holds no \(what) in PEM (-----BEGIN … \(kind)-----).")
-            }
-            return pem
-        }
-
-        /// Opens `url` in the browser, and says so when that fails, now or when the browser ends.
-        /// - Returns: Whether a browser was started.
-        private static func openBrowser(_ url: URL, _ environment: [String: String], folder: URL) -> Bool {
-            switch Browser.open(url, environment: environment, folder: folder, exited: Terminal.warning) {
-            case .started: return true
-            case .none: return false
-            case .failed(let reason):
-                Terminal.warning("could not start the browser (\(reason)); open the address yourself.")
-                return false
-            }
-        }
-
-        /// The server, asked for on a terminal when nothing names one: a new machine has no default.
-        private func askedServer() throws(SwaggerError) -> ServerURL {
-            guard Terminal.isTerminal(STDIN_FILENO) else { throw SwaggerError.loginWithoutServer }
-            return try ServerURL(Prompt.line("Server URL: ", cancelled: "Login cancelled: no server given."))
-        }
-
-        /// The account, asked for on the terminal: an e-mail where the login takes one, else a user name.
-        private func askedAccount(_ login: LoginStep, on server: ServerURL) throws(SwaggerError) -> AccountName {
-            guard Terminal.isTerminal(STDIN_FILENO) else {
-                throw SwaggerError(
-                    .usage,
-                    "Standard input is not a terminal; give the account with --email or --username, and pipe the "
-                        + "password in with --password-stdin.")
-            }
-            let ask = login.accountPrompt(on: server)
-            return AccountName(try Prompt.line(ask.prompt, cancelled: ask.cancelled), isEmail: ask.isEmail)
-        }
-
-        /// A browser login's client secret: standard input's only line, or asked for on the terminal.
-        private func clientSecret() throws(SwaggerError) -> String {
-            guard Terminal.isTerminal(STDIN_FILENO) else {
-                let secret = try Prompt.standardInput()
-                guard !secret.contains("\n") else {
-                    throw SwaggerError(
-                        .usage, "With --client-secret-stdin, standard input holds the client secret on one line.")
-                }
-                return secret
-            }
-            return try Prompt.secret("Client secret: ", cancelled: "Login cancelled: no client secret given.")
-        }
-
-        /// The password and, with --client-secret-stdin, the client secret: from standard input, the password
-        /// on its first line and the secret on its second, or asked for on the terminal.
-        private func secrets(for email: String?, on server: ServerURL?) throws(SwaggerError) -> (
-            password: String, clientSecret: String?
-        ) {
-            guard passwordStdin else {
-                guard Terminal.isTerminal(STDIN_FILENO) else {
-                    throw SwaggerError(
-                        .usage, "Standard input is not a terminal; pipe the password in with --password-stdin.")
-                }
-                let password = try Prompt.secret(
-                    "Password for \(email ?? "the account")\(server.map { " on \($0)" } ?? ""): ",
-                    cancelled: "Login cancelled: no password given.")
-                guard clientSecretStdin else { return (password, nil) }
-                let secret = try Prompt.secret("Client secret: ", cancelled: "Login cancelled: no client secret given.")
-                return (password, secret)
-            }
-            let input = try Prompt.standardInput()
-            guard clientSecretStdin else { return (input, nil) }
-            let lines = input.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
-            let password = lines[0].hasSuffix("\r") ? lines[0].dropLast() : lines[0]
-            guard lines.count == 2, !password.isEmpty, !lines[1].isEmpty else {
-                throw SwaggerError(
-                    .usage,
-                    "With --password-stdin and --client-secret-stdin, standard input holds the password on its first "
-                        + "line and the client secret on its second.")
-            }
-            return (String(password), String(lines[1]))
+            var command = LoginCommand()
+            command.server = try serverOption.reference()
+            command.name = try serverName.request()
+            command.description = GivenDescription(
+                file: serverFile.serverFile, flags: try serverDescription.flags(client: client),
+                allowOrigin: origins.allowOrigin)
+            command.account = (email ?? username).map { AccountName($0, isEmail: email != nil) }
+            command.passwordStdin = passwordStdin
+            command.withToken = withToken
+            command.browser = web ? .web : device ? .device : nil
+            command.browserTimeout = browserTimeout ?? 300
+            command.machine =
+                clientCredentials
+                ? LoginCommand.MachineSignIn(key: clientKey, keyID: clientKeyId, certificate: clientCert) : nil
+            command.clientSecretStdin = clientSecretStdin
+            command.dpop = dpop
+            command.appID = appID
+            command.allowHTTP = allowHttp
+            command.quiet = quiet
+            command.yes = yes.yes
+            command.format = output.format
+            command.connection = ConnectionChoice(
+                keyring: keyring.keyring, verbose: verbose.verbose, caCertificate: caCert.caCert)
+            try await command.run(.terminal)
         }
     }
 }

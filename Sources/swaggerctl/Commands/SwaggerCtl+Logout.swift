@@ -45,38 +45,10 @@ extension SwaggerCtl {
         }
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
-            let notice = try await SessionController.atTerminal(configuration) {
-                (controller) throws(SwaggerError) -> String? in
-                if all {
-                    let (removed, failures) = try await controller.logoutAll(revoke: !local)
-                    // What was removed, then a line for each session that failed, the last as the error that exits.
-                    Terminal.notice(LogoutReport.line(removed: removed))
-                    for failure in failures.dropLast() { Terminal.error(failure.message) }
-                    if let last = failures.last { throw last }
-                    return nil
-                }
-                if try session.serverReference() == nil, try controller.defaultServer() == nil {
-                    return LogoutReport.line(removed: [])
-                }
-                var selection = try controller.select(server: session.serverReference(), name: session.account)
-                let server = selection.server
-                // Which of several accounts to end is the person's choice, never the one that happens to be active.
-                if session.account == nil, case let here = try controller.accounts(on: server), here.count > 1 {
-                    let name = try AccountChooser.choose(
-                        on: server, among: here, to: "Log out of", cancelled: "Logout cancelled.")
-                    selection = try controller.select(server: .url(server), name: name)
-                }
-                switch try await controller.logout(selection, revoke: !local) {
-                case .loggedOut(let account, let nowActive):
-                    let next = nowActive.map { " \($0) is now the active account there." } ?? ""
-                    return "Logged out \(account.name) from \(server).\(next)"
-                case .notLoggedIn:
-                    return LogoutReport.nothingToRemove(
-                        on: server, name: session.account, sessions: try controller.records())
-                }
-            }
-            if let notice { Terminal.notice(notice) }
+            var command = LogoutCommand()
+            (command.session, command.connection) = (try session.choice(), network.connection(keyring: keyring))
+            (command.local, command.all) = (local, all)
+            try await command.run(.terminal)
         }
     }
 }

@@ -24,15 +24,9 @@ extension SwaggerCtl {
         @OptionGroup var network: NetworkOptions
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
-            let outcome = try await Spinner.run("Refreshing the session") { spinner in
-                try await SessionController.atTerminal(configuration, delegate: spinner) {
-                    (controller) throws(SwaggerError) in
-                    try await controller.refresh(
-                        controller.select(server: session.serverReference(), name: session.account))
-                }
-            }
-            Terminal.print(RefreshReport.line(outcome, now: Date()) + "\n")
+            var command = RefreshCommand()
+            (command.session, command.connection) = (try session.choice(), network.connection(keyring: keyring))
+            try await command.run(.terminal)
         }
     }
 }

@@ -1,11 +1,6 @@
 import ArgumentParser
-import FoundationEssentials
-import SessionStorage
 import SwaggerClient
-import SwaggerHTTP
 import SwaggerModel
-import SwaggerOutput
-import SwaggerServers
 
 extension SwaggerCtl {
     struct Server: AsyncParsableCommand {
@@ -31,18 +26,6 @@ extension SwaggerCtl {
 }
 
 extension SwaggerCtl.Server {
-    /// Saves what `server set` or `server import` described, once the person agreed where it moves sessions'
-    /// tokens: asked here, outside the spinner, and kept by a controller of its own.
-    /// - Returns: The server's name before and after.
-    static func keep(
-        _ described: SessionController.DescribedServer, yes: YesOption, _ configuration: Configuration
-    ) async throws(SwaggerError) -> ServerNaming {
-        try Prompt.consent(to: described.moves, yes: yes.yes)
-        return try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
-            try controller.keep(described)
-        }
-    }
-
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
@@ -51,26 +34,7 @@ extension SwaggerCtl.Server {
         @OptionGroup var output: FormatOptions
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment()
-            let (servers, damaged) = try await SessionController.atTerminal(configuration) {
-                (controller) throws(SwaggerError) in try controller.knownServers()
-            }
-            for server in damaged {
-                Terminal.warning(
-                    "the registry's entry for \(server?.string ?? "a server") cannot be read; "
-                        + "`swaggerctl server set` describes it again.")
-            }
-            switch output.format {
-            case .json:
-                Terminal.print(JSONOutput.render(servers.map(ServerListing.init), fallback: "[]"))
-            case .table:
-                // An empty list is an answer, not a failure: scripts read nothing, people read why.
-                guard !servers.isEmpty else {
-                    return Terminal.notice(
-                        "swaggerctl knows no server yet. Log in to one, or describe it with `server set`.")
-                }
-                Terminal.print(Terminal.tableRenderer.render(servers.map(ServerListing.row)))
-            }
+            try await ServerListCommand(format: output.format).run(.terminal)
         }
     }
 
@@ -87,15 +51,8 @@ extension SwaggerCtl.Server {
         @OptionGroup var output: FormatOptions
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment()
             let url = try server.map { (text) throws(SwaggerError) in try ServerReference(text) }
-            let summary = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
-                try controller.server(url)
-            }
-            switch output.format {
-            case .json: Terminal.print(DescriptionFile.export(summary.entry))
-            case .table: Terminal.print(Terminal.tableRenderer.render(ServerListing.rows(summary)))
-            }
+            try await ServerShowCommand(server: url, format: output.format).run(.terminal)
         }
     }
 
@@ -146,30 +103,16 @@ extension SwaggerCtl.Server {
         @OptionGroup var verbose: VerboseOption
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment(
-                keyring: nil, verbose: verbose.verbose, caCert: caCert.caCert)
-            let reference = try ServerReference(server)
-            let asked = try serverName.request()
-            let (_, given) = try givenLayers(file: nil, flags: serverDescription, client: client, origins: origins)
-            // A name alone changes nothing the server publishes: it is not read again for it.
-            let rediscover = discover || (given.isEmpty && appID == nil && caCert.caCert == nil && asked == nil)
-            let caCertificate = configuration.trust.additionalCertificates.map(Self.absolute)
-            let described = try await Spinner.run("Reading what \(reference) publishes") { spinner in
-                try await SessionController.atTerminal(configuration, delegate: spinner) {
-                    (controller) throws(SwaggerError) in
-                    try await controller.describe(
-                        controller.server(named: reference), given: given, discover: rediscover, appID: appID,
-                        caCertificate: caCertificate, naming: asked)
-                }
-            }
-            described.choice.discoveryNotices.forEach(Terminal.notice)
-            let naming = try await SwaggerCtl.Server.keep(described, yes: yes, configuration)
-            Terminal.notice("Saved how to talk to \(described.entry.server)\(naming.clause).")
-        }
-
-        /// A certificate file's absolute path, as the registry keeps it for later commands run elsewhere.
-        static func absolute(_ path: String) -> String {
-            path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            var command = ServerSetCommand(
+                try ServerReference(server),
+                description: GivenDescription(
+                    flags: try serverDescription.flags(client: client), allowOrigin: origins.allowOrigin))
+            command.name = try serverName.request()
+            command.discover = discover
+            command.appID = appID
+            command.yes = yes.yes
+            command.connection = ConnectionChoice(verbose: verbose.verbose, caCertificate: caCert.caCert)
+            try await command.run(.terminal)
         }
     }
 
@@ -184,14 +127,7 @@ extension SwaggerCtl.Server {
         var server: String
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment()
-            let reference = try ServerReference(server)
-            let (url, forgotten) = try await SessionController.atTerminal(configuration) {
-                (controller) throws(SwaggerError) in
-                let url = try controller.server(named: reference)
-                return (url, try controller.forget(url))
-            }
-            Terminal.notice(forgotten ? "Forgot \(url)." : "swaggerctl knew nothing of \(url).")
+            try await ServerForgetCommand(try ServerReference(server)).run(.terminal)
         }
     }
 
@@ -206,12 +142,8 @@ extension SwaggerCtl.Server {
         var server: String?
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment()
             let url = try server.map { (text) throws(SwaggerError) in try ServerReference(text) }
-            let summary = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
-                try controller.server(url)
-            }
-            Terminal.print(DescriptionFile.export(summary.entry))
+            try await ServerShowCommand(server: url, format: .json).run(.terminal)
         }
     }
 
@@ -235,80 +167,12 @@ extension SwaggerCtl.Server {
         @OptionGroup var verbose: VerboseOption
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment(keyring: nil, verbose: verbose.verbose, caCert: nil)
-            let read = try ServerFileOption.read(file)
-            guard let named = try serverOption.reference() ?? read.server.map(ServerReference.url) else {
-                throw SwaggerError(.usage, "\(file) does not say which server it describes; name it with -s.")
-            }
-            let (layer, asked) = (read.layer, read.name.map { NameRequest($0, rename: rename.rename) })
-            let described = try await SessionController.atTerminal(configuration) {
-                (controller) throws(SwaggerError) in
-                try await controller.describe(
-                    controller.server(named: named), given: [layer], discover: false, appID: nil, caCertificate: nil,
-                    naming: asked)
-            }
-            let naming = try await SwaggerCtl.Server.keep(described, yes: yes, configuration)
-            Terminal.notice("Saved how to talk to \(described.entry.server)\(naming.clause), from \(file).")
+            var command = ServerImportCommand(file: file)
+            command.server = try serverOption.reference()
+            command.rename = rename.rename
+            command.yes = yes.yes
+            command.connection = ConnectionChoice(verbose: verbose.verbose)
+            try await command.run(.terminal)
         }
-    }
-}
-
-/// A server as `server list` and `server show` print it.
-struct ServerListing: Encodable {
-    var server: String
-    var name: String?
-    var current: Bool
-    var preset: String?
-    var foundIn: String?
-    var accounts: [String]
-
-    init(_ summary: SessionController.ServerSummary) {
-        server = summary.entry.server.string
-        name = summary.entry.name?.string
-        current = summary.isCurrent
-        preset = summary.entry.description.preset
-        foundIn = summary.entry.description.document?.absoluteString
-        accounts = summary.accounts
-    }
-
-    /// One row: the server, and what describes it.
-    static func row(_ summary: SessionController.ServerSummary) -> DetailsViewModel {
-        let listing = ServerListing(summary)
-        var notes: [String] = []
-        if let name = listing.name { notes.append("named \(name)") }
-        if listing.current { notes.append("current") }
-        if let preset = listing.preset { notes.append("preset \(preset)") }
-        if let found = listing.foundIn { notes.append("found in \(found)") }
-        notes.append(
-            listing.accounts.isEmpty
-                ? "no session" : "\(listing.accounts.count) session\(listing.accounts.count == 1 ? "" : "s")")
-        return DetailsViewModel(key: listing.server, value: notes.joined(separator: "; "))
-    }
-
-    /// `server show`'s rows: the server, its sessions, its description with where each part came from, and the
-    /// settings `server set` keeps.
-    static func rows(_ summary: SessionController.ServerSummary) -> [DetailsViewModel] {
-        let entry = summary.entry
-        var rows = [
-            DetailsViewModel(key: "Server", value: entry.server.string + (summary.isCurrent ? " (current)" : ""))
-        ]
-        if let name = entry.name { rows.append(DetailsViewModel(key: "Name", value: name.string)) }
-        rows.append(
-            DetailsViewModel(
-                key: "Accounts", value: summary.accounts.isEmpty ? "none" : summary.accounts.joined(separator: ", ")))
-        rows += ServerView.rows(for: entry.description, sources: entry.sources)
-        if let appID = entry.appID { rows.append(DetailsViewModel(key: "App ID", value: appID)) }
-        if let caCertificate = entry.caCertificate {
-            rows.append(DetailsViewModel(key: "CA certificates", value: caCertificate))
-        }
-        if let document = entry.document {
-            rows.append(
-                DetailsViewModel(
-                    key: "Document copy",
-                    value:
-                        "\(document.url.absoluteString), read \(RelativeTime.stamp(document.fetchedAt, now: Date()))")
-            )
-        }
-        return rows
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import SessionStorage
 import SwaggerClient
 import SwaggerModel
 
@@ -30,44 +29,10 @@ extension SwaggerCtl {
         var check = false
 
         func run() async throws {
-            let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
-            let (report, tokens) = try await SessionController.atTerminal(configuration) {
-                (controller) throws(SwaggerError) in
-                let server = try session.serverReference()
-                let selection =
-                    check
-                    ? try controller.select(server: server, name: session.account, usingEnvironmentToken: true)
-                    : nil
-                let report = try await controller.status(checking: selection, server: server, name: session.account)
-                return (report, controller.tokens)
-            }
-            if let notice = report.notice(now: Date()) { Terminal.notice(notice) }
-            report.warnings.forEach(Terminal.warning)
-            Terminal.print(
-                output.render(report.sessions, location: { tokens.location(of: $0.backend, for: $0.account) }))
-            if report.isEmpty {
-                guard session.server == nil, session.account == nil else {
-                    throw SwaggerError(.authentication, "No stored session matches \(Self.filterText(session)).")
-                }
-                throw SwaggerError.notLoggedInAnywhere
-            }
-        }
-    }
-}
-
-extension SwaggerCtl.Status {
-    /// `-s URL -e E` in words, for the error when nothing matches them.
-    static func filterText(_ session: SessionOptions) -> String {
-        [session.server.map { "-s \($0)" }, session.account.map { "-e \($0)" }].compactMap { $0 }.joined(separator: " ")
-    }
-}
-
-extension FormatOptions {
-    /// The sessions as one table each, or as a JSON array (`[]` for none).
-    func render(_ sessions: [SessionStatus], location: (SessionStatus) -> String) -> String {
-        switch format {
-        case .table: SessionStatus.render(sessions, location: location, renderer: Terminal.tableRenderer, now: Date())
-        case .json: SessionStatus.json(sessions)
+            var command = StatusCommand()
+            (command.session, command.connection) = (try session.choice(), network.connection(keyring: keyring))
+            (command.format, command.check) = (output.format, check)
+            try await command.run(.terminal)
         }
     }
 }

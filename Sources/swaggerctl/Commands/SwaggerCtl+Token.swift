@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import SessionMachine
 import SwaggerClient
 import SwaggerModel
 
@@ -33,25 +32,10 @@ extension SwaggerCtl {
         var format: TokenFormat = .plain
 
         func run() async throws {
-            let token = try await session.usableToken(keyring: keyring, network: network)
-            // JSON names the key and the scheme, for a program that makes its own proofs or reads the pair.
-            if let notice = token.notice, format != .json { Terminal.warning(notice) }
-            let execInfo = ProcessInfo.processInfo.environment["KUBERNETES_EXEC_INFO"]
-            Terminal.print(try format.render(token, execInfo: execInfo))
+            var command = TokenCommand()
+            (command.session, command.connection) = (try session.choice(), network.connection(keyring: keyring))
+            command.format = format
+            try await command.run(.terminal)
         }
-    }
-}
-
-extension SessionOptions {
-    /// The access token that `token` and `exec` hand on: `SWAGGERCTL_TOKEN`'s, or the selected session's, renewed
-    /// first when it is due.
-    func usableToken(keyring: KeyringOption, network: NetworkOptions) async throws -> UsableToken {
-        let configuration = try Configuration.fromEnvironment(keyring: keyring, network: network)
-        let token = try await SessionController.atTerminal(configuration) { (controller) throws(SwaggerError) in
-            try await controller.accessToken(
-                controller.select(server: serverReference(), name: account, usingEnvironmentToken: true))
-        }
-        guard Credentials.isToken(token.value) else { throw SwaggerError.notAToken }
-        return token
     }
 }

@@ -2,21 +2,11 @@ import CSpawn
 import Dispatch
 import FoundationEssentials
 import Glibc
-import SessionStorage
+import SwaggerClient
 
 /// Opens an address in the person's browser, as `gh` and `git web--browse` do: `$BROWSER`, else `xdg-open`
 /// where there is a display.
 enum Browser {
-    /// How starting the browser went.
-    enum Opening: Equatable {
-        /// It was started; a failure later is told to `exited`.
-        case started
-        /// There is none to start, such as over SSH: the address is only printed.
-        case none
-        /// It could not be started: the program and the system's reason.
-        case failed(String)
-    }
-
     /// Starts the browser on `url` and does not wait for it: a browser may run for as long as the person keeps
     /// it open. Its output goes nowhere, so it cannot mix with swaggerctl's. A browser that ends with a failure
     /// (`BROWSER=false`, an `xdg-open` with nothing to open the address) is told to `exited` with a line that says
@@ -28,9 +18,9 @@ enum Browser {
     /// Without a page (a folder that cannot be written), the address itself is given.
     static func open(
         _ url: URL, environment: [String: String], folder: URL, exited: @escaping @Sendable (String) -> Void
-    ) -> Opening {
+    ) -> BrowserOpening {
         guard let command = command(environment) else { return .none }
-        let target = writePage(for: url, in: folder) ?? url.absoluteString
+        let target = BrowserPage.write(for: url, in: folder) ?? url.absoluteString
         // The address is one argument, never shell text: it came from a server.
         let arguments = command.contains("%s") ? command.map { $0 == "%s" ? target : $0 } : command + [target]
         var actions = posix_spawn_file_actions_t()
@@ -66,34 +56,6 @@ enum Browser {
         return .started
     }
 
-    /// The page's name: one per process, so that two logins never share one.
-    static var pageName: String { ".sign-in-\(getpid()).html" }
-
-    /// Writes the page that forwards to `url`, as swaggerctl writes every file (0600, atomically); its path, or
-    /// `nil` when it cannot be written.
-    private static func writePage(for url: URL, in folder: URL) -> String? {
-        let directory = PrivateDirectory(folder)
-        let address = escapedHTML(url.absoluteString)
-        let page = """
-            <!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=\(address)">
-            <title>swaggerctl sign-in</title><a href="\(address)">Continue to sign in</a>
-
-            """
-        // Read once by the browser and removed when the login ends: not worth an fsync.
-        guard (try? directory.write(Data(page.utf8), to: pageName, durability: .cache)) != nil else { return nil }
-        return directory.fileURL(pageName).path
-    }
-
-    /// Removes the page of this process's login, once the login has ended.
-    static func removePage(in folder: URL) {
-        unlink(PrivateDirectory(folder).fileURL(pageName).path)
-    }
-
-    private static func escapedHTML(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("\"", with: "&quot;").replacing("<", with: "&lt;")
-            .replacing(">", with: "&gt;").replacing("'", with: "&#39;")
-    }
-
     /// The environment a child starts with: swaggerctl's own, without its variables (`SWAGGERCTL_TOKEN` among them)
     /// and without any whose name says it holds a token or a client secret (`GITHUB_TOKEN`, `CLIENT_SECRET`).
     static func childEnvironment(_ environment: [String: String]) -> [String: String] {
@@ -113,5 +75,16 @@ enum Browser {
         }
         let display = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains { !($0 ?? "").isEmpty }
         return display ? ["xdg-open"] : nil
+    }
+}
+
+/// The browser of the environment this process was started in.
+struct EnvironmentBrowser: BrowserOpener {
+    let environment: [String: String]
+
+    var isAvailable: Bool { Browser.command(environment) != nil }
+
+    func open(_ url: URL, folder: URL, exited: @escaping @Sendable (String) -> Void) -> BrowserOpening {
+        Browser.open(url, environment: environment, folder: folder, exited: exited)
     }
 }

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import Glibc
 import SwaggerClient
-import SwaggerHTTP
 import SwaggerModel
 import SwaggerOutput
 import Synchronization
@@ -11,7 +10,7 @@ import Synchronization
 ///
 /// It draws from a child task of the command's work (``run(_:_:)``), which ends with the work; the API service,
 /// as its delegate, says when a request is in flight.
-final class Spinner: APIServiceDelegate {
+final class Spinner: ProgressLine {
     private struct State {
         var label: String
         /// When the request in flight started; `nil` while none is.
@@ -43,18 +42,24 @@ final class Spinner: APIServiceDelegate {
     /// Runs `work` with a spinner that says `label`, or with none when standard error is not a terminal or
     /// `enabled` is off (`--quiet`).
     static func run<Result: Sendable>(
-        _ label: String, enabled: Bool = true, _ work: (Spinner?) async throws -> Result
-    ) async throws -> Result {
+        _ label: String, enabled: Bool = true, _ work: (Spinner?) async throws(SwaggerError) -> Result
+    ) async throws(SwaggerError) -> Result {
         guard enabled, Terminal.isTerminal(STDERR_FILENO) else { return try await work(nil) }
         let spinner = Spinner(label: label)
-        return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+        let outcome = await withTaskGroup(of: Void.self, returning: Swift.Result<Result, SwaggerError>.self) {
+            group in
             group.addTask { await spinner.animate() }
             defer { group.cancelAll() }
-            return try await work(spinner)
+            do throws(SwaggerError) {
+                return .success(try await work(spinner))
+            } catch {
+                return .failure(error)
+            }
         }
+        return try outcome.get()
     }
 
-    func apiService(_ service: APIService, isWaiting: Bool) {
+    func waiting(_ isWaiting: Bool) {
         state.withLock { state in
             state.waitingSince = isWaiting ? .now : nil
             if !isWaiting { Self.erase(&state) }
@@ -68,7 +73,7 @@ final class Spinner: APIServiceDelegate {
         var frame = 0
         for await _ in requests {
             while !Task.isCancelled, state.withLock({ $0.waitingSince != nil }) {
-                try? await CommandLoop.sleep(for: Self.frameTime)
+                try? await CommandProcess.sleep(for: Self.frameTime)
                 state.withLock { state in
                     guard let since = state.waitingSince, ContinuousClock.now - since >= Self.delay else { return }
                     Terminal.standardError.write(

@@ -1,6 +1,5 @@
 import CSpawn
 import FoundationEssentials
-import SessionStorage
 import SwaggerClient
 import SwaggerModel
 import SwaggerOutput
@@ -30,10 +29,8 @@ enum Terminal {
         }
 
         func write(_ data: Data) {
-            do throws(DescriptorIO.Failure) {
-                try DescriptorIO.writeAll(data, to: descriptor)
-            } catch {
-                if error.code == EPIPE, descriptor == STDOUT_FILENO { Terminal.readerGone() }
+            if CommandProcess.write(data, to: descriptor) == EPIPE, descriptor == STDOUT_FILENO {
+                Terminal.readerGone()
             }
         }
     }
