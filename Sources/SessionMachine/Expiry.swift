@@ -6,12 +6,12 @@ package enum Expiry {
     /// How close to its expiry an access token is refreshed before use, to allow for clock skew and for the
     /// time the request takes. A token that lives less than twice as long is refreshed halfway through its life
     /// instead, or every use would refresh it.
-    package static let margin: TimeInterval = 30
+    static let margin: TimeInterval = 30
 
     /// Whether an access token must be refreshed before use: it has expired, or will within ``margin``, or
     /// within half its lifetime when that is shorter. A token with no known expiry is used until the server
     /// rejects it.
-    package static func needsRefresh(expiresAt: Date?, issuedAt: Date?, now: Date) -> Bool {
+    static func needsRefresh(expiresAt: Date?, issuedAt: Date?, now: Date) -> Bool {
         guard let expiresAt else { return false }
         let lifetime = issuedAt.map { expiresAt.timeIntervalSince($0) } ?? .infinity
         return expiresAt.timeIntervalSince(now) <= min(margin, max(0, lifetime) / 2)

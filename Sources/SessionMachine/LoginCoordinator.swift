@@ -61,7 +61,7 @@ package struct LoginCoordinator: Sendable {
     }
 
     /// The app id used when nothing else names one.
-    package static let defaultAppID = "swaggerctl-demo"
+    static let defaultAppID = "swaggerctl-demo"
 
     /// What follows ``loginRequested(_:)``.
     package enum StartAction: Sendable, Hashable {
@@ -482,7 +482,7 @@ package struct LoginCoordinator: Sendable {
     package typealias Phase = LoginCoordinatorPhase
 
     /// The state the coordinator is in.
-    package var phase: Phase {
+    var phase: Phase {
         switch state {
         case .idle: .idle
         case .authenticating: .authenticating

@@ -349,7 +349,7 @@ package struct LogoutCoordinator: Sendable {
     package typealias Phase = LogoutCoordinatorPhase
 
     /// The state the coordinator is in.
-    package var phase: Phase {
+    var phase: Phase {
         switch state {
         case .idle: .idle
         case .locking: .locking

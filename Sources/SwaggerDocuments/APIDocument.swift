@@ -17,7 +17,7 @@ package struct APIDocument {
 
     /// The most schemas all the walks of one document read together: thousands more than any real document needs,
     /// and a bound on one built of cycles or of a fan-out that grows without end.
-    package static let schemaBudget = 50_000
+    static let schemaBudget = 50_000
 
     package init(root: [String: JSONValue], url: URL) {
         self.root = root

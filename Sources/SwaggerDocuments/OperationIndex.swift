@@ -156,7 +156,7 @@ package struct Schema: Sendable, Hashable, Codable {
     /// The values it takes, when it lists them (`enum`, or `const`).
     package var values: [JSONValue]?
     /// OpenAPI 3.0's `nullable` and Swagger 2's `x-nullable`: `null` is taken too.
-    package var nullable: Bool?
+    var nullable: Bool?
     /// A member that only responses hold, such as an id the server assigns: a request does not send it.
     package var readOnly: Bool?
     package var properties: [String: Schema]?
@@ -167,10 +167,10 @@ package struct Schema: Sendable, Hashable, Codable {
     package var allOf: [Schema]?
     package var anyOf: [Schema]?
     package var oneOf: [Schema]?
-    package var minimum: Double?
-    package var maximum: Double?
-    package var minLength: Int?
-    package var maxLength: Int?
+    var minimum: Double?
+    var maximum: Double?
+    var minLength: Int?
+    var maxLength: Int?
 
     package init() {}
 }

@@ -40,7 +40,7 @@ package struct SchemaCheck: Sendable {
     }
 
     /// Whether a member only ever comes from the server: marked beside its `$ref`, or in the schema it names.
-    package func isReadOnly(_ schema: Schema) -> Bool {
+    func isReadOnly(_ schema: Schema) -> Bool {
         schema.readOnly == true || resolved(schema).readOnly == true
     }
 

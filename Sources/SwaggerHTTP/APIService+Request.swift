@@ -8,7 +8,7 @@ import Synchronization
 extension APIService {
     /// The largest body `swaggerctl api` reads, for one page. Far more than any API page; a bound on a server
     /// that streams without end.
-    package static let responseLimit = 64 << 20
+    static let responseLimit = 64 << 20
 
     /// The largest request body sent. A larger one is refused whole before anything is read past it: a body
     /// cut short would reach the server as if complete.

@@ -6,7 +6,7 @@ import SwaggerModel
 package enum ColumnTable {
     /// The widest a cell is shown: a longer one is cut with `…`, so that one long value does not push every other
     /// column off the screen.
-    package static let cellLimit = 60
+    static let cellLimit = 60
 
     /// The table, every line ending in a newline; `header` first when given. The last column is not padded.
     /// - Parameter columns: The terminal's width, which each line is cut to with `…`, as each cell is to
@@ -23,7 +23,7 @@ package enum ColumnTable {
     }
 
     /// The width of each column, as the widest of its cells is shown.
-    package static func widths(of lines: [[String]], limit: Int = cellLimit) -> [Int] {
+    static func widths(of lines: [[String]], limit: Int = cellLimit) -> [Int] {
         var widths = [Int](repeating: 0, count: lines.map(\.count).max() ?? 0)
         for line in lines {
             for (column, text) in line.enumerated() {

@@ -125,7 +125,7 @@ extension Discovery {
         package var shape: LoginShape = .post
         /// Whether the login takes the account and the password by HTTP Basic, once, and answers a token, as
         /// django-rest-knox's does; it has no body.
-        package var sendsBasic = false
+        var sendsBasic = false
         /// The answer's member with the token's expiry as a time, where it has one (knox's `expiry`).
         package var expiry: String?
     }

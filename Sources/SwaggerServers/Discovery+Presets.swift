@@ -121,7 +121,7 @@ extension Discovery {
     }
 
     /// The presets whose login and profile are at fixed paths under `server`, in the order they are probed.
-    package static func presetProbes(for server: ServerURL) -> [PresetProbe] {
+    static func presetProbes(for server: ServerURL) -> [PresetProbe] {
         ServerPresets.all.compactMap { preset in
             guard case .steps = preset.evidence,
                 let description = try? ServerDescription(json: ["preset": .string(preset.name)], under: server),
@@ -159,7 +159,7 @@ extension Discovery {
 
     /// The protocols' probes, for each preset whose evidence is answers: under `server`, then at its origin where
     /// the server has a path of its own, so that a protocol found at the origin is described from there.
-    package static func protocolProbes(for server: ServerURL) -> [ProtocolProbe] {
+    static func protocolProbes(for server: ServerURL) -> [ProtocolProbe] {
         var bases = [server]
         if let origin = ServerURL(originOf: server.url), origin != server {
             bases.append(origin)
@@ -190,7 +190,7 @@ extension Discovery {
     }
 
     /// The documents that may name another server for `server`, at its origin: each family's that has one.
-    package static func delegations(for server: ServerURL) -> [(preset: String, url: URL, to: Yield)] {
+    static func delegations(for server: ServerURL) -> [(preset: String, url: URL, to: Yield)] {
         guard let origin = ServerURL(originOf: server.url) else { return [] }
         return ServerPresets.all.compactMap { preset in
             guard let delegation = preset.delegation, let url = try? origin.resolve(delegation.path) else { return nil }
@@ -209,7 +209,7 @@ extension Discovery {
 
     /// A preset in the description language whole, as evidence showed it, its paths under `base`: written whole
     /// where `base` is not `server`, whose paths they would otherwise be read under.
-    package static func presetLayer(_ name: String, at base: ServerURL, for server: ServerURL) -> JSONValue? {
+    static func presetLayer(_ name: String, at base: ServerURL, for server: ServerURL) -> JSONValue? {
         guard case .object(var steps)? = ServerPresets.named(name)?.json else { return nil }
         steps["preset"] = .string(name)
         return base == server ? .object(steps) : rebased(.object(steps), onto: base)

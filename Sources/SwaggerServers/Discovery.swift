@@ -44,15 +44,15 @@ package enum Discovery {
         /// The authorization endpoint, where a browser login begins.
         package var authorization: URL?
         /// `code_challenge_methods_supported`, when the metadata says.
-        package var challengeMethods: [String]?
+        var challengeMethods: [String]?
         /// `grant_types_supported`, or the grants an OpenAPI document's OAuth 2 flows name.
         package var grantTypes: [String]?
         /// `scopes_supported`.
-        package var scopes: [String]?
+        var scopes: [String]?
         /// `revocation_endpoint_auth_methods_supported`.
-        package var revocationAuthentication: [String]?
+        var revocationAuthentication: [String]?
         /// `token_endpoint_auth_methods_supported`.
-        package var tokenAuthentication: [String]?
+        var tokenAuthentication: [String]?
         /// `mtls_endpoint_aliases` (RFC 8705 §5): where a client proven by its certificate goes instead.
         package var mtls = MTLSAliases()
 
@@ -94,7 +94,7 @@ package enum Discovery {
         package var isEmpty: Bool { token == nil && refresh == nil && userinfo == nil && revocation == nil }
 
         /// Where a browser signs in, and the grants offered, in the description language.
-        package var browserJSON: JSONValue {
+        var browserJSON: JSONValue {
             var json: [String: JSONValue] = [:]
             if let authorization { json["authorization"] = .string(authorization.absoluteString) }
             if let grantTypes { json["grantTypes"] = .array(grantTypes.map(JSONValue.string)) }
@@ -156,7 +156,7 @@ package enum Discovery {
     /// (`-s https://host/api`), both documents at the origin.
     /// - Parameter issuer: The server's URL, taken as the issuer.
     /// - Returns: The documents' URLs, without repeats.
-    package static func metadataDocuments(for issuer: ServerURL) -> [URL] {
+    static func metadataDocuments(for issuer: ServerURL) -> [URL] {
         let path = issuer.url.path(percentEncoded: true)
         let origin = ServerURL.origin(of: issuer.url)?.absoluteString ?? issuer.string
         let candidates = [
@@ -293,7 +293,7 @@ package enum Discovery {
 
     /// The documents a `Link` header says describe the service (`rel="service-desc"`, RFC 8631), read against
     /// `url`, the address it came from.
-    package static func serviceDescriptions(link: String?, at url: URL) -> [URL] {
+    static func serviceDescriptions(link: String?, at url: URL) -> [URL] {
         guard let link, let target = LinkHeader.target(of: "service-desc", in: link) else { return [] }
         return APIDocument.resolve(target, against: url).map { [$0] } ?? []
     }

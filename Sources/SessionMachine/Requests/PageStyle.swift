@@ -89,7 +89,7 @@ package struct PageStyle: Sendable, Hashable {
         package var members: JSONText.ObjectText?
         /// Whether the body holds a list, how many items it holds, and how many the pages so far held, this one's
         /// included.
-        package var hasList: Bool
+        var hasList: Bool
         package var count: Int
         package var seen: Int
 

@@ -6,7 +6,7 @@ import SwaggerModel
 /// asked (`--location`), and then without the token, which goes nowhere else.
 package enum Redirect {
     /// The most redirects one request follows, as curl's default is 50 and browsers' about 20: a loop ends soon.
-    package static let hopLimit = 10
+    static let hopLimit = 10
 
     package enum Decision: Sendable, Hashable {
         /// Send `method` to `url` next, with the body that was sent when `keepsBody`.

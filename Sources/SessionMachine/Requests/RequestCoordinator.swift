@@ -450,7 +450,7 @@ package struct RequestCoordinator: Sendable {
     package typealias Phase = RequestCoordinatorPhase
 
     /// The state the coordinator is in.
-    package var phase: Phase {
+    var phase: Phase {
         switch state {
         case .idle: .idle
         case .settlingToken: .settlingToken

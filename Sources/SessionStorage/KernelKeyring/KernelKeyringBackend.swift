@@ -18,7 +18,7 @@ import SwaggerModel
 /// in which no process asked for it. A session whose key is gone is one that must log in again.
 package struct KernelKeyringBackend: TokenBackend {
     /// What every key's description starts with.
-    package static let defaultPrefix = "swaggerctl:"
+    static let defaultPrefix = "swaggerctl:"
 
     /// Everything for the possessor; view and read for the user, so that a process whose keyrings do not link the
     /// user keyring still reads a key there. Nothing for the group or others. (`KEY_POS_ALL | KEY_USR_VIEW |
@@ -37,7 +37,7 @@ package struct KernelKeyringBackend: TokenBackend {
     package var location: String { "the kernel keyring" }
 
     /// The description of `account`'s key: `swaggerctl:<server URL> <account>`.
-    package func keyDescription(for account: Account) -> String {
+    func keyDescription(for account: Account) -> String {
         "\(prefix)\(account.server) \(account.name)"
     }
 

@@ -116,7 +116,7 @@ package final class KeyringBackend: TokenBackend {
     }
 
     /// The attributes by which `secret-tool lookup` finds `account`'s access token.
-    package static func lookupAttributes(for account: Account) -> [String: String] {
+    static func lookupAttributes(for account: Account) -> [String: String] {
         Item.access.unmarkedAttributes(for: account)
     }
 

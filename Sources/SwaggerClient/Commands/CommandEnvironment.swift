@@ -50,7 +50,7 @@ package struct CommandEnvironment: Sendable {
 
     /// Runs `body` with a controller for `configuration` over this environment's seams, its warnings and verbose
     /// lines on the console, and closes the service's connections afterwards.
-    package func withController<Result: Sendable>(
+    func withController<Result: Sendable>(
         _ configuration: Configuration, delegate: (any APIServiceDelegate)? = nil,
         _ body: (SessionController) async throws(SwaggerError) -> Result
     ) async throws(SwaggerError) -> Result {

@@ -47,7 +47,7 @@ package struct GivenDescription: Sendable, Hashable {
 /// refused rather than read in part.
 /// - Parameter secret: Whether it holds a private key, which is refused when anyone but its owner may read or
 ///   change it, as ssh refuses one: the key would already be known to them.
-package func smallFile(_ path: String, limit: Int, secret: Bool = false) throws(SwaggerError) -> Data? {
+func smallFile(_ path: String, limit: Int, secret: Bool = false) throws(SwaggerError) -> Data? {
     let read: (data: Data, permissions: UInt32?)
     do throws(DescriptorIO.Failure) {
         read = try DescriptorIO.readFileAndPermissions(path, limit: limit + 1)

@@ -21,7 +21,7 @@ package struct TokenCommand: Sendable, Hashable {
 extension SessionChoice {
     /// The session's access token, refreshed first if it is about to expire, or `SWAGGERCTL_TOKEN`.
     /// - Throws: ``SwaggerError/notAToken`` for a token that no header could carry.
-    package func usableToken(_ connection: ConnectionChoice, in environment: CommandEnvironment)
+    func usableToken(_ connection: ConnectionChoice, in environment: CommandEnvironment)
         async throws(SwaggerError) -> UsableToken
     {
         let configuration = try environment.configuration(connection)

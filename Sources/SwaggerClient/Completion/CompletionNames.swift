@@ -14,7 +14,7 @@ package enum CompletionNames {
     static let version = "V\t3"
 
     /// Whether `text` was made as ``text(of:)`` makes it now.
-    package static func isCurrent(_ text: String) -> Bool {
+    static func isCurrent(_ text: String) -> Bool {
         text.hasPrefix(version + "\n")
     }
 

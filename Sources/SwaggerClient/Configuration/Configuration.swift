@@ -22,12 +22,12 @@ package struct Configuration: Sendable {
     /// session, as `GH_TOKEN` is for `gh`.
     package var environmentToken: String?
     /// Where tokens may go: `--keyring`, else `SWAGGERCTL_KEYRING`, else `BackendChoice.auto`.
-    package var backendChoice: BackendChoice
+    var backendChoice: BackendChoice
     /// The limit on each keyring operation: `SWAGGERCTL_KEYRING_TIMEOUT`, else
     /// `KeyringBackend.defaultTimeout`.
     package var keyringTimeout: Duration
     /// The D-Bus session bus, from `SessionBus.address(in:)`; `nil` when there is none.
-    package var sessionBusAddress: String?
+    var sessionBusAddress: String?
     /// The limit on each HTTP request, from connecting to the last byte.
     package var timeout: Duration
     /// The HTTP proxies, from `https_proxy`, `http_proxy` and `no_proxy` and their upper-case forms.
@@ -43,7 +43,7 @@ package struct Configuration: Sendable {
     package var verbose: Bool
     /// `SWAGGERCTL_SERVER`, if set, parsed: a URL or a server's name. A malformed one is an error only for a command
     /// that needs a server.
-    package var serverFromEnvironment: Result<ServerReference, SwaggerError>?
+    var serverFromEnvironment: Result<ServerReference, SwaggerError>?
     /// `SWAGGERCTL_APP_ID`, if set.
     package var appIDFromEnvironment: String?
 
@@ -124,7 +124,7 @@ package struct Configuration: Sendable {
     }
 
     /// The token store that the configuration asks for, whose keyring calls wait for their deadline with `sleep`.
-    package func tokenStore(
+    func tokenStore(
         warn: @escaping @Sendable (String) -> Void, sleep: @escaping @Sendable (Duration) async throws -> Void
     ) -> TokenStore {
         TokenStore(

@@ -75,7 +75,7 @@ package struct APIOutput {
             }
     }
 
-    package mutating func receive(_ response: APIResponse) throws(SwaggerError) {
+    mutating func receive(_ response: APIResponse) throws(SwaggerError) {
         if include { write(utf8(renderer.head(response))) }
         guard response.isSuccess else {
             failure = response

@@ -20,9 +20,9 @@ package struct SessionStatus: Sendable, Hashable {
     /// Whether commands use this session by default on its server.
     package var active: Bool
     /// Why it is the active one; `nil` for a session that is not.
-    package var activeBecause: ActiveReason?
+    var activeBecause: ActiveReason?
     /// Whether commands without `-s` and `-e` use this session: the active one on the default server.
-    package var isDefault = false
+    var isDefault = false
     /// Whether the access token had expired when the list was made; `nil` when its expiry is not known.
     package var expired: Bool?
     /// Whether a refresh token is stored; `nil` when the record predates refresh tokens.

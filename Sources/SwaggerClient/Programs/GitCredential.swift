@@ -127,7 +127,7 @@ package enum GitCredentialAnswer {
     }
 
     /// The error for `--setup` on a server with no session: git would ask this program for nothing it has.
-    package static func noSession(on server: ServerURL) -> SwaggerError {
+    static func noSession(on server: ServerURL) -> SwaggerError {
         SwaggerError(
             .authentication,
             "No session on \(server) for git to use. Log in first: `swaggerctl login -s \(CurlLine.quoted(server.string))`, then run --setup again."

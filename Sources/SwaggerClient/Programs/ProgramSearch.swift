@@ -2,7 +2,7 @@
 /// other name is looked for in each folder of `PATH` in turn.
 package enum ProgramSearch {
     /// The folders searched when `PATH` is unset: glibc's `confstr(_CS_PATH)`.
-    package static let defaultPath = "/bin:/usr/bin"
+    static let defaultPath = "/bin:/usr/bin"
 
     /// The files that `name` may be, in the order they are tried.
     ///

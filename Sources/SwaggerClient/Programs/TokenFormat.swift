@@ -151,7 +151,7 @@ extension UsableToken {
 
 extension SwaggerError {
     /// `token` found something that cannot be a token, so it prints nothing.
-    package static let notAToken = SwaggerError(
+    static let notAToken = SwaggerError(
         .server,
         "The stored access token has characters that no token has, so it is not printed. Log in again to replace it.")
 }

@@ -11,7 +11,7 @@ extension SessionController.ServerChoice {
     /// not credited to the documents. Empty when no document was read, and when the document showed the server to
     /// be a preset's, with nothing chosen among others: it is the server that preset describes, which `server show`
     /// says whole.
-    package var discoveryNotices: [String] {
+    var discoveryNotices: [String] {
         guard let finding, !finding.documents.isEmpty else { return [] }
         if finding.layer?.json[path: "preset"] != nil, finding.described?.contested.isEmpty ?? true { return [] }
         let description = serverDescription

@@ -11,7 +11,7 @@ extension SessionController {
     /// Makes the session of the account `name` the active one on its server, and that server the default for later
     /// commands.
     /// - Throws: `SwaggerError` with code `authentication` when `name` is not logged in there.
-    package func switchTo(_ name: String, on server: ServerURL) throws(SwaggerError) -> SessionRecord {
+    func switchTo(_ name: String, on server: ServerURL) throws(SwaggerError) -> SessionRecord {
         guard var record = try sessions.record(server: server, name: name) else {
             let others = try accounts(on: server).map(\.name)
             let known = others.isEmpty ? "no account is" : Account.clause(others)

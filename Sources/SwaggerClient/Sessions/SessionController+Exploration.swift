@@ -22,7 +22,7 @@ extension SessionController {
     /// Fails when what a login stores could not be kept: the configuration folder cannot be made private, or
     /// `--keyring secret-service` has no keyring that answers. Asked before the password is, so that a login the
     /// server accepts is never one this machine then loses.
-    package func checkStores(on server: ServerURL) async throws(SwaggerError) {
+    func checkStores(on server: ServerURL) async throws(SwaggerError) {
         try lockDirectory.create()
         try await tokens.checkReady(on: server)
     }
@@ -32,7 +32,7 @@ extension SessionController {
     /// publishes. Nothing secret is sent. `confidential` says whether a client secret was given.
     /// - Throws: `SwaggerError`: usage for a description that cannot be made whole; the request's error for a
     ///   server that could not be reached.
-    package func serverChoice(given: [DescriptionLayer], on selection: SessionSelection, confidential: Bool)
+    func serverChoice(given: [DescriptionLayer], on selection: SessionSelection, confidential: Bool)
         async throws(SwaggerError) -> ServerChoice
     {
         switch try await loginChoice(given: given, on: selection, confidential: confidential) {
@@ -51,7 +51,7 @@ extension SessionController {
 
     /// ``serverChoice(given:on:confidential:)``, with a server that names another as its own (Matrix's
     /// `/.well-known/matrix/client`) handed back rather than refused.
-    package func loginChoice(given: [DescriptionLayer], on selection: SessionSelection, confidential: Bool)
+    func loginChoice(given: [DescriptionLayer], on selection: SessionSelection, confidential: Bool)
         async throws(SwaggerError) -> LoginChoice
     {
         let server = selection.server

@@ -12,7 +12,7 @@ extension SessionController {
         package var account: Account
         package var profile: ProfileOutcome
         /// Whether the account's earlier session here, which this one replaces, was ended on the server.
-        package var endedEarlier = false
+        var endedEarlier = false
     }
 
     /// How a login gets its tokens.

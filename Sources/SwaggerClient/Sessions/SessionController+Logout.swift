@@ -39,7 +39,7 @@ extension SessionController {
     /// - Returns: The accounts removed, records that could not be read included, and a failure for each session
     ///   that could not be removed or whose server was not told, naming its account.
     /// - Throws: `SwaggerError` when the session list cannot be read.
-    package func logoutAll(revoke: Bool) async throws(SwaggerError) -> (removed: [Account], failures: [SwaggerError]) {
+    func logoutAll(revoke: Bool) async throws(SwaggerError) -> (removed: [Account], failures: [SwaggerError]) {
         let known = try known()
         let damaged = known.damaged.compactMap { $0 }
         var failures: [SwaggerError] = []

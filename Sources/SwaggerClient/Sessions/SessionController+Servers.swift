@@ -9,14 +9,14 @@ extension SessionController {
     package struct ServerSummary: Sendable, Hashable {
         package var entry: ServerEntry
         /// Whether commands without `-s` use it.
-        package var isCurrent: Bool
+        var isCurrent: Bool
         /// The accounts logged in to it, the active one first.
         package var accounts: [String]
     }
 
     /// Every server the registry knows, in the order they were first saved, and the servers whose entries cannot be
     /// read.
-    package func knownServers() throws(SwaggerError) -> (servers: [ServerSummary], damaged: [ServerURL?]) {
+    func knownServers() throws(SwaggerError) -> (servers: [ServerSummary], damaged: [ServerURL?]) {
         (summaries(try known()), try servers.damaged())
     }
 
@@ -107,7 +107,7 @@ extension SessionController {
     }
 
     /// Where a login with `choice` would send the tokens of the sessions already kept under its server.
-    package func tokenMove(_ choice: ServerChoice) throws(SwaggerError) -> TokenMove? {
+    func tokenMove(_ choice: ServerChoice) throws(SwaggerError) -> TokenMove? {
         let known = try known()
         return tokenMove(
             to: choice.serverDescription, from: known.entries.first { $0.server == choice.server },
@@ -135,7 +135,7 @@ extension SessionController {
 
     /// Whether `request` may be given to `server`: a login checks before it asks for a password.
     /// - Throws: `SwaggerError` with code `usage` when the request needs `--rename`.
-    package func checkName(_ request: NameRequest, for server: ServerURL) throws(SwaggerError) {
+    func checkName(_ request: NameRequest, for server: ServerURL) throws(SwaggerError) {
         _ = try ServerNaming(server, request, among: try known().entries)
     }
 

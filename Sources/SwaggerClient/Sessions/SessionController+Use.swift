@@ -59,7 +59,7 @@ extension SessionController {
 
     /// The token for git's request, from the stored session on the place git names (never `SWAGGERCTL_TOKEN`);
     /// `nil` when there is none, for git to ask elsewhere.
-    package func gitCredential(_ request: GitCredentialRequest) async throws(SwaggerError) -> UsableToken? {
+    func gitCredential(_ request: GitCredentialRequest) async throws(SwaggerError) -> UsableToken? {
         // One read of the sessions and the registry: the record found is the selection's.
         let known = try known()
         guard let record = request.session(among: known.records) else { return nil }
@@ -72,7 +72,7 @@ extension SessionController {
     /// The server that `git-credential --setup` writes git's configuration for: the one `reference` names, which has
     /// a session on its origin, as `get` answers only for those.
     /// - Throws: `SwaggerError`: usage for an unknown name; authentication when no session is on its origin.
-    package func gitCredentialSetup(for reference: ServerReference) throws(SwaggerError) -> ServerURL {
+    func gitCredentialSetup(for reference: ServerReference) throws(SwaggerError) -> ServerURL {
         let known = try known()
         let server = try reference.resolved(among: known.entries)
         let origin = ServerURL(originOf: server.url)

@@ -95,7 +95,7 @@ package struct SessionController: Sendable {
 
     /// The server commands without `-s` use: `SWAGGERCTL_SERVER`, else the one last logged in to or switched to;
     /// `nil` on a machine that has neither.
-    package func defaultServer() throws(SwaggerError) -> ServerURL? {
+    func defaultServer() throws(SwaggerError) -> ServerURL? {
         let known = try known()
         return try configuration.server(flag: nil, current: known.current, entries: known.entries)
     }

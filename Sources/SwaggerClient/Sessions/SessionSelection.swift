@@ -36,18 +36,18 @@ package struct SessionSelection: Sendable, Hashable, Redacting {
 
 extension SwaggerError {
     /// `status` found nothing stored and no `SWAGGERCTL_TOKEN`.
-    package static let notLoggedInAnywhere = SwaggerError(
+    static let notLoggedInAnywhere = SwaggerError(
         .authentication, "Not logged in to any server. Run `swaggerctl login -s URL -e you@example.com`.")
 
     /// A command that uses a session, with no `-s`, no `SWAGGERCTL_SERVER`, and no server ever logged in to.
-    package static let noServer = SwaggerError(
+    static let noServer = SwaggerError(
         .authentication, "No server named and none logged in to. Run `swaggerctl login -s URL -e you@example.com`.")
 
     /// `login` off a terminal, with no server named and none logged in to before.
-    package static let loginWithoutServer = SwaggerError(
+    static let loginWithoutServer = SwaggerError(
         .usage, "Which server? Give its URL with -s URL, or set SWAGGERCTL_SERVER.")
 
     /// `SWAGGERCTL_TOKEN` is set, and nothing says which server it is for.
-    package static let tokenWithoutServer = SwaggerError(
+    static let tokenWithoutServer = SwaggerError(
         .usage, "SWAGGERCTL_TOKEN is set, but not its server. Give the server with -s URL, or set SWAGGERCTL_SERVER.")
 }

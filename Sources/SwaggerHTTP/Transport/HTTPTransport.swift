@@ -35,7 +35,7 @@ package struct TransportRequest: Sendable {
     package var trust: TrustSettings
     /// Whether the request may go once more on a new connection when a kept-alive one that the server closed
     /// took it (RFC 9110 §9.2.2): idempotent requests that may be repeated.
-    package var resendable: Bool
+    var resendable: Bool
 
     package init(
         method: HTTPMethod, url: URL, origin: ServerURL, headers: HTTPHeaders = [:], body: Data? = nil,

@@ -10,13 +10,13 @@ import SwaggerModel
 /// for a server with a private CA.
 package struct TrustSettings: Sendable, Hashable {
     /// `SSL_CERT_FILE`: a PEM bundle that replaces the system's store.
-    package var certificateFile: String?
+    var certificateFile: String?
     /// `SSL_CERT_DIR`: folders of PEM certificates that replace (or, with ``certificateFile``, add to) it.
-    package var certificateDirectories: [String] = []
+    var certificateDirectories: [String] = []
     /// `--ca-cert` or `SWAGGERCTL_CA_CERT`: a PEM file of authorities trusted as well.
     package var additionalCertificates: String?
     /// The certificate and key the client proves itself with in TLS (RFC 8705), as PEM; `nil` for none.
-    package var clientIdentity: ClientIdentity?
+    var clientIdentity: ClientIdentity?
 
     /// A client's certificate and its private key.
     package struct ClientIdentity: Sendable, Hashable {

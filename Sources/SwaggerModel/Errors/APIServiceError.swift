@@ -88,7 +88,7 @@ extension APIServiceError {
 
     /// Whether nothing at the address answers the request: no such path (404), not that method (405), or a server
     /// that implements no such method at all (501), as a static file server does a `POST`.
-    package var meansNothingThere: Bool {
+    var meansNothingThere: Bool {
         switch self {
         case .requestRejected(let status, _): status == 404 || status == 405
         case .serverFailed(let status): status == 501

@@ -59,7 +59,7 @@ package struct TokenFields: Sendable, Hashable, Codable {
     }
 
     /// ASP.NET Core Identity's `AccessTokenResponse`, which the original API shares.
-    package static let camelCase = TokenFields(
+    static let camelCase = TokenFields(
         accessToken: "accessToken", refreshToken: "refreshToken", expiresIn: "expiresIn")
     /// RFC 6749 §5.1.
     package static let oauth2 = TokenFields(

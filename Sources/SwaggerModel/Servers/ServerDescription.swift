@@ -331,7 +331,7 @@ package struct RevocationStep: Sendable, Hashable {
     }
 
     /// Whether every request names the session by its refresh token, so that without one there is nothing to end.
-    package var needsRefreshToken: Bool {
+    var needsRefreshToken: Bool {
         !requests.isEmpty && requests.allSatisfy { $0.template.required.contains("refresh") }
     }
 }

@@ -13,7 +13,7 @@ package struct ServerName: Sendable, Hashable, TextCoded, Comparable, CustomStri
     }
 
     /// Whether `text` can be a name.
-    package static func isName(_ text: some StringProtocol) -> Bool {
+    static func isName(_ text: some StringProtocol) -> Bool {
         let bytes = text.utf8
         // A leading `-` would read as an option, and a leading `.` makes `.` and `..`, which look like folders.
         guard (1...64).contains(bytes.count), let first = bytes.first, first != UInt8(ascii: "-"),

@@ -18,7 +18,7 @@ extension SignIn {
 extension LoginStep {
     /// Whether the server's login takes an e-mail, rather than a user name: the account goes in a member named
     /// `email`, or the login has a place of its own for one (`{email?}`).
-    package var takesEmail: Bool {
+    var takesEmail: Bool {
         guard let request else { return false }
         return request.inputs.contains("email")
             || request.members(holding: "account").contains { $0.split(separator: ".").last?.lowercased() == "email" }

@@ -46,7 +46,7 @@ package enum JWTClaims {
 /// Who signed in, as OpenID Connect's claims name them: an e-mail, a user name, and the subject.
 package struct Identity: Sendable, Hashable {
     package var email: String?
-    package var preferredUsername: String?
+    var preferredUsername: String?
     package var subject: String?
 
     /// Reads the claims of an ID token or a userinfo answer (OpenID Connect Core §5.1); `nil` when none is there.

@@ -58,7 +58,7 @@ package struct Criterion: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `$response.body#/truncated == true`: a list the server cut short.
-    package static let truncated = Criterion(
+    static let truncated = Criterion(
         node: .comparison(.expression(.responseBody(JSONPointer(dotted: "truncated"))), .equal, .literal(.bool(true))),
         description: "$response.body#/truncated == true")
 

@@ -55,7 +55,7 @@ package struct RequestTemplate: Sendable, Hashable {
 
     /// The inputs it names in its URL, query and body: what it is about, as against the credentials in its headers
     /// that prove who asks.
-    package var namedInputs: Set<String> {
+    var namedInputs: Set<String> {
         var names = Set(url.inputs)
         for template in query.values { names.formUnion(template.inputs) }
         switch body {

@@ -111,7 +111,7 @@ package enum RuntimeExpression: Sendable, Hashable, CustomStringConvertible {
 package struct Exchange: Sendable, Hashable {
     package var method: String
     package var url: URL
-    package var requestHeaders: [HeaderField]
+    var requestHeaders: [HeaderField]
     package var requestBody: JSONValue?
     /// `nil` before an answer came: a request's own template, checked before it is sent.
     package var status: Int?

@@ -75,7 +75,7 @@ package struct Template: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether it is nothing but one placeholder, `{name}` or `{name?}`.
-    package var lonePlaceholder: String? {
+    var lonePlaceholder: String? {
         guard parts.count == 1, case .input(let name, _) = parts[0] else { return nil }
         return name
     }

@@ -95,7 +95,7 @@ package enum TerminalText {
 
     /// The most characters of a server's words that an error line shows: enough for a sentence, and two lines for
     /// the whole message. `-v` shows all of it.
-    package static let serverTextLimit = 60
+    static let serverTextLimit = 60
 
     package static func cut(_ text: String, to limit: Int = serverTextLimit) -> String {
         text.count > limit ? text.prefix(limit) + "…" : text

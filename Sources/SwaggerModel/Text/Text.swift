@@ -14,7 +14,7 @@ extension StringProtocol {
     }
 
     /// The text without leading and trailing whitespace, line breaks included (`.whitespacesAndNewlines`).
-    package func trimmingWhitespaceAndNewlines() -> String {
+    func trimmingWhitespaceAndNewlines() -> String {
         trimming { $0.isWhitespace }
     }
 
@@ -29,7 +29,7 @@ extension StringProtocol {
 extension UInt8 {
     /// The byte, an ASCII capital made small: for names that are ASCII by their grammar (a URL's scheme and host,
     /// a header's name), compared or lower-cased without a lower-cased copy of the whole string.
-    package var asciiLowercased: UInt8 {
+    var asciiLowercased: UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self) ? self | 0x20 : self
     }
 }
@@ -38,7 +38,7 @@ extension UInt8 {
 package enum PercentEncoding {
     /// Whether `byte` is one of RFC 3986's unreserved characters (§2.3): a letter, a digit, `-`, `.`, `_` or
     /// `~`.
-    package static func isUnreserved(_ byte: UInt8) -> Bool {
+    static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
