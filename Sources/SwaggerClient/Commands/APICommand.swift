@@ -7,7 +7,7 @@ import SwaggerModel
 import SwaggerOutput
 
 /// `api`: the person's own request, by operation or path, sent with the session's token, and its response printed.
-package struct APICommand: Sendable, Hashable {
+package struct APICommand: Sendable {
     /// An operationId, `METHOD /path`, a path or a URL; `nil` with `list`.
     package var target: String?
     /// `--list`: the operations, as `operations` prints them.
@@ -46,7 +46,7 @@ package struct APICommand: Sendable, Hashable {
     package var colour = ColourChoice.auto
 
     /// `--paginate`'s settings: how many pages, and how many at once.
-    package struct Pages: Sendable, Hashable {
+    package struct Pages: Sendable {
         /// `--max-pages`; `nil` for every page.
         package var limit: Int?
         /// `--parallel`.

@@ -77,7 +77,7 @@ package struct CommandEnvironment: Sendable {
 
 /// `--keyring`, `--verbose` and `--ca-cert`: where tokens are kept and how the network is reached, which the
 /// configuration takes over the environment's.
-package struct ConnectionChoice: Sendable, Hashable {
+package struct ConnectionChoice: Sendable {
     package var keyring: BackendChoice?
     package var verbose: Bool
     package var caCertificate: String?
@@ -90,7 +90,7 @@ package struct ConnectionChoice: Sendable, Hashable {
 }
 
 /// `-s` and `-e` or `-u`: the server and the account a command uses; `nil` for the defaults.
-package struct SessionChoice: Sendable, Hashable {
+package struct SessionChoice: Sendable {
     package var server: ServerReference?
     package var account: String?
 

@@ -109,7 +109,7 @@ package protocol BrowserOpener: Sendable {
 }
 
 /// How starting the browser went.
-package enum BrowserOpening: Sendable, Hashable {
+package enum BrowserOpening: Sendable {
     /// It was started; a failure later is told to `exited`.
     case started
     /// There is none to start, such as over SSH: the address is only printed.

@@ -4,7 +4,7 @@ import SwaggerModel
 import SwaggerOutput
 
 /// `details`: the profile of the session, fetched, else the saved one when the server cannot be reached.
-package struct DetailsCommand: Sendable, Hashable {
+package struct DetailsCommand: Sendable {
     package var session = SessionChoice()
     package var connection = ConnectionChoice()
     /// `--no-cache` unset: a saved profile may stand in for the server's.

@@ -3,7 +3,7 @@ import SwaggerModel
 
 /// `exec`: a command given the session's fresh access token in its environment. The flow decides what the command
 /// is given; becoming it is the program's (`execve`, which a test cannot survive).
-package struct ExecCommand: Sendable, Hashable {
+package struct ExecCommand: Sendable {
     package var session = SessionChoice()
     package var connection = ConnectionChoice()
     /// `--env`: the variable that holds the token.

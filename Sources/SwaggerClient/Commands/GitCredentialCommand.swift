@@ -2,7 +2,7 @@ import SessionMachine
 import SwaggerModel
 
 /// `git-credential`: git's credential helper, answering `get` with a session's fresh token, and `--setup`'s lines.
-package enum GitCredentialCommand: Sendable, Hashable {
+package enum GitCredentialCommand: Sendable {
     /// The git config lines that make `program` the helper for the server's origin.
     case setup(ServerReference, program: String, connection: ConnectionChoice)
     /// git's request, as it wrote it on standard input.

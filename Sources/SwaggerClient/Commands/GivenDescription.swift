@@ -5,7 +5,7 @@ import SwaggerServers
 
 /// What the person says about a server on `login` or `server set`: a `--server-file`, the description's flags and
 /// `--allow-origin`, as the layers of its description.
-package struct GivenDescription: Sendable, Hashable {
+package struct GivenDescription: Sendable {
     /// `--server-file`: a description, as `server export` writes it.
     package var file: String?
     /// The description's flags by the names ``ServerFlags`` knows, the OAuth 2 client's among them.

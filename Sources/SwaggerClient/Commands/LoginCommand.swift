@@ -6,7 +6,7 @@ import SwaggerServers
 
 /// `login`: the way in that the server's description, its documents and the flags give, the tokens stored, the
 /// profile shown.
-package struct LoginCommand: Sendable, Hashable {
+package struct LoginCommand: Sendable {
     /// `-s`; `nil` for the server a `--server-file` names, else the default, else the one asked for.
     package var server: ServerReference?
     /// `--name` with `--rename`.
@@ -40,13 +40,13 @@ package struct LoginCommand: Sendable, Hashable {
     package var connection = ConnectionChoice()
 
     /// `--web` or `--device`.
-    package enum BrowserSignIn: Sendable, Hashable {
+    package enum BrowserSignIn: Sendable {
         case web, device
     }
 
     /// `--client-credentials`: the client proves itself with the key in `key`'s file, else with a secret from
     /// standard input.
-    package struct MachineSignIn: Sendable, Hashable {
+    package struct MachineSignIn: Sendable {
         package var key: String?
         package var keyID: String?
         package var certificate: String?

@@ -1,7 +1,7 @@
 import SwaggerModel
 
 /// `logout`: a session, or every one, revoked on its server and removed from this machine.
-package struct LogoutCommand: Sendable, Hashable {
+package struct LogoutCommand: Sendable {
     package var session = SessionChoice()
     package var connection = ConnectionChoice()
     /// `--local`: removed here only, the server not asked.

@@ -3,7 +3,7 @@ import SwaggerModel
 import SwaggerOutput
 
 /// `operations`, and `api --list`: the operations of the server's document with a word in their id, path or summary.
-package struct OperationsCommand: Sendable, Hashable {
+package struct OperationsCommand: Sendable {
     /// The word to look for; `nil` for every operation.
     package var word: String?
     package var session = SessionChoice()

@@ -2,7 +2,7 @@ import FoundationEssentials
 import SwaggerModel
 
 /// `refresh`: the refresh token spent now for new tokens, and when the new access token expires.
-package struct RefreshCommand: Sendable, Hashable {
+package struct RefreshCommand: Sendable {
     package var session = SessionChoice()
     package var connection = ConnectionChoice()
 

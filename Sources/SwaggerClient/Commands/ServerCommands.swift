@@ -5,7 +5,7 @@ import SwaggerOutput
 import SwaggerServers
 
 /// `server list`: the servers swaggerctl knows, the current one marked.
-package struct ServerListCommand: Sendable, Hashable {
+package struct ServerListCommand: Sendable {
     package var format: OutputFormat
 
     package init(format: OutputFormat = .table) {
@@ -37,7 +37,7 @@ package struct ServerListCommand: Sendable, Hashable {
 }
 
 /// `server show` and `server export`: how swaggerctl talks to a server, as a table or as the description file.
-package struct ServerShowCommand: Sendable, Hashable {
+package struct ServerShowCommand: Sendable {
     /// The server; `nil` for the current one.
     package var server: ServerReference?
     package var format: OutputFormat
@@ -60,7 +60,7 @@ package struct ServerShowCommand: Sendable, Hashable {
 }
 
 /// `server set`: a server's description changed by the flags, or read again from what it publishes.
-package struct ServerSetCommand: Sendable, Hashable {
+package struct ServerSetCommand: Sendable {
     package var server: ServerReference
     package var name: NameRequest?
     package var description: GivenDescription
@@ -104,7 +104,7 @@ package struct ServerSetCommand: Sendable, Hashable {
 }
 
 /// `server import`: a server described from a file that `server export` wrote.
-package struct ServerImportCommand: Sendable, Hashable {
+package struct ServerImportCommand: Sendable {
     package var file: String
     /// `-s`; `nil` for the server the file names.
     package var server: ServerReference?
@@ -135,7 +135,7 @@ package struct ServerImportCommand: Sendable, Hashable {
 }
 
 /// `server forget`: what swaggerctl knows of a server, forgotten once its sessions are gone.
-package struct ServerForgetCommand: Sendable, Hashable {
+package struct ServerForgetCommand: Sendable {
     package var server: ServerReference
 
     package init(_ server: ServerReference) {

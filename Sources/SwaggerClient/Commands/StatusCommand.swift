@@ -4,7 +4,7 @@ import SwaggerModel
 
 /// `status`: the stored sessions, or those `-s` and `-e` name, and with `--check` whether the server still takes
 /// the one in use.
-package struct StatusCommand: Sendable, Hashable {
+package struct StatusCommand: Sendable {
     package var session = SessionChoice()
     package var connection = ConnectionChoice()
     package var format = OutputFormat.table
@@ -35,7 +35,7 @@ package struct StatusCommand: Sendable, Hashable {
         case .json: console.print(SessionStatus.json(report.sessions))
         }
         guard report.isEmpty else { return }
-        guard session == SessionChoice() else {
+        guard session.server == nil, session.account == nil else {
             throw SwaggerError(.authentication, "No stored session matches \(session.flags).")
         }
         throw SwaggerError.notLoggedInAnywhere

@@ -1,7 +1,7 @@
 import SwaggerModel
 
 /// `switch`: an account made the active one on its server, and that server the default.
-package struct SwitchCommand: Sendable, Hashable {
+package struct SwitchCommand: Sendable {
     /// The server, and the account, which is asked for on a terminal when there are several and none is named.
     package var session: SessionChoice
 

@@ -2,7 +2,7 @@ import SessionMachine
 import SwaggerModel
 
 /// `token`: a usable access token, refreshed first when it is about to expire, printed in one of its formats.
-package struct TokenCommand: Sendable, Hashable {
+package struct TokenCommand: Sendable {
     package var session = SessionChoice()
     package var connection = ConnectionChoice()
     package var format = TokenFormat.plain
