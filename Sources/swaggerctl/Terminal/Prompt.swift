@@ -38,27 +38,6 @@ enum Prompt {
         return text
     }
 
-    /// Goes on with a change of description that sends sessions' tokens to other origins (`move`) only with
-    /// `--yes` (`yes`), or when the person at the terminal says so; off a terminal, it is refused.
-    /// - Throws: `SwaggerError`: usage off a terminal, cancelled for any answer but yes.
-    static func consent(to move: SessionController.TokenMove?, yes: Bool) throws(SwaggerError) {
-        guard let move, !yes else { return }
-        try consent(
-            notice: move.notice, question: "Go on? [y/N] ", cancelled: "Nothing was saved.", refusal: move.refusal)
-    }
-
-    /// Goes on only when the person at the terminal says yes to `question`, after `notice`; any other answer is
-    /// `cancelled`, and off a terminal it is `refusal`. No request is in flight meanwhile, so no spinner shares the
-    /// line.
-    static func consent(notice: String, question: String, cancelled: String, refusal: SwaggerError)
-        throws(SwaggerError)
-    {
-        guard Terminal.isTerminal(STDIN_FILENO), Terminal.isTerminal(STDERR_FILENO) else { throw refusal }
-        Terminal.notice(notice)
-        let answer = try line(question, cancelled: cancelled)
-        guard ["y", "yes"].contains(answer.lowercased()) else { throw SwaggerError(.cancelled, cancelled) }
-    }
-
     /// The most `--password-stdin` and `--with-token` read: far more than any password or token, and a bound on
     /// `< /dev/zero`.
     static let passwordLimit = 64 * 1024

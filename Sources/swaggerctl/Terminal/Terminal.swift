@@ -60,11 +60,6 @@ enum Terminal {
         return environment["TERM"] != "dumb"
     }
 
-    /// The renderer for tables on standard output, as wide as the terminal when it is one.
-    static var tableRenderer: TableRenderer {
-        TableRenderer(style: stdoutSupportsColor ? .dimmedKeys : .plain, columns: columns)
-    }
-
     /// Standard output's terminal width in columns: `COLUMNS` when set, as a shell sets it, else the
     /// terminal's own; `nil` when standard output is not a terminal.
     static var columns: Int? {
@@ -83,11 +78,6 @@ enum Terminal {
     /// ``TerminalText/escaped(_:)``: it may quote a server, and it stays one line.
     static func notice(_ text: String) {
         standardError.write(TerminalText.escaped(text) + "\n")
-    }
-
-    /// Writes one warning line to standard error: `swaggerctl: warning: <text>`.
-    @Sendable static func warning(_ text: String) {
-        notice("swaggerctl: warning: \(text)")
     }
 
     /// Writes one error line to standard error: `swaggerctl: <text>`.
