@@ -4,10 +4,11 @@ import SwaggerHTTP
 import SwaggerModel
 
 /// What a command's flow reads and writes besides its options, as gh's commands take a factory: the process's
-/// environment, the console, the clock, and the two seams under the controller, the transport and the token store.
+/// environment, the console, the clock, the two seams under the controller (the transport and the token store),
+/// and the browser.
 ///
-/// The program passes the real ones (``init(variables:console:)``); a test passes a recorded transport, tokens in
-/// memory and a clock of its own, and runs the command as a function.
+/// The program passes the real ones; a test passes a recorded transport, tokens in memory and a clock of its own,
+/// and runs the command as a function.
 package struct CommandEnvironment: Sendable {
     /// The environment variables, which ``Configuration`` reads.
     package var variables: [String: String]
@@ -99,7 +100,7 @@ package struct SessionChoice: Sendable {
         self.account = account
     }
 
-    /// `-s … -e …` as the person typed them, for a message about what matched nothing.
+    /// `-s … -e …` for what names the session, for a message about what matched nothing.
     var flags: String {
         [server.map { "-s \($0)" }, account.map { "-e \($0)" }].compactMap { $0 }.joined(separator: " ")
     }
