@@ -71,6 +71,10 @@ let package = Package(
         // The coordinators: every decision of a login, a use of a session and a logout, as state machines with no
         // I/O at all.
         .target(name: "SessionMachine", dependencies: ["SwaggerModel"], swiftSettings: essentialsOnly),
+        // The person's own request as a state machine with no I/O: the token's use through SessionMachine's
+        // coordinator, redirects, and the pages of a list, asked for several at once where they can be named ahead.
+        .target(
+            name: "RequestMachine", dependencies: ["SwaggerModel", "SessionMachine"], swiftSettings: essentialsOnly),
         // Where sessions are kept: the session list, the token store with its keyring, file and kernel keyring
         // backends, saved profiles and the refresh lock. No networking.
         .target(
@@ -100,7 +104,7 @@ let package = Package(
         // What a command prints: responses as bodies, tables and jq's output, profiles as detail rows.
         .target(
             name: "SwaggerOutput",
-            dependencies: ["SwaggerModel", "SessionMachine", "SwaggerHTTP", "CJQ"],
+            dependencies: ["SwaggerModel", "SessionMachine", "RequestMachine", "SwaggerHTTP", "CJQ"],
             swiftSettings: essentialsOnly
         ),
         // OpenAPI documents read: JSON or YAML, their operations, and the checks of a request against them.
@@ -124,6 +128,7 @@ let package = Package(
             dependencies: [
                 "SwaggerModel",
                 "SessionMachine",
+                "RequestMachine",
                 "SessionStorage",
                 "SwaggerHTTP",
                 "SwaggerOutput",
@@ -189,7 +194,9 @@ let package = Package(
             ],
             path: "Tests/TestSupport"),
         .testTarget(name: "SwaggerModelTests", dependencies: ["SwaggerModel", "TestSupport"]),
-        .testTarget(name: "SessionMachineTests", dependencies: ["SessionMachine", "SwaggerModel", "TestSupport"]),
+        .testTarget(
+            name: "SessionMachineTests",
+            dependencies: ["SessionMachine", "RequestMachine", "SwaggerModel", "TestSupport"]),
         .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "SwaggerModel", "TestSupport"]),
         .testTarget(
             name: "SwaggerHTTPTests",
@@ -214,6 +221,7 @@ let package = Package(
                 "SwaggerClient",
                 "SwaggerModel",
                 "SessionMachine",
+                "RequestMachine",
                 "SessionStorage",
                 "SwaggerHTTP",
                 "SwaggerOutput",

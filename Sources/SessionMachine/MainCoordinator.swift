@@ -461,7 +461,7 @@ extension MainCoordinator where Purpose == RequestPurpose {
 
     /// The response to a request sent with the token in use arrived, with `status`. Others may be out with it
     /// meanwhile, such as the pages of a list asked for ahead.
-    mutating func responseReceived(status: Int) -> ResponseAction {
+    package mutating func responseReceived(status: Int) -> ResponseAction {
         guard case .using(var flow, let accessToken) = state else { invalid("responseReceived") }
         if status == 401, !flow.renewed, case .stored(let record) = flow.source, record.refreshable != false {
             state = .waitingForLock(flow, record, .rejected(accessToken))
@@ -479,7 +479,7 @@ extension MainCoordinator where Purpose == RequestPurpose {
 
     /// No response arrived.
     /// - Returns: The failure to report; the session is kept.
-    mutating func requestFailed(_ error: APIServiceError) -> SessionFailure {
+    package mutating func requestFailed(_ error: APIServiceError) -> SessionFailure {
         guard case .using(let flow, _) = state else { invalid("requestFailed") }
         state = .finished
         return flow.source.failure(error)

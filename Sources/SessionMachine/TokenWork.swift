@@ -71,7 +71,7 @@ package struct LockedSession: Sendable, Hashable {
 
 extension TokenResult {
     /// The case's name, which is all an invalid event may show: the payloads hold tokens.
-    var name: String {
+    package var name: String {
         switch self {
         case .accessToken: "accessToken"
         case .credentials: "credentials"

@@ -3,6 +3,7 @@ import SwaggerModel
 import TestSupport
 import Testing
 
+@testable import RequestMachine
 @testable import SessionMachine
 
 /// `--paginate`'s decisions, page by page: each style of ``PageStyle/known`` read from a first page and followed to

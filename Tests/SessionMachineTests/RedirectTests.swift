@@ -2,6 +2,7 @@ import Foundation
 import SwaggerModel
 import Testing
 
+@testable import RequestMachine
 @testable import SessionMachine
 
 /// Which redirects `api` follows, with or without the token.

@@ -3,6 +3,7 @@ import SwaggerModel
 import TestSupport
 import Testing
 
+@testable import RequestMachine
 @testable import SessionMachine
 
 /// ``RequestCoordinator``'s transition table, which ``TransitionTableTests`` checks. The token's events reach its
@@ -32,33 +33,32 @@ enum RequestCoordinatorTable: TransitionTable {
         }
     }
 
-    /// A coordinator in `phase`, with the action that brought it there: one request with a stored token that is not
-    /// due; or, for `cancelling`, the pages of a list asked for two at a time, the second of which fails.
-    static func coordinator(in phase: Phase) -> (RequestCoordinator, RequestCoordinator.Action?)? {
+    /// A coordinator in `phase`: one request with a stored token that is not due; or, for `cancelling`, the pages
+    /// of a list asked for two at a time, the second of which fails.
+    static func coordinator(in phase: Phase) -> RequestCoordinator? {
         let list = phase == .cancelling
         var coordinator = RequestCoordinator(
             list ? Rows.settings("/api/items?page=1", paging: .init(parallel: 2)) : Rows.settings())
         let responses = list ? [Rows.numbered(1, of: 3), Rows.response(500)] : [Rows.response(200)]
-        var action: RequestCoordinator.Action?
         var answered = 0
         while coordinator.phase != phase {
-            switch (coordinator.phase, action) {
-            case (.idle, _):
-                action = coordinator.start(.stored(Rows.fresh), now: Rows.now, plainHTTP: PlainHTTP())
-            case (.settlingToken, _):
-                action = coordinator.settled(.accessToken("a1"), now: Rows.now)
-            case (.sending, _):
-                action = coordinator.sent()
-            case (.awaiting, .await(let id)?) where answered < responses.count:
-                action = coordinator.received(id, responses[answered])
+            switch coordinator.phase {
+            case .idle:
+                _ = coordinator.start(.stored(Rows.fresh), now: Rows.now, plainHTTP: PlainHTTP())
+            case .settlingToken:
+                _ = coordinator.settled(.accessToken("a1"), now: Rows.now)
+            case .sending:
+                _ = coordinator.sent(Rows.unread)
+            case .awaiting where answered < responses.count:
+                _ = coordinator.received(responses[answered])
                 answered += 1
-            case (.delivering, _):
-                action = coordinator.delivered()
+            case .delivering:
+                _ = coordinator.delivered()
             default:
                 return nil
             }
         }
-        return (coordinator, action)
+        return coordinator
     }
 
     static func reaches(_ event: Event, _ phase: Phase) -> Bool { reached(phase) }
@@ -66,20 +66,17 @@ enum RequestCoordinatorTable: TransitionTable {
     static func reached(_ phase: Phase) -> Bool { coordinator(in: phase) != nil }
 
     static func feed(_ event: Event, to phase: Phase) -> Phase? {
-        guard case (var coordinator, let last)? = coordinator(in: phase) else { return nil }
-        // An answer to any other request than the one awaited cannot happen: it is fed, in the other states, for the
-        // request sent first.
-        let id = if case .await(let id)? = last { id } else { 0 }
+        guard var coordinator = coordinator(in: phase) else { return nil }
         switch event {
         case .token(let result):
             let stored = Credentials(accessToken: "a1", refreshToken: "r1")
             _ = coordinator.settled(result.sample(Rows.fresh, stored, now: Rows.now), now: Rows.now)
         case .start: _ = coordinator.start(.stored(Rows.fresh), now: Rows.now, plainHTTP: PlainHTTP())
-        case .sent: _ = coordinator.sent()
+        case .sent: _ = coordinator.sent(Rows.unread)
         case .cancelled: _ = coordinator.cancelled()
         case .delivered: _ = coordinator.delivered()
-        case .received: _ = coordinator.received(id, Rows.response(200))
-        case .failed: _ = coordinator.failed(id, .timedOut)
+        case .received: _ = coordinator.received(Rows.response(200))
+        case .failed: _ = coordinator.failed(.timedOut)
         }
         return coordinator.phase
     }

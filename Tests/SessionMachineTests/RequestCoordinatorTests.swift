@@ -3,6 +3,7 @@ import SwaggerModel
 import TestSupport
 import Testing
 
+@testable import RequestMachine
 @testable import SessionMachine
 
 /// `swaggerctl api`'s machine as a table: each row an event fed in and the one action that comes out, with no I/O.
@@ -20,9 +21,12 @@ struct RequestCoordinatorTests {
         case start(TokenSource)
         case settled(TokenResult)
         case sent, cancelled, delivered
-        case received(Int, APIResponse)
-        case failed(Int, APIServiceError)
+        case received(APIResponse)
+        case failed(APIServiceError)
     }
+
+    /// The answer to come of a request the rows send: they feed its answer themselves, and never read this one.
+    static let unread = PendingResponse.failed(.timedOut)
 
     static func url(_ text: String) -> URL {
         guard let url = URL(string: text) else { preconditionFailure(text) }
@@ -52,8 +56,8 @@ struct RequestCoordinatorTests {
         case .send(let out):
             "send \(out.id) \(out.method) \(out.url.host() ?? "")\(out.url.pathAndQuery) "
                 + "token=\(out.accessToken ?? "none")\(out.keepsBody ? "" : " nobody")\(out.keepsCookies ? "" : " nocookie")"
-        case .await(let id): "await \(id)"
-        case .cancel(let id): "cancel \(id)"
+        case .await(let id, _): "await \(id)"
+        case .cancel(let id, _): "cancel \(id)"
         case .deliver(let response): "deliver \(response.status) \(response.url.pathAndQuery)"
         case .finish(let outcome):
             "finish \(outcome.status) pages=\(outcome.pages)" + (outcome.stoppedEarly.map { " \($0)" } ?? "")
@@ -77,11 +81,11 @@ struct RequestCoordinatorTests {
             switch event {
             case .start(let source): action = text(machine.start(source, now: now, plainHTTP: PlainHTTP()))
             case .settled(let result): action = text(machine.settled(result, now: now))
-            case .sent: action = text(machine.sent())
+            case .sent: action = text(machine.sent(unread))
             case .cancelled: action = text(machine.cancelled())
             case .delivered: action = text(machine.delivered())
-            case .received(let id, let response): action = text(machine.received(id, response))
-            case .failed(let id, let error): action = text(machine.failed(id, error))
+            case .received(let response): action = text(machine.received(response))
+            case .failed(let error): action = text(machine.failed(error))
             }
             #expect(action == expected, "row \(index + 1)", sourceLocation: sourceLocation)
             guard action == expected else { return }
@@ -106,7 +110,7 @@ struct RequestCoordinatorTests {
             [
                 (.start(Self.environment), "send 1 GET 127.0.0.1/api/items token=env"),
                 (.sent, "await 1"),
-                (.received(1, Self.response(404)), "deliver 404 /api/items"),
+                (.received(Self.response(404)), "deliver 404 /api/items"),
                 (.delivered, "finish 404 pages=1"),
             ])
         Self.check(
@@ -115,7 +119,7 @@ struct RequestCoordinatorTests {
                 (.start(.stored(Self.fresh)), "read token"),
                 (.settled(.accessToken("a")), "send 1 GET 127.0.0.1/api/items token=a"),
                 (.sent, "await 1"),
-                (.failed(1, .timedOut), "fail session"),
+                (.failed(.timedOut), "fail session"),
             ])
     }
 
@@ -135,13 +139,13 @@ struct RequestCoordinatorTests {
                 (.start(.stored(Self.fresh)), "read token"),
                 (.settled(.accessToken("a")), "send 1 POST 127.0.0.1/api/items token=a"),
                 (.sent, "await 1"),
-                (.received(1, Self.response(401)), "lock"),
+                (.received(Self.response(401)), "lock"),
                 (
                     .settled(.locked(LockedSession(record: Self.fresh, credentials: theirs, waitingSince: Self.now))),
                     "send 2 POST 127.0.0.1/api/items token=theirs"
                 ),
                 (.sent, "await 2"),
-                (.received(2, Self.response(401)), "deliver 401 /api/items"),
+                (.received(Self.response(401)), "deliver 401 /api/items"),
                 (.delivered, "finish 401 pages=1"),
             ])
         // SWAGGERCTL_TOKEN cannot be renewed: its 401 is the answer.
@@ -150,7 +154,7 @@ struct RequestCoordinatorTests {
             [
                 (.start(Self.environment), "send 1 GET 127.0.0.1/api/items token=env"),
                 (.sent, "await 1"),
-                (.received(1, Self.response(401)), "deliver 401 /api/items"),
+                (.received(Self.response(401)), "deliver 401 /api/items"),
             ])
     }
 
@@ -167,23 +171,23 @@ struct RequestCoordinatorTests {
                 (.settled(.accessToken("a")), "send 1 POST 127.0.0.1/api/items token=a"),
                 (.sent, "await 1"),
                 (
-                    .received(1, Self.response(307, headers: ["Location": "/api/v2/items"])),
+                    .received(Self.response(307, headers: ["Location": "/api/v2/items"])),
                     "send 2 POST 127.0.0.1/api/v2/items token=a"
                 ),
                 (.sent, "await 2"),
                 (
-                    .received(2, found("http://127.0.0.2:9000/hop")),
+                    .received(found("http://127.0.0.2:9000/hop")),
                     "send 3 GET 127.0.0.2/hop token=none nobody nocookie"
                 ),
                 (.sent, "await 3"),
                 // The hop without the token is redirected again: the crash of a machine that lost its place.
                 (
-                    .received(3, found("http://127.0.0.3:9000/landing")),
+                    .received(found("http://127.0.0.3:9000/landing")),
                     "send 4 GET 127.0.0.3/landing token=none nobody nocookie"
                 ),
                 (.sent, "await 4"),
                 // Another host's 401 is its refusal, not the session's: nothing is renewed.
-                (.received(4, Self.response(401, "http://127.0.0.3:9000/landing")), "deliver 401 /landing"),
+                (.received(Self.response(401, "http://127.0.0.3:9000/landing")), "deliver 401 /landing"),
                 (.delivered, "finish 401 pages=1"),
             ])
         // Without -L, the redirect elsewhere is the answer.
@@ -192,7 +196,7 @@ struct RequestCoordinatorTests {
             [
                 (.start(Self.environment), "send 1 GET 127.0.0.1/api/items token=env"),
                 (.sent, "await 1"),
-                (.received(1, found("http://127.0.0.2:9000/x")), "deliver 302 /api/items"),
+                (.received(found("http://127.0.0.2:9000/x")), "deliver 302 /api/items"),
                 (.delivered, "finish 302 pages=1"),
             ])
         // A loop ends at the hop limit.
@@ -200,10 +204,10 @@ struct RequestCoordinatorTests {
         for hop in 1...Redirect.hopLimit {
             rows.append((.sent, "await \(hop)"))
             rows.append(
-                (.received(hop, found("/api/items")), "send \(hop + 1) GET 127.0.0.1/api/items token=env"))
+                (.received(found("/api/items")), "send \(hop + 1) GET 127.0.0.1/api/items token=env"))
         }
         rows.append((.sent, "await \(Redirect.hopLimit + 1)"))
-        rows.append((.received(Redirect.hopLimit + 1, found("/api/items")), "fail redirected \(Redirect.hopLimit)"))
+        rows.append((.received(found("/api/items")), "fail redirected \(Redirect.hopLimit)"))
         Self.check(Self.settings(), rows)
     }
 
@@ -224,13 +228,13 @@ struct RequestCoordinatorTests {
                 (.start(Self.environment), "send 1 GET 127.0.0.1/api/items token=env"),
                 (.sent, "await 1"),
                 (
-                    .received(1, Self.response(200, body: "[1]", headers: ["Link": next])),
+                    .received(Self.response(200, body: "[1]", headers: ["Link": next])),
                     "send 2 GET 127.0.0.1/api/items?page=2 token=env"
                 ),
                 (.sent, "deliver 200 /api/items"),
                 (.delivered, "await 2"),
                 (
-                    .received(2, Self.response(200, "http://127.0.0.1:8080/api/items?page=2", body: "[2]")),
+                    .received(Self.response(200, "http://127.0.0.1:8080/api/items?page=2", body: "[2]")),
                     "deliver 200 /api/items?page=2"
                 ),
                 (.delivered, "finish 200 pages=2"),
@@ -244,24 +248,24 @@ struct RequestCoordinatorTests {
             [
                 (.start(Self.environment), "send 1 GET 127.0.0.1/api/items?page=1 token=env"),
                 (.sent, "await 1"),
-                (.received(1, Self.numbered(1, of: 6)), "send 2 GET 127.0.0.1/api/items?page=2 token=env"),
+                (.received(Self.numbered(1, of: 6)), "send 2 GET 127.0.0.1/api/items?page=2 token=env"),
                 (.sent, "deliver 200 /api/items?page=1"),
                 (.delivered, "send 3 GET 127.0.0.1/api/items?page=3 token=env"),
                 (.sent, "send 4 GET 127.0.0.1/api/items?page=4 token=env"),
                 (.sent, "await 2"),
                 // A place in the window: the next page named ahead goes before this one is handed over.
-                (.received(2, Self.numbered(2, of: 6)), "send 5 GET 127.0.0.1/api/items?page=5 token=env"),
+                (.received(Self.numbered(2, of: 6)), "send 5 GET 127.0.0.1/api/items?page=5 token=env"),
                 (.sent, "deliver 200 /api/items?page=2"),
                 (.delivered, "await 3"),
                 // The server asked to slow down: one at a time from here, so nothing more until the window drains.
-                (.received(3, Self.numbered(3, of: 6, throttled: true)), "deliver 200 /api/items?page=3"),
+                (.received(Self.numbered(3, of: 6, throttled: true)), "deliver 200 /api/items?page=3"),
                 (.delivered, "await 4"),
-                (.received(4, Self.numbered(4, of: 6)), "deliver 200 /api/items?page=4"),
+                (.received(Self.numbered(4, of: 6)), "deliver 200 /api/items?page=4"),
                 (.delivered, "await 5"),
-                (.received(5, Self.numbered(5, of: 6)), "send 6 GET 127.0.0.1/api/items?page=6 token=env"),
+                (.received(Self.numbered(5, of: 6)), "send 6 GET 127.0.0.1/api/items?page=6 token=env"),
                 (.sent, "deliver 200 /api/items?page=5"),
                 (.delivered, "await 6"),
-                (.received(6, Self.numbered(6, of: 6)), "deliver 200 /api/items?page=6"),
+                (.received(Self.numbered(6, of: 6)), "deliver 200 /api/items?page=6"),
                 (.delivered, "finish 200 pages=6"),
             ])
     }
@@ -274,15 +278,15 @@ struct RequestCoordinatorTests {
             [
                 (.start(Self.environment), "send 1 GET 127.0.0.1/api/items?page=1 token=env"),
                 (.sent, "await 1"),
-                (.received(1, Self.numbered(1, of: 3)), "send 2 GET 127.0.0.1/api/items?page=2 token=env"),
+                (.received(Self.numbered(1, of: 3)), "send 2 GET 127.0.0.1/api/items?page=2 token=env"),
                 (.sent, "deliver 200 /api/items?page=1"),
                 (.delivered, "send 3 GET 127.0.0.1/api/items?page=3 token=env"),
                 (.sent, "await 2"),
-                (.received(2, tooMany), "send 4 GET 127.0.0.1/api/items?page=2 token=env"),
+                (.received(tooMany), "send 4 GET 127.0.0.1/api/items?page=2 token=env"),
                 (.sent, "await 4"),
-                (.received(4, Self.numbered(2, of: 3)), "deliver 200 /api/items?page=2"),
+                (.received(Self.numbered(2, of: 3)), "deliver 200 /api/items?page=2"),
                 (.delivered, "await 3"),
-                (.received(3, Self.numbered(3, of: 3)), "deliver 200 /api/items?page=3"),
+                (.received(Self.numbered(3, of: 3)), "deliver 200 /api/items?page=3"),
                 (.delivered, "finish 200 pages=3"),
             ])
         let renewed = Credentials(accessToken: "new", refreshToken: "r")
@@ -293,22 +297,22 @@ struct RequestCoordinatorTests {
                 (.start(.stored(Self.fresh)), "read token"),
                 (.settled(.accessToken("old")), "send 1 GET 127.0.0.1/api/items?page=1 token=old"),
                 (.sent, "await 1"),
-                (.received(1, Self.numbered(1, of: 3)), "send 2 GET 127.0.0.1/api/items?page=2 token=old"),
+                (.received(Self.numbered(1, of: 3)), "send 2 GET 127.0.0.1/api/items?page=2 token=old"),
                 (.sent, "deliver 200 /api/items?page=1"),
                 (.delivered, "send 3 GET 127.0.0.1/api/items?page=3 token=old"),
                 (.sent, "await 2"),
-                (.received(2, refused(2)), "lock"),
+                (.received(refused(2)), "lock"),
                 (
                     .settled(.locked(LockedSession(record: Self.fresh, credentials: renewed, waitingSince: Self.now))),
                     "send 4 GET 127.0.0.1/api/items?page=2 token=new"
                 ),
                 (.sent, "await 4"),
-                (.received(4, Self.numbered(2, of: 3)), "deliver 200 /api/items?page=2"),
+                (.received(Self.numbered(2, of: 3)), "deliver 200 /api/items?page=2"),
                 (.delivered, "await 3"),
                 // Sent with the old token before the renewal: sent again with the new one, not renewed again.
-                (.received(3, refused(3)), "send 5 GET 127.0.0.1/api/items?page=3 token=new"),
+                (.received(refused(3)), "send 5 GET 127.0.0.1/api/items?page=3 token=new"),
                 (.sent, "await 5"),
-                (.received(5, Self.numbered(3, of: 3)), "deliver 200 /api/items?page=3"),
+                (.received(Self.numbered(3, of: 3)), "deliver 200 /api/items?page=3"),
                 (.delivered, "finish 200 pages=3"),
             ])
     }
@@ -320,10 +324,10 @@ struct RequestCoordinatorTests {
             [
                 (.start(Self.environment), "send 1 GET 127.0.0.1/api/items?page=1 token=env"),
                 (.sent, "await 1"),
-                (.received(1, Self.numbered(1)), "send 2 GET 127.0.0.1/api/items?page=2 token=env"),
+                (.received(Self.numbered(1)), "send 2 GET 127.0.0.1/api/items?page=2 token=env"),
                 (.sent, "deliver 200 /api/items?page=1"),
                 (.delivered, "await 2"),
-                (.received(2, Self.numbered(2)), "deliver 200 /api/items?page=2"),
+                (.received(Self.numbered(2)), "deliver 200 /api/items?page=2"),
                 (.delivered, "finish 200 pages=2 limitReached(next: http://127.0.0.1:8080/api/items?page=3)"),
             ])
         let same = { (url: String) in Self.response(200, url, body: #"{"items": [1], "next": "/api/items?page=9"}"#) }
@@ -333,16 +337,38 @@ struct RequestCoordinatorTests {
                 (.start(Self.environment), "send 1 GET 127.0.0.1/api/items token=env"),
                 (.sent, "await 1"),
                 (
-                    .received(1, same("http://127.0.0.1:8080/api/items")),
+                    .received(same("http://127.0.0.1:8080/api/items")),
                     "send 2 GET 127.0.0.1/api/items?page=9 token=env"
                 ),
                 (.sent, "deliver 200 /api/items"),
                 (.delivered, "await 2"),
                 (
-                    .received(2, same("http://127.0.0.1:8080/api/items?page=9")),
+                    .received(same("http://127.0.0.1:8080/api/items?page=9")),
                     "finish 200 pages=1 repeated(http://127.0.0.1:8080/api/items?page=9)"
                 ),
             ])
+    }
+
+    @Test("each request's answer to come is handed back to await or give up, and those still out when the owner stops")
+    func answersHandedBack() async throws {
+        // Each answer to come reads as the page it was given for, so that the one handed back names itself.
+        let answer = { (page: Int) in PendingResponse { Self.numbered(page, of: 3) } }
+        var machine = RequestCoordinator(Self.settings("/api/items?page=1", paging: .init(parallel: 2)))
+        var action = machine.start(Self.environment, now: Self.now, plainHTTP: PlainHTTP())
+        action = machine.sent(answer(1))
+        guard case .await(1, let first) = action else { Issue.record("awaits \(Self.text(action))"); return }
+        action = machine.received(try await first.response())
+        action = machine.sent(answer(2))
+        guard case .deliver(let page) = action else { Issue.record("delivers \(Self.text(action))"); return }
+        #expect(page.url.pathAndQuery == "/api/items?page=1")
+        action = machine.delivered()
+        action = machine.sent(answer(3))
+        guard case .await(2, let second) = action else { Issue.record("awaits \(Self.text(action))"); return }
+        #expect(try await second.response().url.pathAndQuery == "/api/items?page=2")
+        let left = machine.stopped()
+        #expect(left.count == 2)
+        #expect(try await left.last?.response().url.pathAndQuery == "/api/items?page=3")
+        #expect(machine.phase == .finished)
     }
 
     @Test("an event that cannot happen in the state stops the process")

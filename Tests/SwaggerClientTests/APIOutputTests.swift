@@ -1,4 +1,5 @@
 import Foundation
+import RequestMachine
 import SessionMachine
 import SwaggerModel
 import SwaggerOutput

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RequestMachine
 import SessionMachine
 import SwaggerModel
 import SwaggerOutput

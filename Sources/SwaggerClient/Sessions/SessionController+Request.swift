@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RequestMachine
 import SessionMachine
 import SessionStorage
 import SwaggerHTTP
@@ -35,8 +36,8 @@ extension SessionController {
         // Made once the token is read: a session bound to a DPoP key proves its requests with the key its tokens were
         // read with.
         var service: APIService?
-        var out: [Int: PendingResponse] = [:]
-        defer { for pending in out.values { pending.cancel() } }
+        // However the walk ends, by a failure or by `receive` throwing, the requests still out are given up.
+        defer { for answer in machine.stopped() { answer.cancel() } }
         // The requests answered, let go only once the next one is written: freeing a request's client task, buffers
         // and closures, a few thousand instructions, would otherwise come between a page's arrival and the request
         // for the next.
@@ -54,23 +55,19 @@ extension SessionController {
                 let sending =
                     service ?? self.service(for: selection.record, entry: selection.entry).bound(to: outgoing.binding)
                 service = sending
-                out[outgoing.id] = sending.start(
+                let answer = sending.start(
                     request.sent(as: outgoing), to: outgoing.url, accessToken: outgoing.accessToken, as: use)
                 answered.removeAll(keepingCapacity: true)
-                action = machine.sent()
-            case .await(let id):
-                guard let pending = out.removeValue(forKey: id) else {
-                    preconditionFailure("RequestCoordinator awaits a request it did not send")
-                }
+                action = machine.sent(answer)
+            case .await(_, let pending):
                 do throws(APIServiceError) {
-                    let response = try await pending.response()
-                    action = machine.received(id, response)
+                    action = machine.received(try await pending.response())
                 } catch {
-                    action = machine.failed(id, error)
+                    action = machine.failed(error)
                 }
                 answered.append(pending)
-            case .cancel(let id):
-                out.removeValue(forKey: id)?.cancel()
+            case .cancel(_, let pending):
+                pending.cancel()
                 action = machine.cancelled()
             case .deliver(let response):
                 try receive(response)

@@ -54,6 +54,9 @@ package struct TransportRequest: Sendable {
     }
 }
 
+/// A request a transport has started, whose answer comes as it came back.
+package typealias TransportExchange = Pending<TransportAnswer>
+
 /// An answer as it came back: its head, and its body to the request's limit.
 package struct TransportAnswer: Sendable {
     package var head: HTTPResponseHead

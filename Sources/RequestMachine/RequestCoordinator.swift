@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SessionMachine
 import SwaggerModel
 
 /// The decisions of the person's own request (`swaggerctl api`), with every redirect and page it leads to, as a
@@ -13,7 +14,9 @@ import SwaggerModel
 /// was renewed since it left, and a refused answer kept while the token is renewed are all states of this machine.
 ///
 /// Requests are answered to the person in the order they were made; the machine waits for the oldest one out
-/// (``Action/await(_:)``), while the later ones arrive on their own connections.
+/// (``Action/await(id:_:)``), while the later ones arrive on their own connections. It keeps each request's answer to
+/// come (``PendingResponse``), given with ``sent(_:)``, beside the request, and hands it back to be awaited or given
+/// up: the owner keeps no list of its own, so it cannot be told to await a request that was never sent.
 ///
 /// Feeding an event in a state where it cannot happen is a programming error in the owner, and stops the process
 /// as a failed precondition does.
@@ -57,7 +60,8 @@ package struct RequestCoordinator: Sendable {
 
     /// A request to send: the person's, to `url`, changed only as redirects change it.
     package struct Outgoing: Sendable, Hashable, Redacting {
-        /// What the owner names it by in ``await(_:)`` and ``cancel(_:)``.
+        /// The request's number, in the order they were made, which ``Action/await(id:_:)`` and
+        /// ``Action/cancel(id:_:)`` name it by.
         package var id: Int
         package var url: URL
         package var method: String
@@ -110,17 +114,17 @@ package struct RequestCoordinator: Sendable {
     /// What the owner is to do next. The cases that happen once, whose payloads are large, are boxed (`indirect`):
     /// every page's actions are a few words, copied and destroyed without reading a session record's or a failure's
     /// layout.
-    package enum Action: Sendable, Hashable {
+    package enum Action: Sendable {
         /// Carry out the token's I/O, then send ``settled(_:now:)`` with what it found.
         indirect case settle(TokenWork)
         /// The server will not serve this session: remove it, under the refresh lock, and report.
         indirect case endSession(SessionEnd)
-        /// Start the request, whose answer is awaited later; then send ``sent()``.
+        /// Start the request, whose answer is awaited later; then send ``sent(_:)`` with the answer to come.
         case send(Outgoing)
-        /// Wait for the answer to the request of this id, then send ``received(_:_:)`` or ``failed(_:_:)``.
-        case await(Int)
-        /// Give up the request of this id, whose answer is not wanted; then send ``cancelled()``.
-        case cancel(Int)
+        /// Wait for the answer to the request `id`, then send ``received(_:)`` or ``failed(_:)``.
+        case await(id: Int, PendingResponse)
+        /// Give up the request `id`, whose answer is not wanted; then send ``cancelled()``.
+        case cancel(id: Int, PendingResponse)
         /// Hand the response over to be shown; then send ``delivered()``.
         case deliver(APIResponse)
         indirect case finish(Outcome)
@@ -137,18 +141,19 @@ package struct RequestCoordinator: Sendable {
     }
 
     /// What the machine waits for.
-    private enum State: Sendable, Hashable {
+    private enum State: Sendable {
         case idle
         /// The token is being read, or renewed under the lock.
         case settlingToken
-        case sending
-        case awaiting(Int)
+        /// Sending `ticket`, which joins the requests out, first or last, once it is on its way.
+        case sending(Ticket, first: Bool)
+        case awaiting
         case cancelling
         case delivering
         case finished
     }
 
-    /// A request out.
+    /// A request to send, or out.
     private struct Ticket: Sendable {
         var out: Outgoing
         var hops = 0
@@ -158,9 +163,17 @@ package struct RequestCoordinator: Sendable {
         var resent = false
     }
 
+    /// A request on its way, with its answer to come.
+    private struct Sent: Sendable {
+        var ticket: Ticket
+        var answer: PendingResponse
+    }
+
     /// The machine's next steps, carried out in order as the owner reports each action done.
     private enum Plan: Sendable {
-        case send(Ticket)
+        /// Send `ticket`, to be the first of the requests out (a request sent again or redirected, whose answer is
+        /// awaited next) or the last.
+        case send(Ticket, first: Bool)
         case cancel(Int)
         /// Ask early for pages that can be asked for before `page` is read whole, as many as the window allows.
         case fill(after: APIResponse)
@@ -179,7 +192,7 @@ package struct RequestCoordinator: Sendable {
     private var window: Int
     private var plans: [Plan] = []
     /// The requests out, oldest first: the order their answers are handed over in.
-    private var out: [Ticket] = []
+    private var out: [Sent] = []
     /// The token in use, and what it is bound to.
     private var accessToken: String?
     private var binding = SessionBinding()
@@ -211,9 +224,10 @@ package struct RequestCoordinator: Sendable {
         return mapped(tokenMachine.start(source, now: now, plainHTTP: plainHTTP))
     }
 
-    /// The request of the last ``Action/send(_:)`` is on its way.
-    package mutating func sent() -> Action {
-        guard case .sending = state else { invalid("sent") }
+    /// The request of the last ``Action/send(_:)`` is on its way; `answer` is its answer to come.
+    package mutating func sent(_ answer: PendingResponse) -> Action {
+        guard case .sending(let ticket, let first) = state else { invalid("sent") }
+        out.insert(Sent(ticket: ticket, answer: answer), at: first ? 0 : out.count)
         return advance()
     }
 
@@ -229,9 +243,9 @@ package struct RequestCoordinator: Sendable {
         return advance()
     }
 
-    /// The answer to the request `id` arrived.
-    package mutating func received(_ id: Int, _ response: APIResponse) -> Action {
-        guard case .awaiting(id) = state, let ticket = out.first, ticket.out.id == id else { invalid("received") }
+    /// The answer to the request of the last ``Action/await(id:_:)`` arrived.
+    package mutating func received(_ response: APIResponse) -> Action {
+        guard case .awaiting = state, let ticket = out.first?.ticket else { invalid("received") }
         out.removeFirst()
         if response.throttled { window = 1 }
         if let sentWith = ticket.out.accessToken {
@@ -257,8 +271,7 @@ package struct RequestCoordinator: Sendable {
                 keepsCookies: ticket.out.keepsCookies && withToken, accessToken: withToken ? accessToken : nil,
                 binding: binding)
             hop.hops += 1
-            out.insert(hop, at: 0)
-            plans = [.send(hop), .awaitOldest]
+            plans = [.send(hop, first: true), .awaitOldest]
             return advance()
         case .tooMany:
             return fail(.tooManyRedirects(method: ticket.out.method, url: ticket.out.url, hops: ticket.hops))
@@ -282,10 +295,17 @@ package struct RequestCoordinator: Sendable {
         return advance()
     }
 
-    /// No answer to the request `id` arrived.
-    package mutating func failed(_ id: Int, _ error: APIServiceError) -> Action {
-        guard case .awaiting(id) = state else { invalid("failed") }
+    /// No answer to the request of the last ``Action/await(id:_:)`` arrived.
+    package mutating func failed(_ error: APIServiceError) -> Action {
+        guard case .awaiting = state else { invalid("failed") }
         return fail(.session(tokenMachine.requestFailed(error)))
+    }
+
+    /// The owner stops, whatever the state: the answers still to come, which no one will await, to be given up.
+    package mutating func stopped() -> [PendingResponse] {
+        state = .finished
+        defer { out.removeAll() }
+        return out.map(\.answer)
     }
 
     /// The owner did the token's work that the last action asked for, and found `result`.
@@ -335,8 +355,7 @@ package struct RequestCoordinator: Sendable {
         repeated.out.id = newID()
         repeated.out.accessToken = token(to: ticket.out.url)
         repeated.out.binding = binding
-        out.insert(repeated, at: 0)
-        plans = [.send(repeated), .awaitOldest]
+        plans = [.send(repeated, first: true), .awaitOldest]
         return advance()
     }
 
@@ -344,19 +363,19 @@ package struct RequestCoordinator: Sendable {
     private mutating func advance() -> Action {
         while !plans.isEmpty {
             switch plans.removeFirst() {
-            case .send(let ticket):
-                state = .sending
+            case .send(let ticket, let first):
+                state = .sending(ticket, first: first)
                 return .send(ticket.out)
             case .cancel(let id):
-                out.removeAll { $0.out.id == id }
+                guard let index = out.firstIndex(where: { $0.ticket.out.id == id }) else { continue }
+                let cancelled = out.remove(at: index)
                 state = .cancelling
-                return .cancel(id)
+                return .cancel(id: id, cancelled.answer)
             case .fill(let page):
                 guard out.count < window, let url = pagination?.upcoming(after: page) else { continue }
                 let early = ticket(to: url, method: "GET")
-                out.append(early)
                 plans.insert(.fill(after: page), at: 0)
-                state = .sending
+                state = .sending(early, first: false)
                 return .send(early.out)
             case .read(let page, let asked):
                 guard let next = pagination?.received(page, from: asked) else { invalid("read") }
@@ -369,17 +388,16 @@ package struct RequestCoordinator: Sendable {
                 // Pages named ahead fill the window before the oldest is waited for.
                 if out.count < window, let url = pagination?.upcoming(after: nil) {
                     let ahead = ticket(to: url, method: "GET")
-                    out.append(ahead)
                     plans.insert(.awaitOldest, at: 0)
-                    state = .sending
+                    state = .sending(ahead, first: false)
                     return .send(ahead.out)
                 }
                 guard let oldest = out.first else {
                     state = .finished
                     return .finish(outcome)
                 }
-                state = .awaiting(oldest.out.id)
-                return .await(oldest.out.id)
+                state = .awaiting
+                return .await(id: oldest.ticket.out.id, oldest.answer)
             case .finish:
                 state = .finished
                 return .finish(outcome)
@@ -393,8 +411,10 @@ package struct RequestCoordinator: Sendable {
         switch next {
         case .fetch(let url):
             // The page asked for early stands when it is the one decided; any other is given up.
-            if out.contains(where: { $0.asked == url }) { return [.deliver(page), .awaitOldest] }
-            return cancellingAll() + [.send(appending(ticket(to: url, method: "GET"))), .deliver(page), .awaitOldest]
+            if out.contains(where: { $0.ticket.asked == url }) { return [.deliver(page), .awaitOldest] }
+            return cancellingAll() + [
+                .send(ticket(to: url, method: "GET"), first: false), .deliver(page), .awaitOldest,
+            ]
         case .planned:
             return [.deliver(page), .awaitOldest]
         case .complete:
@@ -408,14 +428,9 @@ package struct RequestCoordinator: Sendable {
         }
     }
 
-    private mutating func appending(_ ticket: Ticket) -> Ticket {
-        out.append(ticket)
-        return ticket
-    }
-
     /// A plan to give up every request out.
     private func cancellingAll() -> [Plan] {
-        out.map { .cancel($0.out.id) }
+        out.map { .cancel($0.ticket.out.id) }
     }
 
     private mutating func ticket(to url: URL, method: String) -> Ticket {

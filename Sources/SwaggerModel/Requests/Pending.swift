@@ -1,11 +1,6 @@
-import SwaggerModel
-
 /// A request that has been started and whose answer is read when it is awaited: `api --paginate` asks for the
 /// next page before it checks and shows this one, so that the server prepares it meanwhile.
 package typealias PendingResponse = Pending<APIResponse>
-
-/// A request a transport has started, whose answer comes as it came back.
-package typealias TransportExchange = Pending<TransportAnswer>
 
 /// Something started whose `Answer` is read when it is awaited, once, or given up when no one will await it.
 package struct Pending<Answer: Sendable>: Sendable {
