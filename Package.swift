@@ -213,7 +213,9 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "SwaggerOutputTests", dependencies: ["SwaggerOutput", "SwaggerModel", "TestSupport"]),
+        .testTarget(
+            name: "SwaggerOutputTests",
+            dependencies: ["SwaggerOutput", "SwaggerModel", "SessionMachine", "SessionStorage", "TestSupport"]),
         .testTarget(name: "SwaggerDocumentsTests", dependencies: ["SwaggerDocuments", "SwaggerModel", "TestSupport"]),
         .testTarget(
             name: "SwaggerClientTests",

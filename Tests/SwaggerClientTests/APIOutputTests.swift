@@ -31,7 +31,8 @@ struct APIOutputTests {
         let written = Written()
         let scratch = try TemporaryDirectory()
         var output = try APIOutput(
-            options, renderer: ResponseRenderer(forTerminal: false), environment: ["TMPDIR": scratch.url.path],
+            options, renderer: ResponseRenderer(forTerminal: false),
+            spool: { () throws(SwaggerError) in try ScratchSpool(environment: ["TMPDIR": scratch.url.path]) },
             write: { written.text += String(decoding: $0, as: UTF8.self) })
         for page in pages { try output.receive(page) }
         let outcome = RequestCoordinator.Outcome(

@@ -2,6 +2,7 @@ import Foundation
 import SwaggerClient
 import SwaggerHTTP
 import SwaggerModel
+import SwaggerOutput
 import TestSupport
 import Testing
 
@@ -274,26 +275,30 @@ struct OperationTests {
         }
     }
 
+    static func curl(_ request: APIRequest, token: TokenUse, account: String?) -> String {
+        CurlLine.render(
+            method: request.method, url: request.url, headers: request.headers, body: request.body, token: token,
+            server: server, account: account, input: nil)
+    }
+
     @Test("--dry-run's line runs in a shell, with the token's command in place of the token")
     func curlLine() throws {
         let post = try Self.request(Self.openAPI30, "createPet", ["name=Ana's", "kind=dog"])
-        let line = CurlLine.render(
-            post, token: .bearer, server: Self.server, account: "ana@example.com", input: nil)
+        let line = Self.curl(post, token: .bearer, account: "ana@example.com")
         #expect(
             line
                 == "curl https://api.example.com/v1/pets -H 'Authorization: Bearer '\"$(swaggerctl token -s "
                 + "https://api.example.com/v1 -e ana@example.com)\" -H 'Content-Type: application/json' --data-binary "
                 + #"'{"kind":"dog","name":"Ana'\''s"}'"# + "\n")
         let get = try Self.request(Self.openAPI30, "getPet", ["petId=7"])
-        let header = CurlLine.render(
-            get, token: TokenUse(header: "X-API-Key", scheme: nil), server: Self.server, account: nil, input: nil)
+        let header = Self.curl(get, token: TokenUse(header: "X-API-Key", scheme: nil), account: nil)
         #expect(
             header
                 == "curl https://api.example.com/v1/pets/7 -H 'X-API-Key: '\"$(swaggerctl token -s https://api.example.com/v1)\"\n"
         )
         let patch = try Self.request(Self.openAPI30, "updatePet", ["petId=7"], raw: ["name=x"])
         #expect(
-            CurlLine.render(patch, token: .bearer, server: Self.server, account: nil, input: nil).contains(" -X PATCH ")
+            Self.curl(patch, token: .bearer, account: nil).contains(" -X PATCH ")
         )
         let shell = try #require(try? Self.shellWords("printf '%s\\n' " + line.dropFirst("curl ".count)))
         #expect(shell.contains(#"{"kind":"dog","name":"Ana's"}"#))
@@ -307,7 +312,7 @@ struct OperationTests {
         let use = try #require(TokenUse(text: "X-$HOME`id`'x: `id`$USER"))
         let get = try Self.request(Self.openAPI30, "getPet", ["petId=7"])
         for account in ["$(touch \(marker.path))", "`touch \(marker.path)`", "~root", "a=~root", "a b'c\"d"] {
-            let line = CurlLine.render(get, token: use, server: Self.server, account: account, input: nil)
+            let line = Self.curl(get, token: use, account: account)
             let words = try Self.shellWords("printf '%s\\n' " + line.dropFirst("curl ".count))
             #expect(
                 words.split(separator: "\n").map(String.init) == [

@@ -84,7 +84,8 @@ package struct APICommand: Sendable {
                 if dryRun {
                     console.print(
                         CurlLine.render(
-                            request, token: selection.tokenUse, server: selection.server, account: session.account,
+                            method: request.method, url: request.url, headers: request.headers, body: request.body,
+                            token: selection.tokenUse, server: selection.server, account: session.account,
                             input: input))
                     return nil
                 }
@@ -183,7 +184,7 @@ package struct APICommand: Sendable {
                 jq: try jq.map { (expression) throws(SwaggerError) in try Self.program(expression) },
                 columns: console.columns),
             renderer: ResponseRenderer(forTerminal: console.outputIsTerminal, colour: colour),
-            environment: variables, write: console.write)
+            spool: { () throws(SwaggerError) in try ScratchSpool(environment: variables) }, write: console.write)
     }
 
     /// `--jq`'s program; a mistake in it is the person's, exit 64.

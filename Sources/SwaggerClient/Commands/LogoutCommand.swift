@@ -1,4 +1,5 @@
 import SwaggerModel
+import SwaggerOutput
 
 /// `logout`: a session, or every one, revoked on its server and removed from this machine.
 package struct LogoutCommand: Sendable {

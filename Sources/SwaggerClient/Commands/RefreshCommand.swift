@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SwaggerModel
+import SwaggerOutput
 
 /// `refresh`: the refresh token spent now for new tokens, and when the new access token expires.
 package struct RefreshCommand: Sendable {

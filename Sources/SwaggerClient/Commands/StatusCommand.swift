@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SessionStorage
 import SwaggerModel
+import SwaggerOutput
 
 /// `status`: the stored sessions, or those `-s` and `-e` name, and with `--check` whether the server still takes
 /// the one in use.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SwaggerModel
+import SwaggerOutput
 import SwaggerServers
 
 extension Discovery.Delegated {

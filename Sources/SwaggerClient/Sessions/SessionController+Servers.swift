@@ -5,15 +5,6 @@ import SwaggerModel
 import SwaggerServers
 
 extension SessionController {
-    /// A server the registry knows, as `server list` and `server show` show it.
-    package struct ServerSummary: Sendable, Hashable {
-        package var entry: ServerEntry
-        /// Whether commands without `-s` use it.
-        var isCurrent: Bool
-        /// The accounts logged in to it, the active one first.
-        package var accounts: [String]
-    }
-
     /// Every server the registry knows, in the order they were first saved, and the servers whose entries cannot be
     /// read.
     func knownServers() throws(SwaggerError) -> (servers: [ServerSummary], damaged: [ServerURL?]) {

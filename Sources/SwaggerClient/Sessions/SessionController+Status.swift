@@ -2,6 +2,7 @@ import FoundationEssentials
 import SessionMachine
 import SessionStorage
 import SwaggerModel
+import SwaggerOutput
 
 extension SessionController {
     /// The stored sessions, those on `server` or of the account `name` only when given, and `SWAGGERCTL_TOKEN` when it is

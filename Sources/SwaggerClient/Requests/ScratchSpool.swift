@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SessionStorage
 import SwaggerModel
+import SwaggerOutput
 
 #if canImport(Glibc)
     import Glibc
@@ -14,7 +15,7 @@ import SwaggerModel
 /// The file is 0600 in `$TMPDIR` (else `/tmp`), and its name is removed as soon as it is made: no other process
 /// can open it, and nothing is left behind however the process ends. Nothing is shown until the last page has arrived, so that a failure
 /// part of the way leaves no half array on standard output.
-package final class ItemSpool {
+package final class ScratchSpool: ItemSpool {
     private let descriptor: Int32
     private var isEmpty = true
 

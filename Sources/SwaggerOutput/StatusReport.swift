@@ -10,6 +10,11 @@ package struct StatusReport: Sendable, Hashable {
         package var expiresAt: Date?
         /// What the server said, when `status --check` asked about this token.
         package var check: SessionStatus.Check?
+
+        package init(expiresAt: Date?, check: SessionStatus.Check?) {
+            self.expiresAt = expiresAt
+            self.check = check
+        }
     }
 
     /// The stored sessions, most recently active first.
@@ -20,6 +25,15 @@ package struct StatusReport: Sendable, Hashable {
     package var path = ""
     /// `SWAGGERCTL_TOKEN`, when it is set.
     package var environmentToken: EnvironmentToken?
+
+    package init(
+        sessions: [SessionStatus], damaged: [Account?] = [], path: String = "", environmentToken: EnvironmentToken?
+    ) {
+        self.sessions = sessions
+        self.damaged = damaged
+        self.path = path
+        self.environmentToken = environmentToken
+    }
 
     /// Whether there is nothing to use: no stored session and no `SWAGGERCTL_TOKEN`.
     package var isEmpty: Bool { sessions.isEmpty && environmentToken == nil }

@@ -1,8 +1,6 @@
 import FoundationEssentials
 import RequestMachine
-import SessionMachine
 import SwaggerModel
-import SwaggerOutput
 
 /// What `swaggerctl api` does with the body of each response that succeeded: one of the outputs, chosen once from
 /// the options before the first request.
@@ -10,6 +8,14 @@ package protocol PageSink {
     mutating func page(_ response: APIResponse) throws(SwaggerError)
     /// After the last page, when every response succeeded.
     mutating func finish() throws(SwaggerError)
+}
+
+/// Where `--slurp` keeps the items of each page until the last has come: a long list is not held in memory.
+package protocol ItemSpool: AnyObject {
+    /// Adds the items of one page, each the JSON text of one element.
+    func append(_ items: [String]) throws(SwaggerError)
+    /// The whole array, `[` to `]`, handed to `body` a piece at a time.
+    func array(_ body: (Data) -> Void) throws(SwaggerError)
 }
 
 /// `swaggerctl api`'s output: the status line and headers with `-i`, a failure's body as received, and every
@@ -48,9 +54,10 @@ package struct APIOutput {
     /// The last response that did not succeed, whose status decides the exit code.
     private var failure: APIResponse?
 
-    /// - Throws: `SwaggerError` when `--slurp`'s scratch file cannot be made.
+    /// `spool` makes `--slurp`'s spool, when the options ask for one.
+    /// - Throws: What `spool` throws.
     package init(
-        _ options: Options, renderer: ResponseRenderer, environment: [String: String],
+        _ options: Options, renderer: ResponseRenderer, spool: () throws(SwaggerError) -> any ItemSpool,
         write: @escaping (Data) -> Void
     ) throws(SwaggerError) {
         self.renderer = renderer
@@ -67,7 +74,7 @@ package struct APIOutput {
                     write: write)
             } else if options.slurp {
                 SlurpSink(
-                    spool: try ItemSpool(environment: environment), program: options.jq, renderer: renderer,
+                    spool: try spool(), program: options.jq, renderer: renderer,
                     write: write)
             } else if let program = options.jq {
                 JQSink(program: program, renderer: renderer, write: write)
@@ -76,7 +83,7 @@ package struct APIOutput {
             }
     }
 
-    mutating func receive(_ response: APIResponse) throws(SwaggerError) {
+    package mutating func receive(_ response: APIResponse) throws(SwaggerError) {
         if include { write(utf8(renderer.head(response))) }
         guard response.isSuccess else {
             failure = response
@@ -171,7 +178,7 @@ private struct TableSink: PageSink {
 /// `--slurp`: every page's items in a scratch file, printed as one array (or given to `--jq`) once the last page
 /// is in, so that a failure part of the way prints no half array.
 private struct SlurpSink: PageSink {
-    let spool: ItemSpool
+    let spool: any ItemSpool
     let program: JQProgram?
     let renderer: ResponseRenderer
     let write: (Data) -> Void

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import SessionMachine
 import SwaggerModel
-import SwaggerOutput
 
 extension ProfileOutcome {
     /// The line to show on standard error when the profile is the saved one, or `nil` when it came from the

@@ -6,35 +6,36 @@ import SwaggerModel
 /// of it. In its place is the `swaggerctl token` call that gives it, so the line shows no secret and still works.
 package enum CurlLine {
     /// - Parameters:
-    ///   - request: What would be sent.
+    ///   - method, url, headers, body: What would be sent.
     ///   - use: How the server takes the token.
     ///   - server: The session's server, which names the session with `account`.
     ///   - account: The account asked for, if any.
     ///   - input: `--input`'s file, `-` for stdin: curl reads the body from it rather than from the line.
     /// - Returns: The line, ended with a newline.
     package static func render(
-        _ request: APIRequest, token use: TokenUse, server: ServerURL, account: String?, input: String?
+        method: String, url: URL, headers: [HeaderField], body: Data?, token use: TokenUse, server: ServerURL,
+        account: String?, input: String?
     ) -> String {
         var words = ["curl"]
         // curl sends GET, or POST with a body; HEAD is its -I, since -X HEAD would wait for a body.
-        if request.method == "HEAD" {
+        if method == "HEAD" {
             words.append("-I")
-        } else if request.method != (request.body == nil ? "GET" : "POST") {
-            words += ["-X", quoted(request.method)]
+        } else if method != (body == nil ? "GET" : "POST") {
+            words += ["-X", quoted(method)]
         }
-        words.append(quoted(request.url.absoluteString))
+        words.append(quoted(url.absoluteString))
         let selection = " -s \(quoted(server.string))" + (account.map { " -e \(quoted($0))" } ?? "")
         let value = use.scheme.map { "\($0) " } ?? ""
         // The header's name and scheme come from a description, and `$`, `` ` `` and `'` are characters of an HTTP
         // token: they are quoted as any other value, and only the substitution that follows is in double quotes,
         // so that the shell runs it.
         words += ["-H", quoted("\(use.header): \(value)") + "\"$(swaggerctl token\(selection))\""]
-        for header in request.headers {
+        for header in headers {
             words += ["-H", quoted("\(header.name): \(header.value)")]
         }
         if let input {
             words += ["--data-binary", quoted("@" + input)]
-        } else if let body = request.body {
+        } else if let body {
             words += ["--data-binary", quoted(String(decoding: body, as: UTF8.self))]
         }
         return words.joined(separator: " ") + "\n"

@@ -1,9 +1,8 @@
 import FoundationEssentials
 import SwaggerModel
-import SwaggerOutput
 
 /// A server as `server list` and `server show` print it.
-struct ServerListing: Encodable {
+package struct ServerListing: Encodable {
     var server: String
     var name: String?
     var current: Bool
@@ -11,7 +10,7 @@ struct ServerListing: Encodable {
     var foundIn: String?
     var accounts: [String]
 
-    init(_ summary: SessionController.ServerSummary) {
+    package init(_ summary: ServerSummary) {
         server = summary.entry.server.string
         name = summary.entry.name?.string
         current = summary.isCurrent
@@ -21,7 +20,7 @@ struct ServerListing: Encodable {
     }
 
     /// One row: the server, and what describes it.
-    static func row(_ summary: SessionController.ServerSummary) -> DetailsViewModel {
+    package static func row(_ summary: ServerSummary) -> DetailsViewModel {
         let listing = ServerListing(summary)
         var notes: [String] = []
         if let name = listing.name { notes.append("named \(name)") }
@@ -36,7 +35,7 @@ struct ServerListing: Encodable {
 
     /// `server show`'s rows: the server, its sessions, its description with where each part came from, and the
     /// settings `server set` keeps.
-    static func rows(_ summary: SessionController.ServerSummary, now: Date) -> [DetailsViewModel] {
+    package static func rows(_ summary: ServerSummary, now: Date) -> [DetailsViewModel] {
         let entry = summary.entry
         var rows = [
             DetailsViewModel(key: "Server", value: entry.server.string + (summary.isCurrent ? " (current)" : ""))

@@ -26,7 +26,7 @@ package enum RefreshReport {
 package enum LogoutReport {
     /// A logout with nothing to remove on `server` (for `name`, when one was given), naming who is logged in there
     /// or, with nobody, the servers that have sessions.
-    static func nothingToRemove(on server: ServerURL, name: String?, sessions: [SessionRecord]) -> String {
+    package static func nothingToRemove(on server: ServerURL, name: String?, sessions: [SessionRecord]) -> String {
         let what = name.map { "\($0) has no session on \(server)" } ?? "Not logged in to \(server)"
         return "\(what)\(Account.othersClause(on: server, among: sessions)). Nothing to remove."
     }

@@ -1,13 +1,11 @@
 import Foundation
 import SessionMachine
 import SessionStorage
-import SwaggerHTTP
 import SwaggerModel
-import SwaggerOutput
 import TestSupport
 import Testing
 
-@testable import SwaggerClient
+@testable import SwaggerOutput
 
 @Suite("SessionStatus: what `swaggerctl status` shows", .timeLimit(.minutes(5)))
 struct SessionStatusTests {

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import SessionMachine
 import SwaggerModel
-import SwaggerOutput
 
 /// A stored session as `swaggerctl status` shows it. It never holds a token.
 package struct SessionStatus: Sendable, Hashable {

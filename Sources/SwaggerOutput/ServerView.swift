@@ -1,6 +1,5 @@
 import FoundationEssentials
 import SwaggerModel
-import SwaggerOutput
 
 /// A server's description, for people: the rows `server show` and `status` print, and `server list`'s line.
 package enum ServerView {
