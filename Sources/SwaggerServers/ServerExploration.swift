@@ -114,22 +114,7 @@ package struct ServerExploration: Sendable {
             }
             stage = .metadata(next: next + 1)
         case .protocols(let preset, let answer):
-            let probe = protocolProbes[preset]
-            let answers = probe.answers
-            guard case .answered(let exchange?) = event, answers[answer].when.allSatisfy({ $0.holds(in: exchange) })
-            else {
-                stage = .protocols(preset: preset + 1, answer: 0)
-                return nil
-            }
-            if answer + 1 < answers.count {
-                stage = .protocols(preset: preset, answer: answer + 1)
-            } else if let json = Discovery.presetLayer(probe.preset, at: probe.base, for: server) {
-                let layer = DescriptionLayer(
-                    json: json, source: answers.map(\.url.absoluteString).joined(separator: " "))
-                return .finished(Discovery.Finding(layer: layer, documents: answers.map(\.url)), document: nil)
-            } else {
-                stage = .protocols(preset: preset + 1, answer: 0)
-            }
+            return protocolAnswer(event, preset: preset, answer: answer)
         case .delegations(let next):
             stage = .delegations(next: next + 1)
             let delegation = delegations[next]
@@ -152,26 +137,54 @@ package struct ServerExploration: Sendable {
         case .openAPI(let candidates, let next):
             stage = .openAPI(candidates, next: next + 1)
             if let body { return openAPI(body, at: candidates[next]) }
-        case .presets(let preset, let address, var answers):
-            let probe = presetProbes[preset]
-            let addresses = Self.addresses(probe)
-            if case .status(let status?) = event {
-                answers[addresses[address]] = status
-                // A login that is not there ends this preset's probe.
-                let more = address + 1 < addresses.count && (address != 0 || status == 405)
-                if more {
-                    stage = .presets(preset: preset, address: address + 1, answers: answers)
-                    return nil
-                }
-            }
-            if let json = Discovery.preset(probed: probe, answers: answers) {
-                let layer = DescriptionLayer(json: json, source: "probe of \(probe.login.pathAndQuery)")
-                return .finished(Discovery.Finding(layer: layer, documents: []), document: nil)
-            }
-            stage = .presets(preset: preset + 1, address: 0, answers: [:])
+        case .presets(let preset, let address, let answers):
+            return presetAnswer(event, preset: preset, address: address, answers: answers)
         case .over:
             break
         }
+        return nil
+    }
+
+    /// A protocol's probe, answered: the next of its answers to check, the next preset's, or the preset found.
+    private mutating func protocolAnswer(_ event: Event, preset: Int, answer: Int) -> Action? {
+        let probe = protocolProbes[preset]
+        let answers = probe.answers
+        guard case .answered(let exchange?) = event, answers[answer].when.allSatisfy({ $0.holds(in: exchange) })
+        else {
+            stage = .protocols(preset: preset + 1, answer: 0)
+            return nil
+        }
+        if answer + 1 < answers.count {
+            stage = .protocols(preset: preset, answer: answer + 1)
+        } else if let json = Discovery.presetLayer(probe.preset, at: probe.base, for: server) {
+            let layer = DescriptionLayer(
+                json: json, source: answers.map(\.url.absoluteString).joined(separator: " "))
+            return .finished(Discovery.Finding(layer: layer, documents: answers.map(\.url)), document: nil)
+        } else {
+            stage = .protocols(preset: preset + 1, answer: 0)
+        }
+        return nil
+    }
+
+    /// A preset's probe of one address, answered: the next address, the next preset, or the preset found.
+    private mutating func presetAnswer(_ event: Event, preset: Int, address: Int, answers: [URL: Int]) -> Action? {
+        var answers = answers
+        let probe = presetProbes[preset]
+        let addresses = Self.addresses(probe)
+        if case .status(let status?) = event {
+            answers[addresses[address]] = status
+            // A login that is not there ends this preset's probe.
+            let more = address + 1 < addresses.count && (address != 0 || status == 405)
+            if more {
+                stage = .presets(preset: preset, address: address + 1, answers: answers)
+                return nil
+            }
+        }
+        if let json = Discovery.preset(probed: probe, answers: answers) {
+            let layer = DescriptionLayer(json: json, source: "probe of \(probe.login.pathAndQuery)")
+            return .finished(Discovery.Finding(layer: layer, documents: []), document: nil)
+        }
+        stage = .presets(preset: preset + 1, address: 0, answers: [:])
         return nil
     }
 

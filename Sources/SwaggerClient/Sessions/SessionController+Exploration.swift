@@ -107,48 +107,24 @@ extension SessionController {
         while true {
             switch machine.next(event) {
             case .read(let url):
-                do throws(APIServiceError) {
-                    guard let document = try await service.document(at: url) else {
-                        event = .unreadable
-                        continue
-                    }
+                event = await Self.event(keeping: &failure, otherwise: .unreadable) {
+                    () async throws(APIServiceError) in
+                    guard let document = try await service.document(at: url) else { return .unreadable }
                     last = (url, document)
-                    event = .document(document.body, link: document.link)
-                } catch {
-                    // A server that cannot be reached, or not trusted, would fail the login the same way; a document
-                    // that is merely unreadable is one fewer to read.
-                    guard error.meansUnreachable else {
-                        event = .unreadable
-                        continue
-                    }
-                    failure = error
-                    event = .unreachable
+                    return .document(document.body, link: document.link)
                 }
             case .probe(let url):
-                do throws(APIServiceError) {
-                    event = .status(try await service.probe(url).status)
-                } catch {
-                    guard error.meansUnreachable else {
-                        event = .status(nil)
-                        continue
-                    }
-                    failure = error
-                    event = .unreachable
+                event = await Self.event(keeping: &failure, otherwise: .status(nil)) {
+                    () async throws(APIServiceError) in .status(try await service.probe(url).status)
                 }
             case .ask(let url):
-                do throws(APIServiceError) {
+                event = await Self.event(keeping: &failure, otherwise: .answered(nil)) {
+                    () async throws(APIServiceError) in
                     let answer = try await service.ask(url)
-                    event = .answered(
+                    return .answered(
                         Exchange(
                             method: "GET", url: url, status: answer.status, responseHeaders: answer.headers,
                             responseBody: JSONValue(parsing: answer.body)))
-                } catch {
-                    guard error.meansUnreachable else {
-                        event = .answered(nil)
-                        continue
-                    }
-                    failure = error
-                    event = .unreachable
                 }
             case .finished(let finding, let document):
                 return .found(finding, document.flatMap { $0 == last?.url ? last?.document : nil })
@@ -160,6 +136,22 @@ extension SessionController {
                 throw (failure ?? .unreachable(server.string)).rendered(
                     on: server, account: nil, description: selection.serverDescription, in: messageContext)
             }
+        }
+    }
+
+    /// What `fetch` found, as the exploration's event; `otherwise` when it failed for this one address. A server that
+    /// cannot be reached, or not trusted, would fail the login the same way: that is `unreachable`, with the failure
+    /// kept in `failure` to report; a document that is merely unreadable is one fewer to read.
+    private static func event(
+        keeping failure: inout APIServiceError?, otherwise: ServerExploration.Event,
+        _ fetch: () async throws(APIServiceError) -> ServerExploration.Event
+    ) async -> ServerExploration.Event {
+        do throws(APIServiceError) {
+            return try await fetch()
+        } catch {
+            guard error.meansUnreachable else { return otherwise }
+            failure = error
+            return .unreachable
         }
     }
 

@@ -315,10 +315,45 @@ extension SessionController {
             throw SwaggerError(.usage, "\(endpoint.absoluteString) cannot carry an authorization request.")
         }
         open(url)
-        let sleep = self.sleep
         let warn = self.warn
-        // The first of: a request to the redirect that decides the login, or the deadline.
-        let decided = await withTaskGroup(of: BrowserDecision?.self) { group in
+        let decided = await Self.decision(on: listener, flow: flow, timeout: timeout, sleep: sleep, warn: warn)
+        let code: String
+        var answered: BrowserFlow
+        switch decided {
+        case .code(let taken, let flow):
+            (code, answered) = (taken, flow)
+        case .failed(let failure):
+            await listener.close()
+            throw message(for: failure)
+        }
+        // Until the code is spent, another answer is told it came too late, and the person is told of it: a page
+        // that hands in a code of its own after the real one is worth a line.
+        let latecomers = Task {
+            for await callback in listener.callbacks {
+                guard case .ignore(let page) = answered.received(callback.query) else { continue }
+                callback.respond(LoopbackListener.Page(status: 409, text: page.text))
+                warn(BrowserFlow.latecomerNotice)
+            }
+        }
+        defer { latecomers.cancel() }
+        do throws(APIServiceError) {
+            let grant = try await service.exchangeCode(
+                description, code: code, verifier: pkce.verifier, redirectURI: listener.redirectURI,
+                clientSecret: clientSecret, server: server)
+            await listener.close()
+            return grant
+        } catch {
+            await listener.close()
+            throw error.rendered(on: server, account: nil, description: description, in: messageContext)
+        }
+    }
+
+    /// The first of: a request to the redirect that decides the login, or the deadline.
+    private static func decision(
+        on listener: LoopbackListener, flow: BrowserFlow, timeout: Duration,
+        sleep: @escaping @Sendable (Duration) async throws -> Void, warn: @escaping @Sendable (String) -> Void
+    ) async -> BrowserDecision {
+        await withTaskGroup(of: BrowserDecision?.self) { group in
             group.addTask {
                 var flow = flow
                 for await callback in listener.callbacks {
@@ -349,35 +384,6 @@ extension SessionController {
             let first = await group.next() ?? nil
             group.cancelAll()
             return first ?? .failed(flow.timedOut(after: timeout))
-        }
-        let code: String
-        var answered: BrowserFlow
-        switch decided {
-        case .code(let taken, let flow):
-            (code, answered) = (taken, flow)
-        case .failed(let failure):
-            await listener.close()
-            throw message(for: failure)
-        }
-        // Until the code is spent, another answer is told it came too late, and the person is told of it: a page
-        // that hands in a code of its own after the real one is worth a line.
-        let latecomers = Task {
-            for await callback in listener.callbacks {
-                guard case .ignore(let page) = answered.received(callback.query) else { continue }
-                callback.respond(LoopbackListener.Page(status: 409, text: page.text))
-                warn(BrowserFlow.latecomerNotice)
-            }
-        }
-        defer { latecomers.cancel() }
-        do throws(APIServiceError) {
-            let grant = try await service.exchangeCode(
-                description, code: code, verifier: pkce.verifier, redirectURI: listener.redirectURI,
-                clientSecret: clientSecret, server: server)
-            await listener.close()
-            return grant
-        } catch {
-            await listener.close()
-            throw error.rendered(on: server, account: nil, description: description, in: messageContext)
         }
     }
 }

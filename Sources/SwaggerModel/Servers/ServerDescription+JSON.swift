@@ -101,81 +101,12 @@ extension ServerDescription {
         let profileMembers = try reader.object("profile") ?? [:]
         // A server that takes only the tokens people bring has no login to send.
         let signIn = try reader.enumeration("signIn", in: members, of: nil) ?? SignIn.password
-        var login = LoginStep(request: nil)
-        if let request = loginMembers["request"], request != .null {
-            guard case .object(let parts) = request, parts["url"] != nil, parts["url"] != .null else {
-                throw Invalid("login.url is missing: where the login is sent", isMissing: true)
-            }
-            login.request = try reader.request(request, method: "POST", at: "login.request")
-        } else if loginMembers["yields"] == nil, signIn != .token {
-            throw Invalid(
-                "login.url is missing: where the login is sent (signIn=token for a server that takes only tokens)",
-                isMissing: true)
-        }
-        let noLogin = signIn == .token && login.request == nil && loginMembers["yields"] == nil
-        login.yields = try reader.yields(loginMembers["yields"], at: "login.yields") ?? (noLogin ? [:] : .oauth2)
-        login.refused = try reader.criteria(loginMembers["refused"], at: "login.refused")
-        guard case .object(var profileRequest)? = profileMembers["request"], profileRequest["url"] != nil,
-            profileRequest["url"] != .null
-        else { throw Invalid("profile.url is missing: where the profile is sent", isMissing: true) }
-        // Who is signed in is asked with the session's token unless the request says otherwise (`"token": null`).
-        if profileRequest["token"] == nil { profileRequest["token"] = .string("{\(Yield.access)}") }
-        var profile = ProfileStep(
-            request: try reader.request(.object(profileRequest), method: "GET", at: "profile.request"))
-        profile.unwrap = try reader.string("unwrap", in: profileMembers, of: "profile")
-        profile.labels = try reader.labels(profileMembers["labels"])
-        self.init(login: login, profile: profile)
+        let login = try reader.login(loginMembers, signIn: signIn)
+        self.init(login: login, profile: try reader.profile(profileMembers))
         if case .string(let name)? = members["preset"] { preset = name }
-        switch members["token"] {
-        case nil, .null?: break
-        case .string(let text)?:
-            guard let use = TokenUse(text: text) else {
-                throw Invalid(
-                    "token must be a header and its scheme, such as \"Authorization: Bearer\"; got \(text.prefix(60))")
-            }
-            token = use
-        case .object(let template)?:
-            guard let use = TokenUse(template: template) else {
-                throw Invalid(
-                    "token must be one header whose value ends with {access}, such as {\"X-Auth-Token\": \"{access}\"}")
-            }
-            token = use
-        default: throw Invalid("token must be a header and its scheme, such as \"Authorization: Bearer\"")
-        }
-        if let refreshMembers = try reader.object("refresh"), case .object(var request)? = refreshMembers["request"] {
-            // A refresh goes where the login goes unless it says otherwise, as OAuth 2's token endpoint takes both.
-            if request["url"] == nil || request["url"] == .null, let login = login.request {
-                request["url"] = .string(login.url.description)
-            }
-            var step = RefreshStep(request: try reader.request(.object(request), method: "POST", at: "refresh.request"))
-            step.yields = try reader.yields(refreshMembers["yields"], at: "refresh.yields")
-            step.ended = try reader.criteria(refreshMembers["ended"], at: "refresh.ended")
-            refresh = step
-        }
-        // A revocation that says how it is sent before anything says where (OAuth 2's preset, before its metadata)
-        // is none until then.
-        if let revocationMembers = try reader.object("revocation"),
-            case .array(let entries)? = revocationMembers["requests"], !entries.isEmpty,
-            entries.allSatisfy({ $0[path: "url"] != nil })
-        {
-            var requests: [RevocationStep.Request] = []
-            for (index, entry) in entries.prefix(8).enumerated() {
-                guard case .object(var parts) = entry else {
-                    throw Invalid("revocation.requests holds requests")
-                }
-                let refusable = parts.removeValue(forKey: "mayBeRefused") == .bool(true)
-                let template = try reader.request(.object(parts), method: "POST", at: "revocation.requests[\(index)]")
-                requests.append(RevocationStep.Request(template, mayBeRefused: refusable))
-            }
-            var step = RevocationStep(
-                requests: requests,
-                clientAuthentication: try reader.enumeration("client", in: revocationMembers, of: "revocation"))
-            step.revoked = try reader.criteria(revocationMembers["revoked"], at: "revocation.revoked")
-            if revocationMembers["gone"] != nil {
-                step.gone = try reader.criteria(revocationMembers["gone"], at: "revocation.gone")
-            }
-            revocation = step
-        }
+        token = try reader.token(members["token"]) ?? token
+        refresh = try reader.refresh(after: login.request) ?? refresh
+        revocation = try reader.revocation() ?? revocation
         if let client = try reader.object("client") {
             clientID = try reader.string("id", in: client, of: "client")
             scope = try reader.string("scope", in: client, of: "client")
@@ -202,15 +133,7 @@ extension ServerDescription {
             }
         }
         self.signIn = signIn
-        if let paging = try reader.object("paging") {
-            let read = Paging(
-                page: try reader.string("page", in: paging, of: "paging"),
-                cursor: try reader.string("cursor", in: paging, of: "paging"),
-                offset: try reader.string("offset", in: paging, of: "paging"),
-                cut: paging["cut"] == nil || paging["cut"] == .null
-                    ? nil : try reader.criteria(paging["cut"], at: "paging.cut"))
-            self.paging = read == Paging() ? nil : read
-        }
+        paging = try reader.paging()
         allowedOrigins = try reader.origins("allowedOrigins")
     }
 
@@ -363,6 +286,119 @@ extension JSONValue {
 
 /// Reads the members of a description, naming the one that is wrong.
 private struct Reader {
+    typealias Invalid = ServerDescription.Invalid
+
+    /// The login step; `signIn` says whether a server without one is one that takes only the tokens people bring.
+    func login(_ loginMembers: [String: JSONValue], signIn: SignIn) throws(Invalid) -> LoginStep {
+        var login = LoginStep(request: nil)
+        if let request = loginMembers["request"], request != .null {
+            guard case .object(let parts) = request, parts["url"] != nil, parts["url"] != .null else {
+                throw Invalid("login.url is missing: where the login is sent", isMissing: true)
+            }
+            login.request = try self.request(request, method: "POST", at: "login.request")
+        } else if loginMembers["yields"] == nil, signIn != .token {
+            throw Invalid(
+                "login.url is missing: where the login is sent (signIn=token for a server that takes only tokens)",
+                isMissing: true)
+        }
+        let noLogin = signIn == .token && login.request == nil && loginMembers["yields"] == nil
+        login.yields = try yields(loginMembers["yields"], at: "login.yields") ?? (noLogin ? [:] : .oauth2)
+        login.refused = try criteria(loginMembers["refused"], at: "login.refused")
+        return login
+    }
+
+    /// The profile step, whose request carries the session's token unless it says otherwise.
+    func profile(_ profileMembers: [String: JSONValue]) throws(Invalid) -> ProfileStep {
+        guard case .object(var profileRequest)? = profileMembers["request"], profileRequest["url"] != nil,
+            profileRequest["url"] != .null
+        else { throw Invalid("profile.url is missing: where the profile is sent", isMissing: true) }
+        // Who is signed in is asked with the session's token unless the request says otherwise (`"token": null`).
+        if profileRequest["token"] == nil { profileRequest["token"] = .string("{\(Yield.access)}") }
+        var profile = ProfileStep(
+            request: try self.request(.object(profileRequest), method: "GET", at: "profile.request"))
+        profile.unwrap = try string("unwrap", in: profileMembers, of: "profile")
+        profile.labels = try labels(profileMembers["labels"])
+        return profile
+    }
+
+    /// How the server takes the token, when the description says.
+    func token(_ value: JSONValue?) throws(Invalid) -> TokenUse? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let text)?:
+            guard let use = TokenUse(text: text) else {
+                throw Invalid(
+                    "token must be a header and its scheme, such as \"Authorization: Bearer\"; got \(text.prefix(60))")
+            }
+            return use
+        case .object(let template)?:
+            guard let use = TokenUse(template: template) else {
+                throw Invalid(
+                    "token must be one header whose value ends with {access}, such as {\"X-Auth-Token\": \"{access}\"}")
+            }
+            return use
+        default: throw Invalid("token must be a header and its scheme, such as \"Authorization: Bearer\"")
+        }
+    }
+
+    /// The refresh step, sent where the login goes unless it says otherwise.
+    func refresh(after login: RequestTemplate?) throws(Invalid) -> RefreshStep? {
+        if let refreshMembers = try object("refresh"), case .object(var request)? = refreshMembers["request"] {
+            // A refresh goes where the login goes unless it says otherwise, as OAuth 2's token endpoint takes both.
+            if request["url"] == nil || request["url"] == .null, let login {
+                request["url"] = .string(login.url.description)
+            }
+            var step = RefreshStep(request: try self.request(.object(request), method: "POST", at: "refresh.request"))
+            step.yields = try yields(refreshMembers["yields"], at: "refresh.yields")
+            step.ended = try criteria(refreshMembers["ended"], at: "refresh.ended")
+            return step
+        }
+        return nil
+    }
+
+    /// The revocation step, once it says where its requests go.
+    func revocation() throws(Invalid) -> RevocationStep? {
+        // A revocation that says how it is sent before anything says where (OAuth 2's preset, before its metadata)
+        // is none until then.
+        if let revocationMembers = try object("revocation"),
+            case .array(let entries)? = revocationMembers["requests"], !entries.isEmpty,
+            entries.allSatisfy({ $0[path: "url"] != nil })
+        {
+            var requests: [RevocationStep.Request] = []
+            for (index, entry) in entries.prefix(8).enumerated() {
+                guard case .object(var parts) = entry else {
+                    throw Invalid("revocation.requests holds requests")
+                }
+                let refusable = parts.removeValue(forKey: "mayBeRefused") == .bool(true)
+                let template = try self.request(.object(parts), method: "POST", at: "revocation.requests[\(index)]")
+                requests.append(RevocationStep.Request(template, mayBeRefused: refusable))
+            }
+            var step = RevocationStep(
+                requests: requests,
+                clientAuthentication: try enumeration("client", in: revocationMembers, of: "revocation"))
+            step.revoked = try criteria(revocationMembers["revoked"], at: "revocation.revoked")
+            if revocationMembers["gone"] != nil {
+                step.gone = try criteria(revocationMembers["gone"], at: "revocation.gone")
+            }
+            return step
+        }
+        return nil
+    }
+
+    /// What the description says of the server's pages; `nil` for nothing.
+    func paging() throws(Invalid) -> Paging? {
+        if let paging = try object("paging") {
+            let read = Paging(
+                page: try string("page", in: paging, of: "paging"),
+                cursor: try string("cursor", in: paging, of: "paging"),
+                offset: try string("offset", in: paging, of: "paging"),
+                cut: paging["cut"] == nil || paging["cut"] == .null
+                    ? nil : try criteria(paging["cut"], at: "paging.cut"))
+            return read == Paging() ? nil : read
+        }
+        return nil
+    }
+
     let members: [String: JSONValue]
     let server: ServerURL
 
