@@ -130,12 +130,7 @@ package struct PageStyle: Sendable, Hashable {
             guard !target.isEmpty else { return .last }
             return Pagination.resolve(target, against: page.url).map(Reading.next) ?? .last
         case .cursor(let path, let parameter):
-            guard let text = Self.member(path, of: page.members) else { return nil }
-            if text == "null" { return .last }
-            guard let cursor = Self.string(text) else { return nil }
-            guard !cursor.isEmpty else { return .last }
-            guard let name = paging?.cursor ?? parameter else { return .unnamedCursor(path.joined(separator: ".")) }
-            return Pagination.setting(page.url, name, to: cursor).map(Reading.next) ?? .last
+            return Self.readCursor(path, parameter: paging?.cursor ?? parameter, of: page)
         case .more(let name):
             switch Self.member([name], of: page.members) {
             case "true": return Pagination.following(page.url, paging?.page ?? "page").map(Reading.next) ?? .last
@@ -156,23 +151,39 @@ package struct PageStyle: Sendable, Hashable {
             guard size > 0, at + size < count else { return .last }
             return Pagination.setting(page.url, offset, to: String(at + size)).map(Reading.next) ?? .last
         case .total(let name):
-            guard page.hasList, let total = Self.integer(name, of: page.members) else { return nil }
-            guard page.seen < total, page.count > 0 else { return .last }
-            // A list paged by an offset passes over the items seen so far; which way the list is paged, the URL
-            // says (an offset, a page, or a limit that offsets go with), else the description, pages first.
-            let offset = Pagination.query(page.url, "offset") != nil ? "offset" : paging?.offset
-            let byOffset =
-                Pagination.query(page.url, "offset") != nil
-                || (Pagination.query(page.url, "page") == nil
-                    && (Pagination.query(page.url, "limit") != nil || paging?.page == nil))
-            if let offset, byOffset {
-                return Pagination.setting(page.url, offset, to: String(page.seen)).map(Reading.next) ?? .last
-            }
-            guard let parameter = Pagination.query(page.url, "page") != nil ? "page" : paging?.page else {
-                return .unnamedPage(name)
-            }
-            return Pagination.following(page.url, parameter).map(Reading.next) ?? .last
+            return Self.readTotal(name, of: page, paging: paging)
         }
+    }
+
+    /// A cursor in the member at `path`, sent back in the query parameter `parameter`.
+    private static func readCursor(_ path: [String], parameter: String?, of page: Page) -> Reading? {
+        guard let text = member(path, of: page.members) else { return nil }
+        if text == "null" { return .last }
+        guard let cursor = string(text) else { return nil }
+        guard !cursor.isEmpty else { return .last }
+        guard let name = parameter else { return .unnamedCursor(path.joined(separator: ".")) }
+        return Pagination.setting(page.url, name, to: cursor).map(Reading.next) ?? .last
+    }
+
+    /// A list that says only its total, in the member `name`: the next page by offset or by number, as the URL
+    /// or else the description says, until the items seen reach the total.
+    private static func readTotal(_ name: String, of page: Page, paging: Paging?) -> Reading? {
+        guard page.hasList, let total = integer(name, of: page.members) else { return nil }
+        guard page.seen < total, page.count > 0 else { return .last }
+        // A list paged by an offset passes over the items seen so far; which way the list is paged, the URL
+        // says (an offset, a page, or a limit that offsets go with), else the description, pages first.
+        let offset = Pagination.query(page.url, "offset") != nil ? "offset" : paging?.offset
+        let byOffset =
+            Pagination.query(page.url, "offset") != nil
+            || (Pagination.query(page.url, "page") == nil
+                && (Pagination.query(page.url, "limit") != nil || paging?.page == nil))
+        if let offset, byOffset {
+            return Pagination.setting(page.url, offset, to: String(page.seen)).map(Reading.next) ?? .last
+        }
+        guard let parameter = Pagination.query(page.url, "page") != nil ? "page" : paging?.page else {
+            return .unnamedPage(name)
+        }
+        return Pagination.following(page.url, parameter).map(Reading.next) ?? .last
     }
 
     /// Whether two readings of one response, each with its own members, read the same: whether every top-level

@@ -126,24 +126,9 @@ package struct SchemaCheck: Sendable {
         }
         switch value {
         case .string(let text):
-            if let format = schema.format, !Self.fits(text, format: format) {
-                return Problem(path: path, text: "takes \(describe(schema, named: named))")
-            }
-            if let least = schema.minLength, text.count < least {
-                return Problem(path: path, text: "takes at least \(least) character\(least == 1 ? "" : "s")")
-            }
-            if let most = schema.maxLength, text.count > most {
-                return Problem(path: path, text: "takes at most \(most) character\(most == 1 ? "" : "s")")
-            }
+            return problem(text: text, schema, named: named, at: path)
         case .integer, .number:
-            let number = value.doubleValue ?? 0
-            let bounds = Self.bounds(of: schema)
-            if let least = bounds.minimum, number < least {
-                return Problem(path: path, text: "takes a number of at least \(Self.text(least))")
-            }
-            if let most = bounds.maximum, number > most {
-                return Problem(path: path, text: "takes a number of at most \(Self.text(most))")
-            }
+            return problem(number: value.doubleValue ?? 0, schema, at: path)
         case .object(let members):
             return problem(members: members, schema, named: named, at: path, depth: depth, readOnly: readOnly)
         case .array(let elements):
@@ -153,6 +138,32 @@ package struct SchemaCheck: Sendable {
             }
         case .bool, .null:
             break
+        }
+        return nil
+    }
+
+    /// A string against its schema's format and lengths.
+    private func problem(text: String, _ schema: Schema, named: String?, at path: [String]) -> Problem? {
+        if let format = schema.format, !Self.fits(text, format: format) {
+            return Problem(path: path, text: "takes \(describe(schema, named: named))")
+        }
+        if let least = schema.minLength, text.count < least {
+            return Problem(path: path, text: "takes at least \(least) character\(least == 1 ? "" : "s")")
+        }
+        if let most = schema.maxLength, text.count > most {
+            return Problem(path: path, text: "takes at most \(most) character\(most == 1 ? "" : "s")")
+        }
+        return nil
+    }
+
+    /// A number against its schema's bounds.
+    private func problem(number: Double, _ schema: Schema, at path: [String]) -> Problem? {
+        let bounds = Self.bounds(of: schema)
+        if let least = bounds.minimum, number < least {
+            return Problem(path: path, text: "takes a number of at least \(Self.text(least))")
+        }
+        if let most = bounds.maximum, number > most {
+            return Problem(path: path, text: "takes a number of at most \(Self.text(most))")
         }
         return nil
     }

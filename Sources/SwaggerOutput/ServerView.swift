@@ -15,7 +15,12 @@ package enum ServerView {
         }
         var rows: [DetailsViewModel] = []
         if let preset = description.preset { rows.append(DetailsViewModel(key: "Preset", value: preset)) }
-        // Each step as the request it sends, every secret as its placeholder.
+        return rows + stepRows(description, from: from) + clientRows(description, from: from)
+    }
+
+    /// Each step as the request it sends, every secret as its placeholder, and what the login yields.
+    private static func stepRows(_ description: ServerDescription, from: (String) -> String) -> [DetailsViewModel] {
+        var rows: [DetailsViewModel] = []
         rows.append(
             DetailsViewModel(
                 key: "Login",
@@ -47,6 +52,12 @@ package enum ServerView {
             let shown = yields.keys.sorted().map { "\($0) \(yields[$0].map(\.description) ?? "")" }
             rows.append(DetailsViewModel(key: "Yields", value: shown.joined(separator: ", ")))
         }
+        return rows
+    }
+
+    /// The client the server knows swaggerctl as, where its pages and documents are, and the other hosts allowed.
+    private static func clientRows(_ description: ServerDescription, from: (String) -> String) -> [DetailsViewModel] {
+        var rows: [DetailsViewModel] = []
         if let clientID = description.clientID {
             let secret = description.usesClientSecret ? " (with a client secret, kept with the tokens)" : ""
             rows.append(DetailsViewModel(key: "Client ID", value: clientID + secret))

@@ -14,7 +14,6 @@ extension SessionController.ServerChoice {
     var discoveryNotices: [String] {
         guard let finding, !finding.documents.isEmpty else { return [] }
         if finding.layer?.json[path: "preset"] != nil, finding.described?.contested.isEmpty ?? true { return [] }
-        let description = serverDescription
         let documents = finding.documents.map(\.absoluteString)
         /// Whether `part` came from the documents.
         func found(_ part: String) -> Bool {
@@ -25,14 +24,6 @@ extension SessionController.ServerChoice {
             // On the server's host, its path says where; anywhere else, the whole URL, host and all.
             server.isSameOrigin(url) ? url.pathAndQuery : url.absoluteString
         }
-        func request(_ template: RequestTemplate) -> String {
-            // On the server's host, its path says where, as it is written, two slashes and all.
-            let shown = template.address
-            guard let url = template.originURL, server.isSameOrigin(url),
-                let origin = ServerURL.origin(of: url)?.absoluteString, shown.hasPrefix(origin)
-            else { return "\(template.method) \(shown)" }
-            return "\(template.method) \(shown.dropFirst(origin.count))"
-        }
         // A document outside the path the person typed (the origin's /.well-known/, one a catalog names) says so,
         // unless the person named it.
         let givenDocument = sources["document"] == "given"
@@ -40,6 +31,27 @@ extension SessionController.ServerChoice {
             givenDocument || url.absoluteString.hasPrefix(server.string + "/")
                 ? address(url) : "\(address(url)) (outside \(server))"
         }
+        let steps = foundSteps(found)
+        let given = ["login", "refresh", "revocation", "profile"].filter { sources[$0] == "given" }
+        let others = given.isEmpty ? "" : "; \(given.joined(separator: ", ")) given"
+        let read = named.count > 1 ? "\(named[0]) (and \(named.count - 1) more)" : named[0]
+        let nothingUsed = "nothing that was used"
+        var lines = [
+            "Found in \(read): \(steps.isEmpty ? nothingUsed : steps.joined(separator: ", "))\(others)."
+        ]
+        // A choice that a flag overrode is not worth a line.
+        for contest in finding.described?.contested ?? [] where !given.contains(Self.part(of: contest.step)) {
+            lines.append(
+                "For the \(contest.step), chose \(contest.chosen) over \(contest.others.prefix(3).joined(separator: ", "))"
+                    + "\(contest.others.count > 3 ? " and \(contest.others.count - 3) more" : ""); choose another with "
+                    + "`swaggerctl server set \(server) \(contest.flag) PATH`.")
+        }
+        return lines
+    }
+
+    /// The steps that `found` says came from the documents, each as the request it sends.
+    private func foundSteps(_ found: (String) -> Bool) -> [String] {
+        let description = serverDescription
         var steps: [String] = []
         if found("login") {
             if let login = description.login.request {
@@ -61,21 +73,16 @@ extension SessionController.ServerChoice {
         }
         if found("profile") { steps.append("profile \(request(description.profile.request))") }
         if found("token"), description.token != .bearer { steps.append("token as \(description.token.text)") }
-        let given = ["login", "refresh", "revocation", "profile"].filter { sources[$0] == "given" }
-        let others = given.isEmpty ? "" : "; \(given.joined(separator: ", ")) given"
-        let read = named.count > 1 ? "\(named[0]) (and \(named.count - 1) more)" : named[0]
-        let nothingUsed = "nothing that was used"
-        var lines = [
-            "Found in \(read): \(steps.isEmpty ? nothingUsed : steps.joined(separator: ", "))\(others)."
-        ]
-        // A choice that a flag overrode is not worth a line.
-        for contest in finding.described?.contested ?? [] where !given.contains(Self.part(of: contest.step)) {
-            lines.append(
-                "For the \(contest.step), chose \(contest.chosen) over \(contest.others.prefix(3).joined(separator: ", "))"
-                    + "\(contest.others.count > 3 ? " and \(contest.others.count - 3) more" : ""); choose another with "
-                    + "`swaggerctl server set \(server) \(contest.flag) PATH`.")
-        }
-        return lines
+        return steps
+    }
+
+    /// A step's request: on the server's host, its path says where, as it is written, two slashes and all.
+    private func request(_ template: RequestTemplate) -> String {
+        let shown = template.address
+        guard let url = template.originURL, server.isSameOrigin(url),
+            let origin = ServerURL.origin(of: url)?.absoluteString, shown.hasPrefix(origin)
+        else { return "\(template.method) \(shown)" }
+        return "\(template.method) \(shown.dropFirst(origin.count))"
     }
 
     /// The description language's part that a discovery step is.

@@ -351,15 +351,7 @@ extension JSONText {
             while index + 64 <= count {
                 let block = swaggerctl_json_classify(bytes + index)
                 guard block.backslashes == 0 else { break }
-                // The bit of each byte from an opening quote up to its closing one, the closing one not included.
-                var strings = block.quotes
-                strings ^= strings << 1
-                strings ^= strings << 2
-                strings ^= strings << 4
-                strings ^= strings << 8
-                strings ^= strings << 16
-                strings ^= strings << 32
-                strings ^= inString
+                let strings = insideStrings(block.quotes, carrying: inString)
                 inString = 0 &- (strings >> 63)
                 // Only the brackets are visited; the commas between two of them share a depth, and are counted
                 // together when that depth is the container's own.
@@ -401,6 +393,20 @@ extension JSONText {
                 index += 1
             }
             return nil
+        }
+
+        /// The bit of each byte from an opening quote up to its closing one, the closing one not included, in a block
+        /// whose quotes are `quotes`; `inString`, all ones when the block starts inside a string.
+        @inline(__always)
+        private static func insideStrings(_ quotes: UInt64, carrying inString: UInt64) -> UInt64 {
+            var strings = quotes
+            strings ^= strings << 1
+            strings ^= strings << 2
+            strings ^= strings << 4
+            strings ^= strings << 8
+            strings ^= strings << 16
+            strings ^= strings << 32
+            return strings ^ inString
         }
 
         /// Where the string whose text starts at `start` ends: its closing quote. Eight bytes are looked at a time

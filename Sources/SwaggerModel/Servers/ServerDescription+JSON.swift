@@ -200,54 +200,14 @@ extension ServerDescription {
         func address(_ url: URL) -> JSONValue {
             .string(RequestTemplate.relative(url.absoluteString, to: server))
         }
-        func yields(_ yields: [String: Yield]) -> JSONValue {
-            .object(yields.mapValues { .string($0.description) })
-        }
-        func criteria(_ criteria: [Criterion]) -> JSONValue { .array(criteria.map(\.json)) }
         // What the language takes by default is left out, as a preset's file leaves it out.
-        var loginMembers: [String: JSONValue] = [:]
-        // No login at all (`signIn: token`) is written as none, which is what `signIn` reads back.
-        if login.yields != .oauth2, !login.isNone { loginMembers["yields"] = yields(login.yields) }
-        if let request = login.request { loginMembers["request"] = request.json(relativeTo: server) }
-        if !login.refused.isEmpty { loginMembers["refused"] = criteria(login.refused) }
-        var members: [String: JSONValue] = ["login": .object(loginMembers)]
+        var members: [String: JSONValue] = [
+            "login": login.json(relativeTo: server), "profile": profile.json(relativeTo: server),
+            "refresh": refresh?.json(relativeTo: server) ?? .null,
+            "revocation": revocation?.json(relativeTo: server) ?? .null,
+        ]
         if token != .bearer { members["token"] = .string(token.text) }
         if let preset { members["preset"] = .string(preset) }
-        if let refresh {
-            var step: [String: JSONValue] = ["request": refresh.request.json(relativeTo: server)]
-            if let own = refresh.yields { step["yields"] = yields(own) }
-            if !refresh.ended.isEmpty { step["ended"] = criteria(refresh.ended) }
-            members["refresh"] = .object(step)
-        } else {
-            members["refresh"] = .null
-        }
-        if let revocation {
-            let requests: [JSONValue] = revocation.requests.map { request in
-                let json = request.template.json(relativeTo: server)
-                return request.mayBeRefused ? json.merging(["mayBeRefused": true]) : json
-            }
-            var step: [String: JSONValue] = ["requests": .array(requests)]
-            if let client = revocation.clientAuthentication { step["client"] = .string(client.rawValue) }
-            if !revocation.revoked.isEmpty { step["revoked"] = criteria(revocation.revoked) }
-            if revocation.gone != [Criterion(status: 410)] { step["gone"] = criteria(revocation.gone) }
-            members["revocation"] = .object(step)
-        } else {
-            members["revocation"] = .null
-        }
-        var profileRequest = profile.request.json(relativeTo: server)
-        if profile.request.token == nil, case .object(var parts) = profileRequest {
-            parts["token"] = .null
-            profileRequest = .object(parts)
-        }
-        var profileMembers: [String: JSONValue] = ["request": profileRequest]
-        if let unwrap = profile.unwrap { profileMembers["unwrap"] = .string(unwrap) }
-        if !profile.labels.isEmpty {
-            profileMembers["labels"] = .array(
-                profile.labels.map { label in
-                    .array([.string(label.field), .string(label.label)] + (label.none.map { [$0] } ?? []))
-                })
-        }
-        members["profile"] = .object(profileMembers)
         if clientID != nil || scope != nil || usesClientSecret || clientAuthentication != nil {
             var client: [String: JSONValue] = ["secret": .bool(usesClientSecret)]
             if let clientID { client["id"] = .string(clientID) }
@@ -269,6 +229,71 @@ extension ServerDescription {
         if let paging { members["paging"] = paging.json }
         if !allowedOrigins.isEmpty { members["allowedOrigins"] = .array(allowedOrigins.map { .string($0.string) }) }
         return .object(members)
+    }
+}
+
+extension LoginStep {
+    fileprivate func json(relativeTo server: ServerURL?) -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        // No login at all (`signIn: token`) is written as none, which is what `signIn` reads back.
+        if yields != .oauth2, !isNone { members["yields"] = JSONValue(yields) }
+        if let request { members["request"] = request.json(relativeTo: server) }
+        if !refused.isEmpty { members["refused"] = JSONValue(refused) }
+        return .object(members)
+    }
+}
+
+extension RefreshStep {
+    fileprivate func json(relativeTo server: ServerURL?) -> JSONValue {
+        var members: [String: JSONValue] = ["request": request.json(relativeTo: server)]
+        if let yields { members["yields"] = JSONValue(yields) }
+        if !ended.isEmpty { members["ended"] = JSONValue(ended) }
+        return .object(members)
+    }
+}
+
+extension RevocationStep {
+    fileprivate func json(relativeTo server: ServerURL?) -> JSONValue {
+        let requests: [JSONValue] = requests.map { request in
+            let json = request.template.json(relativeTo: server)
+            return request.mayBeRefused ? json.merging(["mayBeRefused": true]) : json
+        }
+        var members: [String: JSONValue] = ["requests": .array(requests)]
+        if let clientAuthentication { members["client"] = .string(clientAuthentication.rawValue) }
+        if !revoked.isEmpty { members["revoked"] = JSONValue(revoked) }
+        if gone != [Criterion(status: 410)] { members["gone"] = JSONValue(gone) }
+        return .object(members)
+    }
+}
+
+extension ProfileStep {
+    fileprivate func json(relativeTo server: ServerURL?) -> JSONValue {
+        var profileRequest = request.json(relativeTo: server)
+        // Asked without the token, which a request reads as its default otherwise.
+        if request.token == nil, case .object(var parts) = profileRequest {
+            parts["token"] = .null
+            profileRequest = .object(parts)
+        }
+        var members: [String: JSONValue] = ["request": profileRequest]
+        if let unwrap { members["unwrap"] = .string(unwrap) }
+        if !labels.isEmpty {
+            members["labels"] = .array(
+                labels.map { label in
+                    .array([.string(label.field), .string(label.label)] + (label.none.map { [$0] } ?? []))
+                })
+        }
+        return .object(members)
+    }
+}
+
+extension JSONValue {
+    /// A step's yields, each as its expression's text.
+    fileprivate init(_ yields: [String: Yield]) {
+        self = .object(yields.mapValues { .string($0.description) })
+    }
+
+    fileprivate init(_ criteria: [Criterion]) {
+        self = .array(criteria.map(\.json))
     }
 }
 

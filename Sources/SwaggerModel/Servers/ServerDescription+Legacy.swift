@@ -15,28 +15,9 @@ extension ServerDescription {
             try self.init(json: .object(["preset": .string(kind)]), under: server)
             return
         }
-        var login: [String: JSONValue] = ["url": .string(text("loginURL") ?? "")]
-        if case .object(let fields)? = old["fields"] {
-            login["answer"] = .object([
-                "access": fields["accessToken"] ?? .null, "refresh": fields["refreshToken"] ?? .null,
-                "expiresIn": fields["expiresIn"] ?? .null,
-            ])
-        }
-        switch text("login") {
-        case "password-grant"?:
-            login["body"] = .string("form")
-            login["account"] = .string("username")
-            login["members"] = .object(["grant_type": .string("password")])
-        case let shape? where shape.hasPrefix("json:") || shape.hasPrefix("form:"):
-            login["body"] = .string(String(shape.prefix(4)))
-            login["account"] = .string(String(shape.dropFirst(5)))
-        case let other?:
-            throw Invalid("the session's login shape \(other.prefix(40)) is not one swaggerctl wrote")
-        case nil:
-            break
-        }
         var json: [String: JSONValue] = [
-            "login": .object(login), "profile": .object(["url": .string(text("profileURL") ?? "")]),
+            "login": .object(try Self.legacyLogin(old, text)),
+            "profile": .object(["url": .string(text("profileURL") ?? "")]),
         ]
         // The kinds became presets; a custom server was its flags alone.
         if kind != "custom" { json["preset"] = .string(kind) }
@@ -64,5 +45,32 @@ extension ServerDescription {
             json["document"] = .string(String(found))
         }
         try self.init(json: .object(json), under: server)
+    }
+
+    /// The login of a description kept before the registry: its URL, the answer's members and the body's shape.
+    private static func legacyLogin(_ old: [String: JSONValue], _ text: (String) -> String?) throws(Invalid)
+        -> [String: JSONValue]
+    {
+        var login: [String: JSONValue] = ["url": .string(text("loginURL") ?? "")]
+        if case .object(let fields)? = old["fields"] {
+            login["answer"] = .object([
+                "access": fields["accessToken"] ?? .null, "refresh": fields["refreshToken"] ?? .null,
+                "expiresIn": fields["expiresIn"] ?? .null,
+            ])
+        }
+        switch text("login") {
+        case "password-grant"?:
+            login["body"] = .string("form")
+            login["account"] = .string("username")
+            login["members"] = .object(["grant_type": .string("password")])
+        case let shape? where shape.hasPrefix("json:") || shape.hasPrefix("form:"):
+            login["body"] = .string(String(shape.prefix(4)))
+            login["account"] = .string(String(shape.dropFirst(5)))
+        case let other?:
+            throw Invalid("the session's login shape \(other.prefix(40)) is not one swaggerctl wrote")
+        case nil:
+            break
+        }
+        return login
     }
 }

@@ -114,17 +114,7 @@ extension ServerDescription {
             if names.contains(where: { edits[$0] != nil }) || made {
                 try Self.credentials(edits, in: &body)
             }
-            switch edits["members"] {
-            case nil: break
-            case .null?: body = body.filter { Self.credentials.contains($0.value) }
-            case .object(let extra)?:
-                // The credentials go where they go whatever a member says: a document's example of the app id is
-                // not the session's.
-                for (name, value) in extra where !(body[name].map(Self.credentials.contains) ?? false) {
-                    if value == .null { body[name] = nil } else { body[name] = value }
-                }
-            default: throw Invalid("login.members must be an object of members and their values")
-            }
+            try Self.members(edits["members"], into: &body)
             request["json"] = nil
             request["form"] = nil
             request["client"] = nil
@@ -143,6 +133,21 @@ extension ServerDescription {
                 step["refused"] = .array(try Self.statuses(refusals, at: "login.refusals", from: 400))
             }
             return step
+        }
+
+        /// `login.members`: the body's other members, each set or, when `null`, removed; `null` for all of them.
+        private static func members(_ edit: JSONValue?, into body: inout [String: JSONValue]) throws(Invalid) {
+            switch edit {
+            case nil: break
+            case .null?: body = body.filter { credentials.contains($0.value) }
+            case .object(let extra)?:
+                // The credentials go where they go whatever a member says: a document's example of the app id is
+                // not the session's.
+                for (name, value) in extra where !(body[name].map(credentials.contains) ?? false) {
+                    if value == .null { body[name] = nil } else { body[name] = value }
+                }
+            default: throw Invalid("login.members must be an object of members and their values")
+            }
         }
 
         /// The credentials' members of a login's body, each where `edits` say, else where they were.

@@ -154,47 +154,41 @@ package struct RequestTemplate: Sendable, Hashable {
     /// nothing but an absent `{name?}` left out.
     /// - Returns: The request; or, when an input it needs has no value, that input's name.
     package func expanded(_ inputs: (String) -> String?) -> Result<Expanded, MissingInput> {
-        func text(_ template: Template, encode: (String) -> String = { $0 }) -> Result<String?, MissingInput> {
+        do throws(MissingInput) {
+            return .success(try expanding(inputs))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func expanding(_ inputs: (String) -> String?) throws(MissingInput) -> Expanded {
+        func text(_ template: Template, encode: (String) -> String = { $0 }) throws(MissingInput) -> String? {
             switch template.expanded(inputs, encode: encode) {
-            case .text(let value): .success(value)
-            case .omitted: .success(nil)
-            case .missing(let name): .failure(MissingInput(name: name))
+            case .text(let value): return value
+            case .omitted: return nil
+            case .missing(let name): throw MissingInput(name: name)
             }
         }
-        var address: String
-        switch text(url, encode: { PercentEncoding.encode($0) }) {
-        case .success(let value?): address = value
-        case .success(nil): return .failure(MissingInput(name: url.lonePlaceholder ?? "url"))
-        case .failure(let missing): return .failure(missing)
-        }
-        var queryFields: [(String, String)] = []
-        for (name, template) in query.sorted(by: { $0.key < $1.key }) {
-            switch text(template) {
-            case .success(let value?): queryFields.append((name, value))
-            case .success(nil): continue
-            case .failure(let missing): return .failure(missing)
+        // The fields that have a value, in order: one that is nothing but an absent `{name?}` is left out.
+        func filled(_ templates: [(String, Template)]) throws(MissingInput) -> [(String, String)] {
+            var fields: [(String, String)] = []
+            for (name, template) in templates {
+                if let value = try text(template) { fields.append((name, value)) }
             }
+            return fields
         }
+        guard var address = try text(url, encode: { PercentEncoding.encode($0) }) else {
+            throw MissingInput(name: url.lonePlaceholder ?? "url")
+        }
+        let queryFields = try filled(query.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value) })
         if !queryFields.isEmpty {
             let encoded = queryFields.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }
             address += (address.contains("?") ? "&" : "?") + encoded.joined(separator: "&")
         }
-        guard let url = URL(string: address) else { return .failure(MissingInput(name: "url")) }
-        var fields: [HeaderField] = []
-        for (name, template) in headers.sorted(by: { $0.key < $1.key }) {
-            switch text(template) {
-            case .success(let value?): fields.append(HeaderField(name: name, value: value))
-            case .success(nil): continue
-            case .failure(let missing): return .failure(missing)
-            }
-        }
-        var request = Expanded(method: method, url: url, headers: fields)
-        if let token {
-            switch text(token) {
-            case .success(let value): request.token = value
-            case .failure(let missing): return .failure(missing)
-            }
-        }
+        guard let url = URL(string: address) else { throw MissingInput(name: "url") }
+        let fields = try filled(headers.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value) })
+        var request = Expanded(method: method, url: url, headers: fields.map { HeaderField(name: $0.0, value: $0.1) })
+        if let token { request.token = try text(token) }
         switch body {
         case .json(let json)?:
             switch Self.expand(json, inputs) {
@@ -202,22 +196,15 @@ package struct RequestTemplate: Sendable, Hashable {
                 let filled = value ?? .object([:])
                 request.json = filled
                 request.body = Data(filled.compactJSON.utf8)
-            case .failure(let missing): return .failure(missing)
+            case .failure(let missing): throw missing
             }
         case .form(let templates)?:
-            var form: [(String, String)] = []
-            for (name, template) in Self.formOrder(templates) {
-                switch text(template) {
-                case .success(let value?): form.append((name, value))
-                case .success(nil): continue
-                case .failure(let missing): return .failure(missing)
-                }
-            }
+            let form = try filled(Self.formOrder(templates))
             request.form = form
             request.body = Data(FormEncoding.encode(form).utf8)
         case nil: break
         }
-        return .success(request)
+        return request
     }
 
     /// A form's fields in the order they are sent: OAuth 2's `grant_type` first and its `scope` last, as RFC
