@@ -13,14 +13,20 @@ enum RequestCoordinatorTable: TransitionTable {
     typealias Rows = RequestCoordinatorTests
 
     enum Event: Hashable, Sendable, CaseIterable {
-        case start, sent, cancelled, delivered, received, failed
+        case start, sent, cancelled, delivered, received, failed, stopped
         case token(TokenResultCase)
 
         static let allCases: [Self] =
-            [.start, .sent, .cancelled, .delivered, .received, .failed] + TokenResultCase.allCases.map(Self.token)
+            [.start, .sent, .cancelled, .delivered, .received, .failed, .stopped]
+            + TokenResultCase.allCases.map(Self.token)
     }
 
+    /// The owner may stop in any state, and the machine is then finished.
     static func row(_ phase: Phase) -> [Event: Phase] {
+        transitions(phase).merging([.stopped: .finished]) { moved, _ in moved }
+    }
+
+    static func transitions(_ phase: Phase) -> [Event: Phase] {
         switch phase {
         case .idle: [.start: .settlingToken]
         case .settlingToken:
@@ -77,6 +83,7 @@ enum RequestCoordinatorTable: TransitionTable {
         case .delivered: _ = coordinator.delivered()
         case .received: _ = coordinator.received(Rows.response(200))
         case .failed: _ = coordinator.failed(.timedOut)
+        case .stopped: _ = coordinator.stopped()
         }
         return coordinator.phase
     }

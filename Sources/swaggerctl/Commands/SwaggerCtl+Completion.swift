@@ -93,102 +93,104 @@ extension SwaggerCtl {
         static func joiningColons(_ script: String) -> String {
             let registration = "complete -o filenames -F _swaggerctl swaggerctl"
             guard script.hasSuffix(registration) || script.hasSuffix(registration + "\n") else { return script }
-            let function = #"""
-                _swaggerctl_joining_colons() {
-                    local -a joined=()
-                    local -i index start end=0 cword=0 point=0
-                    local word gap typed line name option current="${2}" data=""
-                    for index in "${!COMP_WORDS[@]}"; do
-                        word="${COMP_WORDS[index]}"
-                        gap="${COMP_LINE:end}"
-                        gap="${gap%%[![:space:]]*}"
-                        start=$((end + ${#gap}))
-                        end=$((start + ${#word}))
-                        typed="${word::COMP_POINT > start ? COMP_POINT - start : 0}"
-                        if [[ ${#joined[@]} -gt 1 && -z "${gap}" ]] \
-                            && [[ "${word}" == [:=@]* || "${COMP_WORDS[index - 1]}" == *[:=@] ]]; then
-                            typed="${joined[-1]}${typed}"
-                            joined[-1]+="${word}"
-                            ((index == COMP_CWORD)) && current="${typed}"
-                        else
-                            joined+=("${word}")
-                            name=""
-                        fi
-                        if [[ "${joined[-1]}" == --*=* ]]; then
-                            line="${joined[-1]}"
-                            name="${line%%=*}="
-                            joined[-1]="${line%%=*}"
-                            joined+=("${line#*=}")
-                            typed="${typed#*=}"
-                            ((index == COMP_CWORD)) && current="${typed}"
-                        fi
-                        if ((index == COMP_CWORD)); then
-                            cword=$((${#joined[@]} - 1))
-                            option="${name}"
-                            printf -v line '%s ' "${joined[@]::cword}"
-                            point=$((${#line} + ${#typed}))
-                        fi
-                    done
-                    local -a COMP_WORDS=("${joined[@]}")
-                    local -i COMP_CWORD="${cword}" COMP_POINT="${point}"
-                    local COMP_LINE
-                    printf -v COMP_LINE '%s ' "${joined[@]}"
-                    COMP_LINE="${COMP_LINE% }"
-                    _swaggerctl "${1}" "${current}" "${COMP_WORDS[cword - 1]}"
-                    if [[ "${COMPREPLY[*]}" == *://* ]]; then
-                        compopt +o filenames 2>/dev/null
-                    fi
-                    # A field's name is completed with its `=`, and its value is typed straight after it.
-                    if [[ ${#COMPREPLY[@]} -gt 0 && "${COMPREPLY[-1]}" == *= ]]; then
-                        compopt -o nospace 2>/dev/null
-                    fi
-                    line="${option}${current}"
-                    if [[ "${line}" == *"${2}" ]]; then
-                        for index in "${!COMPREPLY[@]}"; do
-                            COMPREPLY[index]="${option}${COMPREPLY[index]}"
-                            COMPREPLY[index]="${COMPREPLY[index]#"${line%"${2}"}"}"
-                        done
-                    fi
-                    # Readline's own quoting of file names leaves `$` as it is, and none is done without filenames:
-                    # candidates that are data are quoted here instead, whole, so that running the line expands
-                    # nothing of them.
-                    if [[ -n "${data}" ]]; then
-                        compopt -o noquote 2>/dev/null
-                        for index in "${!COMPREPLY[@]}"; do
-                            printf -v 'COMPREPLY[index]' '%q' "${COMPREPLY[index]}"
-                        done
-                    fi
-                }
-
-                # Candidates are data. argument-parser's script hands them to `compgen -W`, which expands each
-                # one as a word of the shell's: an operation id or a server URL holding `$(…)` would run. Here they
-                # are read a line each and kept when they start with the word typed, compared as text.
-                __swaggerctl_add_completions() {
-                    local candidate
-                    if [[ "${1}" != -W ]]; then
-                        while IFS='' read -r candidate; do
-                            COMPREPLY+=("${candidate}")
-                        done < <(IFS=$'\n' compgen "${@}" -- "${cur}")
-                        return
-                    fi
-                    # The function that registered the script quotes them.
-                    data=1
-                    local -a candidates
-                    mapfile -t candidates <<<"${2}"
-                    for candidate in "${candidates[@]}"; do
-                        if [[ -n "${candidate}" && "${candidate}" == "${cur}"* ]]; then
-                            COMPREPLY+=("${candidate}")
-                        fi
-                    done
-                }
-
-                complete -o filenames -F _swaggerctl_joining_colons swaggerctl
-                """#
             // The script is sourced, never run: a #! line only tells a reader otherwise (lintian's
             // bash-completion-with-hashbang).
             var body = Substring(script)
             if body.hasPrefix("#!"), let end = body.firstIndex(of: "\n") { body = body[body.index(after: end)...] }
-            return String(body).replacing(registration, with: function)
+            return String(body).replacing(registration, with: joiningFunction)
         }
+
+        /// The function that registers the script, joining the words first (``joiningColons(_:)``).
+        static let joiningFunction = #"""
+            _swaggerctl_joining_colons() {
+                local -a joined=()
+                local -i index start end=0 cword=0 point=0
+                local word gap typed line name option current="${2}" data=""
+                for index in "${!COMP_WORDS[@]}"; do
+                    word="${COMP_WORDS[index]}"
+                    gap="${COMP_LINE:end}"
+                    gap="${gap%%[![:space:]]*}"
+                    start=$((end + ${#gap}))
+                    end=$((start + ${#word}))
+                    typed="${word::COMP_POINT > start ? COMP_POINT - start : 0}"
+                    if [[ ${#joined[@]} -gt 1 && -z "${gap}" ]] \
+                        && [[ "${word}" == [:=@]* || "${COMP_WORDS[index - 1]}" == *[:=@] ]]; then
+                        typed="${joined[-1]}${typed}"
+                        joined[-1]+="${word}"
+                        ((index == COMP_CWORD)) && current="${typed}"
+                    else
+                        joined+=("${word}")
+                        name=""
+                    fi
+                    if [[ "${joined[-1]}" == --*=* ]]; then
+                        line="${joined[-1]}"
+                        name="${line%%=*}="
+                        joined[-1]="${line%%=*}"
+                        joined+=("${line#*=}")
+                        typed="${typed#*=}"
+                        ((index == COMP_CWORD)) && current="${typed}"
+                    fi
+                    if ((index == COMP_CWORD)); then
+                        cword=$((${#joined[@]} - 1))
+                        option="${name}"
+                        printf -v line '%s ' "${joined[@]::cword}"
+                        point=$((${#line} + ${#typed}))
+                    fi
+                done
+                local -a COMP_WORDS=("${joined[@]}")
+                local -i COMP_CWORD="${cword}" COMP_POINT="${point}"
+                local COMP_LINE
+                printf -v COMP_LINE '%s ' "${joined[@]}"
+                COMP_LINE="${COMP_LINE% }"
+                _swaggerctl "${1}" "${current}" "${COMP_WORDS[cword - 1]}"
+                if [[ "${COMPREPLY[*]}" == *://* ]]; then
+                    compopt +o filenames 2>/dev/null
+                fi
+                # A field's name is completed with its `=`, and its value is typed straight after it.
+                if [[ ${#COMPREPLY[@]} -gt 0 && "${COMPREPLY[-1]}" == *= ]]; then
+                    compopt -o nospace 2>/dev/null
+                fi
+                line="${option}${current}"
+                if [[ "${line}" == *"${2}" ]]; then
+                    for index in "${!COMPREPLY[@]}"; do
+                        COMPREPLY[index]="${option}${COMPREPLY[index]}"
+                        COMPREPLY[index]="${COMPREPLY[index]#"${line%"${2}"}"}"
+                    done
+                fi
+                # Readline's own quoting of file names leaves `$` as it is, and none is done without filenames:
+                # candidates that are data are quoted here instead, whole, so that running the line expands
+                # nothing of them.
+                if [[ -n "${data}" ]]; then
+                    compopt -o noquote 2>/dev/null
+                    for index in "${!COMPREPLY[@]}"; do
+                        printf -v 'COMPREPLY[index]' '%q' "${COMPREPLY[index]}"
+                    done
+                fi
+            }
+
+            # Candidates are data. argument-parser's script hands them to `compgen -W`, which expands each
+            # one as a word of the shell's: an operation id or a server URL holding `$(…)` would run. Here they
+            # are read a line each and kept when they start with the word typed, compared as text.
+            __swaggerctl_add_completions() {
+                local candidate
+                if [[ "${1}" != -W ]]; then
+                    while IFS='' read -r candidate; do
+                        COMPREPLY+=("${candidate}")
+                    done < <(IFS=$'\n' compgen "${@}" -- "${cur}")
+                    return
+                fi
+                # The function that registered the script quotes them.
+                data=1
+                local -a candidates
+                mapfile -t candidates <<<"${2}"
+                for candidate in "${candidates[@]}"; do
+                    if [[ -n "${candidate}" && "${candidate}" == "${cur}"* ]]; then
+                        COMPREPLY+=("${candidate}")
+                    fi
+                done
+            }
+
+            complete -o filenames -F _swaggerctl_joining_colons swaggerctl
+            """#
     }
 }
