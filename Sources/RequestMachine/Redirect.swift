@@ -24,14 +24,14 @@ package enum Redirect {
     ///   - elsewhere: Whether the person asked to follow redirects to other origins.
     ///   - hops: How many redirects this request has followed already.
     package static func decide(
-        status: Int, location: String?, from url: URL, method: String, server: ServerURL, elsewhere: Bool, hops: Int
+        status: Int, location: String?, from url: URL, method: String, server: ServerURL, crossOrigin: Bool, hops: Int
     ) -> Decision {
         guard [301, 302, 303, 307, 308].contains(status), let location,
             let target = URL(string: location.trimmingWhitespace(), relativeTo: url)?.absoluteURL,
             let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil
         else { return .stand }
         let withToken = server.isSameOrigin(target)
-        guard withToken || elsewhere else { return .stand }
+        guard withToken || crossOrigin else { return .stand }
         guard hops < hopLimit else { return .tooMany }
         // RFC 9110 §15.4: 303 asks for a GET (a HEAD stays one); 301 and 302 may turn a POST into a GET, as browsers
         // and curl do; every other method, and every method on a 307 or 308, is sent again as it was, with its body.

@@ -29,21 +29,21 @@ package struct RequestCoordinator: Sendable {
         /// The session's server: its origin alone gets the token.
         package var server: ServerURL
         /// Whether a redirect to another origin is followed (`--location`), without the token.
-        package var elsewhere: Bool
+        package var crossOrigin: Bool
         /// For `--paginate`; `nil` for one request.
-        package var paging: Paging?
+        package var paging: PageWalk?
 
-        package init(url: URL, method: String, server: ServerURL, elsewhere: Bool = false, paging: Paging? = nil) {
+        package init(url: URL, method: String, server: ServerURL, crossOrigin: Bool = false, paging: PageWalk? = nil) {
             self.url = url
             self.method = method
             self.server = server
-            self.elsewhere = elsewhere
+            self.crossOrigin = crossOrigin
             self.paging = paging
         }
     }
 
     /// `--paginate`'s settings.
-    package struct Paging: Sendable, Hashable {
+    package struct PageWalk: Sendable, Hashable {
         /// The most pages to fetch (`--max-pages`).
         package var limit: Int?
         /// The most pages on their way at once (`--parallel`), for lists whose pages can be named ahead.
@@ -106,7 +106,7 @@ package struct RequestCoordinator: Sendable {
     package enum Failure: Sendable, Hashable {
         case session(SessionFailure)
         /// The request's URL is not on the session's origin: nothing is sent.
-        case elsewhere(URL)
+        case offOrigin(URL)
         /// A request redirected `hops` times in a row, the last time from `url`.
         case tooManyRedirects(method: String, url: URL, hops: Int)
     }
@@ -218,7 +218,7 @@ package struct RequestCoordinator: Sendable {
         guard case .idle = state else { invalid("start") }
         // Refused before the session is read: the request was built to stay on the server's origin, and this is
         // where that is made sure of.
-        guard settings.server.isSameOrigin(settings.url) else { return fail(.elsewhere(settings.url)) }
+        guard settings.server.isSameOrigin(settings.url) else { return fail(.offOrigin(settings.url)) }
         if case .environment = source { outcome.usedEnvironmentToken = true }
         pending = ticket(to: settings.url, method: settings.method)
         return mapped(tokenMachine.start(source, now: now, plainHTTP: plainHTTP))
@@ -262,7 +262,7 @@ package struct RequestCoordinator: Sendable {
         }
         switch Redirect.decide(
             status: response.status, location: response.header("Location"), from: ticket.out.url,
-            method: ticket.out.method, server: settings.server, elsewhere: settings.elsewhere, hops: ticket.hops)
+            method: ticket.out.method, server: settings.server, crossOrigin: settings.crossOrigin, hops: ticket.hops)
         {
         case .follow(let url, let method, let keepsBody, let withToken):
             var hop = ticket

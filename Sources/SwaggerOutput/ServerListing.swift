@@ -14,8 +14,8 @@ package struct ServerListing: Encodable {
         server = summary.entry.server.string
         name = summary.entry.name?.string
         current = summary.isCurrent
-        preset = summary.entry.description.preset
-        foundIn = summary.entry.description.document?.absoluteString
+        preset = summary.entry.serverDescription.preset
+        foundIn = summary.entry.serverDescription.document?.absoluteString
         accounts = summary.accounts
     }
 
@@ -44,7 +44,7 @@ package struct ServerListing: Encodable {
         rows.append(
             DetailsViewModel(
                 key: "Accounts", value: summary.accounts.isEmpty ? "none" : summary.accounts.joined(separator: ", ")))
-        rows += ServerView.rows(for: entry.description, sources: entry.sources)
+        rows += ServerView.rows(for: entry.serverDescription, sources: entry.sources)
         if let appID = entry.appID { rows.append(DetailsViewModel(key: "App ID", value: appID)) }
         if let caCertificate = entry.caCertificate {
             rows.append(DetailsViewModel(key: "CA certificates", value: caCertificate))

@@ -50,7 +50,7 @@ package enum DescriptionFile {
     package static func export(_ entry: ServerEntry) -> String {
         var members: [String: JSONValue] = ["server": .string(entry.server.string)]
         if let name = entry.name { members["name"] = .string(name.string) }
-        let json = entry.description.json(relativeTo: entry.server).merging(.object(members))
+        let json = entry.serverDescription.json(relativeTo: entry.server).merging(.object(members))
         return JSONOutput.render(json, fallback: "{}")
     }
 }

@@ -25,7 +25,7 @@ package struct DescriptionLayer: Sendable, Hashable {
     /// A saved entry's layer.
     package static func saved(_ entry: ServerEntry) -> DescriptionLayer {
         DescriptionLayer(
-            json: entry.description.json(relativeTo: entry.server), source: "saved", sources: entry.sources)
+            json: entry.serverDescription.json(relativeTo: entry.server), source: "saved", sources: entry.sources)
     }
 
     var isEmpty: Bool { json == .object([:]) }
@@ -70,7 +70,7 @@ package enum ServerPlan: Sendable, Hashable {
     {
         let given = given.filter { !$0.isEmpty }
         let named = given.compactMap(\.preset).last
-        if let saved, named == nil || named == saved.description.preset {
+        if let saved, named == nil || named == saved.serverDescription.preset {
             return try ready([.saved(saved)] + given, server: server)
         }
         var below: [DescriptionLayer] = []

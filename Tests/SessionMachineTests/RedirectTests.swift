@@ -12,12 +12,12 @@ struct RedirectTests {
     static let page = server.url.appending(path: "items")
 
     static func decide(
-        _ status: Int, _ location: String?, method: String = "GET", elsewhere: Bool = false, hops: Int = 0
+        _ status: Int, _ location: String?, method: String = "GET", crossOrigin: Bool = false, hops: Int = 0
     )
         -> Redirect.Decision
     {
         Redirect.decide(
-            status: status, location: location, from: page, method: method, server: server, elsewhere: elsewhere,
+            status: status, location: location, from: page, method: method, server: server, crossOrigin: crossOrigin,
             hops: hops)
     }
 
@@ -34,9 +34,9 @@ struct RedirectTests {
         #expect(Self.decide(302, "http://api.example.com/v2/x") == .stand)
         let elsewhere = try #require(URL(string: "https://cdn.example.net/x"))
         #expect(
-            Self.decide(302, "https://cdn.example.net/x", elsewhere: true)
+            Self.decide(302, "https://cdn.example.net/x", crossOrigin: true)
                 == .follow(url: elsewhere, method: "GET", keepsBody: true, withToken: false))
-        #expect(Self.decide(302, "ftp://api.example.com/x", elsewhere: true) == .stand)
+        #expect(Self.decide(302, "ftp://api.example.com/x", crossOrigin: true) == .stand)
         #expect(
             Self.decide(200, "/v2/x") == .stand && Self.decide(304, "/v2/x") == .stand
                 && Self.decide(302, nil) == .stand)

@@ -64,7 +64,7 @@ struct RequestCoordinatorTests {
         case .fail(let failure):
             switch failure {
             case .session: "fail session"
-            case .elsewhere(let url): "fail elsewhere \(url.absoluteString)"
+            case .offOrigin(let url): "fail offOrigin \(url.absoluteString)"
             case .tooManyRedirects(_, _, let hops): "fail redirected \(hops)"
             }
         }
@@ -93,11 +93,11 @@ struct RequestCoordinatorTests {
     }
 
     static func settings(
-        _ path: String = "/api/items", method: String = "GET", elsewhere: Bool = false,
-        paging: RequestCoordinator.Paging? = nil
+        _ path: String = "/api/items", method: String = "GET", crossOrigin: Bool = false,
+        paging: RequestCoordinator.PageWalk? = nil
     ) -> RequestCoordinator.Settings {
         .init(
-            url: url("http://127.0.0.1:8080" + path), method: method, server: Fixtures.server, elsewhere: elsewhere,
+            url: url("http://127.0.0.1:8080" + path), method: method, server: Fixtures.server, crossOrigin: crossOrigin,
             paging: paging)
     }
 
@@ -127,7 +127,7 @@ struct RequestCoordinatorTests {
     func elsewhere() {
         let settings = RequestCoordinator.Settings(
             url: Self.url("http://127.0.0.2:8080/api/items"), method: "GET", server: Fixtures.server)
-        Self.check(settings, [(.start(.stored(Self.fresh)), "fail elsewhere http://127.0.0.2:8080/api/items")])
+        Self.check(settings, [(.start(.stored(Self.fresh)), "fail offOrigin http://127.0.0.2:8080/api/items")])
     }
 
     @Test("a 401 renews the token under the lock and repeats the request once; another process's renewal is used")
@@ -165,7 +165,7 @@ struct RequestCoordinatorTests {
         let found = { (location: String) in Self.response(302, headers: ["Location": location]) }
         // A stored session, which a 401 of its own server would renew.
         Self.check(
-            Self.settings(method: "POST", elsewhere: true),
+            Self.settings(method: "POST", crossOrigin: true),
             [
                 (.start(.stored(Self.fresh)), "read token"),
                 (.settled(.accessToken("a")), "send 1 POST 127.0.0.1/api/items token=a"),

@@ -130,7 +130,7 @@ struct OriginRuleTests {
     func redirects(location: String, withToken: Bool) throws {
         let from = try #require(URL(string: "http://127.0.0.1:5001/items"))
         let decision = Redirect.decide(
-            status: 302, location: location, from: from, method: "GET", server: Self.server, elsewhere: true, hops: 0)
+            status: 302, location: location, from: from, method: "GET", server: Self.server, crossOrigin: true, hops: 0)
         guard case .follow(_, _, _, let carries) = decision else {
             Issue.record("\(location): \(decision)")
             return

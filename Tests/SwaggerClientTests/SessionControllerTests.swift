@@ -426,7 +426,7 @@ struct SessionControllerTests {
         server.register("GET", "/x", .status(401))
         let controller = try controller()
         let request = try APIRequest("/things", on: Fixtures.server)
-        let outcome = try await controller.send(request, with: selection(controller), elsewhere: true) { _ in }
+        let outcome = try await controller.send(request, with: selection(controller), crossOrigin: true) { _ in }
         #expect(outcome.status == 401)
         #expect(
             journal.lines == [

@@ -49,7 +49,7 @@ struct ServerPlanTests {
         let saved = Self.entry(
             ["preset": "simplejwt", "profile": ["url": "/users/me/"]], sources: ["profile": "https://h/schema/"])
         let (kept, keptSources) = try Self.ready(ServerPlan.plan(given: [], saved: saved, server: Self.server))
-        #expect(kept == saved.description)
+        #expect(kept == saved.serverDescription)
         #expect(keptSources["profile"] == "https://h/schema/")
 
         let (changed, sources) = try Self.ready(
@@ -58,7 +58,7 @@ struct ServerPlanTests {
                 server: Self.server))
         #expect(changed.profile.url?.absoluteString == "https://h.example.com/api/me")
         #expect(changed.token.scheme == "Token")
-        #expect(changed.login == saved.description.login)
+        #expect(changed.login == saved.serverDescription.login)
         #expect(sources["profile"] == "given" && sources["login"] == "preset simplejwt")
     }
 

@@ -38,7 +38,7 @@ package struct APICommand: Sendable {
     /// `-o`: the body as sent, or as a table.
     package var format = OutputFormat.json
     /// `-L`: a redirect elsewhere followed too, without the token.
-    package var followElsewhere = false
+    package var followCrossOrigin = false
     /// `--dry-run`: the request printed as a curl line, nothing sent.
     package var dryRun = false
     /// `--refresh-document`: the document asked for again first.
@@ -91,8 +91,8 @@ package struct APICommand: Sendable {
                 }
                 return try await controller.send(
                     request, with: selection,
-                    paging: paging.map { SessionController.Paging(limit: $0.limit, parallel: $0.parallel) },
-                    elsewhere: followElsewhere
+                    paging: paging.map { SessionController.PageWalk(limit: $0.limit, parallel: $0.parallel) },
+                    crossOrigin: followCrossOrigin
                 ) { (response) throws(SwaggerError) in try pages.receive(response) }
             }
         }

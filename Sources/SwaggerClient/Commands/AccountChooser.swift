@@ -14,7 +14,7 @@ struct AccountChooser {
         on server: ServerURL, among records: [SessionRecord], to verb: String, cancelled: String
     ) throws(SwaggerError) -> String {
         let accounts = records.filter { $0.server == server }
-        guard let first = accounts.first else { throw Self.notLoggedIn(to: server, elsewhere: records) }
+        guard let first = accounts.first else { throw Self.notLoggedIn(to: server, sessions: records) }
         guard accounts.count > 1 else { return first.name }
         let names = accounts.map(\.name)
         guard console.canAsk else {
@@ -33,7 +33,7 @@ struct AccountChooser {
     }
 
     /// No account on `server`: where the sessions are instead, if anywhere.
-    static func notLoggedIn(to server: ServerURL, elsewhere records: [SessionRecord]) -> SwaggerError {
+    static func notLoggedIn(to server: ServerURL, sessions records: [SessionRecord]) -> SwaggerError {
         var servers: [ServerURL] = []
         for record in records where !servers.contains(record.server) { servers.append(record.server) }
         guard !servers.isEmpty else { return .notLoggedInAnywhere }

@@ -89,7 +89,7 @@ package struct APIRequest: Sendable, Hashable {
             guard let url = URL(string: trimmed), url.host != nil else {
                 throw SwaggerError(.usage, "\"\(TerminalText.escaped(trimmed))\" is not a URL.")
             }
-            guard server.isSameOrigin(url) else { throw elsewhere(url, server: server) }
+            guard server.isSameOrigin(url) else { throw offOrigin(url, server: server) }
             return url
         }
         guard let url = URL(string: server.joining(trimmed)), url.host != nil else {
@@ -97,12 +97,12 @@ package struct APIRequest: Sendable, Hashable {
                 .usage,
                 "\"\(TerminalText.escaped(trimmed))\" is not a path; percent-encode spaces and other characters.")
         }
-        guard server.isSameOrigin(url) else { throw elsewhere(url, server: server) }
+        guard server.isSameOrigin(url) else { throw offOrigin(url, server: server) }
         return url
     }
 
     /// A request to `url`, off `server`'s origin, which would take its token elsewhere.
-    static func elsewhere(_ url: URL, server: ServerURL) -> SwaggerError {
+    static func offOrigin(_ url: URL, server: ServerURL) -> SwaggerError {
         SwaggerError(
             .usage,
             "Refusing to send the token for \(server) to \(ServerURL.origin(of: url)?.absoluteString ?? "another host"), "

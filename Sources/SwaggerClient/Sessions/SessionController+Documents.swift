@@ -40,7 +40,8 @@ extension SessionController {
             answer = try await service(for: nil, entry: entry).document(
                 at: copy.url, unlessMatching: copy.etag, modifiedSince: copy.lastModified)
         } catch {
-            let failure = error.rendered(on: server, account: nil, description: entry.description, in: messageContext)
+            let failure = error.rendered(
+                on: server, account: nil, description: entry.serverDescription, in: messageContext)
             if strict { throw failure }
             warn("the document's copy was not checked for changes: \(failure.message)")
             return nil
@@ -66,7 +67,7 @@ extension SessionController {
 
     /// Looks for the server's document where its description names it, then where the frameworks put theirs.
     private func findDocument(of server: ServerURL, entry: ServerEntry?) async throws(SwaggerError) -> OperationIndex {
-        let description = entry?.description
+        let description = entry?.serverDescription
         let service = service(for: nil, entry: entry)
         for url in Discovery.openAPIDocuments(for: server, named: description?.document) {
             let fetched: FetchedDocument?

@@ -219,10 +219,10 @@ extension SessionController {
         // The other sessions kept under the server go where the login's description says from now on: their next
         // use says so, as the login did.
         if let previous {
-            let moved = OriginRule.moved(record.server, from: previous.description, to: description)
+            let moved = OriginRule.moved(record.server, from: previous.serverDescription, to: description)
             entry.announce += moved.filter { !entry.announce.contains($0) }
         }
-        entry.description = description
+        entry.serverDescription = description
         entry.updatedAt = now()
         if !choice.sources.isEmpty { entry.sources = choice.sources }
         if let fetched = choice.document, let url = choice.finding?.documents.first {

@@ -10,7 +10,7 @@ extension SessionController {
     package typealias RequestOutcome = RequestCoordinator.Outcome
 
     /// `--paginate`'s settings: every page or at most `limit`, and how many on their way at once.
-    package typealias Paging = RequestCoordinator.Paging
+    package typealias PageWalk = RequestCoordinator.PageWalk
 
     /// Sends the person's own request with the session's token, as `RequestCoordinator` decides: refreshed first
     /// when it has expired, and once more, with the request repeated, on a 401; redirects followed on the server's
@@ -22,14 +22,14 @@ extension SessionController {
     /// - Throws: `SwaggerError` when no session can be used, or a request has no response; what `receive`
     ///   throws.
     package func send(
-        _ request: APIRequest, with selection: SessionSelection, paging: Paging? = nil, elsewhere: Bool = false,
+        _ request: APIRequest, with selection: SessionSelection, paging: PageWalk? = nil, crossOrigin: Bool = false,
         receive: (APIResponse) throws(SwaggerError) -> Void
     ) async throws(SwaggerError) -> RequestOutcome {
         var paging = paging
         paging?.described = selection.serverDescription?.paging
         var machine = RequestCoordinator(
             .init(
-                url: request.url, method: request.method, server: selection.server, elsewhere: elsewhere,
+                url: request.url, method: request.method, server: selection.server, crossOrigin: crossOrigin,
                 paging: paging))
         // Once, not for every page: a description made from a preset is built each time it is asked for.
         let use = selection.tokenUse
@@ -84,8 +84,8 @@ extension SessionController {
         switch failure {
         case .session(let failure):
             message(for: failure)
-        case .elsewhere(let url):
-            APIRequest.elsewhere(url, server: server)
+        case .offOrigin(let url):
+            APIRequest.offOrigin(url, server: server)
         case .tooManyRedirects(let method, let url, let hops):
             SwaggerError(.server, "\(method) \(url.pathAndQuery.prefix(40)) was redirected \(hops) times; stopped.")
         }

@@ -75,7 +75,7 @@ extension SessionController {
         let choice = try await serverChoice(given: given, on: selection, confidential: false)
         var entry =
             saved ?? ServerEntry(server: server, description: choice.serverDescription, updatedAt: now())
-        entry.description = choice.serverDescription
+        entry.serverDescription = choice.serverDescription
         entry.sources = choice.sources
         entry.updatedAt = now()
         if let appID { entry.appID = appID }
@@ -110,7 +110,7 @@ extension SessionController {
     {
         guard let saved else { return nil }
         let accounts = records.filter { $0.server == saved.server }.map(\.name)
-        let origins = OriginRule.moved(saved.server, from: saved.description, to: description)
+        let origins = OriginRule.moved(saved.server, from: saved.serverDescription, to: description)
         guard !accounts.isEmpty, !origins.isEmpty else { return nil }
         return TokenMove(server: saved.server, accounts: accounts, origins: origins)
     }

@@ -139,7 +139,7 @@ package struct SessionController: Sendable {
     private func join(_ record: SessionRecord, _ entries: [ServerEntry]) -> SessionRecord {
         guard let entry = entries.first(where: { $0.server == record.server }) else { return record }
         var joined = record
-        joined.serverDescription = entry.description
+        joined.serverDescription = entry.serverDescription
         return joined
     }
 
@@ -168,7 +168,7 @@ package struct SessionController: Sendable {
         if let token = selection.environmentToken {
             return .environment(
                 token: token, server: selection.server,
-                description: selection.entry?.description)
+                description: selection.entry?.serverDescription)
         }
         return .stored(try storedRecord(of: selection))
     }

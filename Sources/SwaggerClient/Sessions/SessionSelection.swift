@@ -26,7 +26,7 @@ package struct SessionSelection: Sendable, Hashable, Redacting {
 
     /// How to talk to the server: its session's description, else the registry's; `nil` when nothing describes it.
     package var serverDescription: ServerDescription? {
-        record?.serverDescription ?? entry?.description
+        record?.serverDescription ?? entry?.serverDescription
     }
 
     /// How the token goes with the person's own requests: as the description says, else as RFC 6750's bearer

@@ -6,7 +6,7 @@ package struct ServerEntry: Sendable, Hashable {
     package var server: ServerURL
     /// The short name `-s` takes for it (`server set --name`), unique among the registry's entries.
     package var name: ServerName?
-    package var description: ServerDescription
+    package var serverDescription: ServerDescription
     /// Where each part of the description came from, by the description language's member (`login`, `token`,
     /// `profile`, …): a document's address, `preset NAME`, `given`, or a file's path.
     package var sources: [String: String]
@@ -26,7 +26,7 @@ package struct ServerEntry: Sendable, Hashable {
         document: DocumentCopy? = nil, updatedAt: Date
     ) {
         self.server = server
-        self.description = description
+        self.serverDescription = description
         self.sources = sources
         self.document = document
         self.updatedAt = updatedAt
@@ -69,7 +69,7 @@ extension ServerEntry: Codable {
         try container.encodeIfPresent(name, forKey: .name)
         // What its preset says goes without saying, and a URL under the server is written as its path: the file is
         // read at every command, and read back under the same server.
-        try container.encode(description.json(relativeTo: server), forKey: .description)
+        try container.encode(serverDescription.json(relativeTo: server), forKey: .description)
         if !sources.isEmpty { try container.encode(sources, forKey: .sources) }
         try container.encodeIfPresent(document, forKey: .document)
         try container.encodeIfPresent(appID, forKey: .appID)

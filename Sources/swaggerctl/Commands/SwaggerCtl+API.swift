@@ -165,7 +165,7 @@ extension SwaggerCtl {
             command.silent = silent
             command.jq = jq
             command.format = output
-            command.followElsewhere = location
+            command.followCrossOrigin = location
             command.dryRun = dryRun
             command.refreshDocument = refreshDocument
             command.colour = color
