@@ -114,7 +114,10 @@ package enum ServerPlan: Sendable, Hashable {
         // A finding that is a preset (the bundled API, an OAuth 2 server) lies on it, unless a preset was named.
         if below.isEmpty, let preset = found?.preset, let layer = DescriptionLayer.preset(preset) { below = [layer] }
         let layers = below + (found?.layer.map { [$0] } ?? []) + exploration.over
-        guard !layers.isEmpty else { return nil }
+        // Flags that say nothing of the login (a client id, a scope), over a server that publishes nothing, describe
+        // nothing: the server is as unknown as without them, and the flag that would give the login is not the fix.
+        guard found != nil || !below.isEmpty || exploration.over.contains(where: { $0.json[path: "login"] != nil })
+        else { return nil }
         // Where nothing the server publishes said what is missing, the message says how much was asked.
         let asked = found == nil ? exploration.metadata.count + exploration.openAPI.count : nil
         return try described(layers, server: server, asked: asked)

@@ -16,7 +16,17 @@ struct ServerOption: ParsableArguments {
 
     /// `--server`, parsed: a URL or a name, which the controller resolves; `nil` when it is not given.
     func reference() throws(SwaggerError) -> ServerReference? {
-        try server.map { (text) throws(SwaggerError) in try ServerReference(text) }
+        try server.map { (text) throws(SwaggerError) in try ServerReference.typed(text) }
+    }
+}
+
+extension ServerReference {
+    /// A server as the person typed it on the command line, saying on standard error which scheme an address
+    /// without one was taken to have.
+    static func typed(_ text: String) throws(SwaggerError) -> ServerReference {
+        let reference = try ServerReference(text)
+        if let line = reference.assumption(typed: text) { Terminal.notice("swaggerctl: \(line)") }
+        return reference
     }
 }
 

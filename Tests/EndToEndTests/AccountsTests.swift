@@ -113,6 +113,23 @@ struct AccountsTests {
         }
     }
 
+    @Test("-s without a scheme on loopback is http://, said once on stderr, and the session is the URL's")
+    func addressWithoutScheme() async throws {
+        let sandbox = try Sandbox()
+        try await withDemoServer { server in
+            let typed = String(server.apiURL.dropFirst("http://".count))
+            let login = try await sandbox.loginAsDemo(typed, extra: ["-q"])
+            #expect(login.status == 0, "\(login)")
+            #expect(
+                login.stderr
+                    == "swaggerctl: \(typed) has no scheme: taking it for http://, as the address is on this machine.\n"
+            )
+            #expect(try sandbox.sessions.records().map(\.server.string) == [server.apiURL])
+            let details = try await sandbox.swaggerctl("details", "-s", typed)
+            #expect(details.status == 0, "\(details)")
+        }
+    }
+
     @Test("switch to an account that is not logged in exits 4, names the ones that are, and changes nothing")
     func switchToUnknown() async throws {
         let sandbox = try Sandbox()
@@ -176,9 +193,8 @@ struct AccountsTests {
             #expect(elsewhere.status == 4, "\(elsewhere)")
             #expect(
                 elsewhere.stderr
-                    == "swaggerctl: No account is logged in to http://127.0.0.1:9/other; sessions are on "
-                    + "\(server.apiURL). Pick one with -s, or run `swaggerctl login -s http://127.0.0.1:9/other -e "
-                    + "you@example.com`.\n")
+                    == "swaggerctl: You are not logged in to http://127.0.0.1:9/other. Run `swaggerctl switch -s "
+                    + "\(server.apiURL)` to use the session there.\n")
 
             let nobody = try await sandbox.swaggerctl("logout", "-e", "nobody@example.com")
             #expect(nobody.status == 0, "\(nobody)")
@@ -220,8 +236,8 @@ struct AccountsTests {
             #expect(token.stdout.isEmpty, "the first server's token must not stand in for the second's")
             #expect(
                 token.stderr
-                    == "swaggerctl: You are not logged in to \(second.apiURL); sessions are on \(first.apiURL). Run "
-                    + "`swaggerctl login -s \(second.apiURL) -e you@example.com`.\n")
+                    == "swaggerctl: You are not logged in to \(second.apiURL). Run `swaggerctl switch -s "
+                    + "\(first.apiURL)` to use the session there.\n")
             #expect(try await sandbox.swaggerctl("details").status == 4)
             // The other server's session is untouched, and used when named.
             #expect(try await sandbox.swaggerctl("token", "-s", first.apiURL).status == 0)

@@ -39,7 +39,12 @@ struct ServerNameTests {
         #expect(try ServerReference(text) == .url(ServerURL(text)))
     }
 
-    @Test("text that is neither is refused with what a URL looks like", arguments: ["demo:8080", "a/b", "two words"])
+    @Test("text with a : or a / and no scheme is an address, not a name", arguments: ["demo:8080", "a/b"])
+    func addresses(text: String) throws {
+        #expect(try ServerReference(text) == .url(ServerURL("https://" + text)))
+    }
+
+    @Test("text that is neither is refused with what a URL looks like", arguments: [":8080/api", "a b/c", "two words"])
     func neither(text: String) {
         #expect(throws: SwaggerError.self) { try ServerReference(text) }
         let error = try? #require(throws: SwaggerError.self) { try ServerReference(text) }

@@ -29,6 +29,45 @@ struct ServerURLTests {
     }
 
     @Test(
+        "an address typed without a scheme is http on loopback, where nothing leaves the machine, and https elsewhere",
+        arguments: [
+            ("127.0.0.1:41991/api", "http://127.0.0.1:41991/api"),
+            ("localhost:8080", "http://localhost:8080"),
+            ("app.localhost:8080/api/", "http://app.localhost:8080/api"),
+            ("[::1]:8080/api", "http://[::1]:8080/api"),
+            ("127.9.8.7/api", "http://127.9.8.7/api"),
+            ("api.example.com/api", "https://api.example.com/api"),
+            ("api.example.com:8443", "https://api.example.com:8443"),
+            ("127.0.0.1.example.com/api", "https://127.0.0.1.example.com/api"),
+            ("localhost.example.com:80/api", "https://localhost.example.com:80/api"),
+            ("10.0.0.1:8080/api", "https://10.0.0.1:8080/api"),
+            ("HTTP://127.0.0.1:8080/api", "http://127.0.0.1:8080/api"),
+        ])
+    func assumedScheme(text: String, expected: String) throws {
+        #expect(try ServerURL(typed: text).string == expected)
+        guard case .url(let server) = try ServerReference(text) else {
+            Issue.record("\(text) is read as a name")
+            return
+        }
+        #expect(server.string == expected)
+        let said = ServerURL.assumption(in: text)
+        #expect((said == nil) == text.contains("://"), "\(said ?? "nothing")")
+        #expect(
+            said?.hasSuffix(expected.hasPrefix("https") ? "https://." : "http://, as the address is on this machine.")
+                ?? true)
+    }
+
+    @Test("a typed address without a scheme is still refused for what a URL may not carry, and a word is a name")
+    func assumedSchemeRefusals() throws {
+        #expect(throws: SwaggerError.self) { try ServerURL(typed: "ana:secret@127.0.0.1:8080/api") }
+        #expect(throws: SwaggerError.self) { try ServerURL(typed: "127.0.0.1:99999/api") }
+        #expect(throws: SwaggerError.self) { try ServerURL(typed: "ftp://127.0.0.1/api") }
+        #expect(throws: SwaggerError.self) { try ServerURL("127.0.0.1:8080/api") }
+        #expect(try ServerReference("demo") == .name(try ServerName("demo")))
+        #expect(try ServerReference("demo").assumption(typed: "demo") == nil)
+    }
+
+    @Test(
         "a URL is on the server's origin when its scheme, host and port are the server's, in any spelling",
         arguments: [
             ("http://example.com/api", "http://example.com/api/items?page=2", true),

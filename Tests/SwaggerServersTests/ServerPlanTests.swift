@@ -62,6 +62,21 @@ struct ServerPlanTests {
         #expect(sources["profile"] == "given" && sources["login"] == "preset simplejwt")
     }
 
+    @Test("a client id over a server that publishes nothing describes nothing: no login flag is asked for")
+    func clientAlone() throws {
+        var flags = ServerFlags()
+        try flags.set("client-id", "my-cli")
+        try flags.set("scope", "openid")
+        let exploration = try Self.exploration(
+            ServerPlan.plan(given: [Self.given(flags.json)], saved: nil, server: Self.server))
+        #expect(try ServerPlan.finish(exploration, found: nil, server: Self.server) == nil)
+        // The login's own flag still makes a description, which names what else it lacks.
+        try flags.set("login-path", "/token/")
+        let login = try Self.exploration(
+            ServerPlan.plan(given: [Self.given(flags.json)], saved: nil, server: Self.server))
+        #expect(throws: SwaggerError.self) { try ServerPlan.finish(login, found: nil, server: Self.server) }
+    }
+
     @Test("a preset that says everything is ready; one that does not is completed from the documents")
     func presets() throws {
         let (identity, sources) = try Self.ready(

@@ -32,14 +32,9 @@ struct AccountChooser {
         }
     }
 
-    /// No account on `server`: where the sessions are instead, if anywhere.
+    /// No account on `server`: the way to the sessions elsewhere, if any.
     static func notLoggedIn(to server: ServerURL, sessions records: [SessionRecord]) -> SwaggerError {
-        var servers: [ServerURL] = []
-        for record in records where !servers.contains(record.server) { servers.append(record.server) }
-        guard !servers.isEmpty else { return .notLoggedInAnywhere }
-        return SwaggerError(
-            .authentication,
-            "No account is logged in to \(server); sessions are on \(servers.map(\.string).joined(separator: ", ")). "
-                + "Pick one with -s, or run `\(server.loginCommand(as: "you@example.com"))`.")
+        guard !records.isEmpty else { return .notLoggedInAnywhere }
+        return SwaggerError(.authentication, Account.notLoggedIn(to: server, as: nil, among: records, nil))
     }
 }

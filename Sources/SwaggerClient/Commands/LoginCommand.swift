@@ -305,7 +305,10 @@ private struct LoginRun {
     /// The server, asked for on a terminal when nothing names one: a new machine has no default.
     private func askedServer() throws(SwaggerError) -> ServerURL {
         guard console.canAsk else { throw SwaggerError.loginWithoutServer }
-        return try ServerURL(console.line("Server URL: ", cancelled: "Login cancelled: no server given."))
+        let typed = try console.line("Server URL: ", cancelled: "Login cancelled: no server given.")
+        let server = try ServerURL(typed: typed)
+        if let line = ServerURL.assumption(in: typed) { console.notice("swaggerctl: \(line)") }
+        return server
     }
 
     /// The account, asked for on the terminal: an e-mail where the login takes one, else a user name.

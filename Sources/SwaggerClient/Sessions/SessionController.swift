@@ -182,11 +182,10 @@ package struct SessionController: Sendable {
                     "The record for \(damaged.name) cannot be read; `swaggerctl logout -s \(server) -e \(damaged.name)` "
                         + "removes it.")
             }
-            let login = server.loginCommand(as: selection.name, selection.serverDescription)
-            let others = Account.othersClause(on: server, among: try records())
-            let what =
-                selection.name.map { "\($0) has no session on \(server)" } ?? "You are not logged in to \(server)"
-            throw SwaggerError(.authentication, "\(what)\(others). Run `\(login)`.")
+            throw SwaggerError(
+                .authentication,
+                Account.notLoggedIn(
+                    to: server, as: selection.name, among: try records(), selection.serverDescription))
         }
         return record
     }

@@ -54,16 +54,24 @@ package enum ServerReference: Sendable, Hashable, CustomStringConvertible {
     case url(ServerURL)
     case name(ServerName)
 
-    /// Reads `text`: anything with a `:` or a `/` is a URL, and a word of a name's characters is a name; anything
-    /// else gets the URL's error, which says what a URL looks like.
+    /// Reads `text`: anything with a `:` or a `/` is a URL, with the scheme ``ServerURL/assumedScheme(of:)`` says
+    /// when it has none, and a word of a name's characters is a name; anything else gets the URL's error, which says
+    /// what a URL looks like.
     /// - Throws: ``SwaggerError`` with code ``SwaggerError/Code/usage`` for text that is neither.
     package init(_ text: String) throws(SwaggerError) {
         let trimmed = text.trimmingWhitespace()
         if !trimmed.contains(":"), !trimmed.contains("/"), ServerName.isName(trimmed) {
             self = .name(try ServerName(trimmed))
         } else {
-            self = .url(try ServerURL(trimmed))
+            self = .url(try ServerURL(typed: trimmed))
         }
+    }
+
+    /// The line that says which scheme `text`, read as this reference, was taken to have; `nil` when it had one, or
+    /// names a server.
+    package func assumption(typed text: String) -> String? {
+        guard case .url = self else { return nil }
+        return ServerURL.assumption(in: text)
     }
 
     package var description: String {

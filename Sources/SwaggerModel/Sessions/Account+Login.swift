@@ -44,6 +44,26 @@ extension Account {
         return "; sessions are on \(first)\(elsewhere.count > 1 ? " and more" : "")"
     }
 
+    /// Why `name` (or, with no name, the person) cannot act on `server`, and the command that works from here:
+    /// `switch` to the server where their session was last used, when there is one on another server; else the
+    /// login to `server`. Someone else logged in there is named, and a name that is not is logged in.
+    package static func notLoggedIn(
+        to server: ServerURL, as name: String?, among records: [SessionRecord], _ description: ServerDescription?
+    ) -> String {
+        let login = server.loginCommand(as: name, description)
+        let here = records.filter { $0.server == server }.map(\.name)
+        if let name, !here.isEmpty {
+            return "\(name) has no session on \(server); \(clause(here)) logged in there. Run `\(login)`."
+        }
+        let who = name.map { "\($0) is" } ?? "You are"
+        let theirs = records.filter { $0.server != server && (name == nil || $0.name == name) }
+        guard let last = theirs.max(by: { $0.activeSince < $1.activeSince }) else {
+            return "\(who) not logged in to \(server). Run `\(login)`."
+        }
+        let command = "swaggerctl switch -s \(last.server)" + (name.map { " -e \($0)" } ?? "")
+        return "\(who) not logged in to \(server). Run `\(command)` to use the session there."
+    }
+
     /// `a@x is`, or `a@x, b@x are`: who is logged in somewhere, to begin a clause.
     package static func clause(_ names: [String]) -> String {
         "\(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are")"

@@ -51,7 +51,7 @@ extension SwaggerCtl.Server {
         @OptionGroup var output: FormatOptions
 
         func run() async throws {
-            let url = try server.map { (text) throws(SwaggerError) in try ServerReference(text) }
+            let url = try server.map { (text) throws(SwaggerError) in try ServerReference.typed(text) }
             try await ServerShowCommand(server: url, format: output.format).run(.terminal)
         }
     }
@@ -104,7 +104,7 @@ extension SwaggerCtl.Server {
 
         func run() async throws {
             var command = ServerSetCommand(
-                try ServerReference(server),
+                try ServerReference.typed(server),
                 description: GivenDescription(
                     flags: try serverDescription.flags(client: client), allowOrigin: origins.allowOrigin))
             command.name = try serverName.request()
@@ -127,7 +127,7 @@ extension SwaggerCtl.Server {
         var server: String
 
         func run() async throws {
-            try await ServerForgetCommand(try ServerReference(server)).run(.terminal)
+            try await ServerForgetCommand(try ServerReference.typed(server)).run(.terminal)
         }
     }
 
@@ -142,7 +142,7 @@ extension SwaggerCtl.Server {
         var server: String?
 
         func run() async throws {
-            let url = try server.map { (text) throws(SwaggerError) in try ServerReference(text) }
+            let url = try server.map { (text) throws(SwaggerError) in try ServerReference.typed(text) }
             try await ServerShowCommand(server: url, format: .json).run(.terminal)
         }
     }
