@@ -146,7 +146,7 @@ package enum ServerView {
                     ? "refresh as the OAuth 2 refresh grant"
                     : step.request.body == nil && step.request.token != nil
                         ? "refresh token \(Self.carried(step.request.tokenUse ?? description.token))"
-                        : "refresh \(Self.kind(of: step.request)) {\(step.request.members(holding: "refresh").joined(separator: ", "))}"
+                        : "refresh \(Self.carried(body: step.request))"
             } else {
                 "no refresh"
             }
@@ -159,7 +159,7 @@ package enum ServerView {
             } else if first.body == nil {
                 logout = "logout \(first.method) with the token \(Self.carried(first.tokenUse ?? description.token))"
             } else {
-                logout = "logout \(Self.kind(of: first)) {\(first.members(holding: "refresh").joined(separator: ", "))}"
+                logout = "logout \(Self.carried(body: first))"
             }
         } else {
             logout = "logout on this machine only"

@@ -37,6 +37,25 @@ package struct SessionStatus: Sendable, Hashable {
     package var proofKey: String?
     /// Whether the session's client proves itself with its certificate in TLS.
     package var presentsCertificate: Bool?
+    /// What the token store holds of the session, as `status` looked it up; `nil` when it did not look.
+    package var token: TokenState?
+
+    /// What the token store holds of a session. Nothing of the token itself is kept.
+    package enum TokenState: Sendable, Hashable {
+        case stored
+        /// The record is there, but its store holds no token for it.
+        case missing
+        /// The store could not be read, in its own words (a locked keyring, no Secret Service).
+        case unreadable(String)
+    }
+
+    /// Whether the session cannot be used as it is: its token is missing from its store, or cannot be read.
+    package var lacksToken: Bool {
+        switch token {
+        case .missing?, .unreadable?: true
+        case .stored?, nil: false
+        }
+    }
 
     /// Why a session is its server's active one.
     package enum ActiveReason: String, Sendable, Hashable, Codable {
@@ -88,7 +107,8 @@ package struct SessionStatus: Sendable, Hashable {
     /// The state in words, after the server's URL: `active`, and whether the access token has expired and
     /// what happens about it. A session with an expired token is never called plainly active.
     var note: String? {
-        var parts: [String] = isDefault ? ["default"] : []
+        var parts: [String] = serverName.map { ["named \($0)"] } ?? []
+        if isDefault { parts.append("default") }
         switch activeBecause {
         case .only?: parts.append("active")
         case .switched?: parts.append("active: chosen with swaggerctl switch")
@@ -104,16 +124,45 @@ package struct SessionStatus: Sendable, Hashable {
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
-    /// The rows that describe this session in a table.
+    /// The rows that describe this session in a table: the server, the account, where the token is, when it
+    /// expires, and what is wrong, if anything; with `verbose`, how it signed in and what its requests send too.
     /// - Parameters:
     ///   - location: Where the backend keeps tokens, such as a file path.
     ///   - now: The current time, for "expired" and "in 3 h".
-    package func rows(location: String, now: Date) -> [DetailsViewModel] {
+    package func rows(location: String, now: Date, verbose: Bool = false) -> [DetailsViewModel] {
         var rows = [
-            DetailsViewModel(key: "Server", value: server.string + (note.map { " (\($0))" } ?? ""))
+            DetailsViewModel(key: "Server", value: server.string + (note.map { " (\($0))" } ?? "")),
+            DetailsViewModel(key: "Account", value: email),
+            // HTTP Basic keeps no token: the password itself is what is kept, and the person should know.
+            DetailsViewModel(
+                key: serverDescription?.login.sendsNothing == true ? "Password in" : "Token in",
+                value: "\(backend.rawValue) (\(location))"),
+            DetailsViewModel(key: "Expires", value: expiresAt.map { RelativeTime.stamp($0, now: now) } ?? "unknown"),
         ]
-        if let serverName { rows.append(DetailsViewModel(key: "Server name", value: serverName.string)) }
-        rows.append(DetailsViewModel(key: "Account", value: email))
+        if let problem { rows.append(DetailsViewModel(key: "Problem", value: problem)) }
+        if verbose { rows += details(now: now) }
+        switch check {
+        case .valid: rows.append(DetailsViewModel(key: "Checked", value: "valid: the server accepts the token"))
+        case .refreshed:
+            rows.append(DetailsViewModel(key: "Checked", value: "refreshed: the server accepts the new token"))
+        case nil: break
+        }
+        return rows
+    }
+
+    /// What is wrong with the session's token, and what to do about it.
+    private var problem: String? {
+        let login = signIn == .client ? account.clientLoginCommand : account.loginCommand
+        return switch token {
+        case .missing?: "no token in \(backend.rawValue): log in again (`\(login)`)"
+        case .unreadable(let reason)?: "the token cannot be read: \(reason)"
+        case .stored?, nil: nil
+        }
+    }
+
+    /// The rows `--verbose` adds: who the server says signed in, how, and what the session's requests send.
+    private func details(now: Date) -> [DetailsViewModel] {
+        var rows: [DetailsViewModel] = []
         if let username { rows.append(DetailsViewModel(key: "User name", value: username)) }
         if signIn == .client {
             rows.append(
@@ -129,14 +178,7 @@ package struct SessionStatus: Sendable, Hashable {
             DetailsViewModel(
                 key: "Sends",
                 value: serverDescription.map(ServerView.sends) ?? "nothing: no description (`swaggerctl server set`)"))
-        rows += [
-            // HTTP Basic keeps no token: the password itself is what is kept, and the person should know.
-            DetailsViewModel(
-                key: serverDescription?.login.sendsNothing == true ? "Password in" : "Token in",
-                value: "\(backend.rawValue) (\(location))"),
-            DetailsViewModel(key: "Saved", value: RelativeTime.stamp(savedAt, now: now)),
-            DetailsViewModel(key: "Expires", value: expiresAt.map { RelativeTime.stamp($0, now: now) } ?? "unknown"),
-        ]
+        rows.append(DetailsViewModel(key: "Saved", value: RelativeTime.stamp(savedAt, now: now)))
         if presentsCertificate == true {
             rows.append(
                 DetailsViewModel(
@@ -145,21 +187,16 @@ package struct SessionStatus: Sendable, Hashable {
         if let proofKey {
             rows.append(DetailsViewModel(key: "Bound to", value: "a DPoP key (RFC 9449), thumbprint \(proofKey)"))
         }
-        switch check {
-        case .valid: rows.append(DetailsViewModel(key: "Checked", value: "valid: the server accepts the token"))
-        case .refreshed:
-            rows.append(DetailsViewModel(key: "Checked", value: "refreshed: the server accepts the new token"))
-        case nil: break
-        }
         return rows
     }
 
     /// The text of `status`: one table per session, separated by blank lines. `location` says where a session's
     /// token is kept, such as a file path.
     package static func render(
-        _ statuses: [SessionStatus], location: (SessionStatus) -> String, renderer: TableRenderer, now: Date
+        _ statuses: [SessionStatus], location: (SessionStatus) -> String, renderer: TableRenderer, now: Date,
+        verbose: Bool = false
     ) -> String {
-        statuses.map { renderer.render($0.rows(location: location($0), now: now)) }
+        statuses.map { renderer.render($0.rows(location: location($0), now: now, verbose: verbose)) }
             .joined(separator: "\n")
     }
 
@@ -174,7 +211,7 @@ extension SessionStatus: Codable {
     private enum CodingKeys: String, CodingKey {
         case server, serverName, email, username, appID = "appId", backend = "keystore", savedAt, expiresAt, active
         case activeBecause, expired, refreshable, check, preset, serverDescription = "description"
-        case isDefault = "default", signIn, proofKey = "dpopKey", presentsCertificate
+        case isDefault = "default", signIn, proofKey = "dpopKey", presentsCertificate, token, tokenProblem
     }
 
     package init(from decoder: any Decoder) throws {
@@ -196,6 +233,13 @@ extension SessionStatus: Codable {
         expired = try container.decodeIfPresent(Bool.self, forKey: .expired)
         refreshable = try container.decodeIfPresent(Bool.self, forKey: .refreshable)
         check = try container.decodeIfPresent(Check.self, forKey: .check)
+        token =
+            switch try container.decodeIfPresent(String.self, forKey: .token) {
+            case "stored": .stored
+            case "missing": .missing
+            case "unreadable": .unreadable(try container.decodeIfPresent(String.self, forKey: .tokenProblem) ?? "")
+            default: nil
+            }
         let json = try container.decodeIfPresent(JSONValue.self, forKey: .serverDescription) ?? .null
         do throws(ServerDescription.Invalid) {
             serverDescription = json == .null ? nil : try ServerDescription(json: json, under: server)
@@ -224,6 +268,14 @@ extension SessionStatus: Codable {
         try container.encodeIfPresent(expired, forKey: .expired)
         try container.encodeIfPresent(refreshable, forKey: .refreshable)
         try container.encodeIfPresent(check, forKey: .check)
+        switch token {
+        case .stored?: try container.encode("stored", forKey: .token)
+        case .missing?: try container.encode("missing", forKey: .token)
+        case .unreadable(let reason)?:
+            try container.encode("unreadable", forKey: .token)
+            try container.encode(reason, forKey: .tokenProblem)
+        case nil: break
+        }
         try container.encodeIfPresent(serverDescription?.preset, forKey: .preset)
         try container.encode(serverDescription?.json() ?? .null, forKey: .serverDescription)
     }

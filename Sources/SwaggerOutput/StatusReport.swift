@@ -38,6 +38,15 @@ package struct StatusReport: Sendable, Hashable {
     /// Whether there is nothing to use: no stored session and no `SWAGGERCTL_TOKEN`.
     package var isEmpty: Bool { sessions.isEmpty && environmentToken == nil }
 
+    /// The error when a session listed cannot be used as it is, its token missing or unreadable; `nil` when every
+    /// one can.
+    package var lackingTokens: String? {
+        let lacking = sessions.filter(\.lacksToken).count
+        guard lacking > 0 else { return nil }
+        let which = lacking == 1 ? "A session has" : "\(lacking) sessions have"
+        return "\(which) no token that can be read; its Problem row says what to do."
+    }
+
     /// One warning for each record that cannot be read, saying how to remove it.
     package var warnings: [String] {
         damaged.map { account in

@@ -61,7 +61,7 @@ struct AccountsTests {
             let status = try await sandbox.swaggerctl("status")
             #expect(
                 status.stdout.contains(
-                    "\(server.apiURL) (default; active: chosen with swaggerctl switch)\nAccount    demo@"))
+                    "\(server.apiURL) (default; active: chosen with swaggerctl switch)\nAccount   demo@"))
 
             // -e still picks the other account for one command, without switching.
             #expect(try await Self.inUse(sandbox, "-e", Self.ana.email).email == Self.ana.email)

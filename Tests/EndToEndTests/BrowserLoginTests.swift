@@ -62,7 +62,7 @@ struct BrowserLoginTests {
             #expect(details.status == 0 && details.stdout.contains("Ana Horvat"), "\(details)")
             let refresh = try await sandbox.swaggerctl("refresh")
             #expect(refresh.status == 0, "\(refresh)")
-            let status = try await sandbox.swaggerctl("status")
+            let status = try await sandbox.swaggerctl("status", "--verbose")
             #expect(
                 status.row("Sends")
                     == "login in the browser (authorization code with PKCE); refresh as the OAuth 2 refresh grant; "

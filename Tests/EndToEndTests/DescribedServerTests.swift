@@ -47,7 +47,7 @@ struct DescribedServerTests {
             ] {
                 #expect(show.stepURL(key) == value, "\(key): \(show)")
             }
-            #expect(try await sandbox.swaggerctl("status").row("Sends") == show.row("Sends"))
+            #expect(try await sandbox.swaggerctl("status", "--verbose").row("Sends") == show.row("Sends"))
 
             let first = try await sandbox.swaggerctl("token").stdout
             let refresh = try await sandbox.swaggerctl("refresh")

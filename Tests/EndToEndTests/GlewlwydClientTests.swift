@@ -45,7 +45,7 @@ struct GlewlwydClientTests {
                 #expect(stored.clientKey?.privateKey == pem && stored.clientSecret == nil)
             }
             #expect(stored.refreshToken == nil, "a client credentials grant gives no refresh token")
-            let status = try await sandbox.swaggerctl("status")
+            let status = try await sandbox.swaggerctl("status", "--verbose")
             #expect(status.row("Signs in")?.hasPrefix("as the client itself (client credentials)") == true, "\(status)")
 
             let first = try await sandbox.swaggerctl("token").stdout.trimmingCharacters(in: .newlines)
@@ -148,7 +148,7 @@ struct GlewlwydClientTests {
             #expect(
                 show.stdout.contains("/api/oidc/mtls/token"), "the metadata's alias is part of the description: \(show)"
             )
-            let status = try await sandbox.swaggerctl("status")
+            let status = try await sandbox.swaggerctl("status", "--verbose")
             #expect(status.row("Certificate")?.hasPrefix("presented in TLS (tls_client_auth)") == true, "\(status)")
 
             let first = try await sandbox.swaggerctl("token").stdout.trimmingCharacters(in: .newlines)

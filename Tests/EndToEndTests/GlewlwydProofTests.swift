@@ -45,7 +45,7 @@ struct GlewlwydProofTests {
             #expect(try await sandbox.file.credentials(for: account)?.proofKey?.contains("PRIVATE KEY") == true)
             #expect(!(try String(contentsOf: sandbox.sessionsFile, encoding: .utf8)).contains("PRIVATE KEY"))
 
-            let status = try await sandbox.swaggerctl("status")
+            let status = try await sandbox.swaggerctl("status", "--verbose")
             #expect(status.row("Bound to") == "a DPoP key (RFC 9449), thumbprint \(thumbprint)", "\(status)")
             let plain = try await sandbox.swaggerctl("token")
             #expect(plain.stderr.contains("warning: the token is bound to this session's DPoP key"), "\(plain)")

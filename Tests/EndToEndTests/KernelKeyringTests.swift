@@ -67,7 +67,7 @@ struct KernelKeyringTests {
 
             let status = try await sandbox.swaggerctl("status")
             let key = "swaggerctl:\(server.apiURL) \(Sandbox.demo.email)"
-            #expect(status.stdout.contains("Token in   kernel (persistent keyring, key \"\(key)\")\n"), "\(status)")
+            #expect(status.stdout.contains("Token in  kernel (persistent keyring, key \"\(key)\")\n"), "\(status)")
             let json = try await sandbox.swaggerctl("status", "--format", "json")
             #expect(json.stdout.contains(#""keystore": "kernel""#), "\(json)")
 

@@ -100,7 +100,7 @@ struct OAuth2Tests {
                     "Found in /openapi.json: login POST /token, refresh POST /token/refresh, no logout, profile "
                         + "GET /users/me.\n"), "\(login)")
             #expect(login.stdout.contains("full_name  Ana Horvat\n"), "\(login)")
-            let status = try await sandbox.swaggerctl("status")
+            let status = try await sandbox.swaggerctl("status", "--verbose")
             #expect(
                 status.row("Sends")
                     == "login as the OAuth 2 password grant; refresh as the OAuth 2 refresh grant; logout on this "

@@ -277,10 +277,39 @@ struct SecretServiceTests {
 
             let status = try await sandbox.swaggerctl("status")
             #expect(
-                status.stdout.contains("Token in   secret-service (service=\(service) username=\(Self.demo.email))"))
+                status.stdout.contains("Token in  secret-service (service=\(service) username=\(Self.demo.email))"))
             let json = try await sandbox.swaggerctl("status", "--format", "json")
             #expect(json.stdout.contains(#""keystore": "secret-service""#))
             _ = try await sandbox.swaggerctl("logout")
+        }
+    }
+
+    @Test("status looks each token up: one emptied from the keyring behind its back is a Problem, and exit 1")
+    func statusOfAnEmptiedKeyring() async throws {
+        try await Self.withKeyringSession { session in
+            let (bus, sandbox) = (session.bus, session.sandbox)
+            let healthy = try await sandbox.swaggerctl("status")
+            #expect(healthy.status == 0, "\(healthy)")
+            #expect(healthy.row("Problem") == nil, "\(healthy)")
+            #expect(healthy.stdout.split(separator: "\n").count == 4, "\(healthy)")
+
+            for item in ["service", "refresh-token-for"] {
+                let cleared = try await secretTool("clear", item, session.service, "username", session.email, bus: bus)
+                try #require(cleared.status == 0, "\(cleared)")
+            }
+            let status = try await sandbox.swaggerctl("status")
+            #expect(status.status == 1, "\(status)")
+            #expect(
+                status.row("Problem")
+                    == "no token in secret-service: log in again (`swaggerctl login -s \(session.server.apiURL) -e "
+                    + "\(session.email)`)", "\(status)")
+            #expect(
+                status.stderr
+                    == "swaggerctl: A session has no token that can be read; its Problem row says what to do.\n")
+            #expect(!status.stdout.contains(session.token.dropLast()))
+            let json = try await sandbox.swaggerctl("status", "--format", "json")
+            #expect(json.status == 1 && json.stdout.contains(#""token": "missing""#), "\(json)")
+            #expect(try await sandbox.swaggerctl("token").status == 4)
         }
     }
 
@@ -438,7 +467,7 @@ struct SecretServiceTests {
                 try await sandbox.file.credentials(for: Account(server: server.apiURL, name: Self.demo.email))
                     != nil)
             let status = try await sandbox.swaggerctl("status")
-            #expect(status.stdout.contains("Token in   file (\(sandbox.credentialsFile.path))"))
+            #expect(status.stdout.contains("Token in  file (\(sandbox.credentialsFile.path))"))
 
             // The store is checked before the password goes out: no session is left on the server for nothing.
             let logins = server.logLines(containing: "login")

@@ -305,7 +305,7 @@ struct SessionRefreshTests {
             let refreshed = try await sandbox.swaggerctl("status", "--check")
             #expect(refreshed.status == 0, "\(refreshed)")
             #expect(
-                refreshed.stdout.contains("Checked    refreshed: the server accepts the new token\n"), "\(refreshed)")
+                refreshed.stdout.contains("Checked   refreshed: the server accepts the new token\n"), "\(refreshed)")
 
             sandbox.advanceClock(by: DemoServerProcess.pastExpiry)
             let expired = try await sandbox.swaggerctl("status")

@@ -228,7 +228,7 @@ struct UsageTests {
         "a malformed server URL or keyring name exits 64 and says which",
         arguments: [
             (["details", "-s", "ftp://host/api"], [String: String](), "is not an http or https URL"),
-            (["details"], ["SWAGGERCTL_SERVER": "host-without-scheme/api"], "is not an http or https URL"),
+            (["details"], ["SWAGGERCTL_SERVER": "ftp://host/api"], "is not an http or https URL"),
             (["details"], ["SWAGGERCTL_SERVER": "host-without-scheme"], "No server is named host-without-scheme."),
             (["status"], ["SWAGGERCTL_KEYRING": "vault"], "Unknown keyring \"vault\""),
             (["status"], ["SWAGGERCTL_TIMEOUT": "soon"], "SWAGGERCTL_TIMEOUT must be a number of seconds"),

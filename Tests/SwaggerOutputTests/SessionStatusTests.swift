@@ -62,49 +62,81 @@ struct SessionStatusTests {
                 == "http://127.0.0.1:8080/api (active: logged in most recently)")
     }
 
-    @Test("rows for an active session with a user name and an expiry")
+    @Test("rows for an active session: four by default, and under --verbose who signed in and what is sent")
     func rowsFull() {
-        let status = SessionStatus(
+        var status = SessionStatus(
             server: Fixtures.server, email: "ana@example.com", username: "ana.h", appID: "swaggerctl-demo",
             backend: .file, savedAt: Self.now.addingTimeInterval(-30), expiresAt: Self.now.addingTimeInterval(3700),
             active: true, activeBecause: .only, serverDescription: Fixtures.original())
-
+        status.token = .stored
+        let location = "/home/ana/.config/swaggerctl/credentials.json"
+        let usual = [
+            DetailsViewModel(key: "Server", value: "http://127.0.0.1:8080/api (active)"),
+            DetailsViewModel(key: "Account", value: "ana@example.com"),
+            DetailsViewModel(key: "Token in", value: "file (/home/ana/.config/swaggerctl/credentials.json)"),
+            DetailsViewModel(key: "Expires", value: "2033-05-18 04:35:00 UTC (in 1 h 1 min)"),
+        ]
+        #expect(status.rows(location: location, now: Self.now) == usual)
         #expect(
-            status.rows(location: "/home/ana/.config/swaggerctl/credentials.json", now: Self.now) == [
-                DetailsViewModel(key: "Server", value: "http://127.0.0.1:8080/api (active)"),
-                DetailsViewModel(key: "Account", value: "ana@example.com"),
+            status.rows(location: location, now: Self.now, verbose: true) == usual + [
                 DetailsViewModel(key: "User name", value: "ana.h"),
                 DetailsViewModel(key: "App ID", value: "swaggerctl-demo"),
                 DetailsViewModel(
                     key: "Sends",
                     value:
-                        "login JSON {email, password, appId}; refresh JSON {refreshToken}; logout JSON {refreshToken}"),
-                DetailsViewModel(key: "Token in", value: "file (/home/ana/.config/swaggerctl/credentials.json)"),
+                        "login JSON {email, password, appId}; refresh JSON {refreshToken, appId}; logout JSON "
+                        + "{refreshToken}"),
                 DetailsViewModel(key: "Saved", value: "2033-05-18 03:32:50 UTC (30 s ago)"),
-                DetailsViewModel(key: "Expires", value: "2033-05-18 04:35:00 UTC (in 1 h 1 min)"),
             ])
     }
 
-    @Test("rows for an inactive session without a user name or expiry")
+    @Test("rows for an inactive session without a user name or expiry, on a server with a name")
     func rowsMinimal() {
-        let status = SessionStatus(
+        var status = SessionStatus(
             server: Fixtures.otherServer, email: "ivo@example.com", username: nil, appID: "app",
             backend: .file, savedAt: Self.now.addingTimeInterval(-2 * 86_400), expiresAt: nil, active: false,
             serverDescription: Fixtures.original(Fixtures.otherServer))
+        status.serverName = try? ServerName("prod")
 
         #expect(
             status.rows(location: "/cfg/credentials.json", now: Self.now) == [
-                DetailsViewModel(key: "Server", value: "https://api.example.com/v2"),
+                DetailsViewModel(key: "Server", value: "https://api.example.com/v2 (named prod)"),
                 DetailsViewModel(key: "Account", value: "ivo@example.com"),
-                DetailsViewModel(key: "App ID", value: "app"),
-                DetailsViewModel(
-                    key: "Sends",
-                    value:
-                        "login JSON {email, password, appId}; refresh JSON {refreshToken}; logout JSON {refreshToken}"),
                 DetailsViewModel(key: "Token in", value: "file (/cfg/credentials.json)"),
-                DetailsViewModel(key: "Saved", value: "2033-05-16 03:33:20 UTC (2 d ago)"),
                 DetailsViewModel(key: "Expires", value: "unknown"),
             ])
+    }
+
+    @Test("a token missing from its store, or a store that cannot be read, is a Problem row and in the JSON")
+    func tokenProblems() throws {
+        var status = try #require(SessionStatus.list([Fixtures.record(Fixtures.ana)], now: Self.now).first)
+        status.token = .missing
+        #expect(status.lacksToken)
+        #expect(
+            status.rows(location: "/cfg", now: Self.now).last
+                == DetailsViewModel(
+                    key: "Problem",
+                    value: "no token in file: log in again (`swaggerctl login -s http://127.0.0.1:8080/api -e "
+                        + "ana@example.com`)"))
+        #expect(status.rows(location: "/cfg", now: Self.now).count == 5)
+        #expect(StatusReport(sessions: [status], environmentToken: nil).lackingTokens?.hasPrefix("A session") == true)
+
+        status.token = .unreadable("The keyring is locked. Unlock it, or use --keyring file.")
+        #expect(
+            status.rows(location: "/cfg", now: Self.now).last?.value
+                == "the token cannot be read: The keyring is locked. Unlock it, or use --keyring file.")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(SessionStatus.json([status]).utf8)) as? [[String: Any]])
+        #expect(json.first?["token"] as? String == "unreadable")
+        #expect(json.first?["tokenProblem"] as? String == "The keyring is locked. Unlock it, or use --keyring file.")
+        let read = try JSONDecoder.swaggerctl.decode([SessionStatus].self, from: Data(SessionStatus.json([status]).utf8))
+        #expect(read.first?.token == status.token)
+
+        status.token = .stored
+        #expect(!status.lacksToken)
+        #expect(StatusReport(sessions: [status], environmentToken: nil).lackingTokens == nil)
+        #expect(
+            status.rows(location: "/cfg", now: Self.now).map(\.key) == ["Server", "Account", "Token in", "Expires"])
     }
 
     @Test(
@@ -203,20 +235,13 @@ struct SessionStatusTests {
             text == """
                 Server    http://127.0.0.1:8080/api (active: logged in most recently)
                 Account   ana@example.com
-                App ID    swaggerctl-demo
-                Sends     login JSON {email, password, appId}; refresh JSON {refreshToken}; logout JSON {refreshToken}
                 Token in  file (/cfg/file.json)
-                Saved     2033-05-18 03:32:50 UTC (30 s ago)
                 Expires   unknown
 
-                Server     http://127.0.0.1:8080/api
-                Account    ivo@example.com
-                User name  ivo
-                App ID     swaggerctl-demo
-                Sends      login JSON {email, password, appId}; refresh JSON {refreshToken}; logout JSON {refreshToken}
-                Token in   file (/cfg/file.json)
-                Saved      2033-05-18 03:31:50 UTC (1 min ago)
-                Expires    unknown
+                Server    http://127.0.0.1:8080/api
+                Account   ivo@example.com
+                Token in  file (/cfg/file.json)
+                Expires   unknown
 
                 """)
     }

@@ -32,9 +32,12 @@ package struct StatusCommand: Sendable {
         switch format {
         case .table:
             console.print(
-                SessionStatus.render(report.sessions, location: location, renderer: console.tableRenderer, now: now))
+                SessionStatus.render(
+                    report.sessions, location: location, renderer: console.tableRenderer, now: now,
+                    verbose: connection.verbose))
         case .json: console.print(SessionStatus.json(report.sessions))
         }
+        if let lacking = report.lackingTokens { throw SwaggerError(.failure, lacking) }
         guard report.isEmpty else { return }
         guard session.server == nil, session.account == nil else {
             throw SwaggerError(.authentication, "No stored session matches \(session.flags).")

@@ -33,6 +33,9 @@ extension SessionController {
         }
         for index in statuses.indices {
             statuses[index].serverName = ServerName.of(statuses[index].server, among: known.entries)
+            if let record = records.first(where: { $0.account == statuses[index].account }) {
+                statuses[index].token = await storedToken(of: record)
+            }
         }
         if let account = check?.record?.account, let checked = statuses.firstIndex(where: { $0.account == account }) {
             statuses[checked].check = result
@@ -43,5 +46,15 @@ extension SessionController {
         }
         return StatusReport(
             sessions: statuses, damaged: damaged, path: sessions.path, environmentToken: environment)
+    }
+
+    /// Whether the token store holds `record`'s tokens, read as a use of the session reads them: a session with
+    /// only its refresh token, or only its client's proof, can still be used. The tokens are dropped at once.
+    private func storedToken(of record: SessionRecord) async -> SessionStatus.TokenState {
+        do {
+            return try await tokens.credentials(for: record) == nil ? .missing : .stored
+        } catch {
+            return .unreadable(error.message)
+        }
     }
 }

@@ -9,10 +9,13 @@ extension SwaggerCtl {
             commandName: "status",
             abstract: "List the stored sessions. Never prints a token.",
             discussion: """
-                Every session, or those on the server -s names and of the account -e names. The one that \
-                commands use without -s and -e is marked default. Exits 4 when no session is listed. With --check, the active session (or the one -s and -e name) \
-                is checked with the server, refreshing it if needed: exit 0 when it is valid or was refreshed, \
-                4 when it has ended (it is then removed), 3 when the server cannot be reached.
+                Every session, or those on the server -s names and of the account -e names, with its token \
+                looked up in its store (never printed). The one that commands use without -s and -e is marked \
+                default; --verbose adds how each signed in and what its requests send. Exits 1 when a session's \
+                token is missing or cannot be read, and 4 when no session is listed. With --check, the active \
+                session (or the one -s and -e name) is checked with the server, refreshing it if needed: exit 0 \
+                when it is valid or was refreshed, 4 when it has ended (it is then removed), 3 when the server \
+                cannot be reached.
 
                 Examples:
                   swaggerctl status
