@@ -35,8 +35,7 @@ struct ServerNameOption: ParsableArguments {
     @Option(
         name: .customLong("name"),
         help: ArgumentHelp(
-            "A short name for the server, for -s and SWAGGERCTL_SERVER to take in place of its URL: one word of "
-                + "letters, digits, -, _ and ., used by no other server.",
+            "A short name for the server (one word), which -s and SWAGGERCTL_SERVER take in place of its URL.",
             valueName: "name"))
     var name: String?
 

@@ -9,88 +9,26 @@ extension SwaggerCtl {
         static let configuration = CommandConfiguration(
             commandName: "login",
             abstract: "Log in, store the token, and show your profile.",
+            usage: """
+                swaggerctl login -s <url> -e <email> [--password-stdin] [<options>]
+                swaggerctl login -s <url> --with-token | --web | --device
+                swaggerctl login --client-credentials --client-id <id> <its proof>
+                """,
             discussion: """
-                With only the server's address, swaggerctl reads what the server publishes (its OpenAPI document, \
-                its OAuth metadata) to learn how to log in, and keeps that for the server: see `swaggerctl server`. \
-                On a terminal, a missing account and the password are asked for; the password is not echoed. In \
-                scripts, pipe the password in with --password-stdin. No option takes the password as its value.
-
-                Without -s, the login goes to the server last logged in to; on a new machine the URL is asked \
-                for on a terminal, and -s or SWAGGERCTL_SERVER is required off one.
-
-                The account is named with --email or --username; an e-mail goes in the login's e-mail field where \
-                it has one. A sign-in in the browser keeps the session of whoever signs in.
-
-                With --with-token, a token you already have (a personal access token, an API key) takes the \
-                place of the password: it is checked with your profile, which names the account, kept like any \
-                other session's, and revoked by logout where the server can. A token the server refuses is not \
-                stored (exit 4).
+                swaggerctl learns how to log in from what the server publishes, and keeps it for the server. A \
+                missing account and the password are asked for on a terminal; a script gives the password with \
+                --password-stdin, never as an option's value.
 
                 Examples:
                   swaggerctl login -s https://api.example.com -e me@example.com
-                  swaggerctl login -s https://api.example.com --name prod -e me@example.com
-                  swaggerctl login -s https://api.example.com -u ana --format json
                   swaggerctl login -e me@example.com --password-stdin -q < password.txt
-                  swaggerctl login -s https://api.example.com --with-token < token.txt
                   swaggerctl login --web -s https://auth.example.com
-                  swaggerctl login --server-file team-api.json -e me@example.com
-                  swaggerctl login --client-credentials --client-id ci --client-key ci.pem
                 """)
 
-        @Option(name: .shortAndLong, help: ArgumentHelp("The account's e-mail.", valueName: "email"))
-        var email: String?
-
-        @Option(
-            name: .shortAndLong,
-            help: ArgumentHelp("The account's user name, for a server that signs in by name.", valueName: "name"))
-        var username: String?
-
-        @Flag(help: "Read the password from standard input.")
-        var passwordStdin = false
-
-        @Flag(
-            help: ArgumentHelp(
-                "Log in with a token you already have, from standard input (asked for on a terminal), in place of a "
-                    + "password: a personal access token, an API key."))
-        var withToken = false
-
-        @Flag(
-            help: ArgumentHelp(
-                "Sign in in a browser, here or elsewhere, with a one-time code (RFC 8628) instead of a password. It "
-                    + "needs an OAuth 2 server with a device authorization endpoint, and its client id."))
-        var device = false
-
-        @Flag(
-            help: ArgumentHelp(
-                "Sign in in the browser instead of with a password (the authorization code grant with PKCE), answered "
-                    + "on a port of this machine. $BROWSER, else xdg-open, opens the address, which is printed too."))
-        var web = false
-
-        @Flag(
-            help: ArgumentHelp(
-                "Sign in as the OAuth 2 client itself (the client credentials grant), for a machine: the client named "
-                    + "by --client-id, proven by --client-secret-stdin, --client-key, or --client-cert with --client-key. "
-                    + "Renewed by asking again."))
-        var clientCredentials = false
-
-        @Option(
-            help: ArgumentHelp(
-                "The client's private key (PEM: EC P-256 or P-384, RSA, Ed25519), which signs its assertions "
-                    + "(private_key_jwt) in place of a secret. Kept with the session in the token store.",
-                valueName: "file"))
-        var clientKey: String?
-
-        @Option(
-            help: ArgumentHelp(
-                "The key id (kid) the server knows --client-key by, where it holds several.", valueName: "kid"))
-        var clientKeyId: String?
-
-        @Option(
-            help: ArgumentHelp(
-                "The client's certificate (PEM), for --client-key's key: the client proves itself in TLS "
-                    + "(tls_client_auth), and every request of the session presents it.",
-                valueName: "file"))
-        var clientCert: String?
+        @OptionGroup(title: "Signing in") var basics: LoginBasics
+        @OptionGroup(title: "Signing in in the browser") var browserSignIn: BrowserSignIn
+        @OptionGroup(title: "Signing in as a machine") var machineSignIn: MachineSignIn
+        @OptionGroup(title: "The OAuth 2 client, for both") var client: ClientOptions
 
         @Flag(
             help: ArgumentHelp(
@@ -98,8 +36,6 @@ extension SwaggerCtl {
                     + "carries a proof signed with it, so a copied token is of no use alone."))
         var dpop = false
 
-        @OptionGroup var serverOption: ServerOption
-        @OptionGroup var serverName: ServerNameOption
         @OptionGroup var serverFile: ServerFileOption
         @OptionGroup var output: FormatOptions
 
@@ -123,7 +59,6 @@ extension SwaggerCtl {
         // Hidden, to keep the help to what a login is: where tokens go, which has its variable (SWAGGERCTL_KEYRING);
         // and, for a release, what describes a server, which is `server set`'s now.
         @OptionGroup(visibility: .hidden) var keyring: KeyringOption
-        @OptionGroup var client: ClientOptions
         @OptionGroup(visibility: .hidden) var serverDescription: ServerDescriptionOptions
 
         @Option(
@@ -131,17 +66,19 @@ extension SwaggerCtl {
             help: ArgumentHelp("The original API's app id, kept for the server.", valueName: "id", visibility: .hidden))
         var appID: String?
 
-        @Option(
-            help: ArgumentHelp(
-                "With --web, how long to wait for the browser, in seconds. Default: 300.", valueName: "seconds",
-                visibility: .hidden))
-        var browserTimeout: Int?
-
-        @Flag(
-            help: ArgumentHelp(
-                "Read a confidential client's secret from standard input: its only line, or, with --password-stdin, "
-                    + "its second. Kept with the session in the token store."))
-        var clientSecretStdin = false
+        // The groups' values by their flags' names, for the checks across them.
+        private var email: String? { basics.email }
+        private var username: String? { basics.username }
+        private var passwordStdin: Bool { basics.passwordStdin }
+        private var withToken: Bool { basics.withToken }
+        private var web: Bool { browserSignIn.web }
+        private var device: Bool { browserSignIn.device }
+        private var browserTimeout: Int? { browserSignIn.browserTimeout }
+        private var clientCredentials: Bool { machineSignIn.clientCredentials }
+        private var clientKey: String? { machineSignIn.clientKey }
+        private var clientKeyId: String? { machineSignIn.clientKeyId }
+        private var clientCert: String? { machineSignIn.clientCert }
+        private var clientSecretStdin: Bool { machineSignIn.clientSecretStdin }
 
         func validate() throws {
             if email != nil, username != nil {
@@ -202,8 +139,8 @@ extension SwaggerCtl {
 
         func run() async throws {
             var command = LoginCommand()
-            command.server = try serverOption.reference()
-            command.name = try serverName.request()
+            command.server = try basics.serverOption.reference()
+            command.name = try basics.serverName.request()
             command.description = GivenDescription(
                 file: serverFile.serverFile, flags: try serverDescription.flags(client: client),
                 allowOrigin: origins.allowOrigin)
@@ -227,4 +164,84 @@ extension SwaggerCtl {
             try await command.run(.terminal)
         }
     }
+}
+
+/// What every login names: the server, the account, and how the secret comes, first in `login --help`.
+struct LoginBasics: ParsableArguments {
+    @OptionGroup var serverOption: ServerOption
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The account's e-mail.", valueName: "email"))
+    var email: String?
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The account's user name, where there is no e-mail.", valueName: "name"))
+    var username: String?
+
+    @Flag(help: "Read the password from standard input.")
+    var passwordStdin = false
+
+    @Flag(
+        help: ArgumentHelp(
+            "Log in with a token you have (a personal access token, an API key), read from standard input."))
+    var withToken = false
+
+    @OptionGroup var serverName: ServerNameOption
+}
+
+/// `login --web` and `--device`: the sign-in is made on the provider's own pages.
+struct BrowserSignIn: ParsableArguments {
+    @Flag(
+        help: ArgumentHelp(
+            "Sign in in a browser, here or elsewhere, with a one-time code (RFC 8628) instead of a password. It "
+                + "needs an OAuth 2 server with a device authorization endpoint, and its client id."))
+    var device = false
+
+    @Flag(
+        help: ArgumentHelp(
+            "Sign in in the browser instead of with a password (the authorization code grant with PKCE), answered "
+                + "on a port of this machine. $BROWSER, else xdg-open, opens the address, which is printed too."))
+    var web = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --web, how long to wait for the browser, in seconds. Default: 300.", valueName: "seconds",
+            visibility: .hidden))
+    var browserTimeout: Int?
+
+}
+
+/// `login --client-credentials`: the client signs in as itself, with its secret, its key or its certificate.
+struct MachineSignIn: ParsableArguments {
+    @Flag(
+        help: ArgumentHelp(
+            "Sign in as the OAuth 2 client itself (the client credentials grant), for a machine: the client named "
+                + "by --client-id, proven by --client-secret-stdin, --client-key, or --client-cert with --client-key. "
+                + "Renewed by asking again."))
+    var clientCredentials = false
+
+    @Option(
+        help: ArgumentHelp(
+            "The client's private key (PEM: EC P-256 or P-384, RSA, Ed25519), which signs its assertions "
+                + "(private_key_jwt) in place of a secret. Kept with the session in the token store.",
+            valueName: "file"))
+    var clientKey: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The key id (kid) the server knows --client-key by, where it holds several.", valueName: "kid"))
+    var clientKeyId: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The client's certificate (PEM), for --client-key's key: the client proves itself in TLS "
+                + "(tls_client_auth), and every request of the session presents it.",
+            valueName: "file"))
+    var clientCert: String?
+
+    @Flag(
+        help: ArgumentHelp(
+            "Read a confidential client's secret from standard input: its only line, or, with --password-stdin, "
+                + "its second. Kept with the session in the token store."))
+    var clientSecretStdin = false
 }
