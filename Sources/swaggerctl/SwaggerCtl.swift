@@ -94,13 +94,17 @@ struct SwaggerCtl: AsyncParsableCommand {
                 Terminal.print(script)
             } else if !message.isEmpty {
                 // As argument-parser prints help and --version itself, with a line break after.
-                Terminal.print(HelpExamples.unwrapped(message) + "\n")
+                Terminal.print(UsageCheck.foldingUsage(HelpExamples.unwrapped(message), width: width) + "\n")
             }
             terminate(0)
         }
-        Terminal.standardError.write(UsageCheck.message(fullMessage(for: error)))
+        Terminal.standardError.write(UsageCheck.foldingUsage(UsageCheck.message(fullMessage(for: error)), width: width))
         terminate(code.rawValue)
     }
+
+    /// The width help and usage errors are folded to: the terminal's, and 80 columns where there is none, as
+    /// argument-parser wraps its help.
+    private static var width: Int { max(Terminal.columns ?? 80, 40) }
 
     /// Ends the process with `status`. The C library's `exit`, which the command's own `exit(withError:)`
     /// would hide.

@@ -23,6 +23,47 @@ enum UsageCheck {
         return text.hasSuffix("\n") ? text : text + "\n"
     }
 
+    /// `text` with each `USAGE:` or `Usage:` line that is wider than `width` folded at the spaces between its
+    /// options, never inside a `[--name <value>]`, and continued under the first option, as man pages fold a
+    /// synopsis: argument-parser writes a synopsis on one line, which a terminal breaks mid-word.
+    static func foldingUsage(_ text: String, width: Int) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            guard line.count > width, line.hasPrefix("USAGE: ") || line.hasPrefix("Usage: ") else { return line }
+            let words = synopsisWords(line)
+            // `Usage: swaggerctl details`, the command's name, and the options under it.
+            let head = words.prefix { !$0.hasPrefix("[") && !$0.hasPrefix("-") && !$0.hasPrefix("<") }
+            let indent = String(repeating: " ", count: min(head.joined(separator: " ").count + 1, width / 2))
+            var rows = [head.joined(separator: " ")]
+            for word in words.dropFirst(head.count) {
+                if rows[rows.count - 1].count + 1 + word.count > width, rows[rows.count - 1] != indent {
+                    rows.append(indent + word)
+                } else {
+                    rows[rows.count - 1] += (rows[rows.count - 1] == indent ? "" : " ") + word
+                }
+            }
+            return rows.joined(separator: "\n")[...]
+        }.joined(separator: "\n")
+    }
+
+    /// A synopsis's words, a bracketed group (`[--format <format>]`) being one.
+    private static func synopsisWords(_ line: Substring) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var depth = 0
+        for character in line {
+            if character == " ", depth == 0 {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+                continue
+            }
+            if character == "[" || character == "<" { depth += 1 }
+            if character == "]" || character == ">" { depth = max(0, depth - 1) }
+            word.append(character)
+        }
+        if !word.isEmpty { words.append(word) }
+        return words
+    }
+
     private static func suggestion(for word: String, in commands: [String]) -> String {
         let scored = commands.filter { $0 != "help" }.map { ($0, distance(word.lowercased(), $0)) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, best.0.count / 3) else {

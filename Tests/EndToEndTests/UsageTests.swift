@@ -107,11 +107,13 @@ struct UsageTests {
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
-        try #require(lines.count == 4, "\(result)")
+        // The synopsis is folded to 80 columns between options, its rows under the first option.
+        try #require(lines.count == 6, "\(result)")
         #expect(lines[0] == "swaggerctl: Unknown option '--bogus'")
         #expect(lines[1].hasPrefix("Usage: swaggerctl details [--server <url>] "))
-        #expect(lines[2] == "  See 'swaggerctl details --help' for more information.")
-        #expect(lines[3] == "")
+        #expect(lines[2...3].allSatisfy { $0.hasPrefix(String(repeating: " ", count: 26) + "[--") })
+        #expect(lines[4] == "  See 'swaggerctl details --help' for more information.")
+        #expect(lines[5] == "")
     }
 
     @Test("a --server-file that cannot be a description is refused on one line, whole or not at all")
@@ -136,6 +138,28 @@ struct UsageTests {
                 ], stdin: "pw\n")
             #expect(result.status == 64, "\(result)")
             #expect(result.stderr.contains(said) && result.stderr.split(separator: "\n").count == 1, "\(result)")
+        }
+    }
+
+    @Test(
+        "every command's synopsis fits 80 columns, folded between options and never inside one, in help and errors",
+        arguments: [
+            "details", "logout", "status", "token", "refresh", "operations", "exec", "git-credential", "api", "login",
+            "switch", "server set", "server show", "server list", "server import", "completion",
+        ])
+    func synopsisFits(command: String) async throws {
+        let words = command.split(separator: " ").map(String.init)
+        let help = try await Sandbox().swaggerctl(words + ["--help"])
+        let error = try await Sandbox().swaggerctl(words + ["--bogus"])
+        #expect(help.status == 0 && error.status == 64, "\(help)\n\(error)")
+        for text in [help.stdout, error.stderr] {
+            let lines = text.split(separator: "\n").map(String.init)
+            let start = try #require(lines.firstIndex { $0.hasPrefix("USAGE: ") || $0.hasPrefix("Usage: ") }, "\(text)")
+            let synopsis = lines[start...].prefix { $0 == lines[start] || $0.hasPrefix("       ") }
+            for line in synopsis {
+                #expect(line.count <= 80, "\(line)")
+                #expect(line.filter { $0 == "[" }.count == line.filter { $0 == "]" }.count, "broken inside: \(line)")
+            }
         }
     }
 
@@ -172,7 +196,8 @@ struct UsageTests {
         #expect(lines[0].hasPrefix("swaggerctl: \(error)"))
         #expect(lines[1].hasPrefix(help))
         #expect(lines[2].hasPrefix("Usage: swaggerctl \(arguments[0]) "))
-        #expect(lines.dropFirst(3).dropLast().allSatisfy { $0.hasPrefix("       swaggerctl \(arguments[0]) ") })
+        // A synopsis goes on over several rows, folded, or several synopses each have one (login).
+        #expect(lines.dropFirst(3).dropLast().allSatisfy { $0.hasPrefix("       ") })
         #expect(lines.last == "  See 'swaggerctl \(arguments[0]) --help' for more information.")
     }
 
