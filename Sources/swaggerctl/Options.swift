@@ -68,7 +68,20 @@ struct RenameOption: ParsableArguments {
 /// The servers swaggerctl knows, wherever a command takes a server: `--server`, and the URL of `server show`, `set`,
 /// `forget` and `export` and of `git-credential --setup`.
 @Sendable func serverCompletions(_: [String], _: Int, _ prefix: String) -> [String] {
-    ShellCompletions.servers(prefix: prefix, environment: ProcessInfo.processInfo.environment).map(completionValue)
+    ShellCompletions.describedServers(prefix: prefix, environment: ProcessInfo.processInfo.environment)
+        .map(completionValue)
+}
+
+/// A candidate as the shell that asked for it shows it: fish takes the text after a tab, and zsh after an unescaped
+/// `:`, for the value's own description, where they would otherwise repeat the option's help for every value; bash
+/// shows none.
+func completionValue(_ candidate: ShellCompletions.Candidate) -> String {
+    let description = TerminalText.escaped(candidate.description).replacing("\t", with: " ")
+    switch CompletionShell.requesting {
+    case .fish? where !description.isEmpty: return candidate.value + "\t" + description
+    case .zsh? where !description.isEmpty: return completionValue(candidate.value) + ":" + description
+    default: return completionValue(candidate.value)
+    }
 }
 
 /// A value as the shell that asked for it reads it. zsh's `_describe` takes the text after an unescaped `:` for

@@ -97,4 +97,24 @@ struct CompletionTests {
         #expect(!shell.transcript.contains(#"\@"#), "\(name): \(shell.transcript)")
         shell.type("\u{3}exit\r")
     }
+
+    @Test("fish and zsh describe each server by itself, a URL by its name, a name by its URL; bash shows none")
+    func describedServers() async throws {
+        let sandbox = try Sandbox()
+        let set = try await sandbox.swaggerctl(
+            "server", "set", "http://127.0.0.1:9/api", "--preset", "original", "--name", "demo")
+        try #require(set.status == 0, "\(set)")
+        // As the scripts ask: the option, the index of the word completed, the cursor in it, and the words.
+        let asked = ["---completion", "details", "--", "--server", "3", "0", "swaggerctl", "details", "-s", ""]
+        let expected = [
+            "fish": ["http://127.0.0.1:9/api\tnamed demo, current", "demo\thttp://127.0.0.1:9/api"],
+            "zsh": [#"http\://127.0.0.1\:9/api:named demo, current"#, "demo:http://127.0.0.1:9/api", " "],
+            "bash": ["http://127.0.0.1:9/api", "demo"],
+        ]
+        for (shell, lines) in expected {
+            let result = try await sandbox.swaggerctl(asked, environment: ["SAP_SHELL": shell])
+            #expect(result.status == 0, "\(shell): \(result)")
+            #expect(result.stdout.split(separator: "\n").map(String.init) == lines, "\(shell): \(result)")
+        }
+    }
 }

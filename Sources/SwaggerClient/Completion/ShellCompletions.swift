@@ -16,6 +16,33 @@ package enum ShellCompletions {
         return offerable(unique(servers.map(\.string) + names).filter { $0.hasPrefix(prefix) })
     }
 
+    /// ``servers(prefix:environment:)``, each with what a shell that shows descriptions says of it: a URL's name and
+    /// whether it is the current server or who is logged in there, and a name's URL.
+    package static func describedServers(prefix: String, environment: [String: String]) -> [Candidate] {
+        let (current, entries) = registry(environment)
+        let records = records(environment)
+        return servers(prefix: prefix, environment: environment).map { value in
+            if let entry = entries.first(where: { $0.name?.string == value }) {
+                return Candidate(value: value, description: entry.server.string)
+            }
+            let server = try? ServerURL(value)
+            var parts: [String] = []
+            if let name = entries.first(where: { $0.server == server })?.name { parts.append("named \(name)") }
+            if server == current { parts.append("current") }
+            let accounts = records.filter { $0.server == server }.map(\.name)
+            if let first = accounts.first {
+                parts.append(accounts.count == 1 ? first : "\(first) and \(accounts.count - 1) more")
+            }
+            return Candidate(value: value, description: parts.joined(separator: ", "))
+        }
+    }
+
+    /// A value the shell offers, and what it says of it where it shows descriptions (fish, zsh).
+    package struct Candidate: Sendable {
+        package var value: String
+        package var description: String
+    }
+
     /// The e-mails stored for the server that `words` give with `-s`/`--server`, else for the default server,
     /// that start with `prefix`; the active account first. `words` is the command line so far, as the shell
     /// splits it.
