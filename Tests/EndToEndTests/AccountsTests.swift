@@ -329,6 +329,34 @@ struct AccountsTests {
         }
     }
 
+    @Test("a root URL typed at the prompt is offered its API: Enter logs in there, n exits 64 and stores nothing")
+    func promptOffersTheAPI() async throws {
+        try await withDemoServer { server in
+            let root = try #require(URL(string: server.apiURL)).deletingLastPathComponent().absoluteString
+            let typed = String(root.dropLast())
+            for (answer, status) in [("\n", 0 as Int32), ("n\n", 64)] {
+                let sandbox = try Sandbox()
+                let terminal = try await sandbox.onTerminal("login", "-e", Sandbox.demo.email)
+                var exchanges = [
+                    ("Server URL: ", "\(typed)\n"),
+                    ("Use \(server.apiURL)? [Y/n] ", answer),
+                ]
+                if status == 0 {
+                    exchanges.append(
+                        ("Password for \(Sandbox.demo.email) on \(server.apiURL): ", "\(Sandbox.demo.password)\n"))
+                }
+                let ended = try await terminal.answer(exchanges)
+                #expect(ended == status, "\(terminal.transcript)")
+                #expect(
+                    terminal.transcript.contains(
+                        "Nothing at \(typed) says how to log in; the API at \(server.apiURL) does."),
+                    "\(terminal.transcript)")
+                let stored = try sandbox.sessions.records().map(\.server.string)
+                #expect(stored == (status == 0 ? [server.apiURL] : []), "\(terminal.transcript)")
+            }
+        }
+    }
+
     @Test("logout --all removes every session on every server, keyring and file, and revokes each on its server")
     func logoutAll() async throws {
         let bus = try TestKeyring.busAddress()

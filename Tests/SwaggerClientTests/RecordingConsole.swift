@@ -55,6 +55,10 @@ final class RecordingConsole: Console {
         return answer
     }
 
+    func confirm(_ question: String, cancelled: String) throws(SwaggerError) -> Bool {
+        !(try line(question, cancelled: cancelled)).lowercased().hasPrefix("n")
+    }
+
     func secret(_ prompt: String, cancelled: String) throws(SwaggerError) -> String {
         try line(prompt, cancelled: cancelled)
     }

@@ -27,6 +27,9 @@ package protocol Console: Sendable {
     /// Asks for one line with echo on.
     /// - Throws: ``SwaggerError/Code/cancelled`` with `cancelled` for no answer.
     func line(_ prompt: String, cancelled: String) throws(SwaggerError) -> String
+    /// Asks a question whose answer is yes unless the person says no: Enter alone is yes (`[Y/n]`).
+    /// - Throws: ``SwaggerError/Code/cancelled`` with `cancelled` for no answer at all (end of input).
+    func confirm(_ question: String, cancelled: String) throws(SwaggerError) -> Bool
     /// Asks for a secret, echo off.
     /// - Throws: ``SwaggerError/Code/cancelled`` with `cancelled` for no answer; ``SwaggerError/Code/usage`` off a
     ///   terminal.

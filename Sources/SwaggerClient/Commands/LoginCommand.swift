@@ -104,7 +104,7 @@ private struct LoginRun {
         let selection = try controller.select(server: server, name: nil)
         // A name that needs --rename is refused before the password is asked for.
         if let asked = command.name { try controller.checkName(asked, for: selection.server) }
-        let login = try await signIn(selection, layers: layers, read)
+        let login = try await signIn(selection, layers: layers, read, offering: named == nil)
         let naming = try controller.naming(login.account.server, command.name)
         // A login makes its server the default (unless SWAGGERCTL_SERVER names one); a move from another server is
         // said.
@@ -121,8 +121,11 @@ private struct LoginRun {
     }
 
     /// Signs in to the selected server as its description and the flags say.
+    /// `offering` says whether an address near the one typed at the prompt may be offered in its place, when
+    /// nothing describes the one typed.
     private func signIn(
-        _ selection: SessionSelection, layers: [DescriptionLayer], _ read: Read, followed: Bool = false
+        _ selection: SessionSelection, layers: [DescriptionLayer], _ read: Read, followed: Bool = false,
+        offering: Bool = false
     ) async throws(SwaggerError) -> SessionController.LoginOutcome {
         let choice: SessionController.ServerChoice
         switch try await controller.loginChoice(
@@ -141,6 +144,13 @@ private struct LoginRun {
             }
             return try await signIn(
                 controller.select(server: .url(delegated.server), name: nil), layers: layers, read, followed: true)
+        case .nearby(let nearby, let undescribed):
+            // Typed at the prompt, a root URL is most likely the API's host: its API is offered, once.
+            guard offering, console.canAsk else { throw undescribed }
+            console.notice("Nothing at \(selection.server) says how to log in; the API at \(nearby) does.")
+            guard try console.confirm("Use \(nearby)? [Y/n] ", cancelled: "Login cancelled: no server given.")
+            else { throw undescribed }
+            return try await signIn(controller.select(server: .url(nearby), name: nil), layers: layers, read)
         }
         // Before anything else is asked: a description that sends other sessions' tokens elsewhere needs a yes.
         try console.consent(to: controller.tokenMove(choice), yes: command.yes)

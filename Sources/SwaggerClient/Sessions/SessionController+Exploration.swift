@@ -38,6 +38,7 @@ extension SessionController {
         switch try await loginChoice(given: given, on: selection, confidential: confidential) {
         case .described(let choice): return choice
         case .delegated(let delegated): throw SwaggerError(.usage, delegated.refusal(for: selection.server))
+        case .nearby(_, let undescribed): throw undescribed
         }
     }
 
@@ -47,6 +48,9 @@ extension SessionController {
         /// The server says that another is the one to log in to; nothing was sent there. The login asks the
         /// person before it goes on there.
         case delegated(Discovery.Delegated)
+        /// Nothing describes the server, but an address near it does (its API's base URL below the root
+        /// typed): `undescribed` is the error to give unless the login goes on there.
+        case nearby(ServerURL, undescribed: SwaggerError)
     }
 
     /// ``serverChoice(given:on:confidential:)``, with a server that names another as its own (Matrix's
@@ -74,7 +78,11 @@ extension SessionController {
                 return .delegated(delegated)
             }
             guard let (description, sources) = try ServerPlan.finish(exploration, found: finding, server: server)
-            else { throw await undescribed(server, exploration, on: selection) }
+            else {
+                let (error, nearby) = await undescribed(server, exploration, on: selection)
+                if let nearby { return .nearby(nearby, undescribed: error) }
+                throw error
+            }
             choice = ServerChoice(
                 server: server, serverDescription: description, sources: sources, finding: finding, document: document)
         }
@@ -157,8 +165,9 @@ extension SessionController {
 
     /// The error for a server that nothing describes: what was asked, and where an API may be instead, one path level
     /// down or up or where the address redirects, found without sending anything secret.
+    /// The error for a server that nothing describes, and the address near it that is described, if any.
     private func undescribed(_ server: ServerURL, _ exploration: ServerPlan.Exploration, on selection: SessionSelection)
-        async -> SwaggerError
+        async -> (SwaggerError, nearby: ServerURL?)
     {
         let service = service(for: nil, entry: selection.entry)
         let asked = exploration.metadata.count + exploration.openAPI.count
@@ -178,6 +187,9 @@ extension SessionController {
                 break places
             }
         }
-        return SwaggerError.undescribedServer(server, asked: asked, suggestion: suggestion)
+        return (
+            SwaggerError.undescribedServer(server, asked: asked, suggestion: suggestion),
+            suggestion.flatMap { try? ServerURL($0.absoluteString) }
+        )
     }
 }

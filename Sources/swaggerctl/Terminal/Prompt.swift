@@ -25,6 +25,15 @@ enum Prompt {
         return trimmed
     }
 
+    /// Asks `question`, whose answer is yes unless it starts with `n`: Enter alone is yes. End of input is no
+    /// answer, and cancels.
+    static func confirm(_ question: String, cancelled: String) throws(SwaggerError) -> Bool {
+        let answer = try asking(question, cancelled: cancelled, echo: true) { readLine(from: STDIN_FILENO) }
+        if !answer.endedLine { Terminal.standardError.write("\n") }
+        guard let text = answer.text, answer.endedLine else { throw SwaggerError(.cancelled, cancelled) }
+        return !text.trimmingWhitespace().lowercased().hasPrefix("n")
+    }
+
     /// Reads one line with echo off, after writing `prompt` to standard error.
     static func secret(_ prompt: String, cancelled: String) throws(SwaggerError) -> String {
         let answer = try asking(prompt, cancelled: cancelled, echo: false) { readLine(from: STDIN_FILENO) }

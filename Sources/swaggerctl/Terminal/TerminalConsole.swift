@@ -26,6 +26,10 @@ struct TerminalConsole: Console {
         try Prompt.line(prompt, cancelled: cancelled)
     }
 
+    func confirm(_ question: String, cancelled: String) throws(SwaggerError) -> Bool {
+        try Prompt.confirm(question, cancelled: cancelled)
+    }
+
     func secret(_ prompt: String, cancelled: String) throws(SwaggerError) -> String {
         try Prompt.secret(prompt, cancelled: cancelled)
     }
