@@ -59,9 +59,10 @@ package struct CommandEnvironment: Sendable {
         let warn: @Sendable (String) -> Void = { console.warning($0) }
         let log: (@Sendable (String) -> Void)? =
             configuration.verbose ? { @Sendable line in console.notice(line) } : nil
+        // Under --verbose the trace is the progress: a spinner's frame would share its lines.
         let service = APIService(
             timeout: configuration.timeout, proxies: configuration.proxies, trust: configuration.trust,
-            transport: transport, delegate: delegate, log: log)
+            transport: transport, delegate: configuration.verbose ? nil : delegate, log: log)
         let controller = SessionController(
             configuration: configuration, tokens: tokens ?? configuration.tokenStore(warn: warn, sleep: sleep),
             service: service, now: now, warn: warn, sleep: sleep)

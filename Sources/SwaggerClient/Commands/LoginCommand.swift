@@ -64,7 +64,7 @@ package struct LoginCommand: Sendable {
         var configuration = try environment.configuration(connection)
         if allowHTTP { configuration.allowsPlainHTTP = true }
         let console = environment.console
-        let (login, naming, moved) = try await console.working("Working", shown: !quiet) {
+        let (login, naming, moved) = try await console.working("Logging in", shown: !quiet) {
             (progress) throws(SwaggerError) in
             try await environment.withController(configuration, delegate: progress) {
                 (controller) throws(SwaggerError) in
@@ -128,6 +128,7 @@ private struct LoginRun {
         offering: Bool = false
     ) async throws(SwaggerError) -> SessionController.LoginOutcome {
         let choice: SessionController.ServerChoice
+        progress?.label = "Reading what \(selection.server) publishes"
         switch try await controller.loginChoice(
             given: layers, on: selection, confidential: command.clientSecretStdin)
         {

@@ -46,6 +46,9 @@ final class Spinner: ProgressLine {
     ) async throws(SwaggerError) -> Result {
         guard enabled, Terminal.isTerminal(STDERR_FILENO) else { return try await work(nil) }
         let spinner = Spinner(label: label)
+        // Ctrl-C while a frame is on the line would leave it there, with the shell's prompt after it.
+        let previous = interruptingSignals.map { signal($0, eraseAndReraise) }
+        defer { for (number, handler) in zip(interruptingSignals, previous) { signal(number, handler) } }
         let outcome = await withTaskGroup(of: Void.self, returning: Swift.Result<Result, SwaggerError>.self) {
             group in
             group.addTask { await spinner.animate() }
@@ -79,6 +82,7 @@ final class Spinner: ProgressLine {
                     Terminal.standardError.write(
                         "\r\(Self.frames[frame % Self.frames.count]) \(TerminalText.escaped(state.label))")
                     state.drawn = true
+                    frameOnScreen.store(true, ordering: .releasing)
                     frame += 1
                 }
             }
@@ -89,5 +93,25 @@ final class Spinner: ProgressLine {
     private static func erase(_ state: inout State) {
         if state.drawn { Terminal.standardError.write("\r\u{1B}[K") }
         state.drawn = false
+        frameOnScreen.store(false, ordering: .releasing)
     }
+}
+
+private let interruptingSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+/// Whether a frame is on standard error's line, for a signal handler, which may not take the spinner's lock.
+private let frameOnScreen = Atomic(false)
+
+/// The line that ends an interrupted command's spinner: the frame erased, and one line that says so.
+private let cancelledLine = Array("\r\u{1B}[Kswaggerctl: Cancelled.\n".utf8)
+
+/// Erases the frame, if one is drawn, says the command was cancelled, and re-raises the signal with its default
+/// action, which a shell reports as 128 + its number (130 for Ctrl-C). Async-signal-safe: a load, a write, and
+/// nothing allocated.
+private func eraseAndReraise(_ number: Int32) {
+    if frameOnScreen.load(ordering: .acquiring) {
+        _ = cancelledLine.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+    signal(number, SIG_DFL)
+    raise(number)
 }
