@@ -102,16 +102,18 @@ private let interruptingSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 /// Whether a frame is on standard error's line, for a signal handler, which may not take the spinner's lock.
 private let frameOnScreen = Atomic(false)
 
-/// The line that ends an interrupted command's spinner: the frame erased, and one line that says so.
-private let cancelledLine = Array("\r\u{1B}[Kswaggerctl: Cancelled.\n".utf8)
+/// What erases a frame, and the line that says an interrupted command was cancelled.
+private let erasure = Array("\r\u{1B}[K".utf8)
+private let cancelledLine = Array("swaggerctl: Cancelled.\n".utf8)
 
 /// Erases the frame, if one is drawn, says the command was cancelled, and re-raises the signal with its default
-/// action, which a shell reports as 128 + its number (130 for Ctrl-C). Async-signal-safe: a load, a write, and
+/// action, which a shell reports as 128 + its number (130 for Ctrl-C). Async-signal-safe: a load, writes, and
 /// nothing allocated.
 private func eraseAndReraise(_ number: Int32) {
     if frameOnScreen.load(ordering: .acquiring) {
-        _ = cancelledLine.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        _ = erasure.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
+    _ = cancelledLine.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     signal(number, SIG_DFL)
     raise(number)
 }

@@ -171,6 +171,12 @@ extension Sandbox {
     func onTerminal(_ arguments: String..., environment extra: [String: String] = [:], typedAhead: String = "")
         async throws -> PseudoTerminalProcess
     {
+        try await onTerminal(arguments, environment: extra, typedAhead: typedAhead)
+    }
+
+    func onTerminal(_ arguments: [String], environment extra: [String: String] = [:], typedAhead: String = "")
+        async throws -> PseudoTerminalProcess
+    {
         let environment = environment.merging(["TERM": "xterm-256color"]) { $1 }.merging(extra) { $1 }
         return try await onDedicatedThread {
             try PseudoTerminalProcess(arguments, environment: environment, typedAhead: typedAhead)
