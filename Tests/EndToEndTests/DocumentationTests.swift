@@ -22,7 +22,11 @@ struct DocumentationTests {
         var comment: String?
         var testDescription: String { "\(source): \(command)" }
 
-        var isAPI: Bool { command.contains("swaggerctl api") }
+        /// An `api` example for a server with paged lists and enums, which runs against the FastAPI app; the demo
+        /// server's own operations' run against the demo server, as a newcomer runs them after `make demo`.
+        var isAPI: Bool {
+            command.contains("swaggerctl api") && !["getUser", "/User/User"].contains { command.contains($0) }
+        }
     }
 
     /// Examples that show a failure on purpose, and their exit status: a bad option; a server forgotten while an
