@@ -43,8 +43,9 @@ package struct StatusReport: Sendable, Hashable {
     package var lackingTokens: String? {
         let lacking = sessions.filter(\.lacksToken).count
         guard lacking > 0 else { return nil }
-        let which = lacking == 1 ? "A session has" : "\(lacking) sessions have"
-        return "\(which) no token that can be read; its Problem row says what to do."
+        return lacking == 1
+            ? "A session has no token that can be read; its Problem row says what to do."
+            : "\(lacking) sessions have no token that can be read; their Problem rows say what to do."
     }
 
     /// One warning for each record that cannot be read, saying how to remove it.

@@ -45,7 +45,7 @@ struct UsageTests {
         let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.count <= 50, "\(lines.count) lines:\n\(help.stdout)")
         #expect(lines.allSatisfy { $0.count <= 80 }, "\(help.stdout)")
-        #expect(help.stdout.contains("swaggerctl api getPet") && help.stdout.contains("--paginate --jq"))
+        #expect(help.stdout.contains("swaggerctl api getUser") && help.stdout.contains("--paginate --jq"))
         #expect(!help.stdout.contains("--keyring <backend>"), "\(help.stdout)")
 
         let hidden = try await sandbox.swaggerctl("api", "--help-hidden")

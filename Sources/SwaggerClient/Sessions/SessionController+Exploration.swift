@@ -164,8 +164,7 @@ extension SessionController {
     }
 
     /// The error for a server that nothing describes: what was asked, and where an API may be instead, one path level
-    /// down or up or where the address redirects, found without sending anything secret.
-    /// The error for a server that nothing describes, and the address near it that is described, if any.
+    /// down or up or where the address redirects, found without sending anything secret; and that address, if any.
     private func undescribed(_ server: ServerURL, _ exploration: ServerPlan.Exploration, on selection: SessionSelection)
         async -> (SwaggerError, nearby: ServerURL?)
     {

@@ -2,24 +2,11 @@ import FoundationEssentials
 
 extension ServerURL {
     /// The scheme that `text`, an address typed without one, is taken to have, as curl takes one: `http` on a
-    /// loopback host (`localhost`, `127.0.0.0/8`, `[::1]`), where nothing leaves the machine, `https` anywhere
-    /// else; `nil` when `text` has a scheme.
+    /// host that ``isLoopback`` says is this machine, where nothing leaves it, `https` anywhere else; `nil` when
+    /// `text` has a scheme.
     package static func assumedScheme(of text: String) -> String? {
         guard !text.isEmpty, !text.contains("://") else { return nil }
-        let authority = text.prefix { $0 != "/" }
-        let host: Substring =
-            if authority.hasPrefix("[") {
-                authority.prefix { $0 != "]" }.dropFirst()
-            } else {
-                authority.prefix { $0 != ":" }
-            }
-        return isLoopback(host.lowercased()) ? "http" : "https"
-    }
-
-    private static func isLoopback(_ host: String) -> Bool {
-        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+        return (try? ServerURL("http://" + text))?.isLoopback == true ? "http" : "https"
     }
 
     /// The line that says which scheme `text` was taken to have, for the person who typed it; `nil` when it has

@@ -46,7 +46,8 @@ extension Account {
 
     /// Why `name` (or, with no name, the person) cannot act on `server`, and the command that works from here:
     /// `switch` to the server where their session was last used, when there is one on another server; else the
-    /// login to `server`. Someone else logged in there is named, and a name that is not is logged in.
+    /// login to `server`. When others are logged in to `server` but not `name`, they are named, and `name` is
+    /// logged in there.
     package static func notLoggedIn(
         to server: ServerURL, as name: String?, among records: [SessionRecord], _ description: ServerDescription?
     ) -> String {

@@ -27,12 +27,8 @@ extension SwaggerCtl {
                 operations), its fields checked first; a PATH is sent as it is. Exit status: 0 for 2xx, 4 for \
                 401, 1 for another 4xx, 5 for 5xx, 64 for a field refused.
 
-                Examples, on the demo server (make demo):
+                Examples (the first for the demo server, the others for one with pages):
                   swaggerctl api getUser --jq .email
-                  swaggerctl api /User/User -i
-
-                Examples, on a server with fields and paged lists:
-                  swaggerctl api getPet -f pet_id=7 -f kind=dog
                   swaggerctl api createPet -f name=Rex -f kind=dog -F age=3 --dry-run
                   swaggerctl api /questions --paginate --jq '.items[].title'
                 """)
