@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// The examples of a command's help, each whole on its line, however narrow the terminal.
 ///
 /// argument-parser wraps a command's discussion as prose, to the terminal's width, and starts what it breaks off at
@@ -22,5 +24,23 @@ enum HelpExamples {
             lines.append(String(line))
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// Where the help sends a reader for more: `man swaggerctl` where the manual is installed beside this program (a
+/// package's `/usr/share/man`, or `make install`'s prefix), else how to make it, since a clone has none until then.
+enum HelpManual {
+    static let pointer = "See swaggerctl(1) for more."
+
+    static func pointing(_ help: String) -> String {
+        guard help.contains(pointer) else { return help }
+        let prefix = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let page = prefix.appending(path: "share/man/man1/swaggerctl.1").path
+        let installed = [page, page + ".gz"].contains { FileManager.default.fileExists(atPath: $0) }
+        return installed
+            ? help.replacing(pointer, with: "See `man swaggerctl` for more.")
+            : help.replacing(pointer, with: "\nIn a clone, `make man` writes the manual and `make deb` packages it.")
+                .replacing(" \n", with: "\n")
     }
 }

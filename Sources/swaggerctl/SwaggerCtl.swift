@@ -94,7 +94,8 @@ struct SwaggerCtl: AsyncParsableCommand {
                 Terminal.print(script)
             } else if !message.isEmpty {
                 // As argument-parser prints help and --version itself, with a line break after.
-                Terminal.print(UsageCheck.foldingUsage(HelpExamples.unwrapped(message), width: width) + "\n")
+                let help = HelpManual.pointing(HelpExamples.unwrapped(message))
+                Terminal.print(UsageCheck.foldingUsage(help, width: width) + "\n")
             }
             terminate(0)
         }

@@ -360,6 +360,12 @@ struct PackagingTests {
         let help = try await runProgram(binary, ["--help"], environment: sandbox.environment)
         #expect(help.status == 0)
         #expect(help.stdout.hasPrefix("OVERVIEW: Sign in to a Swagger/OpenAPI account API"))
+        // The package installs the manual beside the program; a build in a clone has none until `make man`.
+        #expect(help.stdout.contains("See `man swaggerctl` for more."), "\(help)")
+        let built = try await sandbox.swaggerctl("--help")
+        #expect(built.stdout.contains("\nIn a clone, `make man` writes the manual"), "\(built)")
+        #expect(built.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(built)")
+        #expect(!built.stdout.contains("man swaggerctl"), "\(built)")
 
         // Each shell finds the installed script where it looks for those of packages.
         let share = root.appending(path: "usr/share").path
