@@ -94,8 +94,11 @@ struct SwaggerCtl: AsyncParsableCommand {
                 Terminal.print(script)
             } else if !message.isEmpty {
                 // As argument-parser prints help and --version itself, with a line break after.
-                let help = HelpManual.pointing(HelpExamples.unwrapped(message))
-                Terminal.print(UsageCheck.foldingUsage(help, width: width) + "\n")
+                // The JSON that generate-manual reads for the man page goes as argument-parser writes it.
+                let dump = CommandLine.arguments.contains("--experimental-dump-help")
+                let unwrapped = HelpExamples.unwrapped(message)
+                let help = dump ? unwrapped : HelpManual.pointing(unwrapped)
+                Terminal.print(dump ? help + "\n" : UsageCheck.foldingUsage(help, width: width) + "\n")
             }
             terminate(0)
         }
